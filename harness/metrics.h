@@ -1,0 +1,25 @@
+/* metrics.h - the one table of hardware counters: each row names the HDF5
+ * column, the Nsight Compute/CUPTI metric it comes from, its unit and scale.
+ * It drives both the CUPTI request (counters.c) and the /points columns
+ * (schema.c); wb_counters.v[i] holds row i. */
+#ifndef WB_METRICS_H
+#define WB_METRICS_H
+
+typedef struct wb_metric {
+    const char *column;  /* column name in /points */
+    const char *ncu;     /* metric name as Nsight Compute and CUPTI spell it */
+    const char *unit;    /* unit of the column after scaling */
+    double scale;        /* column = metric value * scale */
+    const char *desc;
+} wb_metric;
+
+extern const wb_metric wb_metrics[];
+extern const int wb_n_metrics;
+
+/* Index of the row with this column name, or -1. */
+int wb_metric_index(const char *column);
+
+/* Names of the stall groups (columns "stall_<name>"), seed 000 Fig 6. */
+extern const char *const wb_stall_groups[];
+
+#endif

@@ -1,0 +1,4 @@
+// launch.cu - the launch-shape debug switch (see launch.h).
+#include "launch.h"
+
+extern "C" int wb_launch_debug = 0;

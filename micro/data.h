@@ -1,0 +1,60 @@
+/* data.h - the one place inputs come from and outputs are checked: seeded
+ * random fills (never constants), device buffers, and the verification
+ * report (at most ten mismatches printed, plus the total). */
+#ifndef WB_DATA_H
+#define WB_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../harness/error.h"
+
+/* splitmix64: fast, seedable, good enough for benchmark inputs. */
+static inline uint64_t wb_rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* Uniform in [0, bound). */
+static inline uint64_t wb_rng_below(uint64_t *s, uint64_t bound) {
+    return bound ? (uint64_t)(((unsigned __int128)wb_rng_next(s) * bound) >> 64) : 0;
+}
+/* Uniform in [0, 1). */
+static inline double wb_rng_unit(uint64_t *s) { return (double)(wb_rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* Seed of a run (--seed); families derive theirs from it and the point's axes. */
+extern uint64_t wb_seed;
+
+void wb_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed);  /* uniform in [lo, hi] */
+void wb_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed);
+/* A random permutation of 0..n-1 (Fisher-Yates). */
+void wb_fill_perm_i32(int32_t *x, size_t n, uint64_t seed);
+
+/* Device memory: allocate (named in the error), copy, free (NULL-safe). */
+int wb_dev_alloc(void **p, size_t bytes, const char *what, wb_err *e);
+int wb_upload(void *dst, const void *src, size_t bytes, wb_err *e);
+int wb_download(void *dst, const void *src, size_t bytes, wb_err *e);
+void wb_dev_free(void *p);
+/* Host memory: NULL-checked malloc naming what failed. */
+void *wb_host_alloc(size_t bytes, const char *what, wb_err *e);
+
+/* Verification report. Add every mismatch; finish writes
+ * "<total> of <n> mismatched; first: [i] got G expected E; ..." into e. */
+typedef struct wb_mismatches {
+    int64_t total;
+    int shown;
+    char text[640];
+} wb_mismatches;
+
+void wb_mismatch_init(wb_mismatches *m);
+void wb_mismatch_add(wb_mismatches *m, int64_t index, const char *got, const char *expected);
+void wb_mismatch_add_i64(wb_mismatches *m, int64_t index, long long got, long long expected);
+void wb_mismatch_add_f64(wb_mismatches *m, int64_t index, double got, double expected);
+/* WB_OK when nothing mismatched, else WB_ERR with the report in e. */
+int wb_mismatch_finish(const wb_mismatches *m, int64_t checked, const char *what, wb_err *e);
+
+/* Relative comparison for floating results: |got - exp| <= tol * max(1, |exp|); NaN never passes. */
+int wb_close(double got, double expected, double tol);
+
+#endif
