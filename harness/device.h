@@ -25,6 +25,9 @@ typedef struct wb_device {
     char uuid[48];
 } wb_device;
 
+/* CUDA devices visible; -1 with the reason in e when the runtime cannot
+ * answer (no driver, driver too old), 0 with the reason when there is none. */
+int wb_device_count(wb_err *e);
 /* 1 if a CUDA device can be used, 0 otherwise (no driver, no GPU). Never fails. */
 int wb_device_present(void);
 /* Reads the properties of device `ordinal` and makes it current. */

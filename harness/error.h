@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct wb_err {
     char msg[1024];
 } wb_err;
@@ -46,5 +50,9 @@ int wb_cuda_check(int code, const char *call, const char *file, int line, wb_err
     do {                                                      \
         if (WB_CUDA((e), (call)) != WB_OK) return WB_ERR;     \
     } while (0)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

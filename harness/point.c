@@ -2,6 +2,7 @@
 #include "point.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,32 +47,38 @@ void wb_row_init(wb_row *r) {
     r->c.launches = -1;
 }
 
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, const char *key, double v, int is_int) {
-    if (at >= len) return at;
-    int w = is_int ? snprintf(buf + at, len - at, fmt, key, (long long)v) : snprintf(buf + at, len - at, fmt, key, v);
-    return w > 0 ? at + (size_t)w : at;
+/* Appends to buf at *at; a truncated name stays NUL-terminated and later
+ * appends become no-ops. */
+static void append(char *buf, size_t len, size_t *at, const char *fmt, ...) {
+    if (*at + 1 >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    *at = *at + (size_t)w < len ? *at + (size_t)w : len - 1;
 }
 
 const char *wb_point_name(const wb_point *p, char *buf, size_t len) {
     size_t at = 0;
-    int w = snprintf(buf, len, "%s/%s", p->family, p->variant);
-    at = w > 0 ? (size_t)w : 0;
-    if (p->dtype[0]) at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "/%s", p->dtype);
-    if (p->layout[0] && at < len) at += (size_t)snprintf(buf + at, len - at, "/%s", p->layout);
-    at = put(buf, len, at, "/%s:%lld", "n", (double)p->n, 1);
-    if (p->launch.ilp > 0) at = put(buf, len, at, "/%s:%lld", "ilp", p->launch.ilp, 1);
-    if (p->launch.block > 0) at = put(buf, len, at, "/%s:%lld", "block", p->launch.block, 1);
-    if (!isnan(p->launch.occupancy_target)) at = put(buf, len, at, "/%s:%g", "occ", p->launch.occupancy_target, 0);
-    if (p->launch.sm_limit > 0) at = put(buf, len, at, "/%s:%lld", "sms", p->launch.sm_limit, 1);
-    if (!isnan(p->selectivity)) at = put(buf, len, at, "/%s:%g", "sel", p->selectivity, 0);
-    if (p->table_entries >= 0) at = put(buf, len, at, "/%s:%lld", "entries", (double)p->table_entries, 1);
-    if (p->groups >= 0) at = put(buf, len, at, "/%s:%lld", "groups", (double)p->groups, 1);
-    if (p->expr_ops >= 0) at = put(buf, len, at, "/%s:%lld", "ops", p->expr_ops, 1);
-    if (p->vector_bytes >= 0) at = put(buf, len, at, "/%s:%lld", "vec", p->vector_bytes, 1);
-    if (p->columns >= 0) at = put(buf, len, at, "/%s:%lld", "cols", p->columns, 1);
-    if (!isnan(p->load_factor)) at = put(buf, len, at, "/%s:%g", "lf", p->load_factor, 0);
-    if (!isnan(p->match_rate)) at = put(buf, len, at, "/%s:%g", "match", p->match_rate, 0);
-    if (p->warm_cache) at = put(buf, len, at, "/%s:%lld", "warm", 1, 1);
-    (void)at;
+    if (!len) return buf;
+    buf[0] = 0;
+    append(buf, len, &at, "%s/%s", p->family, p->variant);
+    if (p->dtype[0]) append(buf, len, &at, "/%s", p->dtype);
+    if (p->layout[0]) append(buf, len, &at, "/%s", p->layout);
+    append(buf, len, &at, "/n:%lld", (long long)p->n);
+    if (p->launch.ilp > 0) append(buf, len, &at, "/ilp:%d", p->launch.ilp);
+    if (p->launch.block > 0) append(buf, len, &at, "/block:%d", p->launch.block);
+    if (!isnan(p->launch.occupancy_target)) append(buf, len, &at, "/occ:%g", p->launch.occupancy_target);
+    if (p->launch.sm_limit > 0) append(buf, len, &at, "/sms:%d", p->launch.sm_limit);
+    if (!isnan(p->selectivity)) append(buf, len, &at, "/sel:%g", p->selectivity);
+    if (p->table_entries >= 0) append(buf, len, &at, "/entries:%lld", (long long)p->table_entries);
+    if (p->groups >= 0) append(buf, len, &at, "/groups:%lld", (long long)p->groups);
+    if (p->expr_ops >= 0) append(buf, len, &at, "/ops:%d", p->expr_ops);
+    if (p->vector_bytes >= 0) append(buf, len, &at, "/vec:%d", p->vector_bytes);
+    if (p->columns >= 0) append(buf, len, &at, "/cols:%d", p->columns);
+    if (!isnan(p->load_factor)) append(buf, len, &at, "/lf:%g", p->load_factor);
+    if (!isnan(p->match_rate)) append(buf, len, &at, "/match:%g", p->match_rate);
+    if (p->warm_cache) append(buf, len, &at, "/warm:1");
     return buf;
 }

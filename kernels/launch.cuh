@@ -57,15 +57,18 @@ cudaError_t wb_plan_kernel(Kernel kernel, wb_launch *l, int64_t n_items, int64_t
     if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&unconstrained, kernel, l->block, smem)) != cudaSuccess)
         return e;
     if (unconstrained < 1) return cudaErrorInvalidValue;
+    // The carveout is a per-kernel attribute: reset it when not padding, or a
+    // padded point would leave a smaller L1 to the unpadded points after it.
+    int carveout = target_blocks < unconstrained ? (int)cudaSharedmemCarveoutMaxShared
+                                                 : (int)cudaSharedmemCarveoutDefault;
+    if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout)) != cudaSuccess)
+        return e;
     if (target_blocks < unconstrained) {
         // Shared memory is the one resource we can raise without changing the
         // code: (pad + reserved) * (target + 1) > smem_per_sm keeps one more block out.
         int pad = d.smem_per_sm / target_blocks - d.smem_reserved_per_block;
         if (pad > d.smem_optin_per_block) pad = d.smem_optin_per_block;
         if (pad > smem) smem = pad;
-        if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                      cudaSharedmemCarveoutMaxShared)) != cudaSuccess)
-            return e;
     }
     if (smem > 48 * 1024 &&
         (e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) != cudaSuccess)

@@ -1,0 +1,327 @@
+/* counters_cupti.c - the target-side half of the CUPTI backend of
+ * counters.h: the Range Profiler counts one user range per point with user
+ * replay, so the harness itself re-runs reset + launch once per pass, CUPTI
+ * never saves or restores device memory, and every kernel of the point lands
+ * in the same range. A CUPTI callback counts the launches. The host-side half
+ * (config image, passes, evaluation) is counters_host.c. Call sequence learnt
+ * from shared/reference/cupti-range-profiler-probe.cu, which matched ncu on
+ * the H200. */
+#include "counters.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_runtime_cbid.h>
+#include <cupti_target.h>
+
+#include "counters_cupti.h"
+#include "metrics.h"
+
+#define WB_RANGE_NAME "wb_point"
+
+/* The current context and its device, through driver entry points: the
+ * build links the runtime only, so that CI machines without a driver link. */
+static int current_context(CUcontext *ctx, CUdevice *dev, wb_err *e) {
+    static const char *const syms[] = {"cuCtxGetCurrent", "cuCtxGetDevice"};
+    void *fn[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        cudaError_t ce = cudaGetDriverEntryPointByVersion(syms[i], &fn[i], 12000, cudaEnableDefault, &q);
+        if (ce != cudaSuccess || q != cudaDriverEntryPointSuccess || !fn[i])
+            return wb_skip(e, "cudaGetDriverEntryPointByVersion(%s): %s", syms[i],
+                           ce != cudaSuccess ? cudaGetErrorName(ce) : "symbol not found");
+    }
+    CUresult r = ((CUresult(*)(CUcontext *))fn[0])(ctx);
+    if (r != CUDA_SUCCESS || !*ctx) return wb_skip(e, "cuCtxGetCurrent: no current CUDA context (error %d)", (int)r);
+    r = ((CUresult(*)(CUdevice *))fn[1])(dev);
+    if (r != CUDA_SUCCESS) return wb_skip(e, "cuCtxGetDevice: error %d", (int)r);
+    return WB_OK;
+}
+
+static const char *unsupported_part(const CUpti_Profiler_DeviceSupported_Params *p) {
+    if (p->architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return "architecture before compute capability 7.0";
+    if (p->sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return "SLI";
+    if (p->vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED) return "vGPU with profiling disabled";
+    if (p->vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return "vGPU";
+    if (p->confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return "confidential computing";
+    if (p->cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return "crypto-mining processor";
+    if (p->wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return "WSL";
+    return "reason not given";
+}
+
+/* Skips only on an explicit "unsupported"/"disabled": an "unknown" level
+ * lets the later calls decide. */
+static int check_device(wb_counters_session *s, CUdevice dev, wb_err *e) {
+    CUpti_Profiler_DeviceSupported_Params p = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE,
+                                               .cuDevice = dev, .api = CUPTI_PROFILER_RANGE_PROFILING};
+    if (WB_CUPTI(WB_SKIP, e, cuptiProfilerDeviceSupported, &p) != WB_OK) return WB_SKIP;
+    if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED ||
+        p.isSupported == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+        return wb_skip(e, "cuptiProfilerDeviceSupported: range profiling unsupported on this device (%s)",
+                       unsupported_part(&p));
+
+    CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+                                          .deviceIndex = (size_t)dev};
+    if (WB_CUPTI(WB_SKIP, e, cuptiDeviceGetChipName, &cn) != WB_OK) return WB_SKIP;
+    snprintf(s->chip, sizeof s->chip, "%s", cn.pChipName ? cn.pChipName : "");
+
+    CUpti_Profiler_GetCounterAvailability_Params ca = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = s->ctx};
+    if (WB_CUPTI(WB_SKIP, e, cuptiProfilerGetCounterAvailability, &ca) != WB_OK) return WB_SKIP;
+    if (!(s->avail = calloc(ca.counterAvailabilityImageSize ? ca.counterAvailabilityImageSize : 1, 1)))
+        return wb_skip(e, "counter availability image: out of host memory");
+    ca.pCounterAvailabilityImage = s->avail;
+    return WB_CUPTI(WB_SKIP, e, cuptiProfilerGetCounterAvailability, &ca);
+}
+
+static int rp_disable(CUpti_RangeProfiler_Object *rp, wb_err *e) {
+    CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                            .pRangeProfilerObject = rp};
+    return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerDisable, &p);
+}
+
+/* Enable ... Disable brackets every point, the sequence the probe ran twice
+ * in one process; between points the profiler is off, so the timing pass
+ * never runs under it. The counter data image is sized once (here). */
+static int size_counter_data(wb_counters_session *s, wb_err *e) {
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = s->ctx};
+    if (WB_CUPTI(WB_SKIP, e, cuptiRangeProfilerEnable, &en) != WB_OK) return WB_SKIP;
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = en.pRangeProfilerObject, .pMetricNames = s->names, .numMetrics = (size_t)s->n,
+        .maxNumOfRanges = 1, .maxNumRangeTreeNodes = 1};
+    int rc = WB_CUPTI(WB_SKIP, e, cuptiRangeProfilerGetCounterDataSize, &ds);
+    wb_err de;
+    if (rp_disable(en.pRangeProfilerObject, &de) != WB_OK && rc == WB_OK) *e = de, rc = WB_SKIP;
+    if (rc != WB_OK) return WB_SKIP;
+    if (ds.counterDataSize == 0 || !(s->data = calloc(ds.counterDataSize, 1)))
+        return wb_skip(e, "counter data image of %zu bytes: not allocated", ds.counterDataSize);
+    s->data_size = ds.counterDataSize;
+    return WB_OK;
+}
+
+/* Every way a kernel gets launched, runtime and driver. CUDA 13's <<<>>>
+ * goes through __cudaLaunchKernel, which may call further launch APIs: only
+ * the outermost call of a nest counts (depth), so no launch counts twice.
+ * Graph launches are not counted (no family uses graphs). */
+static const struct {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId id;
+} launch_apis[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz},
+};
+
+static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
+    (void)domain, (void)cbid;
+    wb_counters_session *s = user;
+    const CUpti_CallbackData *cb = data;
+    if (!s->counting) return;
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (s->depth++ == 0) s->launches++;
+    } else if (s->depth > 0) {
+        s->depth--;
+    }
+}
+
+/* Callbacks are on only during collect, so that timed launches pay nothing. */
+static int launch_callbacks(wb_counters_session *s, uint32_t on, wb_err *e) {
+    for (size_t i = 0; i < sizeof launch_apis / sizeof launch_apis[0]; i++)
+        if (WB_CUPTI(WB_ERR, e, cuptiEnableCallback, on, s->sub, launch_apis[i].domain, launch_apis[i].id) != WB_OK)
+            return WB_ERR;
+    return WB_OK;
+}
+
+/* A point without a launch count is still worth its counters: a refused
+ * subscription (another CUPTI client) only sets launches to -1. */
+static void stop_counting_launches(wb_counters_session *s, const wb_err *why) {
+    if (s->sub) (void)cuptiUnsubscribe(s->sub); /* nothing to do if even that fails */
+    s->sub = NULL;
+    if (!s->note[0]) snprintf(s->note, sizeof s->note, "launches not counted: %.72s", why->msg);
+}
+
+static void start_counting_launches(wb_counters_session *s) {
+    wb_err e;
+    if (WB_CUPTI(WB_ERR, &e, cuptiSubscribe, &s->sub, on_launch, s) != WB_OK) {
+        s->sub = NULL;
+        stop_counting_launches(s, &e);
+    } else if (launch_callbacks(s, 1, &e) != WB_OK || launch_callbacks(s, 0, &e) != WB_OK) {
+        stop_counting_launches(s, &e);
+    }
+}
+
+int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
+    *out = NULL;
+    wb_counters_session *s = calloc(1, sizeof *s);
+    if (!s) return wb_skip(e, "hardware counters unavailable: out of host memory");
+    CUdevice dev = 0;
+    CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    if (wb_cupti_load_nvperf(s, WB_SKIP, e) != WB_OK) goto skip;
+    if (WB_CUDA(e, cudaSetDevice(d->ordinal)) != WB_OK || WB_CUDA(e, cudaFree(NULL)) != WB_OK) goto skip;
+    if (current_context(&s->ctx, &dev, e) != WB_OK) goto skip;
+    if (WB_CUPTI(WB_SKIP, e, cuptiProfilerInitialize, &ip) != WB_OK) goto skip;
+    s->profiler_initialized = 1;
+    if (check_device(s, dev, e) != WB_OK) goto skip;
+    if (wb_cupti_host_build(s, s->chip, s->avail, WB_SKIP, e) != WB_OK) goto skip;
+    if (size_counter_data(s, e) != WB_OK) goto skip;
+    start_counting_launches(s);
+    snprintf(s->summary, sizeof s->summary, "CUPTI range profiler on %s: %d of %d metrics, %d passes a point%s%s",
+             s->chip, s->n, wb_n_metrics, s->passes, s->note[0] ? "; " : "", s->note);
+    *out = s;
+    return WB_OK;
+skip:
+    wb_err_prefix(e, "hardware counters unavailable");
+    wb_counters_close(s);
+    return WB_SKIP;
+}
+
+/* Enable, fresh counter data image, config: the start of every point. */
+static int begin_point(wb_counters_session *s, CUpti_RangeProfiler_Object **rp, wb_err *e) {
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = s->ctx};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerEnable, &en) != WB_OK) return WB_ERR;
+    *rp = en.pRangeProfilerObject;
+    memset(s->data, 0, s->data_size); /* as fresh as the probe's new image */
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
+        .counterDataSize = s->data_size, .pCounterData = s->data};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerCounterDataImageInitialize, &ci) != WB_OK) return WB_ERR;
+    CUpti_RangeProfiler_SetConfig_Params sc = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
+        .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
+        .pCounterDataImage = s->data, .range = CUPTI_UserRange, .replayMode = CUPTI_UserReplay,
+        .maxRangesPerPass = 1, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0, .targetNestingLevel = 1};
+    return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerSetConfig, &sc);
+}
+
+/* One pass: Start, Push, launch, wait, Pop, Stop. The wait comes before the
+ * Pop so that work on any stream ends inside the range (CUPTI's
+ * concurrent_profiling sample does the same); Pop and Stop run even after a
+ * failure so that the profiler is left between passes. */
+static int one_pass(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pass_step launch, void *ctx,
+                    int *all_submitted, wb_err *e) {
+    CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+                                           .pRangeProfilerObject = rp};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerStart, &st) != WB_OK) return WB_ERR;
+    CUpti_RangeProfiler_PushRange_Params pu = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
+                                               .pRangeProfilerObject = rp, .pRangeName = WB_RANGE_NAME};
+    int rc = WB_CUPTI(WB_ERR, e, cuptiRangeProfilerPushRange, &pu);
+    if (rc == WB_OK) {
+        s->launches = s->depth = 0;
+        s->counting = 1;
+        rc = launch(ctx, e);
+        s->counting = 0;
+        if (rc == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
+        CUpti_RangeProfiler_PopRange_Params po = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
+                                                  .pRangeProfilerObject = rp};
+        wb_err pe;
+        if (WB_CUPTI(WB_ERR, &pe, cuptiRangeProfilerPopRange, &po) != WB_OK && rc == WB_OK) *e = pe, rc = WB_ERR;
+    }
+    CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+                                          .pRangeProfilerObject = rp};
+    wb_err se;
+    if (WB_CUPTI(WB_ERR, &se, cuptiRangeProfilerStop, &sp) != WB_OK && rc == WB_OK) *e = se, rc = WB_ERR;
+    *all_submitted = sp.isAllPassSubmitted != 0;
+    return rc;
+}
+
+/* User replay: reset outside the range, then a pass, until CUPTI has every
+ * pass. Every pass must launch as many kernels as the first: the passes
+ * count different counters of what must be the same work. */
+static int replay(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pass_step reset, wb_pass_step launch,
+                  void *ctx, int *launches, wb_err *e) {
+    int rc = WB_OK, first = -1, all = 0;
+    const int max_loops = 2 * s->passes + 2;
+    wb_err ce;
+    if (s->sub && launch_callbacks(s, 1, &ce) != WB_OK) stop_counting_launches(s, &ce);
+    for (int loop = 0; rc == WB_OK && !all; loop++) {
+        if (loop == max_loops) {
+            rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", loop, s->passes);
+            break;
+        }
+        if ((rc = reset(ctx, e)) != WB_OK) break;
+        if ((rc = WB_CUDA(e, cudaDeviceSynchronize())) != WB_OK) break;
+        if ((rc = one_pass(s, rp, launch, ctx, &all, e)) != WB_OK) break;
+        if (first < 0)
+            first = s->launches;
+        else if (s->sub && s->launches != first)
+            rc = wb_fail(e, "replay %d launched %d kernel(s), the first %d: launch() must repeat the same work",
+                         loop, s->launches, first);
+    }
+    if (s->sub && launch_callbacks(s, 0, &ce) != WB_OK) stop_counting_launches(s, &ce);
+    *launches = s->sub ? first : -1;
+    return rc;
+}
+
+/* Decodes the passes into the counter data image, then its one range. */
+static int decode(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, double *vals, wb_err *e) {
+    CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = rp};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerDecodeData, &dd) != WB_OK) return WB_ERR;
+    if (dd.numOfRangeDropped != 0)
+        return wb_fail(e, "cuptiRangeProfilerDecodeData: %zu range(s) dropped", dd.numOfRangeDropped);
+    return wb_cupti_evaluate(s, vals, e);
+}
+
+int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch, void *ctx,
+                        wb_counters *out, wb_err *e) {
+    if (!s) {
+        wb_counters_clear(out, "counters off");
+        return wb_skip(e, "counters off: no CUPTI session");
+    }
+    wb_counters_clear(out, "");
+    CUpti_RangeProfiler_Object *rp = NULL;
+    double vals[WB_METRICS_MAX];
+    int launches = -1;
+    int rc = begin_point(s, &rp, e);
+    if (rc == WB_OK) rc = replay(s, rp, reset, launch, ctx, &launches, e);
+    if (rc == WB_OK) rc = decode(s, rp, vals, e);
+    wb_err de;
+    if (rp && rp_disable(rp, &de) != WB_OK && rc == WB_OK) *e = de, rc = WB_ERR;
+    if (rc != WB_OK) {
+        wb_counters_clear(out, e->msg);
+        return WB_ERR;
+    }
+    for (int k = 0; k < s->n; k++) out->v[s->column[k]] = vals[k] * wb_metrics[s->column[k]].scale;
+    out->launches = launches;
+    snprintf(out->note, sizeof out->note, "%s", s->note);
+    wb_counters_group(out);
+    return WB_OK;
+}
+
+/* Teardown: a failing CUPTI call here leaves nothing to recover. */
+void wb_counters_close(wb_counters_session *s) {
+    if (!s) return;
+    if (s->sub) (void)cuptiUnsubscribe(s->sub);
+    wb_cupti_host_free(s);
+    if (s->profiler_initialized) {
+        CUpti_Profiler_DeInitialize_Params p = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        (void)cuptiProfilerDeInitialize(&p);
+    }
+    free(s->avail);
+    free(s->data);
+    if (s->nvperf) dlclose(s->nvperf);
+    free(s);
+}
+
+int wb_counters_passes(const wb_counters_session *s) { return s ? s->passes : 0; }
+
+const char *wb_counters_summary(const wb_counters_session *s) { return s ? s->summary : "counters off"; }

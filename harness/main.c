@@ -1,0 +1,48 @@
+/* main.c - `wallbench <command>`: the one binary. Each command lives in its
+ * own file (commands.h) and returns the process exit code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"run", wb_cmd_run, "measure the chosen points and store them in an HDF5 results file"},
+    {"list", wb_cmd_list, "families, variants, sweep sizes and point names"},
+    {"info", wb_cmd_info, "the GPU, its clocks and the profile it matches"},
+    {"roofline", wb_cmd_roofline, "the instruction roofline of a results file against L4 and GH200"},
+    {"report", wb_cmd_report, "the paper's tables from a results file"},
+    {"export", wb_cmd_export, "the table one figure script reads"},
+    {"compare", wb_cmd_compare, "two results files side by side"},
+    {"check", wb_cmd_check, "regression thresholds on a results file"},
+    {"project", wb_cmd_project, "predicted results for another GPU"},
+};
+#define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: wallbench <command> [options]   (wallbench <command> --help for its options)\n\ncommands:\n");
+    for (int i = 0; i < N_COMMANDS; i++) fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+            "\nwallbench measures pairs of ways to write relational operators on the GPU against\n"
+            "the instruction roofline: make run GPU=<profile> runs and plots, make test tests.\n"
+            "exit codes: 0 ok, 1 failure, 2 bad input, 3 no usable GPU\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "wallbench: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,79 @@
+/* measure.h - the state of one `wallbench run` and the steps of one point,
+ * in the order they run (nvbench's cold measurement):
+ *   setup:  1 skip check, 2 data, 3 plan, 4 verify, 5 counter pass, 6 warm-up
+ *   sample: 7 one timed sample per Google Benchmark iteration
+ *   finish: 8 SM clock, 9 summaries, 10 derived counters, 11 store + progress
+ * Google Benchmark calls them through wb_measure_calls (gbench.h), so every
+ * call of a benchmark becomes one row of /points. A failing point does not
+ * end the run; a CUDA context broken by a sticky error does, once its row is
+ * stored. */
+#ifndef WB_MEASURE_H
+#define WB_MEASURE_H
+
+#include <stdint.h>
+
+#include "counters.h"
+#include "device.h"
+#include "gbench.h"
+#include "point.h"
+#include "roof.h"
+#include "store_h5.h"
+#include "sweep.h"
+#include "timing.h"
+
+#define WB_CEILINGS_MAX 16
+
+typedef struct wb_ceiling {
+    char variant[24];
+    double gbps, gips; /* best over the variant's ok points; NaN until seen */
+} wb_ceiling;
+
+typedef struct wb_run {
+    /* set by run.c before the first point */
+    int reps, warmup;
+    wb_device dev;
+    wb_timing timing;
+    wb_store *store;
+    wb_counters_session *counters; /* NULL: counters off */
+    char counters_off[96];         /* why counters are off, "" when on */
+    wb_roof measured, l4, gh200;   /* measured: NaN until the ceiling family ran */
+    int64_t total;                 /* benchmark calls expected (progress, ETA) */
+
+    /* kept across points */
+    int64_t done, ok, skipped, failed;
+    double t0_s;
+    int broken;                    /* 1: stop: no later point runs */
+    char broken_msg[512];
+    double *clocks;                /* SM clocks seen so far, for the typical clock */
+    int nclocks, clocks_cap;
+    wb_ceiling ceilings[WB_CEILINGS_MAX];
+    int nceilings;
+    const wb_family *cache_family; /* data shared by points with the same data axes */
+    wb_point cache_point;
+    void *cache_data;
+    wb_row *kept;                  /* stored rows with counters, re-derived at the end */
+    int nkept, kept_cap;
+
+    /* the call in progress */
+    wb_run_point *cur;
+    wb_row row;
+    double *samples;               /* reps entries */
+    int nsamples;
+    void *data;
+    int nvtx_open, store_row;
+    double timing_t0_s;
+} wb_run;
+
+extern const wb_gb_calls wb_measure_calls;
+
+/* Zeroes r, sets the measured roof to NaN, allocates reps samples. */
+int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e);
+/* At the end: re-derives the counter columns of stored rows with the final
+ * measured roof and rewrites the rows that change. */
+int wb_run_rederive(wb_run *r, wb_err *e);
+/* Frees the cached data and the run's arrays (not store, timing, counters). */
+void wb_run_free(wb_run *r);
+/* Monotonic seconds. */
+double wb_now_s(void);
+
+#endif

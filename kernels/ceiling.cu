@@ -1,0 +1,281 @@
+// ceiling.cu - the ceiling kernels (see ceiling.h). Memory kernels move
+// 16-byte words with ILP words in flight per thread before first use; reads
+// end in one atomic per block so that the checksum costs nothing measurable.
+// Loads that must hit a cache level are volatile PTX, so the compiler can
+// neither hoist a repeated pass out of its loop nor merge passes.
+#include <cub/device/device_reduce.cuh>
+
+#include "ceiling.h"
+#include "launch.cuh"
+#include "stream.cuh"
+
+namespace {
+
+__device__ __forceinline__ uint32_t lanes_sum(uint4 v) { return (v.x + v.y) + (v.z + v.w); }
+
+__device__ __forceinline__ uint4 load_cg(const uint4 *p) {  // L2, not L1
+    uint4 v;
+    asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ uint4 load_nc(const uint4 *p) {  // read-only path, cached in L1
+    uint4 v;
+    asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ uint4 load_shared(const uint4 *p) {
+    uint4 v;
+    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+    return v;
+}
+
+// Adds every thread's acc to *sum: warp shuffles, one word per warp in
+// shared memory, one atomic per block. All threads of the block must call it.
+__device__ __forceinline__ void block_sum_add(uint32_t acc, uint32_t *sum) {
+    __shared__ uint32_t warp_sums[32];
+    for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+    const int warp = threadIdx.x / 32, warps = (blockDim.x + 31) / 32;
+    if (threadIdx.x % 32 == 0) warp_sums[warp] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t total = 0;
+        for (int w = 0; w < warps; w++) total += warp_sums[w];
+        atomicAdd(sum, total);
+    }
+}
+
+// One pass over n words, grid-stride, ILP loads before the first add.
+template <int ILP, bool CG>
+__device__ __forceinline__ uint32_t read_pass(const uint4 *__restrict__ src, int64_t n) {
+    uint32_t acc = 0;
+    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+        uint4 v[ILP];
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            v[k] = make_uint4(0, 0, 0, 0);
+            if (full || i < n) v[k] = CG ? load_cg(src + i) : src[i];
+        }
+#pragma unroll
+        for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
+    });
+    return acc;
+}
+
+template <int ILP>
+__global__ void dram_read_kernel(const uint4 *__restrict__ src, int64_t n, uint32_t *sum) {
+    block_sum_add(read_pass<ILP, false>(src, n), sum);
+}
+
+template <int ILP>
+__global__ void l2_read_kernel(const uint4 *__restrict__ src, int64_t n, int reps, uint32_t *sum) {
+    uint32_t acc = 0;
+    for (int r = 0; r < reps; r++) acc += read_pass<ILP, true>(src, n);
+    block_sum_add(acc, sum);
+}
+
+// Every block reads the whole set, reps times: the blocks of one SM share
+// its L1 copy. n is a multiple of blockDim.x * ILP (plan checks).
+template <int ILP>
+__global__ void l1_read_kernel(const uint4 *__restrict__ set, int64_t n, int reps, uint32_t *sum) {
+    uint32_t acc = 0;
+    for (int r = 0; r < reps; r++)
+        for (int64_t base = threadIdx.x; base < n; base += (int64_t)blockDim.x * ILP) {
+            uint4 v[ILP];
+#pragma unroll
+            for (int k = 0; k < ILP; k++) v[k] = load_nc(set + wb_tile_item(base, k));
+#pragma unroll
+            for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
+        }
+    block_sum_add(acc, sum);
+}
+
+// The set is copied into shared memory once, then read reps times; the
+// copy is not part of the bytes the point reports (it is 1/reps of them).
+template <int ILP>
+__global__ void smem_read_kernel(const uint4 *__restrict__ set, int64_t n, int reps, uint32_t *sum) {
+    extern __shared__ uint4 tile[];
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tile[i] = set[i];
+    __syncthreads();
+    uint32_t acc = 0;
+    for (int r = 0; r < reps; r++)
+        for (int64_t base = threadIdx.x; base < n; base += (int64_t)blockDim.x * ILP) {
+            uint4 v[ILP];
+#pragma unroll
+            for (int k = 0; k < ILP; k++) v[k] = load_shared(tile + wb_tile_item(base, k));
+#pragma unroll
+            for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
+        }
+    block_sum_add(acc, sum);
+}
+
+template <int ILP>
+__global__ void dram_write_kernel(uint4 *__restrict__ dst, int64_t n, uint32_t seed) {
+    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            const uint64_t j = 4 * (uint64_t)i;
+            if (full || i < n)
+                dst[i] = make_uint4(wb_ceiling_pattern(j, seed), wb_ceiling_pattern(j + 1, seed),
+                                    wb_ceiling_pattern(j + 2, seed), wb_ceiling_pattern(j + 3, seed));
+        }
+    });
+}
+
+// __restrict__ here keeps 32 registers at ILP 4 (34 without), and ptxas
+// (CUDA 13.0) still issues all ILP loads before the first store, checked in
+// the SASS; transform.cu's stream_tiles needed the opposite choice.
+template <int ILP>
+__global__ void dram_copy_kernel(const uint4 *__restrict__ src, uint4 *__restrict__ dst, int64_t n) {
+    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+        uint4 v[ILP];
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            if (full || i < n) v[k] = src[i];
+        }
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            if (full || i < n) dst[i] = v[k];
+        }
+    });
+}
+
+// One output per thread id t < n, grid-stride (persistent grid: every thread
+// does the same number of ids, so no SM idles at the end).
+template <wb_ceiling_variant V>
+__global__ void inst_kernel(uint32_t *__restrict__ out, int64_t n, uint32_t seed, int turns) {
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += stride) {
+        if constexpr (V == WB_CEILING_INST_ISSUE) out[t] = wb_ceiling_inst_issue((uint32_t)t, seed, turns);
+        else if constexpr (V == WB_CEILING_INT_ALU) out[t] = wb_ceiling_int_alu((uint32_t)t, seed, turns);
+        else out[t] = wb_ceiling_fma((uint32_t)t, seed, turns);
+    }
+}
+
+// Calls f(ilp_c<ILP>{}) for the run-time ILP; `invalid` for any other.
+template <int I>
+struct ilp_c {
+    static constexpr int value = I;
+};
+
+template <typename R, typename F>
+R with_ilp(int ilp, R invalid, F &&f) {
+    switch (ilp) {
+    case 1: return f(ilp_c<1>{});
+    case 2: return f(ilp_c<2>{});
+    case 4: return f(ilp_c<4>{});
+    case 8: return f(ilp_c<8>{});
+    case 16: return f(ilp_c<16>{});
+    default: return invalid;
+    }
+}
+
+// The kernel a variant runs at an ILP, for planning.
+const void *pick(wb_ceiling_variant v, int ilp) {
+    return with_ilp(ilp, (const void *)nullptr, [&](auto I) -> const void * {
+        constexpr int K = decltype(I)::value;
+        switch (v) {
+        case WB_CEILING_DRAM_READ: return reinterpret_cast<const void *>(dram_read_kernel<K>);
+        case WB_CEILING_DRAM_WRITE: return reinterpret_cast<const void *>(dram_write_kernel<K>);
+        case WB_CEILING_DRAM_COPY: return reinterpret_cast<const void *>(dram_copy_kernel<K>);
+        case WB_CEILING_L2_READ: return reinterpret_cast<const void *>(l2_read_kernel<K>);
+        case WB_CEILING_L1_READ: return reinterpret_cast<const void *>(l1_read_kernel<K>);
+        case WB_CEILING_SMEM_READ: return reinterpret_cast<const void *>(smem_read_kernel<K>);
+        case WB_CEILING_INST_ISSUE: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_INST_ISSUE>);
+        case WB_CEILING_INT_ALU: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_INT_ALU>);
+        case WB_CEILING_FMA: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_FMA>);
+        default: return nullptr;
+        }
+    });
+}
+
+bool is_inst(wb_ceiling_variant v) {
+    return v == WB_CEILING_INST_ISSUE || v == WB_CEILING_INT_ALU || v == WB_CEILING_FMA;
+}
+
+// The items l1/smem give wb_plan_kernel: more than any grid covers, so the
+// persistent grid is one full wave of blocks, each reading the whole set.
+constexpr int64_t whole_wave = (int64_t)1 << 40;
+
+}  // namespace
+
+extern "C" cudaError_t wb_ceiling_plan(const wb_ceiling_args *c, wb_launch *l) {
+    const wb_ceiling_variant v = c->variant;
+    if (v == WB_CEILING_MEMCPY || v == WB_CEILING_H2D || v == WB_CEILING_D2H) return cudaSuccess;
+    if (v == WB_CEILING_CUB_REDUCE) {
+        size_t bytes = 0;
+        cudaError_t e = cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const uint32_t *>(c->src), c->sum,
+                                               (int64_t)4 * c->n);
+        l->temp_bytes = bytes;
+        return e;
+    }
+    const int ilp = is_inst(v) ? 1 : l->ilp;
+    const void *k = pick(v, ilp);
+    if (!k) return cudaErrorInvalidValue;
+    const int64_t per_block = (int64_t)l->block * ilp;
+    switch (v) {
+    case WB_CEILING_L1_READ:
+    case WB_CEILING_SMEM_READ:
+        if (c->n <= 0 || c->n % per_block != 0) return cudaErrorInvalidValue;
+        // l1_read uses no shared memory beyond its 128-byte reduction: ask for
+        // the largest L1 split (occupancy padding, when asked for, overrides it).
+        if (v == WB_CEILING_L1_READ) {
+            cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 (int)cudaSharedmemCarveoutMaxL1);
+            if (e != cudaSuccess) return e;
+        }
+        return wb_plan_kernel(k, l, whole_wave, l->block, wb_grid_mode::persistent,
+                              v == WB_CEILING_SMEM_READ ? (int)(c->n * sizeof(uint4)) : 0);
+    case WB_CEILING_DRAM_WRITE:
+    case WB_CEILING_DRAM_COPY:
+        return wb_plan_kernel(k, l, c->n, per_block, l->sm_limit > 0 ? wb_grid_mode::persistent : wb_grid_mode::cover, 0);
+    default:  // reads and inst kernels: persistent
+        return wb_plan_kernel(k, l, c->n, per_block, wb_grid_mode::persistent, 0);
+    }
+}
+
+extern "C" cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_launch *l, cudaStream_t s) {
+    const uint4 *src = static_cast<const uint4 *>(c->src);
+    uint4 *dst = static_cast<uint4 *>(c->dst);
+    const size_t bytes = (size_t)c->n * sizeof(uint4);
+    switch (c->variant) {
+    case WB_CEILING_MEMCPY: return cudaMemcpyAsync(c->dst, c->src, bytes, cudaMemcpyDeviceToDevice, s);
+    case WB_CEILING_H2D: return cudaMemcpyAsync(c->dst, c->src, bytes, cudaMemcpyHostToDevice, s);
+    case WB_CEILING_D2H: return cudaMemcpyAsync(c->dst, c->src, bytes, cudaMemcpyDeviceToHost, s);
+    case WB_CEILING_CUB_REDUCE: {
+        size_t temp_bytes = l->temp_bytes;
+        return cub::DeviceReduce::Sum(c->temp, temp_bytes, static_cast<const uint32_t *>(c->src), c->sum,
+                                      (int64_t)4 * c->n, s);
+    }
+    default: break;
+    }
+    if (l->grid == 0) return cudaSuccess;
+    const int ilp = is_inst(c->variant) ? 1 : l->ilp;
+    uint32_t *out = static_cast<uint32_t *>(c->dst);
+    const cudaError_t e = with_ilp(ilp, cudaErrorInvalidValue, [&](auto I) {
+        constexpr int K = decltype(I)::value;
+        const dim3 g(l->grid), b(l->block);
+        const size_t sm = l->smem_bytes;
+        switch (c->variant) {
+        case WB_CEILING_DRAM_READ: dram_read_kernel<K><<<g, b, sm, s>>>(src, c->n, c->sum); break;
+        case WB_CEILING_DRAM_WRITE: dram_write_kernel<K><<<g, b, sm, s>>>(dst, c->n, c->seed); break;
+        case WB_CEILING_DRAM_COPY: dram_copy_kernel<K><<<g, b, sm, s>>>(src, dst, c->n); break;
+        case WB_CEILING_L2_READ: l2_read_kernel<K><<<g, b, sm, s>>>(src, c->n, c->reps, c->sum); break;
+        case WB_CEILING_L1_READ: l1_read_kernel<K><<<g, b, sm, s>>>(src, c->n, c->reps, c->sum); break;
+        case WB_CEILING_SMEM_READ: smem_read_kernel<K><<<g, b, sm, s>>>(src, c->n, c->reps, c->sum); break;
+        case WB_CEILING_INST_ISSUE:
+            inst_kernel<WB_CEILING_INST_ISSUE><<<g, b, sm, s>>>(out, c->n, c->seed, c->reps);
+            break;
+        case WB_CEILING_INT_ALU: inst_kernel<WB_CEILING_INT_ALU><<<g, b, sm, s>>>(out, c->n, c->seed, c->reps); break;
+        case WB_CEILING_FMA: inst_kernel<WB_CEILING_FMA><<<g, b, sm, s>>>(out, c->n, c->seed, c->reps); break;
+        default: return cudaErrorInvalidValue;
+        }
+        return cudaSuccess;
+    });
+    if (e != cudaSuccess) return e;
+    return wb_launched();
+}

@@ -1,0 +1,99 @@
+// grid_tile.cuh - the tile loop of the probe and group-by kernels: a
+// persistent grid walks tiles of blockDim.x * ILP int32 items grid-stride,
+// and each thread reads its ILP items with the widest vector the ILP allows
+// (16-byte loads when ILP is a multiple of 4: the group-by target needs them,
+// issue 6). Items are striped by vector, so each vector load of a warp is
+// one contiguous 512-byte run. Full tiles take an unguarded path; only the
+// one partial tile at the end checks bounds. Indices are int64.
+//
+// kernels/stream.cuh walks the same tiles with scalar items; this header adds
+// the vector layout, which the scalar loop cannot express.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <cuda_runtime.h>
+
+// Whether a tile is full, as a type, so the full path compiles without checks.
+template <bool Full>
+struct wb_grid_full {
+    static constexpr bool value = Full;
+};
+
+template <int ILP>
+struct wb_grid_tile {
+    static_assert(ILP == 1 || ILP == 2 || ILP == 4 || ILP == 8 || ILP == 16, "ILP is 1, 2, 4, 8 or 16");
+    static constexpr int vec = ILP % 4 == 0 ? 4 : (ILP % 2 == 0 ? 2 : 1);
+
+    // Index of this thread's item j in the tile that starts at base: vector
+    // j / vec of the thread, element j % vec of that vector.
+    static __device__ __forceinline__ int64_t index(int64_t base, int j) {
+        return base + ((int64_t)(j / vec) * blockDim.x + threadIdx.x) * vec + j % vec;
+    }
+
+    // Streaming (evict-first) loads of this thread's items: the inputs are
+    // read once, and must not evict the tables the kernels reuse from L1/L2.
+    // Past the end (partial tile) items read as 0 and must be masked by valid().
+    template <bool Full>
+    static __device__ __forceinline__ void load(const int32_t *__restrict__ x, int64_t base, int64_t n,
+                                                int32_t (&v)[ILP]) {
+        if constexpr (Full) {
+#pragma unroll
+            for (int j = 0; j < ILP; j += vec) {
+                const int32_t *p = x + index(base, j);
+                if constexpr (vec == 4) {
+                    int4 q = __ldcs(reinterpret_cast<const int4 *>(p));
+                    v[j] = q.x, v[j + 1] = q.y, v[j + 2] = q.z, v[j + 3] = q.w;
+                } else if constexpr (vec == 2) {
+                    int2 q = __ldcs(reinterpret_cast<const int2 *>(p));
+                    v[j] = q.x, v[j + 1] = q.y;
+                } else {
+                    v[j] = __ldcs(p);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < ILP; j++) {
+                int64_t i = index(base, j);
+                v[j] = i < n ? __ldcs(x + i) : 0;
+            }
+        }
+    }
+
+    template <bool Full>
+    static __device__ __forceinline__ bool valid(int64_t base, int j, int64_t n) {
+        return Full || index(base, j) < n;
+    }
+};
+
+// Calls tile(base, wb_grid_full<F>{}) for every tile of [0, n) this block owns.
+template <int ILP, typename Tile>
+__device__ __forceinline__ void wb_grid_tiles(int64_t n, Tile &&tile) {
+    const int64_t span = (int64_t)blockDim.x * ILP;
+    const int64_t stride = (int64_t)gridDim.x * span;
+    int64_t base = (int64_t)blockIdx.x * span;
+    for (; base + span <= n; base += stride) tile(base, wb_grid_full<true>{});
+    if (base < n) tile(base, wb_grid_full<false>{});
+}
+
+// Sum over a converged warp; the result is valid in lane 0.
+__device__ __forceinline__ unsigned long long wb_warp_sum(unsigned long long x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
+    return x;
+}
+
+// ILP dispatch on the host: pick(std::integral_constant<int, ILP>{}) for a
+// runtime ilp in {1, 2, 4, 8, 16}, or nullptr for any other value. pick
+// returns the kernel instance of that ILP (all of one pointer type).
+template <typename Pick>
+inline auto wb_grid_pick_ilp(int ilp, Pick pick) -> decltype(pick(std::integral_constant<int, 1>{})) {
+    switch (ilp) {
+    case 1: return pick(std::integral_constant<int, 1>{});
+    case 2: return pick(std::integral_constant<int, 2>{});
+    case 4: return pick(std::integral_constant<int, 4>{});
+    case 8: return pick(std::integral_constant<int, 8>{});
+    case 16: return pick(std::integral_constant<int, 16>{});
+    default: return nullptr;
+    }
+}

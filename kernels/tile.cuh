@@ -1,0 +1,159 @@
+// tile.cuh - Crystal-style tile primitives. A block works on a tile of
+// BT x IPT items that its threads hold in registers, IPT each; IPT is the
+// suite's ILP axis. A kernel decides once per tile whether the tile is full
+// (FULL = true: unguarded, vectorized loads) or the tail (guarded), then reads
+// like its query: load, predicate, and-predicate, count or sum, one atomic.
+// Every primitive is a force-inlined template over type, block threads and
+// items per thread; the block-wide ones say which barriers they contain.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cstdint>
+
+// Where thread t's item i lives in its tile. Named for the data, not a
+// library: Crystal calls its striped load "Direct", CUB calls blocked "DIRECT".
+enum class wb_layout {
+    striped,  // at i * BT + t: each item index is one coalesced warp access, one scalar load per item
+    blocked,  // at t * IPT + i: a thread's items are consecutive, so thread order is input order
+    vec       // striped vectors of V consecutive items, at (i / V * BT + t) * V + i % V: every warp
+              // load is 32 x 16 contiguous bytes, IPT / V loads per thread
+};
+
+// How a predicate turns into a flag: the if vs pred pair of Crystal section 4.2.
+// ptxas (CUDA 13.0, sm_90) if-converts the branch form into a predicated
+// select: the select kernels of both forms have the same SASS instruction
+// counts (nvdisasm), which is why seed 001 sees no difference on the GPU.
+enum class wb_pred_form {
+    branch,  // `if`: a data-dependent branch per element clears the flag
+    flag     // `pred`: the comparison result is folded into the flag as 0/1, no branch
+};
+
+// Items per vector load: 16 bytes, or all of a thread's items when fewer.
+template <typename T, int IPT>
+constexpr int wb_vec_items() {
+    return IPT * (int)sizeof(T) < 16 ? IPT : 16 / (int)sizeof(T);
+}
+
+// V items moved by one load instruction (ld.global.v4.u32 for 4 x int32).
+template <typename T, int V>
+struct alignas(sizeof(T) * V) wb_pack {
+    T v[V];
+};
+
+template <wb_layout L, typename T, int BT, int IPT>
+__device__ __forceinline__ int wb_tile_offset(int t, int i) {
+    constexpr int V = wb_vec_items<T, IPT>();
+    if constexpr (L == wb_layout::striped) return i * BT + t;
+    else if constexpr (L == wb_layout::blocked) return t * IPT + i;
+    else return ((i / V) * BT + t) * V + i % V;
+}
+
+// Loads this thread's items of the tile that starts at `tile`. FULL: all BT x
+// IPT items exist; the blocked and vec layouts then use V-wide loads (tile must
+// be aligned to V items, as a cudaMalloc'd column at a tile boundary is).
+// Otherwise only the first `valid` items of the tile are read and the others
+// are set to T{}, so predicates may look at them without reading garbage.
+template <wb_layout L, int BT, int IPT, bool FULL, typename T>
+__device__ __forceinline__ void wb_tile_load(const T *tile, int valid, T (&items)[IPT]) {
+    const int t = threadIdx.x;
+    if constexpr (FULL && L != wb_layout::striped) {
+        constexpr int V = wb_vec_items<T, IPT>();
+#pragma unroll
+        for (int j = 0; j < IPT / V; j++) {
+            const wb_pack<T, V> p =
+                *reinterpret_cast<const wb_pack<T, V> *>(tile + wb_tile_offset<L, T, BT, IPT>(t, j * V));
+#pragma unroll
+            for (int k = 0; k < V; k++) items[j * V + k] = p.v[k];
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < IPT; i++) {
+            const int o = wb_tile_offset<L, T, BT, IPT>(t, i);
+            items[i] = (FULL || o < valid) ? tile[o] : T{};
+        }
+    }
+}
+
+// Flags start as "this item exists": all ones in a full tile.
+template <wb_layout L, typename T, int BT, int IPT, bool FULL>
+__device__ __forceinline__ void wb_tile_flags_init(int valid, int (&flags)[IPT]) {
+#pragma unroll
+    for (int i = 0; i < IPT; i++) flags[i] = FULL || wb_tile_offset<L, T, BT, IPT>(threadIdx.x, i) < valid;
+}
+
+// flags[i] = flags[i] AND op(items[i]). The two forms differ in one line.
+template <wb_pred_form F, typename T, int IPT, typename Op>
+__device__ __forceinline__ void wb_tile_pred_and(const T (&items)[IPT], int (&flags)[IPT], Op op) {
+#pragma unroll
+    for (int i = 0; i < IPT; i++) {
+        if constexpr (F == wb_pred_form::branch) { if (!op(items[i])) flags[i] = 0; }
+        else flags[i] &= (int)op(items[i]);
+    }
+}
+
+template <int IPT>
+__device__ __forceinline__ int wb_tile_count(const int (&flags)[IPT]) {
+    int c = 0;
+#pragma unroll
+    for (int i = 0; i < IPT; i++) c += flags[i];
+    return c;
+}
+
+// Inclusive prefix sum over the first WIDTH lanes of a warp (all lanes call).
+template <int WIDTH = 32>
+__device__ __forceinline__ int wb_warp_inclusive_sum(int x) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int d = 1; d < WIDTH; d <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    return x;
+}
+
+template <typename T>
+__device__ __forceinline__ T wb_warp_sum(T x) {
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+    return x;
+}
+
+// Exclusive prefix sum of x over the block, in thread order; every thread also
+// gets the block total. One __syncthreads. warp_totals holds BT / 32 ints and
+// must not be written again until every thread has passed a later barrier
+// (or use another buffer, as a loop over tiles alternating two does).
+template <int BT>
+__device__ __forceinline__ int wb_block_exclusive_sum(int x, int *warp_totals, int &total) {
+    constexpr int NW = BT / 32;
+    static_assert(BT % 32 == 0 && NW <= 32, "block of whole warps, at most 1024 threads");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int incl = wb_warp_inclusive_sum(x);
+    if (lane == 31) warp_totals[warp] = incl;
+    __syncthreads();
+    // Every warp scans the warp totals itself: no second barrier.
+    const int wt = lane < NW ? warp_totals[lane] : 0;
+    const int wincl = wb_warp_inclusive_sum<NW>(wt);
+    total = __shfl_sync(0xffffffffu, wincl, NW - 1);
+    return __shfl_sync(0xffffffffu, wincl - wt, warp) + incl - x;
+}
+
+// Sum of x over the block, valid in thread 0 only. One __syncthreads;
+// warp_sums holds BT / 32 values.
+template <int BT, typename T>
+__device__ __forceinline__ T wb_block_sum(T x, T *warp_sums) {
+    constexpr int NW = BT / 32;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    x = wb_warp_sum(x);
+    if (lane == 0) warp_sums[warp] = x;
+    __syncthreads();
+    T total = 0;
+    if (warp == 0) total = wb_warp_sum(lane < NW ? warp_sums[lane] : T{});
+    return total;
+}
+
+// Copies a contiguous run of count items (e.g. compacted in shared memory) to
+// dst, striped over the block: every warp store is 128 contiguous bytes.
+template <int BT, typename T>
+__device__ __forceinline__ void wb_block_store_run(const T *src, int count, T *dst) {
+    for (int j = threadIdx.x; j < count; j += BT) dst[j] = src[j];
+}

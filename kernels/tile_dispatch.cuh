@@ -1,0 +1,32 @@
+// tile_dispatch.cuh - turns the run-time block size and ILP of a wb_launch
+// into the compile-time BT and IPT the tile primitives need: one switch, so
+// that no kernel file names a block size. The compiled shapes are the ones
+// wb_tile_shape_ok (tile_shape.h) accepts.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <type_traits>
+
+template <int BT, typename F>
+cudaError_t wb_dispatch_ipt(int ipt, F &&f) {
+    switch (ipt) {
+    case 1: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 16>{});
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+// Calls f(integral_constant<BT>, integral_constant<IPT>) and returns its
+// result; cudaErrorInvalidValue for a shape that is not compiled.
+template <typename F>
+cudaError_t wb_dispatch_tile(int block, int ipt, F &&f) {
+    switch (block) {
+    case 128: return wb_dispatch_ipt<128>(ipt, f);
+    case 256: return wb_dispatch_ipt<256>(ipt, f);
+    case 512: return wb_dispatch_ipt<512>(ipt, f);
+    default: return cudaErrorInvalidValue;
+    }
+}

@@ -1,0 +1,62 @@
+/* exact.h - inputs whose selectivity is exact by construction, and the
+ * parallel chunked loop that fills and checks 2^28-row columns in a fraction
+ * of a second on the GPU machine's 16 cores.
+ *
+ * Row i is a member iff wb_perm_at(p, i) < k. wb_perm_at is a keyed bijection
+ * of [0, n) (a few invertible mixing rounds on the next power of two, walked
+ * until the value lands below n), so exactly k of the n rows are members and
+ * they are scattered pseudo-randomly: no shuffle, no index array, O(1) memory.
+ * The members' ranks wb_perm_at(p, i) are exactly 0..k-1, which the selection
+ * family uses as its selected values. */
+#ifndef WB_EXACT_H
+#define WB_EXACT_H
+
+#include <stdint.h>
+
+typedef struct wb_perm {
+    uint64_t n;        /* domain [0, n) */
+    uint64_t mask;     /* next power of two >= n, minus one */
+    uint64_t mul[3];   /* odd multipliers, one per round */
+    uint64_t add[3];   /* round keys */
+    int shift;         /* xorshift distance, about half the bit width */
+} wb_perm;
+
+/* Keys the bijection of [0, n) from seed. */
+void wb_perm_init(wb_perm *p, uint64_t n, uint64_t seed);
+
+static inline uint64_t wb_perm_round(const wb_perm *p, uint64_t x) {
+    for (int r = 0; r < 3; r++) {
+        /* Each step is invertible on mask+1 values: odd multiply, xorshift, add. */
+        x = (x * p->mul[r]) & p->mask;
+        x ^= x >> p->shift;
+        x = (x + p->add[r]) & p->mask;
+    }
+    return x;
+}
+
+/* The image of i (< n) under the bijection. Cycle-walking: the power-of-two
+ * domain is under 2n, so fewer than two rounds on average. */
+static inline uint64_t wb_perm_at(const wb_perm *p, uint64_t i) {
+    uint64_t x = wb_perm_round(p, i);
+    while (x >= p->n) x = wb_perm_round(p, x);
+    return x;
+}
+
+/* The exact member count for selectivity s of n rows: round(s * n), within [0, n]. */
+int64_t wb_exact_k(int64_t n, double s);
+
+/* The random stream of chunk c of a fill: independent of the worker count, so
+ * a parallel fill gives the same data on every machine. */
+uint64_t wb_chunk_seed(uint64_t seed, int64_t chunk_index);
+
+/* Calls fn for every chunk [begin, end) of [0, n) (chunk items each, the last
+ * one shorter) from up to wb_par_workers() threads, the caller's included;
+ * fn receives its worker index for per-worker partial results, which the
+ * caller merges. Chunks are handed out one at a time, so a thread that cannot
+ * be started only costs speed: every chunk still runs exactly once. */
+#define WB_PAR_MAX 64
+typedef void (*wb_par_fn)(void *ctx, int worker, int64_t chunk_index, int64_t begin, int64_t end);
+int wb_par_workers(void);
+void wb_par_chunks(int64_t n, int64_t chunk, wb_par_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,343 @@
+/* expr_plan.c - plan builder, column fills, CPU reference and comparison of
+ * the expression family (see expr_plan.h). */
+#include "expr_plan.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WB_EXPR_FILL_CHUNK ((int64_t)1 << 20) /* rows per fill task: fixed, so values do not depend on threads */
+#define WB_EXPR_EVAL_CHUNK ((int64_t)1 << 16) /* rows per evaluation task */
+#define WB_EXPR_BLOCK 256                     /* rows evaluated operator by operator */
+#define WB_EXPR_THREADS_MAX 64
+
+static const char *const type_names[] = {"int32", "int64", "double"};
+static const char *const shape_names[] = {"chain", "tree"};
+
+int wb_expr_type_bytes(int type) { return type == WB_EXPR_INT32 ? 4 : 8; }
+const char *wb_expr_type_name(int type) { return type >= 0 && type < 3 ? type_names[type] : NULL; }
+const char *wb_expr_shape_name(int shape) { return shape >= 0 && shape < 2 ? shape_names[shape] : NULL; }
+
+int wb_expr_type_parse(const char *name) {
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, type_names[i]) == 0) return i;
+    return -1;
+}
+
+int wb_expr_shape_parse(const char *name) {
+    for (int i = 0; i < 2; i++)
+        if (strcmp(name, shape_names[i]) == 0) return i;
+    return -1;
+}
+
+/* ---- values: the one distribution for columns and literals ------------------ */
+
+#define WB_EXPR_I32_LO (-100000)
+#define WB_EXPR_I32_HI 100000
+#define WB_EXPR_I64_LO (-((int64_t)1 << 40))
+#define WB_EXPR_I64_SPAN (((uint64_t)1 << 41) + 1)
+#define WB_EXPR_F64_LO (-100.0)
+#define WB_EXPR_F64_HI 100.0
+
+static uint64_t derive(uint64_t seed, uint64_t salt) {
+    uint64_t s = seed ^ (salt * 0xD1B54A32D192ED03ull);
+    return wb_rng_next(&s);
+}
+
+static wb_expr_literal draw_literal(int type, uint64_t *s) {
+    wb_expr_literal v;
+    memset(&v, 0, sizeof v);
+    if (type == WB_EXPR_INT32)
+        v.i32 = (int32_t)(WB_EXPR_I32_LO + (int64_t)wb_rng_below(s, (uint64_t)(WB_EXPR_I32_HI - WB_EXPR_I32_LO) + 1));
+    else if (type == WB_EXPR_INT64)
+        v.i64 = WB_EXPR_I64_LO + (int64_t)wb_rng_below(s, WB_EXPR_I64_SPAN);
+    else
+        v.f64 = WB_EXPR_F64_LO + (WB_EXPR_F64_HI - WB_EXPR_F64_LO) * wb_rng_unit(s);
+    return v;
+}
+
+/* ---- plan builder: cuDF's expression_parser, post-order, slots reused -------- */
+
+typedef struct builder {
+    wb_expr_plan *p;
+    int ops, columns;
+    unsigned char used[WB_EXPR_MAX_OPS]; /* slot in use */
+    int broken;                          /* an internal limit or invariant failed */
+} builder;
+
+/* Index of an equal reference, or a new one (cuDF deduplicates them too). */
+static int add_ref(builder *b, int kind, int index) {
+    wb_expr_plan *p = b->p;
+    for (int i = 0; i < p->n_refs; i++)
+        if (p->ref[i].kind == kind && p->ref[i].index == index) return i;
+    if (p->n_refs == WB_EXPR_MAX_REFS) {
+        b->broken = 1;
+        return 0;
+    }
+    p->ref[p->n_refs].kind = (int8_t)kind;
+    p->ref[p->n_refs].type = (int8_t)p->type;
+    p->ref[p->n_refs].index = (int16_t)index;
+    return p->n_refs++;
+}
+
+static int take_slot(builder *b) {
+    for (int s = 0; s < WB_EXPR_MAX_OPS; s++)
+        if (!b->used[s]) {
+            b->used[s] = 1;
+            if (s + 1 > b->p->n_slots) b->p->n_slots = s + 1;
+            return s;
+        }
+    b->broken = 1;
+    return 0;
+}
+
+static void give_back(builder *b, int ref) {
+    const wb_expr_ref *r = &b->p->ref[ref];
+    if (r->kind == WB_EXPR_REF_SLOT) b->used[r->index] = 0;
+}
+
+/* Emits the subtree with k operators, first leaf `leaf`, first operator op0;
+ * returns the reference holding its value. */
+static int emit(builder *b, int k, int leaf, int op0) {
+    if (k == 0)
+        return wb_expr_leaf_is_literal(leaf) ? add_ref(b, WB_EXPR_REF_LITERAL, wb_expr_leaf_literal(leaf))
+                                             : add_ref(b, WB_EXPR_REF_COLUMN, wb_expr_leaf_column(leaf, b->columns));
+    int l = wb_expr_left_ops(b->p->shape, k), r = k - 1 - l;
+    int lhs = emit(b, l, leaf, op0);
+    int rhs = emit(b, r, leaf + l + 1, op0 + l);
+    /* Operands give their slots back before the result takes one, as cuDF's
+     * intermediate counter does: a chain needs a single slot. */
+    give_back(b, lhs);
+    give_back(b, rhs);
+    wb_expr_plan *p = b->p;
+    int i = p->n_ops;
+    if (i != op0 + l + r || i >= WB_EXPR_MAX_OPS) {
+        b->broken = 1;
+        return 0;
+    }
+    int out = i == b->ops - 1 ? add_ref(b, WB_EXPR_REF_OUTPUT, 0) : add_ref(b, WB_EXPR_REF_SLOT, take_slot(b));
+    p->op[i] = wb_expr_op_kind(i, l, r);
+    p->src[3 * i] = lhs;
+    p->src[3 * i + 1] = rhs;
+    p->src[3 * i + 2] = out;
+    p->n_ops++;
+    return out;
+}
+
+int wb_expr_plan_build(wb_expr_plan *p, int type, int shape, int ops, int columns, uint64_t seed, wb_err *e) {
+    if (!wb_expr_type_name(type) || !wb_expr_shape_name(shape))
+        return wb_fail(e, "expression plan: type %d or shape %d unknown", type, shape);
+    if (ops < 1 || ops > WB_EXPR_MAX_OPS)
+        return wb_fail(e, "expression plan: %d operators outside 1..%d", ops, WB_EXPR_MAX_OPS);
+    if (columns < 1 || columns > WB_EXPR_MAX_COLUMNS || columns > wb_expr_column_leaves(ops))
+        return wb_fail(e, "expression plan: %d columns with %d operators (at most %d, and at most %d column leaves)",
+                       columns, ops, WB_EXPR_MAX_COLUMNS, wb_expr_column_leaves(ops));
+    memset(p, 0, sizeof *p);
+    p->type = type;
+    p->shape = shape;
+    p->n_columns = columns;
+    p->n_literals = wb_expr_literals(ops);
+    uint64_t s = seed;
+    for (int i = 0; i < p->n_literals; i++) p->literal[i] = draw_literal(type, &s);
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    b.ops = ops;
+    b.columns = columns;
+    emit(&b, ops, 0, 0);
+    if (b.broken || p->n_ops != ops) return wb_fail(e, "expression plan: internal limit hit for %d operators", ops);
+    return WB_OK;
+}
+
+/* ---- parallel chunks ---------------------------------------------------------- */
+
+typedef void (*chunk_fn)(void *ctx, int64_t chunk);
+
+typedef struct worker {
+    chunk_fn fn;
+    void *ctx;
+    int64_t chunks;
+    int first, stride;
+} worker;
+
+static void *worker_main(void *arg) {
+    worker *w = arg;
+    for (int64_t c = w->first; c < w->chunks; c += w->stride) w->fn(w->ctx, c);
+    return NULL;
+}
+
+/* Runs fn for every chunk on all CPUs; a thread that cannot start has its
+ * chunks run by the caller, so this never fails. */
+static void run_chunks(int64_t chunks, chunk_fn fn, void *ctx) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > WB_EXPR_THREADS_MAX ? WB_EXPR_THREADS_MAX : (int)cpus;
+    if (threads > chunks) threads = (int)(chunks > 0 ? chunks : 1);
+    pthread_t tid[WB_EXPR_THREADS_MAX];
+    worker w[WB_EXPR_THREADS_MAX];
+    int started[WB_EXPR_THREADS_MAX];
+    for (int t = 0; t < threads; t++) {
+        w[t] = (worker){fn, ctx, chunks, t, threads};
+        started[t] = t > 0 && pthread_create(&tid[t], NULL, worker_main, &w[t]) == 0;
+    }
+    for (int t = 0; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else worker_main(&w[t]);
+    }
+}
+
+/* ---- fills ---------------------------------------------------------------------- */
+
+typedef struct fill_ctx {
+    int type;
+    void *x;
+    int64_t n;
+    uint64_t seed;
+} fill_ctx;
+
+static void fill_chunk(void *arg, int64_t chunk) {
+    const fill_ctx *f = arg;
+    int64_t lo = chunk * WB_EXPR_FILL_CHUNK;
+    int64_t len = f->n - lo < WB_EXPR_FILL_CHUNK ? f->n - lo : WB_EXPR_FILL_CHUNK;
+    uint64_t s = derive(f->seed, (uint64_t)chunk + 1);
+    if (f->type == WB_EXPR_INT32) {
+        wb_fill_i32((int32_t *)f->x + lo, (size_t)len, WB_EXPR_I32_LO, WB_EXPR_I32_HI, s);
+    } else if (f->type == WB_EXPR_F64) {
+        wb_fill_f64((double *)f->x + lo, (size_t)len, WB_EXPR_F64_LO, WB_EXPR_F64_HI, s);
+    } else { /* data.h has no 64-bit integer fill */
+        int64_t *x = (int64_t *)f->x + lo;
+        for (int64_t i = 0; i < len; i++) x[i] = WB_EXPR_I64_LO + (int64_t)wb_rng_below(&s, WB_EXPR_I64_SPAN);
+    }
+}
+
+void wb_expr_fill(int type, void *x, int64_t n, uint64_t seed) {
+    fill_ctx f = {type, x, n, seed};
+    run_chunks((n + WB_EXPR_FILL_CHUNK - 1) / WB_EXPR_FILL_CHUNK, fill_chunk, &f);
+}
+
+/* ---- CPU reference ------------------------------------------------------------- */
+
+typedef union block {
+    int32_t i32[WB_EXPR_BLOCK];
+    int64_t i64[WB_EXPR_BLOCK];
+    double f64[WB_EXPR_BLOCK];
+} block;
+
+/* o may alias a or b (a slot read and rewritten by one operator): every loop
+ * reads element r before writing it. The switch stays outside the loops so
+ * that each loop vectorizes. */
+static void apply_i32(int op, const int32_t *a, const int32_t *b, int32_t *o, int len) {
+    switch (op) {
+    case WB_EXPR_ADD: for (int r = 0; r < len; r++) o[r] = (int32_t)((uint32_t)a[r] + (uint32_t)b[r]); break;
+    case WB_EXPR_SUB: for (int r = 0; r < len; r++) o[r] = (int32_t)((uint32_t)a[r] - (uint32_t)b[r]); break;
+    case WB_EXPR_MUL: for (int r = 0; r < len; r++) o[r] = (int32_t)((uint32_t)a[r] * (uint32_t)b[r]); break;
+    case WB_EXPR_MIN: for (int r = 0; r < len; r++) o[r] = b[r] < a[r] ? b[r] : a[r]; break;
+    case WB_EXPR_MAX: for (int r = 0; r < len; r++) o[r] = a[r] < b[r] ? b[r] : a[r]; break;
+    case WB_EXPR_LESS: for (int r = 0; r < len; r++) o[r] = a[r] < b[r]; break;
+    default: for (int r = 0; r < len; r++) o[r] = b[r] < a[r]; break;
+    }
+}
+
+static void apply_i64(int op, const int64_t *a, const int64_t *b, int64_t *o, int len) {
+    switch (op) {
+    case WB_EXPR_ADD: for (int r = 0; r < len; r++) o[r] = (int64_t)((uint64_t)a[r] + (uint64_t)b[r]); break;
+    case WB_EXPR_SUB: for (int r = 0; r < len; r++) o[r] = (int64_t)((uint64_t)a[r] - (uint64_t)b[r]); break;
+    case WB_EXPR_MUL: for (int r = 0; r < len; r++) o[r] = (int64_t)((uint64_t)a[r] * (uint64_t)b[r]); break;
+    case WB_EXPR_MIN: for (int r = 0; r < len; r++) o[r] = b[r] < a[r] ? b[r] : a[r]; break;
+    case WB_EXPR_MAX: for (int r = 0; r < len; r++) o[r] = a[r] < b[r] ? b[r] : a[r]; break;
+    case WB_EXPR_LESS: for (int r = 0; r < len; r++) o[r] = a[r] < b[r]; break;
+    default: for (int r = 0; r < len; r++) o[r] = b[r] < a[r]; break;
+    }
+}
+
+/* One rounded operation per element and per operator pass: nothing for the
+ * compiler to contract into an FMA, matching the device's __d*_rn. */
+static void apply_f64(int op, const double *a, const double *b, double *o, int len) {
+    switch (op) {
+    case WB_EXPR_ADD: for (int r = 0; r < len; r++) o[r] = a[r] + b[r]; break;
+    case WB_EXPR_SUB: for (int r = 0; r < len; r++) o[r] = a[r] - b[r]; break;
+    case WB_EXPR_MUL: for (int r = 0; r < len; r++) o[r] = a[r] * b[r]; break;
+    case WB_EXPR_MIN: for (int r = 0; r < len; r++) o[r] = b[r] < a[r] ? b[r] : a[r]; break;
+    case WB_EXPR_MAX: for (int r = 0; r < len; r++) o[r] = a[r] < b[r] ? b[r] : a[r]; break;
+    case WB_EXPR_LESS: for (int r = 0; r < len; r++) o[r] = a[r] < b[r] ? 1.0 : 0.0; break;
+    default: for (int r = 0; r < len; r++) o[r] = b[r] < a[r] ? 1.0 : 0.0; break;
+    }
+}
+
+typedef struct eval_ctx {
+    const wb_expr_plan *p;
+    const void *const *columns;
+    void *out;
+    int64_t n;
+} eval_ctx;
+
+static void *operand(const eval_ctx *c, wb_expr_ref r, int64_t row0, block *slots, block *lits) {
+    size_t elem = (size_t)wb_expr_type_bytes(c->p->type);
+    switch (r.kind) {
+    case WB_EXPR_REF_COLUMN: return (char *)(uintptr_t)c->columns[r.index] + (size_t)row0 * elem;
+    case WB_EXPR_REF_LITERAL: return &lits[r.index];
+    case WB_EXPR_REF_SLOT: return &slots[r.index];
+    default: return (char *)c->out + (size_t)row0 * elem;
+    }
+}
+
+static void eval_chunk(void *arg, int64_t chunk) {
+    const eval_ctx *c = arg;
+    const wb_expr_plan *p = c->p;
+    block slots[WB_EXPR_MAX_OPS], lits[WB_EXPR_MAX_LITERALS];
+    for (int i = 0; i < p->n_literals; i++)
+        for (int r = 0; r < WB_EXPR_BLOCK; r++) {
+            if (p->type == WB_EXPR_INT32) lits[i].i32[r] = p->literal[i].i32;
+            else if (p->type == WB_EXPR_INT64) lits[i].i64[r] = p->literal[i].i64;
+            else lits[i].f64[r] = p->literal[i].f64;
+        }
+    int64_t end = (chunk + 1) * WB_EXPR_EVAL_CHUNK < c->n ? (chunk + 1) * WB_EXPR_EVAL_CHUNK : c->n;
+    for (int64_t row0 = chunk * WB_EXPR_EVAL_CHUNK; row0 < end; row0 += WB_EXPR_BLOCK) {
+        int len = end - row0 < WB_EXPR_BLOCK ? (int)(end - row0) : WB_EXPR_BLOCK;
+        for (int i = 0; i < p->n_ops; i++) {
+            void *a = operand(c, p->ref[p->src[3 * i]], row0, slots, lits);
+            void *b = operand(c, p->ref[p->src[3 * i + 1]], row0, slots, lits);
+            void *o = operand(c, p->ref[p->src[3 * i + 2]], row0, slots, lits);
+            if (p->type == WB_EXPR_INT32) apply_i32(p->op[i], a, b, o, len);
+            else if (p->type == WB_EXPR_INT64) apply_i64(p->op[i], a, b, o, len);
+            else apply_f64(p->op[i], a, b, o, len);
+        }
+    }
+}
+
+void wb_expr_eval(const wb_expr_plan *p, const void *const *columns, void *out, int64_t n) {
+    eval_ctx c = {p, columns, out, n};
+    run_chunks((n + WB_EXPR_EVAL_CHUNK - 1) / WB_EXPR_EVAL_CHUNK, eval_chunk, &c);
+}
+
+/* ---- comparison --------------------------------------------------------------- */
+
+int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t n, int64_t first, wb_mismatches *m) {
+    const size_t elem = (size_t)wb_expr_type_bytes(type);
+    const unsigned char *g = got, *x = expected;
+    int64_t found = 0;
+    for (int64_t lo = 0; lo < n; lo += WB_EXPR_FILL_CHUNK) {
+        int64_t len = n - lo < WB_EXPR_FILL_CHUNK ? n - lo : WB_EXPR_FILL_CHUNK;
+        if (memcmp(g + lo * elem, x + lo * elem, (size_t)len * elem) == 0) continue;
+        for (int64_t i = lo; i < lo + len; i++) {
+            if (memcmp(g + i * elem, x + i * elem, elem) == 0) continue;
+            found++;
+            if (type == WB_EXPR_INT32) {
+                int32_t a, b;
+                memcpy(&a, g + i * elem, elem);
+                memcpy(&b, x + i * elem, elem);
+                wb_mismatch_add_i64(m, first + i, a, b);
+            } else if (type == WB_EXPR_INT64) {
+                int64_t a, b;
+                memcpy(&a, g + i * elem, elem);
+                memcpy(&b, x + i * elem, elem);
+                wb_mismatch_add_i64(m, first + i, (long long)a, (long long)b);
+            } else {
+                double a, b;
+                memcpy(&a, g + i * elem, elem);
+                memcpy(&b, x + i * elem, elem);
+                wb_mismatch_add_f64(m, first + i, a, b);
+            }
+        }
+    }
+    return found;
+}

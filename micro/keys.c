@@ -1,0 +1,124 @@
+/* keys.c - bijection, Zipf sampler and chunked parallel loop (see keys.h). */
+#include "keys.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "data.h"
+
+void wb_bijection_init(wb_bijection *b, uint64_t n, uint64_t seed) {
+    int bits = 1;
+    while (bits < 64 && (1ull << bits) < n) bits++;
+    b->n = n;
+    b->wl = bits / 2;
+    b->wr = bits - b->wl;
+    uint64_t s = seed;
+    for (int i = 0; i < 4; i++) b->key[i] = wb_rng_next(&s);
+}
+
+/* The round function, cut to `bits` bits. */
+static inline uint64_t feistel_f(uint64_t x, uint64_t key, int bits) {
+    uint64_t z = (x ^ key) * 0x9E3779B97F4A7C15ull;
+    z ^= z >> 29;
+    z *= 0xBF58476D1CE4E5B9ull;
+    return (z ^ (z >> 32)) & ((1ull << bits) - 1);
+}
+
+/* Round i maps (l, r) to (r, l ^ F_i(r)), so the halves swap widths each
+ * round and are back after four; the inverse runs the rounds backwards,
+ * (l, r) to (r ^ F_i(l), l). Cycle walking keeps both within [0, n). */
+uint64_t wb_bijection_fwd(const wb_bijection *b, uint64_t x) {
+    do {
+        int wl = b->wl, wr = b->wr;
+        uint64_t l = x >> wr, r = x & ((1ull << wr) - 1);
+        for (int i = 0; i < 4; i++) {
+            uint64_t t = l ^ feistel_f(r, b->key[i], wl);
+            l = r, r = t;
+            int w = wl;
+            wl = wr, wr = w;
+        }
+        x = (l << wr) | r;
+    } while (x >= b->n);
+    return x;
+}
+
+uint64_t wb_bijection_inv(const wb_bijection *b, uint64_t y) {
+    do {
+        int wl = b->wl, wr = b->wr;
+        uint64_t l = y >> wr, r = y & ((1ull << wr) - 1);
+        for (int i = 3; i >= 0; i--) {
+            uint64_t t = r ^ feistel_f(l, b->key[i], wr);
+            r = l, l = t;
+            int w = wl;
+            wl = wr, wr = w;
+        }
+        y = (l << wr) | r;
+    } while (y >= b->n);
+    return y;
+}
+
+int wb_zipf_init(wb_zipf *z, int64_t n, double s, uint64_t seed, wb_err *e) {
+    z->n = n;
+    z->s = s;
+    z->threshold = wb_host_alloc((size_t)n * sizeof *z->threshold, "zipf thresholds", e);
+    z->alias = wb_host_alloc((size_t)n * sizeof *z->alias, "zipf aliases", e);
+    z->key = wb_host_alloc((size_t)n * sizeof *z->key, "zipf keys", e);
+    double *p = wb_host_alloc((size_t)n * sizeof *p, "zipf weights", e);
+    int32_t *small = wb_host_alloc((size_t)n * sizeof *small, "zipf work list", e);
+    int32_t *large = wb_host_alloc((size_t)n * sizeof *large, "zipf work list", e);
+    if (!z->threshold || !z->alias || !z->key || !p || !small || !large) {
+        free(p), free(small), free(large);
+        wb_zipf_free(z);
+        return WB_ERR;
+    }
+    double total = 0;
+    for (int64_t r = 0; r < n; r++) total += p[r] = pow((double)(r + 1), -s);
+    /* Vose: scale to mean 1, pair each column below 1 with one above. */
+    int64_t ns = 0, nl = 0;
+    for (int64_t r = 0; r < n; r++) {
+        p[r] *= (double)n / total;
+        if (p[r] < 1.0)
+            small[ns++] = (int32_t)r;
+        else
+            large[nl++] = (int32_t)r;
+    }
+    while (ns > 0 && nl > 0) {
+        int32_t lo = small[--ns], hi = large[--nl];
+        z->threshold[lo] = (uint64_t)(p[lo] * 4294967296.0);
+        z->alias[lo] = hi;
+        p[hi] -= 1.0 - p[lo];
+        if (p[hi] < 1.0)
+            small[ns++] = hi;
+        else
+            large[nl++] = hi;
+    }
+    /* What is left holds probability 1 up to rounding: always keep it. */
+    while (nl > 0) {
+        int32_t r = large[--nl];
+        z->threshold[r] = 1ull << 32;
+        z->alias[r] = r;
+    }
+    while (ns > 0) {
+        int32_t r = small[--ns];
+        z->threshold[r] = 1ull << 32;
+        z->alias[r] = r;
+    }
+    wb_fill_perm_i32(z->key, (size_t)n, seed);
+    free(p), free(small), free(large);
+    return WB_OK;
+}
+
+void wb_zipf_free(wb_zipf *z) {
+    free(z->threshold), free(z->alias), free(z->key);
+    z->threshold = NULL, z->alias = z->key = NULL;
+}
+
+uint64_t wb_keys_seed(uint64_t base, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    uint64_t s = base;
+    uint64_t v[4] = {a, b, c, d};
+    for (int i = 0; i < 4; i++) {
+        s ^= v[i];
+        s = wb_rng_next(&s);
+    }
+    return s;
+}

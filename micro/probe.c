@@ -1,0 +1,403 @@
+/* probe.c - the probe family: hash vs direct-mapped vs 1-byte packed probes
+ * of a dimension table by a fact column's foreign keys (sum of the matched
+ * values), and the CAS vs plain-store builds, across the table-size regimes
+ * of seed 001 section 4.3: table in L1/shared memory, in L2, in DRAM. Inputs
+ * and checks: probe_gen.h; kernels: kernels/probe.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/probe.h"
+#include "data.h"
+#include "family.h"
+#include "keys.h"
+#include "probe_gen.h"
+
+static const char *const probe_variants[] = {"hash", "direct", "packed", "build_hash", "build_direct", NULL};
+
+#define PROBE_BLOCK 256
+#define PROBE_LF 0.5 /* default hash load factor (Crystal's table is double-sized, too) */
+#define ROWS28 (1LL << 28)
+
+static int is_build(int op) { return op == WB_PROBE_BUILD_HASH || op == WB_PROBE_BUILD_DIRECT; }
+
+/* The build op of the table a variant reads or writes. */
+static wb_probe_op table_of(int op) {
+    return op == WB_PROBE_HASH || op == WB_PROBE_BUILD_HASH       ? WB_PROBE_BUILD_HASH
+           : op == WB_PROBE_DIRECT || op == WB_PROBE_BUILD_DIRECT ? WB_PROBE_BUILD_DIRECT
+                                                                  : WB_PROBE_BUILD_PACKED;
+}
+
+static double table_bytes(wb_probe_op table, int64_t rows, double lf) {
+    if (table == WB_PROBE_BUILD_HASH) return lf > 0 && lf < 1 ? 8.0 * (double)wb_probe_hash_slots(rows, lf) : 0;
+    return (table == WB_PROBE_BUILD_DIRECT ? 4.0 : 1.0) * (double)rows;
+}
+
+/* ---- sweep ---- */
+
+typedef struct sink {
+    wb_point_add add;
+    void *ctx;
+} sink;
+
+/* n: fact rows (ignored by builds, whose size is the dimension's rows);
+ * match: the match rate of probes, the share of dimension rows inserted by
+ * builds (their selectivity). */
+static int add(const sink *s, int op, int64_t n, int64_t rows, double match, double lf, int ilp, double occ) {
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "probe");
+    snprintf(p.variant, sizeof p.variant, "%s", probe_variants[op]);
+    p.variant_id = op;
+    snprintf(p.dtype, sizeof p.dtype, "int32");
+    snprintf(p.layout, sizeof p.layout, "uniform");
+    p.table_entries = rows;
+    if (is_build(op)) {
+        p.n = rows;
+        p.selectivity = match;
+    } else {
+        p.n = n;
+        p.match_rate = match;
+    }
+    if (table_of(op) == WB_PROBE_BUILD_HASH) p.load_factor = lf;
+    p.launch.block = PROBE_BLOCK;
+    p.launch.ilp = ilp;
+    p.launch.occupancy_target = occ;
+    return s->add(s->ctx, &p);
+}
+
+static int add_probes(const sink *s, int64_t n, int64_t rows, double match, int ilp, double occ) {
+    for (int op = WB_PROBE_HASH; op <= WB_PROBE_PACKED; op++)
+        if (add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+/* ILP x occupancy of one probe variant; skips the default point (ILP 4, occupancy 1). */
+static int add_grid(const sink *s, int op, int64_t rows, const int *ilps, int nilps, const double *occs, int noccs) {
+    for (int i = 0; i < nilps; i++)
+        for (int o = 0; o < noccs; o++)
+            if (!(ilps[i] == 4 && occs[o] == 1) && add(s, op, ROWS28, rows, 1, PROBE_LF, ilps[i], occs[o]) != WB_OK)
+                return WB_ERR;
+    return WB_OK;
+}
+
+/* test: odd sizes, both probe data shapes (a dimension of 1000 rows, one of
+ * 3000017 past L1), misses, every build including empty ones. 58 points. */
+static int sweep_test(const sink *s) {
+    static const int64_t rows[] = {1000, 3000017}, ns[] = {0, 1, 1000003}, build_rows[] = {0, 1, 1000, 3000017};
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 3; i++)
+            for (int ilp = 1; ilp <= 4; ilp += 3)
+                if (add_probes(s, ns[i], rows[r], 0.5, ilp, 1) != WB_OK) return WB_ERR;
+    if (add_probes(s, 1000003, 1000, 1, 4, 1) != WB_OK || add_probes(s, 1000003, 1000, 0.1, 4, 1) != WB_OK)
+        return WB_ERR;
+    for (int r = 0; r < 4; r++)
+        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
+            for (int ilp = 1; ilp <= 4; ilp += 3)
+                if (add(s, op, -1, build_rows[r], build_rows[r] >= 2 ? 0.5 : 1, PROBE_LF, ilp, 1) != WB_OK)
+                    return WB_ERR;
+    return WB_OK;
+}
+
+/* quick: 2^28 probes at 11 table sizes x 3 variants (33): L1/shared up to
+ * 2^14 rows, L2 up to 2^23 (direct 32 MiB), DRAM from 2^24 to 2^28 (direct
+ * 1 GiB, hash 4 GiB); the direct ILP x occupancy grid at 2^28 rows (8);
+ * match 0.5 and 0.1 at 2^28 rows (6); both builds at 4 sizes (8). 55 points,
+ * 13 data sets. Estimate on an H200 (~30 launches per point: warm-up,
+ * samples and ~15 counter replays): DRAM-regime probes 5-10 ms a launch, the
+ * rest < 2 ms; ~0.5 s of data per set; about 40-60 s in all. */
+static int sweep_quick(const sink *s) {
+    static const int shifts[] = {10, 12, 14, 17, 20, 22, 23, 24, 25, 26, 28};
+    static const int ilps[] = {1, 4, 16};
+    static const double occs[] = {0.25, 0.5, 1};
+    for (int i = 0; i < 11; i++)
+        if (add_probes(s, ROWS28, 1LL << shifts[i], 1, 4, 1) != WB_OK) return WB_ERR;
+    if (add_grid(s, WB_PROBE_DIRECT, ROWS28, ilps, 3, occs, 3) != WB_OK) return WB_ERR;
+    if (add_probes(s, ROWS28, ROWS28, 0.5, 4, 1) != WB_OK || add_probes(s, ROWS28, ROWS28, 0.1, 4, 1) != WB_OK)
+        return WB_ERR;
+    for (int sh = 12; sh <= 28; sh += sh < 20 ? 8 : 4)
+        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
+            if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+/* full: every power of two from 2^10 to 2^28 rows (57), load factors 0.25
+ * and 0.75 (6), ILP {1,2,4,8,16} x occupancy {1/8,1/4,1/2,1} for direct at
+ * 2^22 and direct and hash at 2^28 (57), match 0.5 / 0.1 at 3 sizes (18),
+ * fact sizes 2^20..2^26 (18), builds every 4x (20) and at two load factors
+ * (6). 182 points. */
+static int sweep_full(const sink *s) {
+    static const int ilps[] = {1, 2, 4, 8, 16};
+    static const double occs[] = {0.125, 0.25, 0.5, 1}, lfs[] = {0.25, 0.75};
+    static const int miss_shifts[] = {12, 22, 28};
+    for (int sh = 10; sh <= 28; sh++) {
+        int64_t rows = 1LL << sh;
+        if (add_probes(s, ROWS28, rows, 1, 4, 1) != WB_OK) return WB_ERR;
+        if (sh == 12 || sh == 22 || sh == 28)
+            for (int l = 0; l < 2; l++)
+                if (add(s, WB_PROBE_HASH, ROWS28, rows, 1, lfs[l], 4, 1) != WB_OK) return WB_ERR;
+        if ((sh == 22 || sh == 28) && add_grid(s, WB_PROBE_DIRECT, rows, ilps, 5, occs, 4) != WB_OK) return WB_ERR;
+        if (sh == 28 && add_grid(s, WB_PROBE_HASH, rows, ilps, 5, occs, 4) != WB_OK) return WB_ERR;
+    }
+    for (int i = 0; i < 3; i++)
+        if (add_probes(s, ROWS28, 1LL << miss_shifts[i], 0.5, 4, 1) != WB_OK ||
+            add_probes(s, ROWS28, 1LL << miss_shifts[i], 0.1, 4, 1) != WB_OK)
+            return WB_ERR;
+    for (int nsh = 20; nsh <= 26; nsh += nsh < 24 ? 4 : 2)
+        if (add_probes(s, 1LL << nsh, 1LL << 12, 1, 4, 1) != WB_OK ||
+            add_probes(s, 1LL << nsh, ROWS28, 1, 4, 1) != WB_OK)
+            return WB_ERR;
+    for (int sh = 10; sh <= 28; sh += 2)
+        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
+            if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
+    for (int i = 0; i < 3; i++)
+        for (int l = 0; l < 2; l++)
+            if (add(s, WB_PROBE_BUILD_HASH, -1, 1LL << miss_shifts[i], 1, lfs[l], 4, 1) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+static int probe_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add addf, void *ctx) {
+    sink s = {addf, ctx};
+    (void)dev;
+    return kind == WB_SWEEP_TEST ? sweep_test(&s) : kind == WB_SWEEP_QUICK ? sweep_quick(&s) : sweep_full(&s);
+}
+
+/* ---- data ---- */
+
+static double data_match(const wb_point *p) { return is_build(p->variant_id) ? p->selectivity : p->match_rate; }
+
+static double probe_device_bytes(const wb_point *p) {
+    int64_t rows = p->table_entries;
+    double b = 8.0 * (double)rows + table_bytes(table_of(p->variant_id), rows, p->load_factor) + 16;
+    return is_build(p->variant_id) ? b : b + 4.0 * (double)p->n;
+}
+
+/* Builds carry no fact column, so they share data only with builds. */
+static int probe_same_data(const wb_point *a, const wb_point *b) {
+    return is_build(a->variant_id) == is_build(b->variant_id) && a->table_entries == b->table_entries &&
+           data_match(a) == data_match(b) && (is_build(a->variant_id) || a->n == b->n);
+}
+
+typedef struct probe_data {
+    wb_probe_gen gen;
+    wb_probe_ref ref;
+    void *fact, *dim_keys, *dim_vals;  /* device int32 columns */
+    void *out;                         /* device unsigned long long [sum, matches] */
+    /* The table of the point planned last (plan precedes its point's launches). */
+    int table_op;                      /* its build op, -1 before the first plan */
+    void *table;
+    int64_t slots;
+    size_t table_bytes;
+    int table_ready;                   /* 1: holds the build the probes read */
+} probe_data;
+
+static void probe_data_destroy(void *data) {
+    probe_data *d = data;
+    if (!d) return;
+    wb_dev_free(d->fact), wb_dev_free(d->dim_keys), wb_dev_free(d->dim_vals);
+    wb_dev_free(d->out), wb_dev_free(d->table);
+    free(d);
+}
+
+static int probe_data_create(const wb_point *p, void **out, wb_err *e) {
+    *out = NULL;
+    int build = is_build(p->variant_id);
+    int64_t rows = p->table_entries, n = build ? 0 : p->n;
+    double match = data_match(p);
+    probe_data *d = calloc(1, sizeof *d);
+    if (!d) return wb_fail(e, "calloc(probe data) failed");
+    d->table_op = -1;
+    uint64_t seed = wb_keys_seed(wb_seed, 0x70726f6265ull, (uint64_t)n, (uint64_t)rows, (uint64_t)llround(match * 1e9));
+    int rc = wb_probe_gen_init(&d->gen, n, rows, match, seed, e);
+    size_t col = (size_t)rows * sizeof(int32_t), fact = (size_t)n * sizeof(int32_t);
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->out, 2 * sizeof(unsigned long long), "probe sums", e);
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->dim_keys, col, "dimension keys", e);
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->dim_vals, col, "dimension values", e);
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->fact, fact, "fact keys", e);
+    /* One host buffer, reused: the dimension's two columns, then the fact keys. */
+    int32_t *host = rc == WB_OK ? wb_host_alloc(2 * col > fact ? 2 * col : fact, "probe host inputs", e) : NULL;
+    if (rc == WB_OK && !host) rc = WB_ERR;
+    if (rc == WB_OK) {
+        wb_probe_gen_dim(&d->gen, host, host + rows);
+        rc = wb_upload(d->dim_keys, host, col, e);
+        if (rc == WB_OK) rc = wb_upload(d->dim_vals, host + rows, col, e);
+    }
+    if (rc == WB_OK) {
+        wb_probe_gen_fact(&d->gen, host, &d->ref);
+        rc = wb_upload(d->fact, host, fact, e);
+    }
+    free(host);
+    if (rc != WB_OK) {
+        probe_data_destroy(d);
+        return rc;
+    }
+    *out = d;
+    return WB_OK;
+}
+
+/* ---- plan ---- */
+
+static wb_probe_args args_of(const probe_data *d) {
+    wb_probe_args a = {d->fact, d->gen.n, d->dim_keys, d->dim_vals, d->gen.dim_rows, d->table, d->slots, d->out};
+    return a;
+}
+
+/* Gives d the table `table` needs (reallocated when kind or size change). */
+static int ensure_table(probe_data *d, wb_probe_op table, double lf, wb_err *e) {
+    int64_t slots = table == WB_PROBE_BUILD_HASH ? wb_probe_hash_slots(d->gen.dim_rows, lf) : 0;
+    size_t bytes = (size_t)table_bytes(table, d->gen.dim_rows, lf);
+    if (d->table && d->table_op == (int)table && d->slots == slots && d->table_bytes == bytes) return WB_OK;
+    wb_dev_free(d->table);
+    d->table = NULL;
+    d->table_op = -1;
+    d->table_ready = 0;
+    const char *what = table == WB_PROBE_BUILD_HASH     ? "hash table"
+                       : table == WB_PROBE_BUILD_DIRECT ? "direct table"
+                                                        : "packed table";
+    if (wb_dev_alloc(&d->table, bytes, what, e) != WB_OK) return WB_ERR;
+    d->table_op = (int)table;
+    d->slots = slots;
+    d->table_bytes = bytes;
+    return WB_OK;
+}
+
+/* Builds the table for the probes, outside any timed region. */
+static int build_table(probe_data *d, int block, wb_err *e) {
+    wb_launch l;
+    memset(&l, 0, sizeof l);
+    l.block = block;
+    l.ilp = 4;
+    l.occupancy_target = 1;
+    wb_probe_args a = args_of(d);
+    if (d->table_op == WB_PROBE_BUILD_HASH) WB_CUDA_TRY(e, cudaMemset(d->table, 0xFF, d->table_bytes));
+    WB_CUDA_TRY(e, wb_probe_plan((wb_probe_op)d->table_op, &l, d->gen.dim_rows));
+    WB_CUDA_TRY(e, wb_probe_launch((wb_probe_op)d->table_op, &l, &a, 0));
+    WB_CUDA_TRY(e, cudaDeviceSynchronize());
+    d->table_ready = 1;
+    return WB_OK;
+}
+
+static const char *human(double bytes, char *buf, size_t len) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 3) bytes /= 1024, u++;
+    snprintf(buf, len, "%.4g %s", bytes, units[u]);
+    return buf;
+}
+
+/* The bytes model (issue 6). A probe reads its 4-byte key; a table that does
+ * not fit L2 costs one 64-byte DRAM access per probe (a random 4-byte read
+ * moved about two 32-byte sectors on the H200, measured), one that fits is
+ * read from DRAM at most once: min(table, 64 B per probe). A build reads its
+ * 8-byte dimension row; direct writes its table once; the CAS build reads
+ * and writes back one 64-byte access per insert when the table does not fit
+ * L2, and the table once each way when it does. Plus the 16-byte result. */
+static double bytes_model(int op, const probe_data *d, double l2, int *fits) {
+    double t = (double)d->table_bytes, n = (double)d->gen.n, rows = (double)d->gen.dim_rows;
+    *fits = t <= l2;
+    switch (op) {
+    case WB_PROBE_BUILD_DIRECT: return 8 * rows + t;
+    case WB_PROBE_BUILD_HASH: return 8 * rows + (*fits ? 2 * t : 128 * (double)d->gen.passing);
+    default: return 4 * n + (*fits ? fmin(t, 64 * n) : 64 * n) + 16;
+    }
+}
+
+static int probe_plan(void *data, wb_point *p, wb_err *e) {
+    probe_data *d = data;
+    int op = p->variant_id;
+    if (op < 0 || op >= WB_PROBE_VARIANTS) return wb_fail(e, "probe: no variant %d", op);
+    wb_probe_op table = table_of(op);
+    double lf = table == WB_PROBE_BUILD_HASH ? p->load_factor : NAN;
+    if (table == WB_PROBE_BUILD_HASH) {
+        if (!(lf > 0 && lf < 1)) return wb_skip(e, "hash load factor %g outside (0, 1)", lf);
+        if (wb_probe_hash_slots(d->gen.dim_rows, lf) >= (1LL << 32))
+            return wb_skip(e, "hash table of %lld rows at load factor %g needs 2^32 slots or more",
+                           (long long)d->gen.dim_rows, lf);
+    }
+    if (ensure_table(d, table, lf, e) != WB_OK) return WB_ERR;
+    if (is_build(op))
+        d->table_ready = 0; /* its samples rebuild it; a probe planned later builds it again */
+    else if (!d->table_ready && build_table(d, p->launch.block, e) != WB_OK)
+        return WB_ERR;
+    int64_t items = is_build(op) ? d->gen.dim_rows : d->gen.n;
+    WB_CUDA_TRY(e, wb_probe_plan((wb_probe_op)op, &p->launch, items));
+    int dev = 0, l2 = 0, fits = 0;
+    WB_CUDA_TRY(e, cudaGetDevice(&dev));
+    WB_CUDA_TRY(e, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    p->items = (double)items;
+    p->bytes_model = bytes_model(op, d, (double)l2, &fits);
+    char tb[24], lb[24];
+    human((double)d->table_bytes, tb, sizeof tb);
+    human((double)l2, lb, sizeof lb);
+    if (is_build(op))
+        snprintf(p->note, sizeof p->note, "table %.11s %s L2 %.11s; model: 8 B/row read + %s", tb,
+                 fits ? "<=" : ">", lb,
+                 op == WB_PROBE_BUILD_DIRECT ? "table written once"
+                 : fits                      ? "table read+written once"
+                                             : "128 B/insert");
+    else
+        snprintf(p->note, sizeof p->note, "table %.11s %s L2 %.11s; model: %s%s", tb, fits ? "<=" : ">", lb,
+                 fits ? "4 B/probe + table once" : "4+64 B/probe",
+                 d->gen.hits < d->gen.n ? "; misses: filtered dim rows" : "");
+    return WB_OK;
+}
+
+/* ---- reset, launch, verify ---- */
+
+static int probe_reset(void *data, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
+    probe_data *d = data;
+    switch (p->variant_id) {
+    case WB_PROBE_BUILD_DIRECT:
+        /* Cleared to "no match"; poisoned with 0x5A5A5A5A, which is no dimension value. */
+        return WB_CUDA(e, cudaMemsetAsync(d->table, poison ? 0x5A : 0xFF, d->table_bytes, s));
+    case WB_PROBE_BUILD_HASH:
+        /* The CAS build needs empty slots, so empty is also its poison: a
+         * build that did not run leaves no key, which verify reports. */
+        return WB_CUDA(e, cudaMemsetAsync(d->table, 0xFF, d->table_bytes, s));
+    default:
+        /* The sums are the atomics' targets and must start at 0, poison or
+         * not; a probe that did not run leaves 0, which fails whenever a row matches. */
+        return WB_CUDA(e, cudaMemsetAsync(d->out, 0, 2 * sizeof(unsigned long long), s));
+    }
+}
+
+static int probe_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
+    probe_data *d = data;
+    wb_probe_args a = args_of(d);
+    return WB_CUDA(e, wb_probe_launch((wb_probe_op)p->variant_id, &p->launch, &a, s));
+}
+
+static int probe_verify(void *data, const wb_point *p, wb_err *e) {
+    probe_data *d = data;
+    int op = p->variant_id;
+    if (!is_build(op)) {
+        unsigned long long got[2];
+        if (wb_download(got, d->out, sizeof got, e) != WB_OK) return WB_ERR;
+        return wb_probe_check_sums(got[0], got[1], op == WB_PROBE_PACKED ? d->ref.packed_sum : d->ref.sum,
+                                   d->ref.matches, e);
+    }
+    void *host = wb_host_alloc(d->table_bytes, "probe table copy", e);
+    if (!host) return WB_ERR;
+    int rc = wb_download(host, d->table, d->table_bytes, e);
+    if (rc == WB_OK)
+        rc = op == WB_PROBE_BUILD_DIRECT ? wb_probe_check_direct(host, &d->gen, e)
+                                         : wb_probe_check_hash(host, d->slots, &d->gen, e);
+    free(host);
+    return rc;
+}
+
+const wb_family wb_family_probe = {
+    .name = "probe",
+    .summary = "join probe: hash vs direct-mapped vs 1-byte packed, CAS vs store build, by table size",
+    .variants = probe_variants,
+    .sweep = probe_sweep,
+    .device_bytes = probe_device_bytes,
+    .same_data = probe_same_data,
+    .data_create = probe_data_create,
+    .data_destroy = probe_data_destroy,
+    .plan = probe_plan,
+    .reset = probe_reset,
+    .launch = probe_launch,
+    .verify = probe_verify,
+};

@@ -1,0 +1,69 @@
+/* probe_gen.h - inputs, CPU reference and checks of the probe family.
+ *
+ * The data: a dimension of D rows with dense keys 0..D-1 (sorted, as SSB's
+ * dimensions), of which exactly `passing` = round(match * D) pass the
+ * dimension filter (at least 1 and at most D-1 when match < 1); a passing
+ * row's value is a seeded hash of its key in [0, 2^30), a filtered row's is
+ * WB_PROBE_FILTERED. A fact column of n foreign keys, of which exactly
+ * `hits` = round(match * n) name a passing row: misses are keys of filtered
+ * dimension rows (the filter removes them, as a WHERE on the dimension
+ * does), so every probe still reads the table and the DRAM traffic per
+ * probe does not depend on the match rate. Keys are uniform over each set.
+ *
+ * Exactness without shuffles: key k passes iff rank(k) < passing, fact row i
+ * hits iff rank'(i) < hits, with rank and rank' random bijections; a fact
+ * key is drawn as a uniform rank and mapped back. Values are a function of
+ * the key, so the reference sum is accumulated while the keys are drawn,
+ * with no random lookups into a 1 GiB table. */
+#ifndef WB_PROBE_GEN_H
+#define WB_PROBE_GEN_H
+
+#include <stdint.h>
+
+#include "../harness/error.h"
+#include "keys.h"
+
+typedef struct wb_probe_gen {
+    int64_t n, dim_rows, passing, hits;
+    double match;
+    uint64_t seed;
+    wb_bijection dim_rank, row_rank;
+} wb_probe_gen;
+
+/* What a probe of the fact keys must return. */
+typedef struct wb_probe_ref {
+    uint64_t sum;        /* sum of the matched rows' values (hash, direct) */
+    uint64_t packed_sum; /* sum of their packed group values, value & WB_PROBE_PACKED_MASK (packed) */
+    int64_t matches;
+} wb_probe_ref;
+
+/* n >= 0, dim_rows >= 0, 0 < match <= 1. WB_SKIP when the match rate
+ * cannot be met (fact rows but no dimension, or match < 1 with fewer than 2
+ * dimension rows). */
+int wb_probe_gen_init(wb_probe_gen *g, int64_t n, int64_t dim_rows, double match, uint64_t seed, wb_err *e);
+/* The value of dimension key 0 <= key < dim_rows. */
+int32_t wb_probe_dim_val(const wb_probe_gen *g, int64_t key);
+/* keys[i] = i, vals[i] = wb_probe_dim_val(i), for i < dim_rows. */
+void wb_probe_gen_dim(const wb_probe_gen *g, int32_t *keys, int32_t *vals);
+/* n fact keys and the reference over them. */
+void wb_probe_gen_fact(const wb_probe_gen *g, int32_t *fact, wb_probe_ref *ref);
+
+/* The textbook reference, for the tests: probe dim_vals with every key (a
+ * key outside [0, dim_rows) or with a negative value is a miss). */
+void wb_probe_reference(const int32_t *fact, int64_t n, const int32_t *dim_vals, int64_t dim_rows, wb_probe_ref *ref);
+
+/* Checks, WB_OK or WB_ERR with the mismatches in e. All fill and check
+ * loops run on exact.h's parallel chunks. */
+int wb_probe_check_sums(uint64_t sum, uint64_t matches, uint64_t want_sum, int64_t want_matches, wb_err *e);
+/* A direct table: entry k equals wb_probe_dim_val(k), for every k. */
+int wb_probe_check_direct(const int32_t *table, const wb_probe_gen *g, wb_err *e);
+/* A hash table (slot layout of kernels/probe.h): exactly `passing` slots
+ * occupied, each by a passing key with its value, reachable from its home
+ * slot through occupied slots none of which holds the same key (so no key
+ * twice, and a probe finds every key). */
+int wb_probe_check_hash(const uint64_t *slots, int64_t nslots, const wb_probe_gen *g, wb_err *e);
+
+/* Slots of a hash table of dim_rows at a load factor in (0, 1): ceil(rows / lf). */
+int64_t wb_probe_hash_slots(int64_t dim_rows, double load_factor);
+
+#endif

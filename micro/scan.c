@@ -1,0 +1,258 @@
+/* scan.c - the scan family: an SSB Q1.1-shaped filtered SUM over four int32
+ * columns and a Q3.1-shaped one with a dense-key dimension lookup, each run
+ * tiled (Crystal), direct (SHADB, short-circuit loads) and direct_noskip
+ * (seed 002 section 3.2, Table 2). Axes: selectivity of the first predicate
+ * (exact by construction; the others pass at SSB's rates: discount 3/11,
+ * quantity 24/50, region 1/5), size, ILP (seed 002's batching), occupancy.
+ * bytes_model counts the 32-byte sectors each variant must read. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/scan.h"
+#include "../kernels/tile_shape.h"
+#include "data.h"
+#include "family.h"
+#include "scan_ref.h"
+
+static const char *const scan_variants[] = {"tiled", "direct", "direct_noskip", NULL};
+_Static_assert(sizeof scan_variants / sizeof *scan_variants == WB_SCAN_VARIANTS + 1, "one name per variant");
+static const char *const shape_names[WB_SCAN_SHAPES] = {"q1.1", "q3.1"};
+static const double scan_axis[] = {1, 0.5, 0.1, 0.01};
+#define BLOCK 256
+
+typedef struct scan_data {
+    int shape;
+    int64_t n;
+    int32_t *d_col[4]; /* orderdate + the shape's other columns */
+    int32_t *d_dim;
+    unsigned long long *d_sum;
+    wb_scan_io io;
+    wb_scan_expect x;
+} scan_data;
+
+static int shape_of(const wb_point *p) { return strcmp(p->layout, "q3.1") == 0 ? WB_SCAN_Q31 : WB_SCAN_Q11; }
+
+static int add_point(wb_point_add add, void *ctx, int shape, int variant, int64_t n, double s, int ilp, double occ,
+                     int block) {
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "scan");
+    snprintf(p.variant, sizeof p.variant, "%s", scan_variants[variant]);
+    p.variant_id = variant;
+    snprintf(p.dtype, sizeof p.dtype, "int32");
+    snprintf(p.layout, sizeof p.layout, "%s", shape_names[shape]);
+    p.n = n;
+    p.selectivity = s;
+    p.columns = shape == WB_SCAN_Q11 ? 4 : 3;
+    if (shape == WB_SCAN_Q31) p.table_entries = wb_scan_dim_entries(n);
+    p.launch.block = block;
+    p.launch.ilp = ilp;
+    p.launch.occupancy_target = occ;
+    p.vector_bytes = 4 * (ilp < 4 ? ilp : 4);
+    return add(ctx, &p);
+}
+
+static int sweep_test(wb_point_add add, void *ctx) {
+    static const int64_t sizes[] = {0, 1, 4097, 1000003};
+    static const double sels[] = {0, 0.5, 1};
+    static const int more_ilps[] = {2, 8, 16};
+    for (int sh = 0; sh < WB_SCAN_SHAPES; sh++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 3; j++)
+                for (int v = 0; v < WB_SCAN_VARIANTS; v++) {
+                    int64_t n = sizes[i];
+                    double s = sels[j];
+                    if (add_point(add, ctx, sh, v, n, s, 1, 1.0, BLOCK) || add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK))
+                        return WB_ERR;
+                    if (n != 1000003 || s != 0.5) continue;
+                    /* 8-byte vectors, several vectors per batch, other blocks, occupancy padding. */
+                    for (int k = 0; k < 3; k++)
+                        if (add_point(add, ctx, sh, v, n, s, more_ilps[k], 1.0, BLOCK)) return WB_ERR;
+                    if (add_point(add, ctx, sh, v, n, s, 4, 1.0, 128) || add_point(add, ctx, sh, v, n, s, 4, 1.0, 512) ||
+                        add_point(add, ctx, sh, v, n, s, 4, 0.5, BLOCK))
+                        return WB_ERR;
+                }
+    return WB_OK;
+}
+
+/* Quick sweep, 44 points at 2^28 rows (4 GiB of q1.1 columns, 3 of q3.1):
+ * 24 for every variant x selectivity x shape at ILP 4, 16 more for the ILP
+ * grid of tiled and direct (q1.1, s = 1 and 0.01), 4 occupancy points. H200
+ * estimate with ~28 launches per point: kernels ~1 s (0.5-1 ms each); data
+ * (8 x fill + reference on 16 cores, 3-4 GiB pageable upload) ~6 s; counter
+ * passes ~5 s: about 12 s. */
+static int sweep_quick(wb_point_add add, void *ctx) {
+    const int64_t n = (int64_t)1 << 28;
+    static const int ilps[] = {1, 2, 8, 16};
+    static const double occs[] = {0.25, 0.5};
+    for (int sh = 0; sh < WB_SCAN_SHAPES; sh++)
+        for (int j = 0; j < 4; j++) {
+            double s = scan_axis[j];
+            for (int v = 0; v < WB_SCAN_VARIANTS; v++)
+                if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+            if (sh != WB_SCAN_Q11 || (s != 1 && s != 0.01)) continue;
+            for (int v = WB_SCAN_TILED; v <= WB_SCAN_DIRECT; v++) {
+                for (int i = 0; i < 4; i++)
+                    if (add_point(add, ctx, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
+                for (int o = 0; o < 2 && s == 1; o++)
+                    if (add_point(add, ctx, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
+            }
+        }
+    return WB_OK;
+}
+
+static int sweep_full(wb_point_add add, void *ctx) {
+    static const double sels[] = {1, 0.5, 0.1, 0.01, 0};
+    static const int ilps[] = {1, 2, 4, 8, 16};
+    static const double occs[] = {0.25, 0.5, 1.0};
+    for (int sh = 0; sh < WB_SCAN_SHAPES; sh++)
+        for (int j = 0; j < 5; j++)
+            for (int lg = 24; lg <= 28; lg += 2)
+                for (int v = 0; v < WB_SCAN_VARIANTS; v++) {
+                    int64_t n = (int64_t)1 << lg;
+                    double s = sels[j];
+                    if (lg < 28) {
+                        if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+                        continue;
+                    }
+                    for (int i = 0; i < 5; i++)
+                        for (int o = 0; o < 3; o++)
+                            if (add_point(add, ctx, sh, v, n, s, ilps[i], occs[o], BLOCK)) return WB_ERR;
+                    if (add_point(add, ctx, sh, v, n, s, 4, 1.0, 128) || add_point(add, ctx, sh, v, n, s, 4, 1.0, 512))
+                        return WB_ERR;
+                }
+    return WB_OK;
+}
+
+static int scan_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
+    (void)dev;
+    switch (kind) {
+    case WB_SWEEP_TEST: return sweep_test(add, ctx);
+    case WB_SWEEP_QUICK: return sweep_quick(add, ctx);
+    case WB_SWEEP_FULL: return sweep_full(add, ctx);
+    }
+    return WB_ERR;
+}
+
+static double scan_device_bytes(const wb_point *p) {
+    double n = (double)p->n;
+    if (shape_of(p) == WB_SCAN_Q11) return 16.0 * n + 1024.0 * 1024;
+    return 12.0 * n + 4.0 * (double)wb_scan_dim_entries(p->n) + 1024.0 * 1024;
+}
+
+static int scan_same_data(const wb_point *a, const wb_point *b) {
+    return a->n == b->n && a->selectivity == b->selectivity && strcmp(a->layout, b->layout) == 0;
+}
+
+static void scan_data_destroy(void *vd) {
+    scan_data *d = vd;
+    if (!d) return;
+    for (int c = 0; c < 4; c++) wb_dev_free(d->d_col[c]);
+    wb_dev_free(d->d_dim);
+    wb_dev_free(d->d_sum);
+    free(d);
+}
+
+static void free_host(wb_scan_cols *h, int32_t **cols) {
+    for (int c = 0; c < 4; c++) free(cols[c]);
+    free(h->dim_region);
+}
+
+static int scan_data_create(const wb_point *p, void **out, wb_err *e) {
+    *out = NULL;
+    scan_data *d = calloc(1, sizeof *d);
+    if (!d) return wb_fail(e, "calloc(scan data) failed");
+    d->shape = shape_of(p);
+    d->n = p->n;
+    const int ncols = d->shape == WB_SCAN_Q11 ? 4 : 3;
+    const size_t bytes = (size_t)d->n * sizeof(int32_t);
+    wb_scan_cols h = {.shape = d->shape, .n = d->n, .dim_entries = d->shape == WB_SCAN_Q31 ? wb_scan_dim_entries(d->n) : 0};
+    int32_t *cols[4] = {NULL, NULL, NULL, NULL};
+    int rc = WB_ERR;
+    for (int c = 0; c < ncols; c++)
+        if (!(cols[c] = wb_host_alloc(bytes, "scan column", e))) goto done;
+    if (h.dim_entries && !(h.dim_region = wb_host_alloc((size_t)h.dim_entries * sizeof(int32_t), "scan dimension", e)))
+        goto done;
+    h.orderdate = cols[0];
+    if (d->shape == WB_SCAN_Q11) {
+        h.discount = cols[1], h.quantity = cols[2], h.extendedprice = cols[3];
+    } else {
+        h.custkey = cols[1], h.revenue = cols[2];
+    }
+    uint64_t seed = wb_seed ^ ((uint64_t)d->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9) ^
+                    ((uint64_t)d->shape << 60);
+    wb_scan_fill(&h, &wb_scan_ssb, p->selectivity, wb_rng_next(&seed));
+    if (wb_scan_reference(&h, &wb_scan_ssb, &d->x, e)) goto done;
+    for (int c = 0; c < ncols; c++)
+        if (wb_dev_alloc((void **)&d->d_col[c], bytes, "scan column", e) || wb_upload(d->d_col[c], cols[c], bytes, e))
+            goto done;
+    if (h.dim_entries &&
+        (wb_dev_alloc((void **)&d->d_dim, (size_t)h.dim_entries * sizeof(int32_t), "scan dimension", e) ||
+         wb_upload(d->d_dim, h.dim_region, (size_t)h.dim_entries * sizeof(int32_t), e)))
+        goto done;
+    if (wb_dev_alloc((void **)&d->d_sum, sizeof(unsigned long long), "scan sum", e)) goto done;
+    d->io = (wb_scan_io){.n = d->n, .orderdate = d->d_col[0], .dim_region = d->d_dim, .q = wb_scan_ssb, .sum = d->d_sum};
+    if (d->shape == WB_SCAN_Q11) {
+        d->io.discount = d->d_col[1], d->io.quantity = d->d_col[2], d->io.extendedprice = d->d_col[3];
+    } else {
+        d->io.custkey = d->d_col[1], d->io.revenue = d->d_col[2];
+    }
+    rc = WB_OK;
+done:
+    free_host(&h, cols);
+    if (rc == WB_OK) *out = d;
+    else scan_data_destroy(d);
+    return rc;
+}
+
+static int scan_plan(void *vd, wb_point *p, wb_err *e) {
+    scan_data *d = vd;
+    if (!wb_tile_shape_ok(p->launch.block, p->launch.ilp))
+        return wb_skip(e, "block %d x ILP %d is not a compiled tile shape", p->launch.block, p->launch.ilp);
+    if (WB_CUDA(e, wb_scan_plan(p->variant_id, d->shape, &p->launch, p->n)) != WB_OK) return WB_ERR;
+    if (d->shape == WB_SCAN_Q31) p->table_entries = wb_scan_dim_entries(d->n); /* --n may have changed n */
+    p->bytes_model = wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
+    p->items = (double)d->n;
+    double n = d->n > 0 ? (double)d->n : 1.0;
+    snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; model MB tiled %.1f direct %.1f; sum %lld",
+             (double)d->x.rows_first / n, (double)d->x.rows_all / n,
+             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_TILED) / 1e6,
+             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum);
+    return WB_OK;
+}
+
+static int scan_reset(void *vd, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
+    scan_data *d = vd;
+    (void)p, (void)poison; /* the sum is the only output, and an accumulator: it must start at 0 */
+    return WB_CUDA(e, cudaMemsetAsync(d->d_sum, 0, sizeof(unsigned long long), s));
+}
+
+static int scan_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e) {
+    scan_data *d = vd;
+    return WB_CUDA(e, wb_scan_launch(p->variant_id, d->shape, &p->launch, &d->io, s));
+}
+
+static int scan_verify(void *vd, const wb_point *p, wb_err *e) {
+    scan_data *d = vd;
+    (void)p;
+    unsigned long long sum = 0;
+    if (wb_download(&sum, d->d_sum, sizeof sum, e)) return WB_ERR;
+    return wb_scan_compare((long long)sum, d->x.sum, e);
+}
+
+const wb_family wb_family_scan = {
+    .name = "scan",
+    .summary = "SSB q1.1/q3.1-shaped filtered SUM: tiled (Crystal) vs direct (short-circuit) vs direct_noskip",
+    .variants = scan_variants,
+    .sweep = scan_sweep,
+    .device_bytes = scan_device_bytes,
+    .same_data = scan_same_data,
+    .data_create = scan_data_create,
+    .data_destroy = scan_data_destroy,
+    .plan = scan_plan,
+    .reset = scan_reset,
+    .launch = scan_launch,
+    .verify = scan_verify,
+};

@@ -1,0 +1,281 @@
+/* select.c - the selection family: SELECT y FROM R WHERE y < v on int32
+ * (seed 001 Steps 4-6, Crystal section 4.2, Figs 4 and 6). Axes: selectivity
+ * (exact by construction), size, ILP, occupancy; the model is Crystal's
+ * 4n / Br + 4sn / Bw, so bytes_model = 4n + 4k with k = round(s n) selected. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/select.h"
+#include "../kernels/tile_shape.h"
+#include "data.h"
+#include "exact.h"
+#include "family.h"
+#include "select_ref.h"
+
+_Static_assert(WB_SELECT_POISON == -1, "reset poisons with memset 0xFF");
+
+static const char *const select_variants[] = {"if_three_kernel", "pred_three_kernel", "if_atomic", "pred_atomic",
+                                              "if_warp",         "pred_warp",         "if_tile",   "pred_tile",
+                                              "cub",             NULL};
+_Static_assert(sizeof select_variants / sizeof *select_variants == WB_SELECT_VARIANTS + 1, "one name per variant");
+
+static const double select_axis[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 1};
+#define AXIS_LEN ((int)(sizeof select_axis / sizeof *select_axis))
+#define BLOCK 256 /* Crystal's SSB block (section 5.2); the full sweep also runs 128 and 512 */
+
+typedef struct select_data {
+    int64_t n, k;
+    int32_t *d_in, *d_out;
+    unsigned long long *d_count;
+    void *d_temp;
+    size_t temp_cap;
+    int32_t *h_buf; /* pinned: the input on its way up, then every result on its way down */
+    int32_t *ref;   /* the k selected values in input order */
+    wb_select_seen seen;
+} select_data;
+
+static int is_atomic(int v) { return v == WB_SELECT_IF_ATOMIC || v == WB_SELECT_PRED_ATOMIC; }
+static int is_three_kernel(int v) { return v == WB_SELECT_IF_THREE_KERNEL || v == WB_SELECT_PRED_THREE_KERNEL; }
+
+static int add_point(wb_point_add add, void *ctx, int variant, int64_t n, double s, int ilp, double occ, int block) {
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "select");
+    snprintf(p.variant, sizeof p.variant, "%s", select_variants[variant]);
+    p.variant_id = variant;
+    snprintf(p.dtype, sizeof p.dtype, "int32");
+    snprintf(p.layout, sizeof p.layout, "uniform");
+    p.n = n;
+    p.selectivity = s;
+    p.columns = 1;
+    if (variant != WB_SELECT_CUB) { /* CUB picks its own launch shape */
+        p.launch.block = block;
+        p.launch.ilp = ilp;
+        p.launch.occupancy_target = occ;
+        p.vector_bytes = 4 * (ilp < 4 ? ilp : 4);
+    }
+    return add(ctx, &p);
+}
+
+/* Every variant once at ILP 4, occupancy 1; skip_atomic leaves out the atomic pair. */
+static int add_all(wb_point_add add, void *ctx, int64_t n, double s, int skip_atomic) {
+    for (int v = 0; v < WB_SELECT_VARIANTS; v++)
+        if (!(skip_atomic && is_atomic(v)) && add_point(add, ctx, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+    return WB_OK;
+}
+
+static int sweep_test(wb_point_add add, void *ctx) {
+    static const int64_t sizes[] = {0, 1, 4097, 1000003};
+    static const double sels[] = {0, 0.5, 1};
+    static const int ilps[] = {1, 4}, more_ilps[] = {2, 8, 16}, blocks[] = {128, 512};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++)
+            for (int v = 0; v < WB_SELECT_VARIANTS; v++) {
+                int64_t n = sizes[i];
+                double s = sels[j];
+                if (v == WB_SELECT_CUB) {
+                    if (add_point(add, ctx, v, n, s, -1, NAN, -1)) return WB_ERR;
+                    continue;
+                }
+                for (int k = 0; k < 2; k++)
+                    if (add_point(add, ctx, v, n, s, ilps[k], 1.0, BLOCK)) return WB_ERR;
+                if (n != 1000003 || s != 0.5) continue;
+                /* The other vector widths, multi-vector tiles, block sizes and occupancy padding. */
+                for (int k = 0; k < 3; k++)
+                    if (add_point(add, ctx, v, n, s, more_ilps[k], 1.0, BLOCK)) return WB_ERR;
+                for (int k = 0; k < 2; k++)
+                    if (add_point(add, ctx, v, n, s, 4, 1.0, blocks[k])) return WB_ERR;
+                if (add_point(add, ctx, v, n, s, 4, 0.5, BLOCK)) return WB_ERR;
+            }
+    return WB_OK;
+}
+
+/* Quick sweep, 109 points: 62 at 2^28 (every variant x every s at ILP 4,
+ * occupancy 1, except the atomic pair above s = 0.1: one atomic per survivor
+ * costs ~0.18 s per launch at 2^28, s = 1), the atomic pair over every s at
+ * 2^24 (23 points with the other variants at s = 0.5), every variant at 2^20,
+ * and pred_tile's ILP x occupancy grid at 2^26 (15). H200 estimate with ~28
+ * launches per point (check, warm-up, timed reps, ~15 counter replays), 4.3
+ * TB/s and ~1.5 G same-address atomics/s: kernels ~5 s (per 2^28 launch: tile
+ * 0.25-0.5 ms, cub about twice that, three_kernel ~1.1 ms, warp ~1.5 ms, the
+ * atomic pair up to 18 ms); data (8 x 2^28 fills and references on 16 cores,
+ * pinned upload) ~6 s; checks (1 GiB download + parallel compare) ~7 s;
+ * counter-pass overhead ~10 s: about 30 s, under 60 s at half the atomic rate. */
+static int sweep_quick(wb_point_add add, void *ctx) {
+    const int64_t big = (int64_t)1 << 28;
+    for (int j = 0; j < AXIS_LEN; j++) {
+        double s = select_axis[j];
+        if (add_all(add, ctx, big, s, s > 0.1)) return WB_ERR;
+    }
+    static const int ilps[] = {1, 2, 4, 8, 16};
+    static const double occs[] = {0.25, 0.5, 1.0};
+    for (int i = 0; i < 5; i++)
+        for (int o = 0; o < 3; o++)
+            if (add_point(add, ctx, WB_SELECT_PRED_TILE, (int64_t)1 << 26, 0.5, ilps[i], occs[o], BLOCK)) return WB_ERR;
+    for (int j = 0; j < AXIS_LEN; j++) {
+        double s = select_axis[j];
+        if (s == 0.5) {
+            if (add_all(add, ctx, (int64_t)1 << 24, s, 0)) return WB_ERR;
+        } else {
+            if (add_point(add, ctx, WB_SELECT_IF_ATOMIC, (int64_t)1 << 24, s, 4, 1.0, BLOCK) ||
+                add_point(add, ctx, WB_SELECT_PRED_ATOMIC, (int64_t)1 << 24, s, 4, 1.0, BLOCK))
+                return WB_ERR;
+        }
+    }
+    return add_all(add, ctx, (int64_t)1 << 20, 0.5, 0);
+}
+
+static int sweep_full(wb_point_add add, void *ctx) {
+    for (int lg = 20; lg <= 28; lg += 2)
+        for (int j = 0; j < AXIS_LEN; j++) {
+            int64_t n = (int64_t)1 << lg;
+            double s = select_axis[j];
+            if (add_all(add, ctx, n, s, 0)) return WB_ERR;
+            if (lg == 26 && s == 0.5) {
+                static const int ilps[] = {1, 2, 4, 8, 16};
+                static const double occs[] = {0.25, 0.5, 0.75, 1.0};
+                for (int v = 0; v < WB_SELECT_CUB; v++)
+                    for (int i = 0; i < 5; i++)
+                        for (int o = 0; o < 4; o++)
+                            if (add_point(add, ctx, v, n, s, ilps[i], occs[o], BLOCK)) return WB_ERR;
+            }
+            if (lg == 28 && s == 0.5)
+                for (int v = 0; v < WB_SELECT_CUB; v++)
+                    if (add_point(add, ctx, v, n, s, 4, 1.0, 128) || add_point(add, ctx, v, n, s, 4, 1.0, 512))
+                        return WB_ERR;
+        }
+    return WB_OK;
+}
+
+static int select_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
+    (void)dev;
+    switch (kind) {
+    case WB_SWEEP_TEST: return sweep_test(add, ctx);
+    case WB_SWEEP_QUICK: return sweep_quick(add, ctx);
+    case WB_SWEEP_FULL: return sweep_full(add, ctx);
+    }
+    return WB_ERR;
+}
+
+static double select_device_bytes(const wb_point *p) {
+    double n = (double)p->n;
+    double bytes = 8.0 * n + 64.0 * 1024 * 1024; /* input, output, CUB's scratch */
+    if (is_three_kernel(p->variant_id) && p->launch.ilp > 0) bytes += 12.0 * n / p->launch.ilp;
+    return bytes;
+}
+
+static int select_same_data(const wb_point *a, const wb_point *b) {
+    return a->n == b->n && a->selectivity == b->selectivity;
+}
+
+static void select_data_destroy(void *vd) {
+    select_data *d = vd;
+    if (!d) return;
+    wb_dev_free(d->d_in);
+    wb_dev_free(d->d_out);
+    wb_dev_free(d->d_count);
+    wb_dev_free(d->d_temp);
+    if (d->h_buf) (void)cudaFreeHost(d->h_buf); /* teardown: nothing to report to */
+    free(d->ref);
+    wb_select_seen_free(&d->seen);
+    free(d);
+}
+
+static uint64_t data_seed(const wb_point *p) {
+    uint64_t s = wb_seed ^ ((uint64_t)p->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9);
+    return wb_rng_next(&s);
+}
+
+static int select_data_create(const wb_point *p, void **out, wb_err *e) {
+    *out = NULL;
+    if (p->n > INT32_MAX) return wb_skip(e, "%lld rows: the distinct int32 selected values need n <= %d", (long long)p->n, INT32_MAX);
+    select_data *d = calloc(1, sizeof *d);
+    if (!d) return wb_fail(e, "calloc(select data) failed");
+    d->n = p->n;
+    size_t bytes = (size_t)d->n * sizeof(int32_t);
+    if (WB_CUDA(e, cudaMallocHost((void **)&d->h_buf, bytes ? bytes : sizeof(int32_t))) != WB_OK) goto fail;
+    d->k = wb_select_fill(d->h_buf, d->n, p->selectivity, data_seed(p), e);
+    if (d->k < 0) goto fail;
+    if (!(d->ref = wb_host_alloc((size_t)d->k * sizeof(int32_t), "select reference", e))) goto fail;
+    int64_t count = wb_select_reference(d->h_buf, d->n, (int32_t)d->k, d->ref, e);
+    if (count < 0) goto fail;
+    if (count != d->k) {
+        wb_fail(e, "select generator: %lld values below v = %lld, expected exactly %lld", (long long)count,
+                (long long)d->k, (long long)d->k);
+        goto fail;
+    }
+    if (wb_select_seen_alloc(&d->seen, d->k, e) || wb_select_ref_is_permutation(d->ref, d->k, &d->seen, e) ||
+        wb_dev_alloc((void **)&d->d_in, bytes, "select input", e) ||
+        wb_dev_alloc((void **)&d->d_out, bytes, "select output", e) ||
+        wb_dev_alloc((void **)&d->d_count, sizeof(unsigned long long), "select count", e) ||
+        wb_upload(d->d_in, d->h_buf, bytes, e))
+        goto fail;
+    *out = d;
+    return WB_OK;
+fail:
+    select_data_destroy(d);
+    return WB_ERR;
+}
+
+static int select_plan(void *vd, wb_point *p, wb_err *e) {
+    select_data *d = vd;
+    int v = p->variant_id;
+    if (v != WB_SELECT_CUB && !wb_tile_shape_ok(p->launch.block, p->launch.ilp))
+        return wb_skip(e, "block %d x ILP %d is not a compiled tile shape", p->launch.block, p->launch.ilp);
+    if (WB_CUDA(e, wb_select_plan(v, &p->launch, p->n)) != WB_OK) return WB_ERR;
+    if (p->launch.temp_bytes > d->temp_cap) {
+        wb_dev_free(d->d_temp);
+        d->d_temp = NULL;
+        d->temp_cap = 0;
+        if (wb_dev_alloc(&d->d_temp, p->launch.temp_bytes, "select scratch", e)) return WB_ERR;
+        d->temp_cap = p->launch.temp_bytes;
+    }
+    p->bytes_model = 4.0 * (double)d->n + 4.0 * (double)d->k;
+    p->items = (double)d->n;
+    snprintf(p->note, sizeof p->note, "count %lld, v %lld; %s%s", (long long)d->k, (long long)d->k,
+             wb_select_keeps_order(v) ? "input order" : "any order",
+             is_three_kernel(v) ? "; input read twice + 24 B scratch traffic per thread" : "");
+    return WB_OK;
+}
+
+static int select_reset(void *vd, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
+    select_data *d = vd;
+    (void)p;
+    WB_CUDA_TRY(e, cudaMemsetAsync(d->d_count, 0, sizeof(unsigned long long), s));
+    if (poison && d->n) WB_CUDA_TRY(e, cudaMemsetAsync(d->d_out, 0xFF, (size_t)d->n * sizeof(int32_t), s));
+    return WB_OK;
+}
+
+static int select_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e) {
+    select_data *d = vd;
+    wb_select_io io = {d->d_in, d->n, (int32_t)d->k, d->d_out, d->d_count, d->d_temp, p->launch.temp_bytes};
+    return WB_CUDA(e, wb_select_launch(p->variant_id, &p->launch, &io, s));
+}
+
+static int select_verify(void *vd, const wb_point *p, wb_err *e) {
+    select_data *d = vd;
+    unsigned long long count = 0;
+    if (wb_download(&count, d->d_count, sizeof count, e) ||
+        wb_download(d->h_buf, d->d_out, (size_t)d->n * sizeof(int32_t), e))
+        return WB_ERR;
+    int64_t got = count > (unsigned long long)INT64_MAX ? INT64_MAX : (int64_t)count;
+    return wb_select_compare(d->h_buf, d->n, got, d->ref, d->k, wb_select_keeps_order(p->variant_id), &d->seen, e);
+}
+
+const wb_family wb_family_select = {
+    .name = "select",
+    .summary = "SELECT y FROM R WHERE y < v, int32: if vs pred x {three_kernel, atomic, warp, tile}, and CUB",
+    .variants = select_variants,
+    .sweep = select_sweep,
+    .device_bytes = select_device_bytes,
+    .same_data = select_same_data,
+    .data_create = select_data_create,
+    .data_destroy = select_data_destroy,
+    .plan = select_plan,
+    .reset = select_reset,
+    .launch = select_launch,
+    .verify = select_verify,
+};

@@ -1,0 +1,198 @@
+/* select_ref.c - input, CPU reference and comparison of the selection family
+ * (see select_ref.h). Every pass runs in chunks on all cores: at 2^28 rows a
+ * serial bitmap pass alone would take seconds per point. */
+#include "select_ref.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "data.h"
+#include "exact.h"
+
+#define CHUNK ((int64_t)1 << 20)
+
+typedef struct fill_ctx {
+    int32_t *x;
+    int64_t k;
+    uint64_t seed;
+    wb_perm perm;
+} fill_ctx;
+
+static void fill_chunk(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
+    fill_ctx *f = vctx;
+    (void)worker;
+    uint64_t rng = wb_chunk_seed(f->seed, c);
+    const uint64_t span = (uint64_t)INT32_MAX - (uint64_t)f->k + 1;
+    for (int64_t i = begin; i < end; i++) {
+        uint64_t r = wb_perm_at(&f->perm, (uint64_t)i);
+        f->x[i] = (int32_t)((int64_t)r < f->k ? (int64_t)r : f->k + (int64_t)wb_rng_below(&rng, span));
+    }
+}
+
+int64_t wb_select_fill(int32_t *x, int64_t n, double s, uint64_t seed, wb_err *e) {
+    if (n < 0 || n > INT32_MAX) return wb_fail(e, "select input of %lld rows: int32 values need n <= %d", (long long)n, INT32_MAX);
+    fill_ctx f = {.x = x, .k = wb_exact_k(n, s), .seed = seed};
+    wb_perm_init(&f.perm, (uint64_t)n, seed);
+    wb_par_chunks(n, CHUNK, fill_chunk, &f);
+    return f.k;
+}
+
+typedef struct ref_ctx {
+    const int32_t *x;
+    int32_t v;
+    int32_t *ref;
+    int64_t *at; /* per chunk: count (pass 1), then output offset (pass 2) */
+} ref_ctx;
+
+static void ref_count(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
+    ref_ctx *r = vctx;
+    (void)worker;
+    int64_t k = 0;
+    for (int64_t i = begin; i < end; i++) k += r->x[i] < r->v;
+    r->at[c] = k;
+}
+
+static void ref_write(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
+    ref_ctx *r = vctx;
+    (void)worker;
+    int64_t k = r->at[c];
+    for (int64_t i = begin; i < end; i++)
+        if (r->x[i] < r->v) r->ref[k++] = r->x[i];
+}
+
+int64_t wb_select_reference(const int32_t *x, int64_t n, int32_t v, int32_t *ref, wb_err *e) {
+    int64_t chunks = (n + CHUNK - 1) / CHUNK;
+    ref_ctx r = {.x = x, .v = v, .ref = ref, .at = wb_host_alloc((size_t)(chunks ? chunks : 1) * sizeof(int64_t), "select reference chunks", e)};
+    if (!r.at) return -1;
+    wb_par_chunks(n, CHUNK, ref_count, &r);
+    int64_t total = 0;
+    for (int64_t c = 0; c < chunks; c++) {
+        int64_t k = r.at[c];
+        r.at[c] = total;
+        total += k;
+    }
+    if (ref) wb_par_chunks(n, CHUNK, ref_write, &r);
+    free(r.at);
+    return total;
+}
+
+int wb_select_seen_alloc(wb_select_seen *s, int64_t k, wb_err *e) {
+    s->words = (k + 63) / 64;
+    s->bits = calloc((size_t)(s->words ? s->words : 1), sizeof *s->bits);
+    if (!s->bits) return wb_fail(e, "calloc(select bitmap, %lld words) failed", (long long)s->words);
+    return WB_OK;
+}
+
+void wb_select_seen_free(wb_select_seen *s) {
+    free((void *)s->bits);
+    s->bits = NULL;
+    s->words = 0;
+}
+
+static void seen_clear(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
+    wb_select_seen *s = vctx;
+    (void)worker, (void)c;
+    for (int64_t w = begin; w < end; w++) atomic_store_explicit(&s->bits[w], 0, memory_order_relaxed);
+}
+
+/* 1 the first time value x is marked, 0 after. */
+static int seen_mark(wb_select_seen *s, int64_t x) {
+    uint64_t bit = 1ull << (x & 63);
+    return !(atomic_fetch_or_explicit(&s->bits[x >> 6], bit, memory_order_relaxed) & bit);
+}
+
+static int seen_has(wb_select_seen *s, int64_t x) {
+    return (int)((atomic_load_explicit(&s->bits[x >> 6], memory_order_relaxed) >> (x & 63)) & 1);
+}
+
+typedef struct cmp_ctx {
+    const int32_t *out, *ref;
+    int64_t m, k; /* m: slots the device says it filled, within [0, n] */
+    int ordered;
+    wb_select_seen *seen;
+    int64_t bad[WB_PAR_MAX];
+} cmp_ctx;
+
+/* 0 if slot j is as expected; marks j's value in the unordered case. */
+static int slot_bad(cmp_ctx *c, int64_t j) {
+    int32_t x = c->out[j];
+    if (j >= c->m) return x != WB_SELECT_POISON;
+    if (c->ordered) return j >= c->k || x != c->ref[j];
+    return x < 0 || x >= c->k || !seen_mark(c->seen, x);
+}
+
+static void cmp_chunk(void *vctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    cmp_ctx *c = vctx;
+    (void)chunk;
+    int64_t bad = 0;
+    for (int64_t j = begin; j < end; j++) bad += slot_bad(c, j);
+    c->bad[worker] += bad;
+}
+
+static void ref_mark_chunk(void *vctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    cmp_ctx *c = vctx;
+    (void)chunk;
+    int64_t bad = 0;
+    for (int64_t j = begin; j < end; j++) bad += c->ref[j] < 0 || c->ref[j] >= c->k || !seen_mark(c->seen, c->ref[j]);
+    c->bad[worker] += bad;
+}
+
+static int64_t total_bad(const cmp_ctx *c) {
+    int64_t t = 0;
+    for (int w = 0; w < WB_PAR_MAX; w++) t += c->bad[w];
+    return t;
+}
+
+int wb_select_ref_is_permutation(const int32_t *ref, int64_t k, wb_select_seen *seen, wb_err *e) {
+    cmp_ctx c = {.ref = ref, .k = k, .seen = seen};
+    wb_par_chunks(seen->words, CHUNK, seen_clear, seen);
+    wb_par_chunks(k, CHUNK, ref_mark_chunk, &c);
+    int64_t bad = total_bad(&c);
+    if (bad) return wb_fail(e, "select reference: %lld of %lld values are not a permutation of 0..k-1", (long long)bad, (long long)k);
+    return WB_OK;
+}
+
+/* The serial pass that names what is wrong; runs only after a failed check. */
+static int report(cmp_ctx *c, int64_t n, int64_t count, wb_err *e) {
+    wb_mismatches mm;
+    wb_mismatch_init(&mm);
+    char got[48], want[48];
+    if (!c->ordered) seen_clear(c->seen, 0, 0, 0, c->seen->words);
+    for (int64_t j = 0; j < n; j++) {
+        if (!slot_bad(c, j)) continue;
+        int32_t x = c->out[j];
+        snprintf(got, sizeof got, "%d", x);
+        if (j >= c->m) snprintf(want, sizeof want, "%d (untouched: beyond the count)", WB_SELECT_POISON);
+        else if (c->ordered && j >= c->k) snprintf(want, sizeof want, "nothing (beyond %lld selected)", (long long)c->k);
+        else if (c->ordered) snprintf(want, sizeof want, "%d", c->ref[j]);
+        else if (x < 0 || x >= c->k) snprintf(want, sizeof want, "a selected value in [0, %lld)", (long long)c->k);
+        else snprintf(want, sizeof want, "%d once, not again", x);
+        wb_mismatch_add(&mm, j, got, want);
+    }
+    if (!c->ordered)
+        for (int64_t x = 0; x < c->k; x++)
+            if (!seen_has(c->seen, x)) {
+                snprintf(want, sizeof want, "value %lld", (long long)x);
+                wb_mismatch_add(&mm, x, "absent", want);
+            }
+    int rc = wb_mismatch_finish(&mm, n, c->ordered ? "select output (in order)" : "select output (as a multiset)", e);
+    if (count != c->k) {
+        char what[96];
+        snprintf(what, sizeof what, "selected count %lld, expected %lld", (long long)count, (long long)c->k);
+        if (rc == WB_OK) return wb_fail(e, "%s", what);
+        wb_err_prefix(e, what);
+    }
+    return WB_ERR;
+}
+
+int wb_select_compare(const int32_t *out, int64_t n, int64_t count, const int32_t *ref, int64_t k, int ordered,
+                      wb_select_seen *seen, wb_err *e) {
+    cmp_ctx c = {.out = out, .ref = ref, .m = count < 0 ? 0 : count > n ? n : count, .k = k, .ordered = ordered, .seen = seen};
+    if (!ordered) {
+        if (seen->words * 64 < k) return wb_fail(e, "select bitmap of %lld bits is smaller than k = %lld", (long long)seen->words * 64, (long long)k);
+        wb_par_chunks(seen->words, CHUNK, seen_clear, seen);
+    }
+    wb_par_chunks(n, CHUNK, cmp_chunk, &c);
+    if (count == k && total_bad(&c) == 0) return WB_OK;
+    return report(&c, n, count, e);
+}

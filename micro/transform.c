@@ -1,0 +1,372 @@
+/* transform.c - the transform family: out = a * x + b over int32 and double,
+ * scalar vs vector accesses vs gathers vs CUB (kernels/transform.h), on
+ * random data verified element by element, guard elements included.
+ *
+ * Data axes: dtype, n, layout. Layouts: "aligned" (16-byte aligned in and
+ * out), "offset1" (both one element past alignment: vector variants peel a
+ * head), "offset1_in" (only in: in and out misaligned to each other, vector
+ * variants fall back to element accesses). One dataset per (dtype, n,
+ * layout) holds both maps and both references, so every variant reuses it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/transform.h"
+#include "data.h"
+#include "family.h"
+#include "transform_ref.h"
+
+static const char *const variant_names[] = {"scalar", "vec8", "vec16", "gather_seq", "gather_rand", "cub", NULL};
+
+/* Guard elements on each side of the output: one 16-byte vector's worth, so
+ * a head or tail written one vector too far lands in poison that verify sees. */
+#define GUARD_BYTES 16
+/* Verify downloads the output in chunks of this many bytes. */
+#define CHUNK_BYTES ((size_t)64 << 20)
+
+typedef struct tdata {
+    wb_transform_dtype dtype;
+    int64_t n, off_in, off_out, guard; /* elements */
+    int esz;
+    int32_t a_i32, b_i32;
+    double a_f64, b_f64;
+    void *d_in, *d_out;                /* allocations; the outputs start at d_out + (guard + off_out) */
+    int64_t out_elems;                 /* of the output allocation */
+    int32_t *d_map_seq, *d_map_rand;   /* NULL when n exceeds int32 indices */
+    void *ref, *ref_rand;              /* host: identity and random-map references */
+    void *stage;                       /* host chunk buffer for verify */
+} tdata;
+
+static int is_gather(int v) { return v == WB_TRANSFORM_GATHER_SEQ || v == WB_TRANSFORM_GATHER_RAND; }
+
+static int parse_dtype(const char *s, wb_transform_dtype *dt) {
+    if (strcmp(s, "int32") == 0) *dt = WB_TRANSFORM_I32;
+    else if (strcmp(s, "double") == 0) *dt = WB_TRANSFORM_F64;
+    else return 0;
+    return 1;
+}
+
+static int parse_layout(const char *s, int64_t *off_in, int64_t *off_out) {
+    if (strcmp(s, "aligned") == 0) *off_in = 0, *off_out = 0;
+    else if (strcmp(s, "offset1") == 0) *off_in = 1, *off_out = 1;
+    else if (strcmp(s, "offset1_in") == 0) *off_in = 1, *off_out = 0;
+    else return 0;
+    return 1;
+}
+
+/* ---- sweep ---- */
+
+static int access_bytes(int v, int esz) {
+    return v == WB_TRANSFORM_VEC8 ? 8 : v == WB_TRANSFORM_VEC16 ? 16 : v == WB_TRANSFORM_CUB ? -1 : esz;
+}
+
+static int add_point(wb_point_add add, void *ctx, int v, const char *dtype, const char *layout, int64_t n, int ilp,
+                     double occ, int block, int sm_limit) {
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "transform");
+    snprintf(p.variant, sizeof p.variant, "%s", variant_names[v]);
+    p.variant_id = v;
+    snprintf(p.dtype, sizeof p.dtype, "%s", dtype);
+    snprintf(p.layout, sizeof p.layout, "%s", layout);
+    p.n = n;
+    p.vector_bytes = access_bytes(v, strcmp(dtype, "int32") == 0 ? 4 : 8);
+    if (v != WB_TRANSFORM_CUB) {
+        p.launch.block = block;
+        p.launch.ilp = ilp;
+        p.launch.occupancy_target = occ;
+        p.launch.sm_limit = sm_limit;
+    }
+    return add(ctx, &p);
+}
+
+static const int ilps_all[] = {1, 2, 4, 8, 16};
+static const double occs_all[] = {1.0, 0.5, 0.25, 0.125};
+static const char *const dtypes[] = {"int32", "double"};
+
+/* Every variant at one launch shape (cub once); vec8 on double stays in the
+ * sweep once per size so that its skip reason is recorded. */
+static int add_all_variants(wb_point_add add, void *ctx, const char *dtype, const char *layout, int64_t n, int ilp,
+                            int block) {
+    for (int v = 0; v < WB_TRANSFORM_VARIANTS; v++)
+        if (add_point(add, ctx, v, dtype, layout, n, ilp, 1.0, block, 0) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+/* The ILP x occupancy grid of one variant. */
+static int add_grid(wb_point_add add, void *ctx, int v, const char *dtype, int64_t n) {
+    for (int i = 0; i < 5; i++)
+        for (int o = 0; o < 4; o++)
+            if (add_point(add, ctx, v, dtype, "aligned", n, ilps_all[i], occs_all[o], 256, 0) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+static int sweep_test(wb_point_add add, void *ctx) {
+    static const struct { const char *layout; int64_t n; } data[] = {
+        {"aligned", 0},   {"aligned", 1},       {"aligned", 12345},     {"aligned", 1000003},
+        {"offset1", 1},   {"offset1", 1000003}, {"offset1_in", 12345},
+    };
+    /* ILP 1, 4, 16 at blocks 512, 256, 128: no kernel may assume a block size. */
+    static const int ilps[] = {1, 4, 16}, blocks[] = {512, 256, 128};
+    for (int t = 0; t < 2; t++)
+        for (size_t d = 0; d < sizeof data / sizeof data[0]; d++) {
+            for (int v = 0; v < WB_TRANSFORM_VARIANTS; v++)
+                for (int i = 0; i < (v == WB_TRANSFORM_CUB ? 1 : 3); i++)
+                    if (add_point(add, ctx, v, dtypes[t], data[d].layout, data[d].n, ilps[i], 1.0, blocks[i], 0)) return WB_ERR;
+            if (data[d].n != 1000003) continue;
+            /* The persistent grid on two SMs: the grid-stride path sm_limit uses. */
+            if (add_point(add, ctx, WB_TRANSFORM_SCALAR, dtypes[t], data[d].layout, data[d].n, 4, 1.0, 256, 2) ||
+                add_point(add, ctx, WB_TRANSFORM_VEC16, dtypes[t], data[d].layout, data[d].n, 4, 1.0, 256, 2))
+                return WB_ERR;
+        }
+    return WB_OK;
+}
+
+static int sweep_quick(wb_point_add add, void *ctx) {
+    static const int64_t sizes[] = {1 << 16, 1 << 20, 1000003, 1 << 24, 1 << 28};
+    for (int t = 0; t < 2; t++)
+        for (int s = 0; s < 5; s++)
+            if (add_all_variants(add, ctx, dtypes[t], "aligned", sizes[s], 4, 256) != WB_OK) return WB_ERR;
+    if (add_grid(add, ctx, WB_TRANSFORM_SCALAR, "int32", (int64_t)1 << 26) != WB_OK ||
+        add_grid(add, ctx, WB_TRANSFORM_VEC16, "int32", (int64_t)1 << 26) != WB_OK)
+        return WB_ERR;
+    return WB_OK;
+}
+
+static int sweep_full(const wb_device *dev, wb_point_add add, void *ctx) {
+    static const int64_t sizes[] = {1 << 16, 1 << 18, 1 << 20, 1000003, 1 << 22, 1 << 24, 1 << 26, 1 << 28, 1 << 29};
+    static const int grid_size[] = {0, 0, 1, 0, 0, 1, 0, 1, 1};
+    static const int sm_limits[] = {1, 2, 4, 8, 16, 32, 64};
+    for (int t = 0; t < 2; t++)
+        for (int s = 0; s < 9; s++) {
+            const int64_t n = sizes[s];
+            if (!grid_size[s]) {
+                if (add_all_variants(add, ctx, dtypes[t], "aligned", n, 4, 256) != WB_OK) return WB_ERR;
+            } else {
+                for (int v = 0; v < WB_TRANSFORM_CUB; v++) {
+                    int once = t == 1 && v == WB_TRANSFORM_VEC8;
+                    if (once ? add_point(add, ctx, v, dtypes[t], "aligned", n, 4, 1.0, 256, 0)
+                             : add_grid(add, ctx, v, dtypes[t], n))
+                        return WB_ERR;
+                }
+                if (add_point(add, ctx, WB_TRANSFORM_CUB, dtypes[t], "aligned", n, -1, NAN, -1, 0)) return WB_ERR;
+            }
+            /* Projection-model inputs: the same work on k SMs, one block each. */
+            if (t == 0 && n == (int64_t)1 << 26)
+                for (int k = 0; k < 8; k++) {
+                    int sms = k < 7 ? sm_limits[k] : dev->sms;
+                    if (k < 7 && sms >= dev->sms) continue;
+                    if (add_point(add, ctx, WB_TRANSFORM_SCALAR, "int32", "aligned", n, 4, 1.0, 256, sms) ||
+                        add_point(add, ctx, WB_TRANSFORM_VEC16, "int32", "aligned", n, 4, 1.0, 256, sms))
+                        return WB_ERR;
+                }
+            /* Block size at the largest size but one. */
+            if (n == (int64_t)1 << 28)
+                for (int b = 128; b <= 512; b *= 4)
+                    if (add_point(add, ctx, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", n, 4, 1.0, b, 0) ||
+                        add_point(add, ctx, WB_TRANSFORM_VEC16, dtypes[t], "aligned", n, 4, 1.0, b, 0))
+                        return WB_ERR;
+        }
+    return WB_OK;
+}
+
+static int transform_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
+    switch (kind) {
+    case WB_SWEEP_TEST: return sweep_test(add, ctx);
+    case WB_SWEEP_QUICK: return sweep_quick(add, ctx);
+    default: return sweep_full(dev, add, ctx);
+    }
+}
+
+/* ---- data ---- */
+
+static int64_t guard_of(int esz) { return GUARD_BYTES / esz; }
+static int has_maps(int64_t n) { return n <= INT32_MAX; }
+
+static double transform_device_bytes(const wb_point *p) {
+    const double esz = strcmp(p->dtype, "int32") == 0 ? 4 : 8, n = (double)p->n;
+    return esz * (n + 1) + esz * (n + 1 + 2.0 * guard_of((int)esz)) + (has_maps(p->n) ? 8.0 * n : 0);
+}
+
+static int transform_same_data(const wb_point *a, const wb_point *b) {
+    return a->n == b->n && strcmp(a->dtype, b->dtype) == 0 && strcmp(a->layout, b->layout) == 0;
+}
+
+static uint64_t data_seed(const wb_point *p) {
+    uint64_t s = wb_seed ^ ((uint64_t)p->n * 0xD6E8FEB86659FD93ull);
+    s ^= strcmp(p->dtype, "int32") == 0 ? 0x1111 : 0x2222;
+    return wb_rng_next(&s);
+}
+
+static void transform_data_destroy(void *data) {
+    tdata *d = data;
+    if (!d) return;
+    wb_dev_free(d->d_in);
+    wb_dev_free(d->d_out);
+    wb_dev_free(d->d_map_seq);
+    wb_dev_free(d->d_map_rand);
+    free(d->ref);
+    free(d->ref_rand);
+    free(d->stage);
+    free(d);
+}
+
+/* Uploads the identity map, then the random one; the random reference is
+ * computed from the host copy of the map while it exists. */
+static int create_maps(tdata *d, uint64_t seed, wb_err *e) {
+    const int64_t n = d->n;
+    int32_t *map = wb_host_alloc((size_t)n * 4, "transform map", e);
+    if (!map) return WB_ERR;
+    int rc = wb_dev_alloc((void **)&d->d_map_seq, (size_t)n * 4, "transform map_seq", e);
+    if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->d_map_rand, (size_t)n * 4, "transform map_rand", e);
+    if (rc == WB_OK) {
+        for (int64_t i = 0; i < n; i++) map[i] = (int32_t)i;
+        rc = wb_upload(d->d_map_seq, map, (size_t)n * 4, e);
+    }
+    if (rc == WB_OK) {
+        wb_transform_perm q;
+        wb_transform_perm_init(&q, n, seed);
+        for (int64_t i = 0; i < n; i++) map[i] = (int32_t)wb_transform_perm_at(&q, i);
+        rc = wb_upload(d->d_map_rand, map, (size_t)n * 4, e);
+    }
+    if (rc == WB_OK)
+        wb_transform_reference(d->dtype, seed, map, n, d->a_i32, d->b_i32, d->a_f64, d->b_f64, d->ref_rand);
+    free(map);
+    return rc;
+}
+
+static int create_input(tdata *d, uint64_t seed, wb_err *e) {
+    const int64_t n = d->n;
+    void *in = wb_host_alloc((size_t)n * d->esz, "transform input", e);
+    if (!in) return WB_ERR;
+    for (int64_t j = 0; j < n; j++)
+        if (d->dtype == WB_TRANSFORM_I32) ((int32_t *)in)[j] = wb_transform_input_i32(seed, j);
+        else ((double *)in)[j] = wb_transform_input_f64(seed, j);
+    int rc = wb_upload((char *)d->d_in + d->off_in * d->esz, in, (size_t)n * d->esz, e);
+    free(in);
+    return rc;
+}
+
+static int transform_data_create(const wb_point *p, void **data, wb_err *e) {
+    *data = NULL;
+    tdata *d = calloc(1, sizeof *d);
+    if (!d) return wb_fail(e, "calloc(transform data) failed");
+    if (!parse_dtype(p->dtype, &d->dtype) || !parse_layout(p->layout, &d->off_in, &d->off_out) || p->n < 0) {
+        free(d);
+        return wb_fail(e, "transform: unknown dtype '%s' or layout '%s', or n < 0", p->dtype, p->layout);
+    }
+    const uint64_t seed = data_seed(p);
+    d->n = p->n;
+    d->esz = wb_transform_esz(d->dtype);
+    d->guard = guard_of(d->esz);
+    d->out_elems = d->guard + d->off_out + d->n + d->guard;
+    wb_transform_constants(seed, &d->a_i32, &d->b_i32, &d->a_f64, &d->b_f64);
+    const size_t out_bytes = (size_t)d->out_elems * d->esz;
+    const size_t stage = out_bytes < CHUNK_BYTES ? out_bytes : CHUNK_BYTES;
+    int rc = WB_OK;
+    if (!(d->ref = wb_host_alloc((size_t)d->n * d->esz, "transform reference", e)) ||
+        !(d->ref_rand = wb_host_alloc((size_t)d->n * d->esz, "transform reference (random map)", e)) ||
+        !(d->stage = wb_host_alloc(stage, "transform verify chunk", e)))
+        rc = WB_ERR;
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->d_in, (size_t)(d->n + d->off_in) * d->esz, "transform in", e);
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->d_out, out_bytes, "transform out", e);
+    if (rc == WB_OK) rc = create_input(d, seed, e);
+    if (rc == WB_OK)
+        wb_transform_reference(d->dtype, seed, NULL, d->n, d->a_i32, d->b_i32, d->a_f64, d->b_f64, d->ref);
+    if (rc == WB_OK && has_maps(d->n)) rc = create_maps(d, seed, e);
+    if (rc != WB_OK) {
+        transform_data_destroy(d);
+        return WB_ERR;
+    }
+    *data = d;
+    return WB_OK;
+}
+
+/* ---- plan, reset, launch, verify ---- */
+
+static void *out_start(const tdata *d) { return (char *)d->d_out + (d->guard + d->off_out) * d->esz; }
+
+static wb_transform_args args_of(const tdata *d, const wb_point *p) {
+    wb_transform_args a;
+    memset(&a, 0, sizeof a);
+    a.variant = (wb_transform_variant)p->variant_id;
+    a.dtype = d->dtype;
+    a.in = (const char *)d->d_in + d->off_in * d->esz;
+    a.out = out_start(d);
+    a.map = p->variant_id == WB_TRANSFORM_GATHER_SEQ ? d->d_map_seq
+            : p->variant_id == WB_TRANSFORM_GATHER_RAND ? d->d_map_rand : NULL;
+    a.n = d->n;
+    a.a_i32 = d->a_i32, a.b_i32 = d->b_i32, a.a_f64 = d->a_f64, a.b_f64 = d->b_f64;
+    return a;
+}
+
+static int transform_plan(void *data, wb_point *p, wb_err *e) {
+    tdata *d = data;
+    const int v = p->variant_id;
+    if (v < 0 || v >= WB_TRANSFORM_VARIANTS) return wb_fail(e, "transform: no variant %d", v);
+    if (v == WB_TRANSFORM_VEC8 && d->dtype == WB_TRANSFORM_F64)
+        return wb_skip(e, "vec8 on double is an 8-byte access: the same code as scalar, measured there");
+    if (is_gather(v) && !d->d_map_rand) return wb_skip(e, "n = %lld exceeds the int32 map", (long long)d->n);
+    if (v != WB_TRANSFORM_CUB) {
+        const int ilp = p->launch.ilp;
+        if (ilp != 1 && ilp != 2 && ilp != 4 && ilp != 8 && ilp != 16)
+            return wb_fail(e, "transform: ILP %d not in {1, 2, 4, 8, 16}", ilp);
+    }
+    wb_transform_args a = args_of(d, p);
+    cudaError_t c = wb_transform_plan(&a, &p->launch);
+    if (c == cudaErrorInvalidValue)
+        return wb_skip(e, "kernel cannot run with block %d (registers or shared memory)", p->launch.block);
+    if (WB_CUDA(e, c) != WB_OK) return WB_ERR;
+    p->bytes_model = (double)d->n * 2 * d->esz + (is_gather(v) ? 4.0 * (double)d->n : 0);
+    p->items = (double)d->n;
+    const int vec = v == WB_TRANSFORM_VEC8 || v == WB_TRANSFORM_VEC16;
+    if (vec && d->off_in != d->off_out)
+        snprintf(p->note, sizeof p->note, "in/out misaligned to each other: element accesses");
+    else if (v == WB_TRANSFORM_CUB)
+        snprintf(p->note, sizeof p->note, "cub::DeviceTransform of the toolkit's CCCL, its own launch shape");
+    else if (p->launch.sm_limit > 0)
+        snprintf(p->note, sizeof p->note, "persistent grid, one block per SM on %d SMs", p->launch.grid);
+    return WB_OK;
+}
+
+static int transform_reset(void *data, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
+    (void)p;
+    tdata *d = data;
+    if (!poison) return WB_OK; /* a launch changes nothing but its outputs */
+    return WB_CUDA(e, cudaMemsetAsync(d->d_out, wb_transform_poison_byte(d->dtype), (size_t)d->out_elems * d->esz, s));
+}
+
+static int transform_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
+    wb_transform_args a = args_of(data, p);
+    return WB_CUDA(e, wb_transform_launch(&a, &p->launch, s));
+}
+
+static int transform_verify(void *data, const wb_point *p, wb_err *e) {
+    tdata *d = data;
+    const void *expected = p->variant_id == WB_TRANSFORM_GATHER_RAND ? d->ref_rand : d->ref;
+    const int64_t chunk = (int64_t)(CHUNK_BYTES / (size_t)d->esz);
+    wb_mismatches m;
+    wb_mismatch_init(&m);
+    for (int64_t first = 0; first < d->out_elems; first += chunk) {
+        const int64_t count = d->out_elems - first < chunk ? d->out_elems - first : chunk;
+        if (wb_download(d->stage, (char *)d->d_out + first * d->esz, (size_t)count * d->esz, e) != WB_OK) return WB_ERR;
+        wb_transform_check_chunk(d->dtype, d->stage, first, count, d->guard + d->off_out, d->n, expected, &m);
+    }
+    return wb_mismatch_finish(&m, d->out_elems, "transform output (guards included)", e);
+}
+
+const wb_family wb_family_transform = {
+    .name = "transform",
+    .summary = "out = a*x + b: scalar vs 8/16-byte vector accesses vs gathers vs cub::DeviceTransform",
+    .variants = variant_names,
+    .sweep = transform_sweep,
+    .device_bytes = transform_device_bytes,
+    .same_data = transform_same_data,
+    .data_create = transform_data_create,
+    .data_destroy = transform_data_destroy,
+    .plan = transform_plan,
+    .reset = transform_reset,
+    .launch = transform_launch,
+    .verify = transform_verify,
+};

@@ -1,0 +1,100 @@
+/* transform_ref.c - inputs, permutation, CPU reference and output check of
+ * the transform family (see transform_ref.h). */
+#include "transform_ref.h"
+
+#include <string.h>
+
+int wb_transform_esz(wb_transform_dtype dt) { return dt == WB_TRANSFORM_I32 ? 4 : 8; }
+
+/* The j-th output of a splitmix64 stream started at seed: counter-based, so
+ * any element can be recomputed without the ones before it. */
+static uint64_t stream_at(uint64_t seed, int64_t j) {
+    uint64_t s = seed + (uint64_t)j * 0x9E3779B97F4A7C15ull;
+    return wb_rng_next(&s);
+}
+
+int32_t wb_transform_input_i32(uint64_t seed, int64_t j) { return (int32_t)(uint32_t)(stream_at(seed, j) >> 32); }
+
+double wb_transform_input_f64(uint64_t seed, int64_t j) {
+    return (double)(stream_at(seed, j) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+void wb_transform_constants(uint64_t seed, int32_t *a_i32, int32_t *b_i32, double *a_f64, double *b_f64) {
+    uint64_t s = seed ^ 0xC0FFEE5EEDull;
+    *a_i32 = (int32_t)(((uint32_t)wb_rng_next(&s) | 1u) << 1);
+    *b_i32 = (int32_t)((uint32_t)wb_rng_next(&s) | 1u);
+    *a_f64 = 0.5 + 1.5 * wb_rng_unit(&s);
+    *b_f64 = 2.0 * wb_rng_unit(&s) - 1.0;
+}
+
+void wb_transform_perm_init(wb_transform_perm *q, int64_t n, uint64_t seed) {
+    memset(q, 0, sizeof *q);
+    q->n = n;
+    int bits = 0;
+    while (bits < 63 && ((int64_t)1 << bits) < n) bits++;
+    q->mask = ((uint64_t)1 << bits) - 1;
+    /* Any shift >= 1 keeps x ^= x >> shift invertible; half the width mixes
+     * the high bits the multiply produced into the low ones. */
+    q->shift = bits / 2 + 1;
+    uint64_t s = seed ^ 0x5EEDBA5Eull;
+    for (int r = 0; r < 3; r++) {
+        q->key[r] = wb_rng_next(&s);
+        q->mul[r] = wb_rng_next(&s) | 1u;
+    }
+}
+
+static uint64_t perm_round(const wb_transform_perm *q, uint64_t x) {
+    for (int r = 0; r < 3; r++) {
+        x = (x ^ q->key[r]) & q->mask;
+        x = (x * q->mul[r]) & q->mask;
+        x ^= x >> q->shift;
+    }
+    return x;
+}
+
+/* Cycle walking: the bijection on [0, 2^bits) restricted to [0, n) by
+ * stepping until the value falls inside; 2^bits < 2n, so < 2 steps on average. */
+int64_t wb_transform_perm_at(const wb_transform_perm *q, int64_t i) {
+    uint64_t x = (uint64_t)i;
+    do x = perm_round(q, x);
+    while (x >= (uint64_t)q->n);
+    return (int64_t)x;
+}
+
+void wb_transform_reference(wb_transform_dtype dt, uint64_t seed, const int32_t *map, int64_t n, int32_t a_i32,
+                            int32_t b_i32, double a_f64, double b_f64, void *ref) {
+    if (dt == WB_TRANSFORM_I32) {
+        int32_t *r = ref;
+        for (int64_t i = 0; i < n; i++)
+            r[i] = wb_transform_op_i32(wb_transform_input_i32(seed, map ? map[i] : i), a_i32, b_i32);
+    } else {
+        double *r = ref;
+        for (int64_t i = 0; i < n; i++)
+            r[i] = wb_transform_op_f64(wb_transform_input_f64(seed, map ? map[i] : i), a_f64, b_f64);
+    }
+}
+
+int wb_transform_poison_byte(wb_transform_dtype dt) { return dt == WB_TRANSFORM_I32 ? 0xAA : 0xFF; }
+
+void wb_transform_check_chunk(wb_transform_dtype dt, const void *chunk, int64_t first, int64_t count, int64_t lead,
+                              int64_t n, const void *expected, wb_mismatches *m) {
+    const int esz = wb_transform_esz(dt);
+    unsigned char poison[8];
+    memset(poison, wb_transform_poison_byte(dt), sizeof poison);
+    const unsigned char *bytes = chunk;
+    for (int64_t k = 0; k < count; k++) {
+        const int64_t i = first + k - lead;
+        const unsigned char *at = bytes + k * esz;
+        if (i < 0 || i >= n) {
+            if (memcmp(at, poison, (size_t)esz) != 0) wb_mismatch_add(m, i, "a write", "poison (outside the output)");
+        } else if (dt == WB_TRANSFORM_I32) {
+            int32_t got, want = ((const int32_t *)expected)[i];
+            memcpy(&got, at, sizeof got);
+            if (got != want) wb_mismatch_add_i64(m, i, got, want);
+        } else {
+            double got, want = ((const double *)expected)[i];
+            memcpy(&got, at, sizeof got);
+            if (!(got == want)) wb_mismatch_add_f64(m, i, got, want);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/* transform_ref.h - the transform family's host side that tests reach
+ * directly: seeded inputs (a function of the index, so the random gather's
+ * reference needs no random host access), the random permutation map, the
+ * CPU reference, the poison values and the check of one downloaded chunk of
+ * the output allocation (guard elements included). */
+#ifndef WB_TRANSFORM_REF_H
+#define WB_TRANSFORM_REF_H
+
+#include <stdint.h>
+
+#include "../kernels/transform.h"
+#include "data.h"
+
+/* Element size of a dtype, in bytes. */
+int wb_transform_esz(wb_transform_dtype dt);
+
+/* Input element j of the dataset with this seed: splitmix64 of (seed, j),
+ * int32 over the whole range, double uniform in [-1, 1). */
+int32_t wb_transform_input_i32(uint64_t seed, int64_t j);
+double wb_transform_input_f64(uint64_t seed, int64_t j);
+
+/* The operation's constants: int32 a even and non-zero, b odd, so every
+ * correct int32 output is odd and the even poison is never written; double a
+ * in [0.5, 2), b in [-1, 1). */
+void wb_transform_constants(uint64_t seed, int32_t *a_i32, int32_t *b_i32, double *a_f64, double *b_f64);
+
+/* A pseudo-random permutation of [0, n): three invertible rounds (xor key,
+ * odd multiply, xorshift) on the smallest power of two >= n, cycle-walked
+ * back into range. O(1) per index, so a map of 2^29 entries costs seconds,
+ * where Fisher-Yates over a GiB-sized array (wb_fill_perm_i32) costs
+ * minutes of cache misses. */
+typedef struct wb_transform_perm {
+    int64_t n;
+    uint64_t mask;
+    int shift;
+    uint64_t key[3], mul[3];
+} wb_transform_perm;
+
+void wb_transform_perm_init(wb_transform_perm *q, int64_t n, uint64_t seed);
+int64_t wb_transform_perm_at(const wb_transform_perm *q, int64_t i);
+
+/* ref[i] = op(input(map ? map[i] : i)) for i < n (map NULL: identity). */
+void wb_transform_reference(wb_transform_dtype dt, uint64_t seed, const int32_t *map, int64_t n, int32_t a_i32,
+                            int32_t b_i32, double a_f64, double b_f64, void *ref);
+
+/* The byte the output allocation is poisoned with: 0xAA for int32 (even),
+ * 0xFF for double (a NaN). */
+int wb_transform_poison_byte(wb_transform_dtype dt);
+
+/* Checks elements [first, first + count) of the output allocation, given in
+ * chunk: the n outputs start at element lead of the allocation and must equal
+ * expected[0, n) exactly; every element outside them must still hold the
+ * poison. Adds each mismatch to m (index relative to the first output, so
+ * guard elements before it are negative). */
+void wb_transform_check_chunk(wb_transform_dtype dt, const void *chunk, int64_t first, int64_t count, int64_t lead,
+                              int64_t n, const void *expected, wb_mismatches *m);
+
+#endif

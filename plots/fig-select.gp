@@ -1,0 +1,36 @@
+# fig-select.gp - reproduces Crystal's selection study (guide 001, steps 4-6;
+# Crystal section 4.2, Figs 4 and 6): selection time against selectivity for
+# the if and predicated variants and the compaction variants (three-kernel,
+# warp-aggregated, tile with one atomic per block), with the bandwidth model
+# 4N/Br + 4sN/Bw (Br, Bw = this GPU's measured DRAM read and write ceilings)
+# dashed and CUB DeviceSelect as a peer where the run has it. The suite
+# measures one n (the largest swept at several selectivities), each variant
+# at its fastest launch shape; the table's second line names the fixed axes.
+# Reads DATA/fig-select.dat: series selectivity time_ms gbps n (one block per
+# variant; the block "model" is the bandwidth model), -info.dat.
+# Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig-select.gp
+fig = "fig-select"
+d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
+load gpdir."lib-common.gp"
+F = data."/".fig.".dat"
+load gpdir."lib-blocks.gp"
+stats F using 5 nooutput
+N = STATS_max
+W = 1000; H = 650
+is_model(b) = SER[b] eq "model"
+model_dash(b) = is_model(b) ? 2 : 1
+
+do for [t = 1:2] {
+    load gpdir."lib-term.gp"
+    set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source)
+    set xrange [-0.02:1.02]
+    set xlabel "selectivity (share of rows selected)"
+    set ylabel "time (ms, median)"
+    set yrange [0:*]
+    set key top left box opaque Left reverse
+    plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints \
+         lw (is_model(b) ? 3 : 2) dt model_dash(b) pt (is_model(b) ? -1 : pair_pt(b)) ps 1.3 \
+         lc rgb (is_model(b) ? "#000000" : col(b - 1)) \
+         title (is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" : esc(SER[b]))
+    set output
+}

@@ -1,0 +1,37 @@
+# fig2-roofline.gp - reproduces seed 000 Fig 2 and the roofline rows of Table 2:
+# instruction rooflines (warp instructions/s over warp instructions per 32-byte
+# DRAM sector, log-log) of the L4 (413 G inst/s, 300 GB/s, ridge 44.0) and the
+# GH200 (1037 G inst/s, 4022 GB/s, ridge 8.3) from the paper, plus what the
+# suite measures instead: the roof of the results file's GPU from its ceiling
+# points (inst_issue G inst/s over dram_read GB/s), and that GPU's datasheet
+# roof from harness/gpus.tsv when the table has it.
+# Reads DATA/fig2-roofline.dat: name kind inst_gips dram_gbps ridge (kind =
+# paper, datasheet, measured or projected), and DATA/fig2-roofline-info.dat.
+# Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig2-roofline.gp
+fig = "fig2-roofline"
+d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
+load gpdir."lib-common.gp"
+R = data."/".fig.".dat"
+load gpdir."lib-roofs.gp"
+W = 1000; H = 680
+ymin = 5; ymax = 5000
+
+do for [t = 1:2] {
+    load gpdir."lib-term.gp"
+    set title sprintf("Instruction rooflines: seed 000's L4 and GH200 (dashed) and the %s GPU (solid)\n{/*0.8 %s}", measured_word, source)
+    set logscale xy
+    set xrange [0.1:1000]
+    set yrange [ymin:ymax]
+    set format x "10^{%L}"
+    set xlabel "instruction intensity (warp instructions per 32-byte DRAM sector)"
+    set ylabel "performance (G warp instructions/s)"
+    set samples 400
+    set key top left box opaque reverse Left
+    unset arrow; unset label
+    do for [i = 1:NR] {
+        set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
+        set label sprintf("%s ridge %.1f", RN[i], RR[i]) at RR[i], ymin * 1.4 * 2.6**(i - 1) left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+    }
+    plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_title(i)
+    set output
+}

@@ -1,0 +1,41 @@
+# lib-common.gp - loaded first by every plots/fig*.gp (after it sets `fig`):
+# checks the -e variables, reads the figure's info table (GPU and whether the
+# results are measured or projected; written by `wallbench export`), and
+# defines the styles. Lines and points differ in dash type and point type as
+# well as colour, so that every figure stays readable in black and white.
+if (!exists("data") || !exists("out")) {
+    print "usage: gnuplot -e \"data='EXPORT_DIR'; out='OUTPUT_STEM'\" ".ARG0
+    exit status 2
+}
+if (!exists("gpdir")) { gpdir = "" }
+
+# Data-derived text (variant names, file names) is escaped before it enters
+# enhanced text, where "_" and "^" would otherwise become sub/superscripts.
+esc(s) = strlen(s) == 0 ? "" : ((strstrt("_^@&{}", s[1:1]) > 0 ? "\\" : "") . s[1:1] . esc(s[2:]))
+
+gpu = "?"; kind = "?"; stem = "?"
+stats data."/".fig."-info.dat" using (gpu = strcol(1), kind = strcol(2), stem = strcol(3), 0) nooutput
+# every title names its source; a projection says loudly that it is one
+source = esc((kind eq "projected") ? sprintf("%s PROJECTED (not measured), %s", gpu, stem) \
+       : (kind eq "reference") ? "reference GPU table (harness/gpus.tsv)" \
+       : sprintf("%s %s, %s", gpu, kind, stem))
+
+# Okabe-Ito colours (colour-blind safe); dash and point types vary with them
+array COL[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"]
+array PT[8] = [7, 5, 9, 13, 11, 15, 1, 2]       # filled circle, square, triangle, diamond, ...
+array PTO[8] = [6, 4, 8, 12, 10, 14, 3, 2]      # the same shapes open: the second variant of a pair
+col(i) = COL[(int(i) % 8) + 1]
+pt(i) = PT[(int(i) % 8) + 1]
+pto(i) = PTO[(int(i) % 8) + 1]
+dash(i) = (int(i) % 5) + 1
+
+W = 1000; H = 650     # pixels of the PNG; the PDF is W/100 x H/100 inches
+set encoding utf8
+set key noautotitle
+set grid lc rgb "#dddddd"
+set border lw 1.2
+# block b (1-based) of a pair-ordered table: same shape for blocks 2k+1 and
+# 2k+2, filled for the first, open for the second
+pair_pt(b) = ((int(b) - 1) % 2 == 0) ? pt((int(b) - 1) / 2) : pto((int(b) - 1) / 2)
+# how titles name the file's own roof
+measured_word = (kind eq "projected") ? "projected" : "measured"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# render.sh RESULTS.h5 - exports the data of every plots/fig*.gp from one
+# results file (wallbench export) and renders each figure as PNG and PDF into
+# plots/out/<results-file-stem>/. A figure whose data the file lacks (export
+# exit 3: family not run, counters missing, no second file for fig-compare)
+# is skipped with its one-line reason. $WALLBENCH: the binary (default: the
+# newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests).
+# Exit: 0 every exported figure rendered, 1 an export or a render failed,
+# 2 bad input, 3 gnuplot missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+if [ $# -ne 1 ]; then echo "usage: plots/render.sh RESULTS.h5" >&2; exit 2; fi
+results=$1
+if [ ! -f "$results" ]; then echo "render: $results: no such file" >&2; exit 2; fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "render: gnuplot is missing (harness/deps.sh plots installs it)" >&2
+    exit 3
+fi
+wb=${WALLBENCH:-$(ls -t "$root"/build/*/wallbench 2>/dev/null | head -n 1)}
+if [ -z "$wb" ] || [ ! -x "$wb" ]; then
+    echo "render: no wallbench binary: run make build, or set WALLBENCH" >&2
+    exit 2
+fi
+stem=$(basename "$results")
+stem=${stem%.h5}
+out=${WB_PLOTS_OUT:-$root/plots/out/$stem}
+case "$out" in *"'"*) echo "render: output folder must not contain a quote: $out" >&2; exit 2 ;; esac
+mkdir -p "$out" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+rendered=0 skipped=0 failed=0
+for gp in "$here"/fig*.gp; do
+    name=$(basename "$gp" .gp)
+    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" 2>&1)
+    rc=$?
+    if [ $rc -eq 3 ]; then
+        echo "skip $name: ${msg#*skipped: }"
+        skipped=$((skipped + 1))
+        continue
+    elif [ $rc -ne 0 ]; then
+        echo "render: export $name failed (exit $rc): $msg" >&2
+        failed=$((failed + 1))
+        continue
+    fi
+    echo "$msg"
+    # gnuplot's warnings stay in the log unless the render fails
+    if gnuplot -e "data='$tmp'; out='$out/$name'" "$gp" >"$tmp/$name.log" 2>&1 && [ -s "$out/$name.png" ] &&
+        [ -s "$out/$name.pdf" ]; then
+        rendered=$((rendered + 1))
+    else
+        echo "render: gnuplot $name failed:" >&2
+        cat "$tmp/$name.log" >&2
+        failed=$((failed + 1))
+    fi
+done
+echo "render: $rendered rendered, $skipped skipped, $failed failed -> $out"
+[ $failed -eq 0 ] || exit 1

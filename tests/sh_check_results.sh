@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# sh_check_results.sh WALLBENCH - the regression gate of `make test`: for each
+# results/<profile>/ holding a baseline.h5, checks the newest other results
+# file there (by name: run files are named <UTC time>-<git rev>.h5; projected
+# files, *-projected-*.h5, are predictions and left out) against the
+# baseline with results/thresholds.txt. In a git checkout only committed
+# (tracked) files count, so that a commit carrying a regressed run fails
+# while an uncommitted scratch run does not. Exit 0 all within, 1 a
+# regression or a check that could not run, 77 (skipped) when no profile
+# has both a baseline and a newer file.
+set -u
+wb=$1
+root=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+results=$root/results
+thresholds=$results/thresholds.txt
+
+# Result files of one profile folder, one a line, sorted by name.
+files_of() {
+    local d=$1
+    if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git -C "$root" ls-files -- "results/$(basename "$d")/*.h5" | sed "s|^|$root/|"
+    else
+        ls "$d"/*.h5 2>/dev/null
+    fi | LC_ALL=C sort
+}
+
+checked=0
+failed=0
+for dir in "$results"/*/; do
+    dir=${dir%/}
+    [ -d "$dir" ] || continue
+    profile=$(basename "$dir")
+    base=$dir/baseline.h5
+    if ! files_of "$dir" | grep -qx -- "$base"; then
+        continue
+    fi
+    newest=$(files_of "$dir" | grep -vx -- "$base" | grep -v -- '-projected-[^/]*\.h5$' | tail -n 1)
+    if [ -z "$newest" ]; then
+        echo "$profile: only the baseline, nothing to check"
+        continue
+    fi
+    echo "$profile: $(basename "$newest") against baseline.h5"
+    "$wb" check "$newest" --baseline "$base" --thresholds "$thresholds"
+    rc=$?
+    checked=$((checked + 1))
+    if [ "$rc" -ne 0 ]; then
+        echo "FAIL: $profile: wallbench check exited $rc"
+        failed=$((failed + 1))
+    fi
+done
+
+if [ "$checked" -eq 0 ]; then
+    echo "skipped: no results/<profile>/ holds a committed baseline.h5 and a newer results file"
+    exit 77
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# sh_cli.sh WALLBENCH - the command line's answers: every kind of bad input
+# to `wallbench run` exits 2 with a message naming the problem, before any
+# GPU is looked for (so the same answers hold with a GPU); --help and list
+# exit 0; without a GPU `wallbench run` exits 3 saying so.
+set -u
+wb=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect CODE TEXT ARGS...: exit code CODE and TEXT (fixed string) in the output.
+expect() {
+    local want=$1 text=$2
+    shift 2
+    local out rc
+    out=$("$wb" "$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL: wallbench $*: exit $rc, expected $want; output:"
+        printf '%s\n' "$out" | head -n 5
+        failures=$((failures + 1))
+    elif ! printf '%s' "$out" | grep -qF -- "$text"; then
+        echo "FAIL: wallbench $*: output does not mention '$text':"
+        printf '%s\n' "$out" | head -n 5
+        failures=$((failures + 1))
+    else
+        echo "ok: wallbench $* -> $rc"
+    fi
+}
+
+out=$tmp/results
+touch "$tmp/file"
+expect 0 "usage: wallbench" --help
+expect 0 "usage: wallbench run" run --help
+expect 0 "usage: wallbench list" list --help
+expect 0 "usage: wallbench info" info --help
+expect 0 "variants:" list
+expect 0 "variants:" list --family transform --sweep test --points
+expect 2 "unknown command 'nosuch'" nosuch
+expect 2 "unknown family 'nosuch'" run --family nosuch --out "$out"
+expect 2 "valid: ceiling" run --family transform,nosuch --out "$out"
+expect 2 "unknown variant 'nosuch'" run --family transform --variant nosuch --out "$out"
+expect 2 "unknown GPU profile 'nosuch'" run --profile nosuch --out "$out"
+expect 2 "h200" run --profile nosuch --out "$out"
+expect 2 "bad --n value 'abc'" run --n abc --out "$out"
+expect 2 "bad --n value '-5'" run --n 1000,-5 --out "$out"
+expect 2 "bad --n value '2^99'" run --n '2^99' --out "$out"
+expect 2 "unknown sweep 'huge'" run --sweep huge --out "$out"
+expect 2 "$tmp/file/sub" run --out "$tmp/file/sub"
+expect 2 "unknown option '--nosuch-option'" run --nosuch-option
+expect 2 "option --reps needs a value" run --reps
+expect 2 "bad --reps '0'" run --reps 0 --out "$out"
+expect 2 "bad --seed 'x1'" run --seed x1 --out "$out"
+expect 2 "--benchmark_format=xml" run --benchmark_format=xml --out "$out"
+expect 2 "unknown option '--reps'" list --reps 3
+expect 2 "unknown family 'nosuch'" list --family nosuch
+
+# A profile of another architecture than the build's: exactly one of these
+# two (sm_89, sm_90) is. The bad --out keeps a GPU machine from measuring.
+rebuild=0
+for p in l4 h200; do
+    msg=$("$wb" run --profile "$p" --out "$tmp/file/sub" 2>&1)
+    rc=$?
+    if [ "$rc" -ne 2 ]; then
+        echo "FAIL: wallbench run --profile $p with a bad --out: exit $rc, expected 2"
+        failures=$((failures + 1))
+    fi
+    case "$msg" in *rebuild*) rebuild=$((rebuild + 1)) ;; esac
+done
+if [ "$rebuild" -ne 1 ]; then
+    echo "FAIL: expected one of --profile l4 / h200 to ask for a rebuild, got $rebuild"
+    failures=$((failures + 1))
+else
+    echo "ok: the profile of the other architecture asks for a rebuild"
+fi
+
+if "$wb" info --quiet >/dev/null 2>&1; then
+    echo "a GPU is present: the no-GPU answer (exit 3) is not checked here"
+else
+    expect 3 "no usable GPU" run --family transform --sweep test --out "$out"
+    expect 3 "no usable GPU" info
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures CLI check(s) failed"
+    exit 1
+fi
+echo "all CLI checks passed"

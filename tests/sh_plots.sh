@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# sh_plots.sh WALLBENCH - renders every figure of plots/ through
+# plots/render.sh and checks that each PNG exists and is not empty and that
+# each export had rows. Data: the newest committed results/h200/*.h5, else a
+# synthetic file written by tests/test_export --write (every family, with
+# counters, compare_with pointing at itself). Every figure must render;
+# fig-compare may be skipped for a committed file without compare_with.
+# CTest skip (77) when gnuplot is missing.
+set -u
+wb=$1
+src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "SKIP: gnuplot is not installed (harness/deps.sh plots installs it)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+results=$(ls -t "$src"/results/h200/*.h5 2>/dev/null | head -n 1)
+if [ -z "$results" ]; then
+    gen=${WB_BUILD_DIR:-}/tests/test_export
+    if [ ! -x "$gen" ]; then
+        echo "FAIL: no committed results/h200/*.h5 and no $gen to write a synthetic file"
+        exit 1
+    fi
+    results=$tmp/synthetic.h5
+    "$gen" --write "$results" || { echo "FAIL: $gen --write"; exit 1; }
+fi
+echo "rendering from $results"
+WALLBENCH=$wb WB_PLOTS_OUT=$tmp/out "$src/plots/render.sh" "$results" >"$tmp/log" 2>&1
+rc=$?
+cat "$tmp/log"
+fail=0
+[ $rc -eq 0 ] || { echo "FAIL: render.sh exited $rc"; fail=1; }
+for gp in "$src"/plots/fig*.gp; do
+    name=$(basename "$gp" .gp)
+    if grep -q "^skip $name:" "$tmp/log"; then
+        if [ "$name" = fig-compare ] && [ "$results" != "$tmp/synthetic.h5" ]; then continue; fi
+        echo "FAIL: $name was skipped"
+        fail=1
+        continue
+    fi
+    rows=$(sed -n "s/^$name: \([0-9]*\) rows.*/\1/p" "$tmp/log")
+    [ -n "$rows" ] && [ "$rows" -gt 0 ] || { echo "FAIL: $name: export wrote no rows"; fail=1; }
+    [ -s "$tmp/out/$name.png" ] || { echo "FAIL: $name.png missing or empty"; fail=1; }
+done
+[ $fail -eq 0 ] && echo "all figures rendered"
+exit $fail

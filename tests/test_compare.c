@@ -1,0 +1,309 @@
+/* test_compare.c - `wallbench compare`, `wallbench project` and `project
+ * --validate` on synthetic files: the axis columns match.h derives from the
+ * schema, pairing (points in one file only listed), verdicts, hardware
+ * ratios, the projected label, projected times against the model computed
+ * here by hand, and the SM-scaling validation on rows that follow the model
+ * exactly (error 0) or do not. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "harness/commands.h"
+#include "harness/match.h"
+#include "synth_results.h"
+
+#define OUT_LEN (1 << 18)
+static char out[OUT_LEN];
+static char dir[] = "/tmp/wb_test_compare_XXXXXX";
+
+static const char *path_of(const char *name) {
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+/* 1 if word occurs in out between the first from and the following to
+ * (the end of out when to is NULL or absent). */
+static int section_has(const char *from, const char *to, const char *word) {
+    const char *a = strstr(out, from);
+    if (!a) return 0;
+    const char *b = to ? strstr(a + 1, to) : NULL;
+    const char *w = strstr(a, word);
+    return w && (!b || w < b);
+}
+
+/* The line of out holding both a and b, checked for c. */
+static int line_has(const char *a, const char *b, const char *c) {
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), l);
+        if (strstr(line, a) && strstr(line, b)) return strstr(line, c) != NULL;
+    }
+    return 0;
+}
+
+static void expect(int got, int want, const char *needle, const char *what) {
+    if (got != want || (needle && !strstr(out, needle))) {
+        fprintf(stderr, "%s: exit %d (want %d), output %s '%s':\n%.4000s\n", what, got, want,
+                needle && strstr(out, needle) ? "has" : "lacks", needle ? needle : "", out);
+        wb_test_failures++;
+    }
+}
+
+/* The axes are exactly wb_point's sweep-chosen fields, in schema order. */
+static void test_axes(void) {
+    static const char *const want[] = {"family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target",
+                                       "block", "sm_limit", "selectivity", "table_entries", "groups", "expr_ops",
+                                       "vector_bytes", "columns", "load_factor", "match_rate", "warm_cache"};
+    const wb_column *axes[64];
+    int n = wb_match_axes(axes, 64);
+    CHECK(n == (int)(sizeof want / sizeof want[0]));
+    for (int i = 0; i < n && i < (int)(sizeof want / sizeof want[0]); i++)
+        if (strcmp(axes[i]->name, want[i]) != 0) {
+            fprintf(stderr, "axis %d is %s, want %s\n", i, axes[i]->name, want[i]);
+            wb_test_failures++;
+        }
+    wb_row a = synth_row("probe", "hash", 1000, 1.0), b = a;
+    CHECK(wb_match_same(&a, &b, NULL)); /* NaN axes (selectivity, ...) equal NaN */
+    b.p.launch.sm_limit = 8;
+    CHECK(!wb_match_same(&a, &b, NULL) && wb_match_same(&a, &b, "sm_limit"));
+    b = a;
+    b.m.repetition = 1;
+    CHECK(!wb_match_same(&a, &b, NULL));
+    b = a;
+    b.p.launch.grid = 99; /* planned, not chosen: no axis */
+    b.m.time_median_ms = 5;
+    CHECK(wb_match_same(&a, &b, NULL));
+}
+
+/* The H200-like source of project and compare: the two ceilings of its
+ * measured roof (1000 G inst/s, 4000 GB/s), a memory-bound point, an
+ * instruction-bound point, a point without counters and a host copy. */
+static void write_source(const char *name) {
+    synth z;
+    synth_open(&z, path_of(name), "NVIDIA H200");
+    wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
+    synth_counters(&r, 2e9, 1e3, 0); /* 1000 G inst/s */
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("ceiling", "dram_read", 1 << 28, 1.0);
+    r.p.bytes_model = 4e9;
+    r.m.gbps_model = 4000; /* the bandwidth ceiling */
+    synth_counters(&r, 1e6, 1.25e8, 0);
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("ceiling", "h2d", 1 << 24, 30.0);
+    synth_counters(&r, 0, 0, 8e6);
+    synth_put(&z, &r, NULL, 0);
+    double samples[10];
+    /* memory-bound: 1e8 sectors = 3.2 GB: 0.8 ms at 4000 GB/s, measured 1.0 ms (efficiency 0.8) */
+    r = synth_row("transform", "scalar", 1 << 28, 1.0);
+    synth_counters(&r, 1e8, 6e7, 4e7);
+    for (int i = 0; i < 10; i++) samples[i] = 1.0 + 0.01 * (i - 5);
+    synth_put(&z, &r, samples, 10);
+    /* instruction-bound: 4e9 inst = 4 ms at 1000 G inst/s, measured 5 ms */
+    r = synth_row("expr", "interp", 1 << 26, 5.0);
+    synth_counters(&r, 4e9, 1e7, 0);
+    for (int i = 0; i < 10; i++) samples[i] = 5.0 + 0.02 * (i - 5);
+    synth_put(&z, &r, samples, 10);
+    r = synth_row("transform", "vec16", 1 << 28, 0.9); /* no counters */
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("transform", "cub", 1 << 20, 0.1); /* only in this file */
+    synth_counters(&r, 1e6, 1e6, 0);
+    synth_put(&z, &r, NULL, 0);
+    CHECK(synth_close(&z) == WB_OK);
+}
+
+static int run(int (*cmd)(int, char **), char **argv) {
+    int argc = 0;
+    while (argv[argc]) argc++;
+    return synth_run(cmd, argc, argv, out, sizeof out);
+}
+
+static void test_project(void) {
+    write_source("h200.h5");
+    char *argv[] = {"project", (char *)path_of("h200.h5"), "--to", "l4", NULL};
+    expect(run(wb_cmd_project, argv), 0, "projected 5 of 7 points", "project to l4");
+    CHECK(strstr(out, "host link") && strstr(out, "no instruction count"));
+    wb_results p;
+    wb_err e;
+    if (wb_results_open(path_of("h200-projected-l4.h5"), &p, &e) != WB_OK) {
+        fprintf(stderr, "projected file: %s\n", e.msg);
+        wb_test_failures++;
+        return;
+    }
+    CHECK(p.nrows == 7);
+    CHECK(wb_results_attr_f64(&p, "projected") == 1);
+    CHECK(strcmp(wb_results_attr(&p, "projected_to"), "l4") == 0);
+    CHECK(strcmp(wb_results_attr(&p, "gpu_name"), "NVIDIA L4 (projected)") == 0);
+    CHECK(strstr(wb_results_attr(&p, "projected_from"), "h200.h5") != NULL);
+    CHECK_NEAR(wb_results_attr_f64(&p, "projected_inst_gips"), 413, 1e-9);
+    CHECK_NEAR(wb_results_attr_f64(&p, "projected_dram_gbps"), 300, 1e-9);
+    CHECK_NEAR(wb_results_attr_f64(&p, "projected_source_dram_gbps"), 4000, 1e-9);
+    CHECK_NEAR(wb_results_attr_f64(&p, "sm_count"), 58, 1e-9);
+    /* memory-bound: 3.2 GB / 300 GB/s = 10.667 ms at the source's efficiency 0.8 -> 13.333 ms */
+    const wb_row *m = &p.rows[3];
+    CHECK_NEAR(m->m.time_median_ms, 3.2e9 / 300e9 * 1e3 / 0.8, 1e-9);
+    CHECK_NEAR(m->m.gbps_model, m->p.bytes_model / (m->m.time_median_ms * 1e6), 1e-9);
+    CHECK(p.sample_count[3] == 10);
+    CHECK_NEAR(p.sample_ms[p.sample_start[3]], 0.95 * m->m.time_median_ms, 1e-9);
+    CHECK(strcmp(m->c.bound, "memory") == 0);
+    CHECK_NEAR(m->c.gips, 1e8 / (m->m.time_median_ms * 1e6), 1e-9); /* kernel time scaled with it */
+    /* instruction-bound: 4e9 / 413 G = 9.685 ms at efficiency 0.8 */
+    CHECK_NEAR(p.rows[4].m.time_median_ms, 4e9 / 413e9 * 1e3 / 0.8, 1e-9);
+    CHECK(strcmp(p.rows[4].c.bound, "compute") == 0);
+    /* the two ceilings project onto the target's reference roof */
+    CHECK_NEAR(p.rows[0].c.gips, 413, 1e-6);
+    CHECK_NEAR(p.rows[1].m.gbps_model, 300, 1e-6);
+    CHECK(strcmp(p.rows[2].m.status, "skipped") == 0 && strstr(p.rows[2].m.reason, "host link"));
+    CHECK(strcmp(p.rows[5].m.status, "skipped") == 0 && strstr(p.rows[5].m.reason, "not projected"));
+    CHECK(p.sample_count[5] == 0 && isnan(p.rows[5].m.time_median_ms));
+    wb_results_free(&p);
+
+    expect(run(wb_cmd_project, argv), 2, "already exists", "a projection is never overwritten");
+    char *again[] = {"project", (char *)path_of("h200-projected-l4.h5"), "--to", "gh200", NULL};
+    expect(run(wb_cmd_project, again), 2, "is itself a projection", "projecting a projection");
+    char *bad[] = {"project", (char *)path_of("h200.h5"), "--to", "nosuch", NULL};
+    expect(run(wb_cmd_project, bad), 2, "unknown GPU profile 'nosuch'", "unknown profile");
+}
+
+/* A second "measured" file: the memory-bound point clearly slower, the
+ * instruction-bound one the same, cub missing, one point of its own. */
+static void write_other(const char *name) {
+    synth z;
+    synth_open(&z, path_of(name), "NVIDIA H200");
+    double samples[10];
+    wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
+    synth_counters(&r, 2e9, 1e3, 0);
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("ceiling", "dram_read", 1 << 28, 1.0);
+    r.m.gbps_model = 4000;
+    synth_counters(&r, 1e6, 1.25e8, 0);
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("transform", "scalar", 1 << 28, 2.0);
+    synth_counters(&r, 1e8, 6e7, 4e7);
+    for (int i = 0; i < 10; i++) samples[i] = 2.0 + 0.01 * (i - 5);
+    synth_put(&z, &r, samples, 10);
+    r = synth_row("expr", "interp", 1 << 26, 5.0);
+    synth_counters(&r, 4e9, 1e7, 0);
+    for (int i = 0; i < 10; i++) samples[i] = 5.0 + 0.02 * (4 - i);
+    synth_put(&z, &r, samples, 10);
+    r = synth_row("transform", "gather_rand", 1 << 20, 3.0);
+    synth_counters(&r, 1e6, 1e6, 0);
+    synth_put(&z, &r, NULL, 0);
+    CHECK(synth_close(&z) == WB_OK);
+}
+
+static void test_compare(void) {
+    write_other("run2.h5");
+    char *argv[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), NULL};
+    int rc = run(wb_cmd_compare, argv);
+    expect(rc, 0, "slower", "B's memory-bound point is slower");
+    CHECK(line_has("scalar", "1.0000", "slower"));
+    CHECK(line_has("interp", "5.0000", "same"));
+    expect(rc, 0, "only in A", "points of A alone listed");
+    expect(rc, 0, "gather_rand", "the point of B alone listed");
+    expect(rc, 0, "cub", "cub listed");
+    expect(rc, 0, "1.00x", "hardware ratios of one GPU");
+    CHECK(!strstr(out, "PROJECTED"));
+
+    char *proj[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("h200-projected-l4.h5"), "--markdown", NULL};
+    rc = run(wb_cmd_compare, proj);
+    expect(rc, 0, "B: L4 (PROJECTED from H200)", "the projected side is labelled");
+    expect(rc, 0, "no test (projected)", "no significance test against a projection");
+    expect(rc, 0, "0.07x", "bandwidth ratio 300 / 4000 = 0.075 (markdown)");
+    expect(rc, 0, "0.41x", "instruction ratio 413 / 1000");
+    expect(rc, 0, "reference table (l4)", "B's numbers come from the reference table");
+    expect(rc, 0, "| transform |", "markdown family table");
+    /* transform/scalar follows the bandwidth ratio, expr/interp the instruction ratio */
+    CHECK(section_has("### transform: per point", "### ", "bandwidth"));
+    CHECK(section_has("### expr: per point", "### ", "instructions"));
+    CHECK(!section_has("### expr: per point", "### ", "bandwidth"));
+
+    char *fam[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "expr", NULL};
+    rc = run(wb_cmd_compare, fam);
+    expect(rc, 0, "expr: per point", "--family keeps its family");
+    CHECK(!strstr(out, "transform: per point"));
+    char *none[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "probe", NULL};
+    expect(run(wb_cmd_compare, none), 2, "no point of family 'probe'", "absent family");
+    FILE *f = fopen(path_of("text.h5"), "w");
+    if (f) fputs("text\n", f), fclose(f);
+    char *foreign[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("text.h5"), NULL};
+    expect(run(wb_cmd_compare, foreign), 2, "not an HDF5 file", "foreign file");
+    synth z;
+    synth_open(&z, path_of("empty.h5"), "NVIDIA H200");
+    CHECK(synth_close(&z) == WB_OK);
+    char *empty[] = {"compare", (char *)path_of("empty.h5"), (char *)path_of("run2.h5"), NULL};
+    expect(run(wb_cmd_compare, empty), 2, "no points", "empty file");
+}
+
+/* Rows on k SMs: transform/scalar follows the model exactly (its time is
+ * max(inst, bytes) on the k-SM roof over the base's efficiency); expr/interp
+ * is 20% slower than projected at k = 16, where the bandwidth is unmeasured. */
+static void test_validate(void) {
+    synth z;
+    synth_open(&z, path_of("sms.h5"), "NVIDIA H200");
+    wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
+    synth_counters(&r, 2.64e9, 1e3, 0); /* 1320 G inst/s: 10 per SM */
+    synth_put(&z, &r, NULL, 0);
+    static const int ks[] = {0, 8, 132};
+    static const double bw[] = {4000, 400, 3600};
+    for (int i = 0; i < 3; i++) {
+        r = synth_row("ceiling", "dram_read", 1 << 28, 1.0);
+        r.p.launch.sm_limit = ks[i];
+        r.m.gbps_model = bw[i];
+        synth_counters(&r, 1e6, 1.25e8, 0);
+        synth_put(&z, &r, NULL, 0);
+    }
+    /* transform: 3.2 GB, memory-bound at every k; efficiency 0.5 against 3600 GB/s at k = 132 */
+    static const int tk[] = {132, 8};
+    static const double tbw[] = {3600, 400};
+    for (int i = 0; i < 2; i++) {
+        r = synth_row("transform", "scalar", 1 << 28, 3.2e9 / (tbw[i] * 1e9) * 1e3 / 0.5);
+        r.p.launch.sm_limit = tk[i];
+        synth_counters(&r, 1e8, 6e7, 4e7);
+        synth_put(&z, &r, NULL, 0);
+    }
+    /* expr: 1.32e10 inst, instruction-bound; 10 ms on all SMs at 1320 G inst/s; on 16 SMs 82.5 ms by the model */
+    r = synth_row("expr", "interp", 1 << 26, 10.0);
+    r.p.launch.sm_limit = 132;
+    synth_counters(&r, 1.32e10, 1e6, 0);
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("expr", "interp", 1 << 26, 82.5 * 1.2);
+    r.p.launch.sm_limit = 16;
+    synth_counters(&r, 1.32e10, 1e6, 0);
+    synth_put(&z, &r, NULL, 0);
+    r = synth_row("expr", "compiled", 1 << 26, 1.0); /* no base */
+    r.p.launch.sm_limit = 8;
+    synth_counters(&r, 1e8, 1e6, 0);
+    synth_put(&z, &r, NULL, 0);
+    CHECK(synth_close(&z) == WB_OK);
+
+    char *argv[] = {"project", "--validate", (char *)path_of("sms.h5"), NULL};
+    int rc = run(wb_cmd_project, argv);
+    expect(rc, 0, "+0.0%", "a row that follows the model");
+    expect(rc, 0, "-16.7%", "a row 20% slower than projected");
+    expect(rc, 0, "2 row(s) compared; 1 with the bandwidth measured at k: mean |error| 0.0%", "summary");
+    expect(rc, 0, "1 row(s) without a base", "the row without a base");
+    expect(rc, 0, "one block/SM", "the base kind");
+    char *plain[] = {"project", "--validate", (char *)path_of("h200.h5"), NULL};
+    expect(run(wb_cmd_project, plain), 2, "no ok row with sm_limit > 0", "a file without SM-scaling rows");
+}
+
+int main(void) {
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_axes();
+    test_project();
+    test_compare();
+    test_validate();
+    if (!wb_test_failures) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    }
+    return TEST_DONE();
+}

@@ -1,0 +1,316 @@
+/* test_counters.c - the counter module without a GPU: derived columns on
+ * hand-made values, the stall groups of seed 000 Fig 6, every metric name
+ * against Nsight Compute's lists for GH100 and AD104, and the replay passes
+ * the metric set costs (CUPTI's host API needs no GPU). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "harness/counters.h"
+#include "harness/metrics.h"
+
+/* The timing pass launches a point 12 times (run_opts.c: --warmup 2, --reps
+ * 10); issue 3 allows the counter pass 3x that time. Each pass replays the
+ * point once, so a set of more than 8 passes leaves no room for CUPTI's own
+ * cost per pass. */
+#define PASS_BUDGET 8
+
+static void set(wb_counters *c, const char *column, double v) {
+    int i = wb_metric_index(column);
+    CHECK(i >= 0);
+    if (i >= 0) c->v[i] = v;
+}
+
+static wb_roof roof(const char *name, double inst_gips, double dram_gbps) {
+    wb_roof r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.name, sizeof r.name, "%s", name);
+    r.inst_gips = inst_gips;
+    r.dram_gbps = dram_gbps;
+    return r;
+}
+
+/* Ridges 44.0 (L4) and 8.3 (GH200), seed 000 Table 2, as exact roofs. */
+static const double L4_GIPS = 440.0, L4_GBPS = 320.0;       /* 440 / (320 / 32) = 44.0 */
+static const double GH_GIPS = 1037.5, GH_GBPS = 4000.0;     /* 1037.5 / (4000 / 32) = 8.3 */
+
+static void derive_at(wb_counters *c, double inst, double rd, double wr, double ms, const wb_roof *m) {
+    wb_roof l4 = roof("L4", L4_GIPS, L4_GBPS), gh = roof("GH200", GH_GIPS, GH_GBPS);
+    wb_counters_clear(c, "");
+    set(c, "inst", inst);
+    set(c, "dram_sectors_read", rd);
+    set(c, "dram_sectors_write", wr);
+    set(c, "kernel_time_ms", ms);
+    wb_counters_derive(c, m, &l4, &gh);
+}
+
+static void test_derive(void) {
+    wb_roof measured = roof("measured", 1000.0, 3200.0); /* ridge 10, 100 G sectors/s */
+    wb_counters c;
+
+    /* 2.5e9 inst over 2.5e8 sectors in 10 ms: x = 10, 250 G inst/s. */
+    derive_at(&c, 2.5e9, 2.0e8, 0.5e8, 10.0, &measured);
+    CHECK_NEAR(c.inst_per_sector, 10.0, 1e-12);
+    CHECK_NEAR(c.gips, 250.0, 1e-9);
+    CHECK_NEAR(c.roof_pct, 25.0, 1e-9); /* attainable at x = 10: min(1000, 10 * 100) = 1000 */
+    CHECK(strcmp(c.bound, "compute") == 0);    /* at the measured ridge: compute side */
+    CHECK(strcmp(c.bound_l4, "memory") == 0);  /* 10 < 44 */
+    CHECK(strcmp(c.bound_gh200, "compute") == 0); /* 10 >= 8.3 */
+
+    /* x = 5: memory everywhere; attainable 5 * 100 = 500 G inst/s. */
+    derive_at(&c, 1.0e9, 1.0e8, 1.0e8, 4.0, &measured);
+    CHECK_NEAR(c.inst_per_sector, 5.0, 1e-12);
+    CHECK_NEAR(c.gips, 250.0, 1e-9);
+    CHECK_NEAR(c.roof_pct, 50.0, 1e-9);
+    CHECK(strcmp(c.bound, "memory") == 0 && strcmp(c.bound_l4, "memory") == 0 && strcmp(c.bound_gh200, "memory") == 0);
+
+    /* On each reference ridge, and just below it. */
+    derive_at(&c, 44.0e6, 1.0e6, 0.0, 1.0, &measured);
+    CHECK(strcmp(c.bound_l4, "compute") == 0);
+    derive_at(&c, 43.9e6, 1.0e6, 0.0, 1.0, &measured);
+    CHECK(strcmp(c.bound_l4, "memory") == 0);
+    derive_at(&c, 8.3e6, 1.0e6, 0.0, 1.0, &measured);
+    CHECK(strcmp(c.bound_gh200, "compute") == 0);
+    derive_at(&c, 8.2e6, 0.5e6, 0.5e6, 1.0, &measured);
+    CHECK(strcmp(c.bound_gh200, "memory") == 0 && strcmp(c.bound_l4, "memory") == 0);
+
+    /* No DRAM traffic at all: infinitely intense, the instruction ceiling. */
+    derive_at(&c, 5.0e8, 0.0, 0.0, 1.0, &measured);
+    CHECK(isinf(c.inst_per_sector) && c.inst_per_sector > 0);
+    CHECK(strcmp(c.bound, "compute") == 0 && strcmp(c.bound_l4, "compute") == 0);
+    CHECK_NEAR(c.roof_pct, 50.0, 1e-9); /* 500 G inst/s of 1000 */
+
+    /* Nothing ran: 0 / 0 is no intensity. */
+    derive_at(&c, 0.0, 0.0, 0.0, 1.0, &measured);
+    CHECK(isnan(c.inst_per_sector) && strcmp(c.bound_l4, "") == 0 && strcmp(c.bound, "") == 0);
+    CHECK_NEAR(c.gips, 0.0, 0.0);
+
+    /* NaN inputs stay NaN and classify nothing. */
+    derive_at(&c, NAN, 1.0e6, 1.0e6, 1.0, &measured);
+    CHECK(isnan(c.inst_per_sector) && isnan(c.gips) && isnan(c.roof_pct));
+    CHECK(strcmp(c.bound, "") == 0 && strcmp(c.bound_l4, "") == 0 && strcmp(c.bound_gh200, "") == 0);
+    derive_at(&c, 1.0e6, NAN, 1.0e6, 1.0, &measured);
+    CHECK(isnan(c.inst_per_sector) && strcmp(c.bound_gh200, "") == 0);
+    CHECK_NEAR(c.gips, 1.0, 1e-12); /* the time is still known */
+    CHECK(isnan(c.roof_pct));
+    derive_at(&c, 1.0e6, 1.0e5, 0.0, NAN, &measured);
+    CHECK(isnan(c.gips) && isnan(c.roof_pct));
+    CHECK_NEAR(c.inst_per_sector, 10.0, 1e-12);
+    derive_at(&c, 1.0e6, 1.0e5, 0.0, 0.0, &measured); /* zero time: no rate */
+    CHECK(isnan(c.gips));
+
+    /* A measured roof without ceilings yet: no measured bound, the reference bounds stay. */
+    wb_roof none = roof("measured", NAN, NAN);
+    derive_at(&c, 2.5e9, 2.0e8, 0.5e8, 10.0, &none);
+    CHECK(strcmp(c.bound, "") == 0 && isnan(c.roof_pct));
+    CHECK(strcmp(c.bound_l4, "memory") == 0 && strcmp(c.bound_gh200, "compute") == 0);
+    CHECK_NEAR(c.gips, 250.0, 1e-9);
+    wb_counters_clear(&c, "");
+    set(&c, "inst", 1.0e6);
+    set(&c, "dram_sectors_read", 1.0e5);
+    set(&c, "dram_sectors_write", 0.0);
+    wb_counters_derive(&c, NULL, NULL, NULL);
+    CHECK(strcmp(c.bound, "") == 0 && strcmp(c.bound_l4, "") == 0 && strcmp(c.bound_gh200, "") == 0);
+    CHECK(isnan(c.roof_pct));
+}
+
+/* The expected grouping, written out independently of counters.c. */
+static const struct {
+    const char *reason, *group;
+} expected_group[] = {
+    {"long_scoreboard", "memory"}, {"lg_throttle", "memory"},   {"tex_throttle", "memory"},
+    {"mio_throttle", "memory"},    {"drain", "memory"},         {"imc_miss", "memory"},
+    {"wait", "dependency"},        {"short_scoreboard", "dependency"},
+    {"barrier", "sync"},           {"membar", "sync"},
+    {"math_pipe_throttle", "throttle"}, {"dispatch_stall", "throttle"},
+    {"branch_resolving", "other"}, {"no_instruction", "other"}, {"misc", "other"}, {"sleeping", "other"},
+    {"selected", "issued"},        {"not_selected", "issued"},
+};
+
+static int group_index(const char *name) {
+    for (int g = 0; g < WB_STALL_GROUPS; g++)
+        if (strcmp(wb_stall_groups[g], name) == 0) return g;
+    return -1;
+}
+
+/* Every raw reason gets 2^k, so each group's sum names its members exactly. */
+static double fill_stalls(wb_counters *c, double expect[WB_STALL_GROUPS], double *memory) {
+    double total = 0.0, bit = 1.0;
+    for (int g = 0; g < WB_STALL_GROUPS; g++) expect[g] = 0.0;
+    *memory = 0.0;
+    for (int i = 0; i < wb_n_metrics; i++) {
+        if (strncmp(wb_metrics[i].column, "stall_raw_", 10) != 0) continue;
+        const char *reason = wb_metrics[i].column + 10, *group = NULL;
+        for (size_t k = 0; k < sizeof expected_group / sizeof expected_group[0]; k++)
+            if (strcmp(expected_group[k].reason, reason) == 0) group = expected_group[k].group;
+        if (!group) {
+            fprintf(stderr, "stall reason %s has no group in this test (and maybe none in counters.c)\n", reason);
+            wb_test_failures++;
+            continue;
+        }
+        c->v[i] = bit;
+        total += bit;
+        if (strcmp(group, "memory") == 0)
+            *memory += bit;
+        else if (group_index(group) >= 0)
+            expect[group_index(group)] += bit;
+        bit *= 2.0;
+    }
+    return total;
+}
+
+static void test_stalls(void) {
+    const int thr = group_index("mem_throughput"), lat = group_index("mem_latency");
+    CHECK(thr >= 0 && lat >= 0 && group_index("dependency") >= 0 && group_index("sync") >= 0 &&
+          group_index("throttle") >= 0 && group_index("other") >= 0 && group_index("issued") >= 0);
+    const double pct[][3] = {/* dram, l2, l1 throughput %; saturated? */
+                             {80.0, 10.0, 10.0}, {10.0, 74.9, 10.0}, {NAN, NAN, 75.0}, {NAN, 20.0, NAN}};
+    const int saturated[] = {1, 0, 1, 0};
+    for (int t = 0; t < 4; t++) {
+        wb_counters c;
+        double expect[WB_STALL_GROUPS], memory;
+        wb_counters_clear(&c, "");
+        double total = fill_stalls(&c, expect, &memory);
+        set(&c, "dram_throughput_pct", pct[t][0]);
+        set(&c, "l2_throughput_pct", pct[t][1]);
+        set(&c, "l1_throughput_pct", pct[t][2]);
+        set(&c, "l1_sectors_ld", 300.0);
+        set(&c, "l1_sectors_st", 12.0);
+        wb_counters_group(&c);
+        expect[thr] = saturated[t] ? memory : 0.0;
+        expect[lat] = saturated[t] ? 0.0 : memory;
+        double sum = 0.0;
+        for (int g = 0; g < WB_STALL_GROUPS; g++) {
+            CHECK_NEAR(c.stall[g], expect[g], 0.0);
+            sum += c.stall[g];
+        }
+        CHECK_NEAR(sum, total, 0.0); /* every reason in exactly one group */
+        CHECK(memory > 0.0);
+        CHECK_NEAR(c.l1_sectors, 312.0, 0.0);
+    }
+
+    /* No throughput known: the memory stalls cannot be split, the rest can. */
+    wb_counters c;
+    double expect[WB_STALL_GROUPS], memory;
+    wb_counters_clear(&c, "");
+    fill_stalls(&c, expect, &memory);
+    wb_counters_group(&c);
+    CHECK(isnan(c.stall[thr]) && isnan(c.stall[lat]));
+    CHECK_NEAR(c.stall[group_index("issued")], expect[group_index("issued")], 0.0);
+    CHECK(isnan(c.l1_sectors));
+
+    /* A reason unknown on a chip (NaN) drops out; a group of NaN only is NaN. */
+    wb_counters_clear(&c, "");
+    set(&c, "stall_raw_wait", 2.0);
+    set(&c, "dram_throughput_pct", 1.0);
+    wb_counters_group(&c);
+    CHECK_NEAR(c.stall[group_index("dependency")], 2.0, 0.0);
+    CHECK(isnan(c.stall[group_index("sync")]) && isnan(c.stall[thr]) && isnan(c.stall[lat]));
+}
+
+/* TSV of Nsight Compute's metric list: name, type, unit. */
+static char *load_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
+            *len = fread(buf, 1, (size_t)n, f);
+            buf[*len] = '\0';
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+static int tsv_has(const char *tsv, const char *name) {
+    size_t n = strlen(name);
+    for (const char *line = tsv; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        if (strncmp(line, name, n) == 0 && line[n] == '\t') return 1;
+    return 0;
+}
+
+static void test_metric_names(void) {
+    const char *src = getenv("WB_SOURCE_DIR");
+    if (!src) src = WB_SOURCE_DIR;
+    const char *chips[] = {"gh100", "ad104"};
+    for (int k = 0; k < 2; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/../shared/reference/ncu-metrics-%s.tsv", src, chips[k]);
+        size_t len = 0;
+        char *tsv = load_file(path, &len);
+        if (!tsv || len == 0) {
+            fprintf(stderr, "cannot read %s: the metric lists live in shared/ beside the clone\n", path);
+            wb_test_failures++;
+            free(tsv);
+            continue;
+        }
+        for (int i = 0; i < wb_n_metrics; i++) {
+            char base[160];
+            snprintf(base, sizeof base, "%s", wb_metrics[i].ncu);
+            char *dot = strchr(base, '.'); /* the rollup (.sum, .avg.pct_of_peak_..., .ratio) is added by ncu */
+            if (dot) *dot = '\0';
+            if (!tsv_has(tsv, base)) {
+                fprintf(stderr, "metric %s (column %s) is not in %s\n", base, wb_metrics[i].column, path);
+                wb_test_failures++;
+            }
+        }
+        free(tsv);
+    }
+    CHECK(wb_n_metrics <= WB_METRICS_MAX);
+    for (int i = 0; i < wb_n_metrics; i++)
+        for (int j = i + 1; j < wb_n_metrics; j++) CHECK(strcmp(wb_metrics[i].column, wb_metrics[j].column) != 0);
+}
+
+static void test_passes(void) {
+    const char *chips[] = {"GH100", "AD104"};
+    for (int k = 0; k < 2; k++) {
+        int passes = -1, rejected = -1;
+        wb_err e = {""};
+        if (wb_counters_plan(chips[k], &passes, &rejected, &e) != WB_OK) {
+            fprintf(stderr, "wb_counters_plan(%s): %s\n", chips[k], e.msg);
+            wb_test_failures++;
+            continue;
+        }
+        printf("%s: %d metrics in %d replay passes, %d unknown to CUPTI\n", chips[k], wb_n_metrics, passes, rejected);
+        CHECK(rejected == 0);
+        if (passes < 1 || passes > PASS_BUDGET) {
+            fprintf(stderr, "%s: the metric set needs %d passes, the budget is %d (see PASS_BUDGET)\n", chips[k],
+                    passes, PASS_BUDGET);
+            wb_test_failures++;
+        }
+    }
+    int passes = 0, rejected = 0;
+    wb_err e = {""};
+    CHECK(wb_counters_plan("NO_SUCH_CHIP", &passes, &rejected, &e) == WB_ERR && e.msg[0]);
+}
+
+static int no_step(void *ctx, wb_err *e) {
+    (void)ctx, (void)e;
+    return WB_ERR; /* never called without a session */
+}
+
+static void test_no_session(void) {
+    wb_counters c;
+    wb_counters_clear(&c, "");
+    c.v[0] = 1.0;
+    c.launches = 3;
+    wb_err e = {""};
+    CHECK(wb_counters_collect(NULL, no_step, no_step, NULL, &c, &e) == WB_SKIP);
+    for (int i = 0; i < WB_METRICS_MAX; i++) CHECK(isnan(c.v[i]));
+    CHECK(c.launches == -1 && strcmp(c.note, "counters off") == 0);
+    CHECK(wb_counters_passes(NULL) == 0 && wb_counters_summary(NULL)[0]);
+    wb_counters_close(NULL);
+}
+
+int main(void) {
+    test_derive();
+    test_stalls();
+    test_metric_names();
+    test_passes();
+    test_no_session();
+    return TEST_DONE();
+}

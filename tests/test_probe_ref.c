@@ -1,0 +1,217 @@
+/* test_probe_ref.c - the probe family's CPU side: the bijection behind exact
+ * match rates, the generator (match rate exact, keys in range, fused
+ * reference equal to the textbook one, same data run after run), the
+ * reference on a hand-checked input, and the checks catching a wrong sum, a
+ * wrong direct entry, and every way a hash table can be wrong. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kernels/probe.h"
+#include "micro/keys.h"
+#include "micro/probe_gen.h"
+
+static void test_bijection(void) {
+    static const uint64_t sizes[] = {1, 2, 3, 1000, 65536, 100003};
+    for (int s = 0; s < 6; s++) {
+        uint64_t n = sizes[s];
+        wb_bijection b;
+        wb_bijection_init(&b, n, 42 + s);
+        unsigned char *seen = calloc(n, 1);
+        int ok = 1;
+        for (uint64_t x = 0; x < n; x++) {
+            uint64_t y = wb_bijection_fwd(&b, x);
+            if (y >= n || seen[y] || wb_bijection_inv(&b, y) != x) ok = 0;
+            if (y < n) seen[y] = 1;
+        }
+        CHECK(ok);
+        free(seen);
+    }
+    /* Not the identity: a random-looking order. */
+    wb_bijection b;
+    wb_bijection_init(&b, 1000, 7);
+    int fixed = 0;
+    for (uint64_t x = 0; x < 1000; x++) fixed += wb_bijection_fwd(&b, x) == x;
+    CHECK(fixed < 20);
+}
+
+/* Generates n fact keys over rows dimension rows at a match rate and checks
+ * them against the textbook reference on the generated dimension. */
+static void check_generated(int64_t n, int64_t rows, double match) {
+    wb_probe_gen g;
+    wb_err e = {""};
+    CHECK(wb_probe_gen_init(&g, n, rows, match, 99, &e) == WB_OK);
+    int32_t *keys = malloc((size_t)rows * sizeof *keys), *vals = malloc((size_t)rows * sizeof *vals);
+    int32_t *fact = malloc((size_t)n * sizeof *fact), *fact2 = malloc((size_t)n * sizeof *fact2);
+    wb_probe_gen_dim(&g, keys, vals);
+    int64_t passing = 0, bad_keys = 0;
+    for (int64_t k = 0; k < rows; k++) {
+        passing += vals[k] >= 0;
+        bad_keys += keys[k] != k || (vals[k] < 0 && vals[k] != WB_PROBE_FILTERED) || vals[k] >= (1 << 30);
+    }
+    CHECK(bad_keys == 0);
+    CHECK(passing == g.passing);
+    CHECK(passing == (match == 1 ? rows : llround(match * (double)rows)));
+
+    wb_probe_ref fused, fused2, plain;
+    wb_probe_gen_fact(&g, fact, &fused);
+    wb_probe_gen_fact(&g, fact2, &fused2); /* again: the same keys and sums, whatever the threads did */
+    CHECK(memcmp(fact, fact2, (size_t)n * sizeof *fact) == 0);
+    CHECK(fused.sum == fused2.sum && fused.matches == fused2.matches);
+    int64_t out_of_range = 0;
+    for (int64_t i = 0; i < n; i++) out_of_range += fact[i] < 0 || fact[i] >= rows;
+    CHECK(out_of_range == 0);
+    wb_probe_reference(fact, n, vals, rows, &plain);
+    CHECK(plain.matches == llround(match * (double)n)); /* exact, not just close */
+    CHECK(fused.matches == plain.matches);
+    CHECK(fused.sum == plain.sum);
+    CHECK(fused.packed_sum == plain.packed_sum);
+    free(keys), free(vals), free(fact), free(fact2);
+}
+
+static void test_generator(void) {
+    check_generated(100003, 1000, 0.1);
+    check_generated(100003, 1000, 0.5);
+    check_generated(100003, 1000, 1);
+    check_generated(3000017, 70001, 0.5); /* more than two chunks */
+    check_generated(1, 1000, 0.5);
+    wb_probe_gen g;
+    wb_err e = {""};
+    CHECK(wb_probe_gen_init(&g, 10, 0, 1, 1, &e) == WB_SKIP);
+    CHECK(wb_probe_gen_init(&g, 10, 1, 0.5, 1, &e) == WB_SKIP);
+    CHECK(wb_probe_gen_init(&g, 10, 100, 0, 1, &e) == WB_ERR);
+    CHECK(wb_probe_gen_init(&g, 0, 0, 1, 1, &e) == WB_OK); /* an empty build */
+}
+
+static void test_reference_by_hand(void) {
+    const int32_t dim[] = {200, WB_PROBE_FILTERED, 30, 7};
+    const int32_t fact[] = {0, 1, 2, 2, 3, 4, -1};
+    wb_probe_ref r;
+    wb_probe_reference(fact, 7, dim, 4, &r);
+    CHECK(r.matches == 4);
+    CHECK(r.sum == 200 + 30 + 30 + 7);
+    CHECK(r.packed_sum == (200 & 0x7F) + 30 + 30 + 7);
+}
+
+static void test_check_sums(void) {
+    wb_err e = {""};
+    CHECK(wb_probe_check_sums(267, 4, 267, 4, &e) == WB_OK);
+    CHECK(wb_probe_check_sums(266, 4, 267, 4, &e) == WB_ERR);
+    CHECK(strstr(e.msg, "1 of 2") != NULL);
+    CHECK(wb_probe_check_sums(267, 5, 267, 4, &e) == WB_ERR);
+}
+
+static void test_check_direct(void) {
+    wb_probe_gen g;
+    wb_err e = {""};
+    CHECK(wb_probe_gen_init(&g, 0, 5000, 0.5, 3, &e) == WB_OK);
+    int32_t *keys = malloc(5000 * sizeof *keys), *vals = malloc(5000 * sizeof *vals);
+    wb_probe_gen_dim(&g, keys, vals);
+    CHECK(wb_probe_check_direct(vals, &g, &e) == WB_OK);
+    vals[4321] ^= 1;
+    CHECK(wb_probe_check_direct(vals, &g, &e) == WB_ERR);
+    CHECK(strstr(e.msg, "1 of 5000") != NULL);
+    free(keys), free(vals);
+}
+
+/* Builds the table a correct CAS build gives (one of them), on the CPU. */
+static void cpu_build(uint64_t *slots, int64_t nslots, const int32_t *vals, int64_t rows) {
+    for (int64_t p = 0; p < nslots; p++) slots[p] = WB_PROBE_EMPTY_SLOT;
+    for (int64_t k = 0; k < rows; k++) {
+        if (vals[k] < 0) continue;
+        uint64_t p = wb_probe_home((int32_t)k, (uint64_t)nslots);
+        while (slots[p] != WB_PROBE_EMPTY_SLOT) p = p + 1 == (uint64_t)nslots ? 0 : p + 1;
+        slots[p] = wb_probe_slot((int32_t)k, vals[k]);
+    }
+}
+
+static int64_t find_slot(const uint64_t *slots, int64_t nslots, int at_home, int next_empty) {
+    for (int64_t p = 0; p + 2 < nslots; p++) {
+        if (slots[p] == WB_PROBE_EMPTY_SLOT) continue;
+        int32_t k = (int32_t)(uint32_t)slots[p];
+        if (at_home && wb_probe_home(k, (uint64_t)nslots) != (uint64_t)p) continue;
+        if (next_empty && (slots[p + 1] != WB_PROBE_EMPTY_SLOT || slots[p + 2] != WB_PROBE_EMPTY_SLOT)) continue;
+        return p;
+    }
+    return -1;
+}
+
+static void test_check_hash(void) {
+    const int64_t rows = 20000;
+    wb_probe_gen g;
+    wb_err e = {""};
+    CHECK(wb_probe_gen_init(&g, 0, rows, 0.5, 5, &e) == WB_OK);
+    int32_t *keys = malloc(rows * sizeof *keys), *vals = malloc(rows * sizeof *vals);
+    wb_probe_gen_dim(&g, keys, vals);
+    int64_t nslots = wb_probe_hash_slots(rows, 0.5);
+    uint64_t *slots = malloc((size_t)nslots * sizeof *slots);
+    cpu_build(slots, nslots, vals, rows);
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_OK);
+
+    int64_t p = find_slot(slots, nslots, 0, 0);
+    uint64_t saved = slots[p];
+    slots[p] += 1ull << 32; /* wrong value */
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_ERR);
+    slots[p] = WB_PROBE_EMPTY_SLOT; /* key lost */
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_ERR);
+    slots[p] = saved;
+
+    /* A duplicate: the same key again in the empty slot ending its cluster. */
+    int64_t q = p;
+    while (slots[q] != WB_PROBE_EMPTY_SLOT) q = q + 1 == nslots ? 0 : q + 1;
+    slots[q] = saved;
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_ERR);
+    slots[q] = WB_PROBE_EMPTY_SLOT;
+
+    /* Unreachable: a key at its home with empty slots after it, moved two on. */
+    p = find_slot(slots, nslots, 1, 1);
+    CHECK(p >= 0);
+    slots[p + 2] = slots[p];
+    slots[p] = WB_PROBE_EMPTY_SLOT;
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_ERR);
+    CHECK(strstr(e.msg, "reachable") != NULL);
+    CHECK(strstr(e.msg, ": 1 of") != NULL);
+
+    /* A key twice and another lost, so the count is right: the walk to the
+     * second copy meets the first. The lost key sits at its home with an
+     * empty slot after it, so no other walk passes its slot. */
+    cpu_build(slots, nslots, vals, rows);
+    int64_t lost = find_slot(slots, nslots, 1, 1);
+    slots[lost] = WB_PROBE_EMPTY_SLOT;
+    for (p = 0; slots[p] == WB_PROBE_EMPTY_SLOT;) p++;
+    for (q = p; slots[q] != WB_PROBE_EMPTY_SLOT;) q = q + 1 == nslots ? 0 : q + 1;
+    slots[q] = slots[p];
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_ERR);
+    CHECK(strstr(e.msg, ": 1 of") != NULL);
+
+    /* A filtered row inserted. */
+    cpu_build(slots, nslots, vals, rows);
+    int64_t filtered = 0;
+    while (vals[filtered] >= 0) filtered++;
+    q = (int64_t)wb_probe_home((int32_t)filtered, (uint64_t)nslots);
+    while (slots[q] != WB_PROBE_EMPTY_SLOT) q = q + 1 == nslots ? 0 : q + 1;
+    slots[q] = wb_probe_slot((int32_t)filtered, 12345);
+    CHECK(wb_probe_check_hash(slots, nslots, &g, &e) == WB_ERR);
+    CHECK(strstr(e.msg, "filtered") != NULL);
+    free(keys), free(vals), free(slots);
+}
+
+static void test_hash_slots(void) {
+    CHECK(wb_probe_hash_slots(1000, 0.5) == 2000);
+    CHECK(wb_probe_hash_slots(3, 0.7) == 5);
+    CHECK(wb_probe_hash_slots(0, 0.5) == 0);
+    CHECK(wb_probe_home(123, 1) == 0);
+    CHECK(wb_probe_home(-1, 1000) < 1000);
+}
+
+int main(void) {
+    test_bijection();
+    test_generator();
+    test_reference_by_hand();
+    test_check_sums();
+    test_check_direct();
+    test_check_hash();
+    test_hash_slots();
+    return TEST_DONE();
+}

@@ -1,0 +1,329 @@
+/* test_store_h5.c - the results file: round trip of every column type, of
+ * attributes overwritten mid-run and of samples, in-place update, the
+ * self-describing /columns table, and every refusal of the writer and the
+ * reader (files written here with the raw HDF5 API where wallbench would
+ * never write them). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5_hl.h>
+
+#include "check.h"
+#include "harness/h5util.h"
+#include "harness/store_h5.h"
+#include "row_fixture.h"
+
+#define NROWS 150 /* more than two 64-row chunks */
+
+static char dir[] = "/tmp/wb_test_store_h5_XXXXXX";
+
+static const char *in_dir(char *buf, const char *name) {
+    snprintf(buf, 512, "%s/%s", dir, name);
+    return buf;
+}
+
+/* Writes rows 0..NROWS-1 with attributes changed along the way. */
+static void write_file(const char *path) {
+    wb_store *s;
+    wb_err e = {""};
+    CHECK(wb_store_create(path, &s, &e) == WB_OK);
+    if (!s) {
+        fprintf(stderr, "%s\n", e.msg);
+        return;
+    }
+    CHECK(wb_store_attr_str(s, "git_rev", "aaaa", &e) == WB_OK);
+    CHECK(wb_store_attr_f64(s, "l2_bytes", 1.5, &e) == WB_OK);
+    CHECK(wb_store_attr_str(s, "clock_mhz", "pending", &e) == WB_OK);
+    CHECK(wb_store_attr_str(s, "empty", "", &e) == WB_OK);
+    for (int64_t k = 0; k < NROWS; k++) {
+        wb_row r;
+        double ms[3];
+        fixture_row(&r, k);
+        for (int j = 0; j < fixture_nsamples(k); j++) ms[j] = fixture_sample(k, j);
+        CHECK(wb_store_append(s, &r, ms, fixture_nsamples(k), &e) == WB_OK);
+        CHECK(r.m.id == k);
+        if (k == 70) { /* ceilings and clocks become known mid-run; types may change */
+            CHECK(wb_store_attr_str(s, "git_rev", "bbbbbbbbbbbb", &e) == WB_OK);
+            CHECK(wb_store_attr_f64(s, "clock_mhz", 1980.0, &e) == WB_OK);
+            CHECK(wb_store_attr_str(s, "l2_bytes", "52428800", &e) == WB_OK);
+        }
+    }
+    char longv[700];
+    memset(longv, 'x', sizeof longv - 1);
+    longv[sizeof longv - 1] = '\0';
+    CHECK(wb_store_attr_str(s, "command_line", longv, &e) == WB_OK);
+    /* Refused calls leave the store usable. */
+    CHECK(wb_store_attr_f64(s, "schema_version", 7, &e) == WB_ERR);
+    CHECK(wb_store_attr_str(s, "a_name_far_too_long_for_the_reader_to_hold_in_its_64_byte_buffer", "v", &e) == WB_ERR);
+    wb_row r;
+    fixture_row(&r, 1002);
+    CHECK(wb_store_append(s, &r, NULL, -1, &e) == WB_ERR);
+    r.m.id = NROWS;
+    CHECK(wb_store_update(s, &r, &e) == WB_ERR);
+    CHECK(strstr(e.msg, "does not exist") != NULL);
+    r.m.id = 2;
+    CHECK(wb_store_update(s, &r, &e) == WB_OK);
+    CHECK(wb_store_close(s, &e) == WB_OK);
+}
+
+static void check_file(const char *path) {
+    wb_results res;
+    wb_err e = {""};
+    CHECK(wb_results_open(path, &res, &e) == WB_OK);
+    if (e.msg[0]) fprintf(stderr, "%s\n", e.msg);
+    CHECK(res.nrows == NROWS);
+    for (int64_t k = 0; k < res.nrows && k < NROWS; k++) {
+        wb_row want;
+        char label[64];
+        fixture_expect(&want, k == 2 ? 1002 : k);
+        want.m.id = k;
+        snprintf(label, sizeof label, "row %lld", (long long)k);
+        CHECK(fixture_diff(&res.rows[k], &want, label) == 0);
+        CHECK(res.sample_count[k] == fixture_nsamples(k));
+        for (int j = 0; j < res.sample_count[k]; j++)
+            CHECK(res.sample_ms[res.sample_start[k] + j] == fixture_sample(k, j));
+    }
+    CHECK_NEAR(wb_results_attr_f64(&res, "schema_version"), WB_SCHEMA_VERSION, 0);
+    CHECK(wb_results_attr(&res, "git_rev") && strcmp(wb_results_attr(&res, "git_rev"), "bbbbbbbbbbbb") == 0);
+    CHECK_NEAR(wb_results_attr_f64(&res, "clock_mhz"), 1980.0, 0);
+    CHECK_NEAR(wb_results_attr_f64(&res, "l2_bytes"), 52428800.0, 0);
+    CHECK(wb_results_attr(&res, "empty") && wb_results_attr(&res, "empty")[0] == '\0');
+    CHECK(wb_results_attr(&res, "missing") == NULL && isnan(wb_results_attr_f64(&res, "missing")));
+    const char *cl = wb_results_attr(&res, "command_line");
+    CHECK(cl && strlen(cl) == sizeof(((wb_attr *)0)->value) - 1 && strcmp(cl + strlen(cl) - 3, "...") == 0);
+    int nattr_number = 0;
+    for (int i = 0; i < res.nattrs; i++) nattr_number += res.attrs[i].is_number;
+    CHECK(res.nattrs == 6 && nattr_number == 2); /* schema_version, clock_mhz */
+    wb_results_free(&res);
+    CHECK(res.rows == NULL && res.nrows == 0);
+}
+
+/* /columns names every /points column in order, with its unit. */
+static void check_columns_table(const char *path) {
+    typedef struct { char name[48], unit[32]; } entry;
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    entry *got = calloc((size_t)n, sizeof *got);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "columns", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(entry)), s48 = H5Tcopy(H5T_C_S1), s32 = H5Tcopy(H5T_C_S1);
+    CHECK(f >= 0 && d >= 0 && t >= 0 && got);
+    CHECK(H5Tset_size(s48, 48) >= 0 && H5Tset_size(s32, 32) >= 0);
+    CHECK(H5Tinsert(t, "name", offsetof(entry, name), s48) >= 0);
+    CHECK(H5Tinsert(t, "unit", offsetof(entry, unit), s32) >= 0);
+    hid_t space = H5Dget_space(d);
+    CHECK(H5Sget_simple_extent_npoints(space) == n);
+    CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+    for (int i = 0; i < n; i++) {
+        CHECK(strcmp(got[i].name, c[i].name) == 0);
+        CHECK(strcmp(got[i].unit, c[i].unit) == 0);
+    }
+    CHECK(H5Sclose(space) >= 0 && H5Tclose(s48) >= 0 && H5Tclose(s32) >= 0 && H5Tclose(t) >= 0);
+    CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+    free(got);
+}
+
+/* In the file itself (not only after wb_results_open), a string that filled
+ * its buffer ends in NUL: row 1's family (16 bytes) is such a string. */
+static void check_stored_string(const char *path) {
+    typedef struct { char family[sizeof(((wb_point *)0)->family)]; } entry;
+    entry got[2];
+    wb_row want;
+    fixture_expect(&want, 1);
+    CHECK(strlen(want.p.family) == sizeof want.p.family - 1);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "points", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(entry)), st = H5Tcopy(H5T_C_S1);
+    CHECK(H5Tset_size(st, sizeof got[0].family) >= 0 && H5Tinsert(t, "family", 0, st) >= 0);
+    hsize_t at = 0, count = 2;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &count, NULL);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &count, NULL) >= 0);
+    CHECK(H5Dread(d, t, ms, fs, H5P_DEFAULT, got) >= 0);
+    CHECK(got[1].family[sizeof got[1].family - 1] == '\0');
+    CHECK(memcmp(got[1].family, want.p.family, sizeof want.p.family) == 0);
+    CHECK(H5Sclose(fs) >= 0 && H5Sclose(ms) >= 0 && H5Tclose(st) >= 0 && H5Tclose(t) >= 0);
+    CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+}
+
+static void expect_create_refused(const char *path, const char *words) {
+    wb_store *s = (wb_store *)&s;
+    wb_err e = {""};
+    CHECK(wb_store_create(path, &s, &e) == WB_ERR);
+    CHECK(s == NULL);
+    CHECK(strstr(e.msg, path) != NULL);
+    if (!strstr(e.msg, words)) fprintf(stderr, "message lacks \"%s\": %s\n", words, e.msg), wb_test_failures++;
+}
+
+static void expect_open_refused(const char *path, const char *words) {
+    wb_results res;
+    wb_err e = {""};
+    CHECK(wb_results_open(path, &res, &e) == WB_ERR);
+    CHECK(res.rows == NULL && res.nrows == 0 && res.attrs == NULL);
+    CHECK(strstr(e.msg, path) != NULL);
+    if (!strstr(e.msg, words)) fprintf(stderr, "message lacks \"%s\": %s\n", words, e.msg), wb_test_failures++;
+}
+
+static void test_create_refusals(const char *good) {
+    char p[512];
+    expect_create_refused(good, "exists");
+    expect_create_refused(in_dir(p, "no_such_folder/x.h5"), "No such file");
+    expect_create_refused(in_dir(p, "rt.h5/x.h5"), "Not a directory");
+    in_dir(p, "readonly");
+    CHECK(mkdir(p, 0555) == 0);
+    if (geteuid() != 0) expect_create_refused(in_dir(p, "readonly/x.h5"), "Permission denied");
+    else fprintf(stderr, "note: running as root, the read-only folder case cannot fail and is not checked\n");
+    CHECK(rmdir(p) == 0);
+}
+
+/* Whether name is one of the comma-separated names in list. */
+static int listed(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+/* A raw HDF5 file shaped like a results file, with the given changes:
+ * columns skipped, one integer column stored as float, columns in reverse
+ * order, and schema_version (or none when version < 0). */
+static void raw_file(const char *path, const char *skip, const char *as_float, int reverse, int version) {
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    wb_err e = {""};
+    size_t size = 0;
+    for (int i = 0; i < n; i++) size += c[i].size;
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), ft = H5Tcreate(H5T_COMPOUND, size);
+    CHECK(f >= 0 && ft >= 0);
+    size_t at = 0;
+    for (int j = 0; j < n; j++) {
+        const wb_column *col = &c[reverse ? n - 1 - j : j];
+        if (listed(skip, col->name)) continue;
+        hid_t mt = col->type == WB_COL_STR   ? wb_h5_str_type(col->size, path, &e)
+                   : col->type == WB_COL_F64 ? H5Tcopy(H5T_IEEE_F64LE)
+                   : col->type == WB_COL_I32 ? H5Tcopy(H5T_STD_I32LE)
+                                             : H5Tcopy(H5T_STD_I64LE);
+        if (as_float && strcmp(as_float, col->name) == 0) {
+            CHECK(H5Tclose(mt) >= 0);
+            mt = H5Tcopy(H5T_IEEE_F64LE);
+        }
+        CHECK(H5Tinsert(ft, col->name, at, mt) >= 0);
+        at += col->size;
+        CHECK(H5Tclose(mt) >= 0);
+    }
+    hsize_t dims = 3;
+    hid_t space = H5Screate_simple(1, &dims, NULL), mem = wb_h5_points_type(WB_H5_MEMORY, path, &e);
+    hid_t d = H5Dcreate2(f, "points", ft, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    wb_row rows[3];
+    for (int k = 0; k < 3; k++) fixture_expect(&rows[k], k);
+    CHECK(H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    CHECK(H5Dclose(d) >= 0 && H5Sclose(space) >= 0 && H5Tclose(mem) >= 0 && H5Tclose(ft) >= 0);
+    wb_h5_sample smp[2] = {{1, 0, 4.5}, {1, 1, 5.5}};
+    hsize_t ns = 2;
+    hid_t sft = wb_h5_samples_type(WB_H5_FILE, path, &e), smt = wb_h5_samples_type(WB_H5_MEMORY, path, &e);
+    space = H5Screate_simple(1, &ns, NULL);
+    d = H5Dcreate2(f, "samples", sft, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(H5Dwrite(d, smt, H5S_ALL, H5S_ALL, H5P_DEFAULT, smp) >= 0);
+    CHECK(H5Dclose(d) >= 0 && H5Sclose(space) >= 0 && H5Tclose(sft) >= 0 && H5Tclose(smt) >= 0);
+    space = H5Screate(H5S_SCALAR);
+    if (version >= 0) {
+        hid_t a = H5Acreate2(f, "schema_version", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, &version) >= 0 && H5Aclose(a) >= 0);
+    }
+    /* h5py writes str attributes as variable-length strings. */
+    hid_t vs = H5Tcopy(H5T_C_S1);
+    const char *text = "written by h5py";
+    CHECK(H5Tset_size(vs, H5T_VARIABLE) >= 0);
+    hid_t a = H5Acreate2(f, "vlen_note", vs, space, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(a >= 0 && H5Awrite(a, vs, &text) >= 0 && H5Aclose(a) >= 0);
+    CHECK(H5Tclose(vs) >= 0 && H5Sclose(space) >= 0 && H5Fclose(f) >= 0);
+}
+
+static void test_open_refusals(const char *good) {
+    char p[512];
+    expect_open_refused(in_dir(p, "missing.h5"), "No such file");
+
+    FILE *fp = fopen(in_dir(p, "random.h5"), "wb");
+    CHECK(fp != NULL);
+    srand(7);
+    for (int i = 0; fp && i < 4096; i++) fputc(rand() & 0xff, fp);
+    if (fp) CHECK(fclose(fp) == 0);
+    expect_open_refused(p, "not an HDF5 file");
+
+    /* The first half of a good file: the signature is there, the rest is not. */
+    FILE *in = fopen(good, "rb"), *out = fopen(in_dir(p, "truncated.h5"), "wb");
+    CHECK(in && out);
+    struct stat st;
+    CHECK(stat(good, &st) == 0);
+    for (off_t i = 0; in && out && i < st.st_size / 2; i++) fputc(fgetc(in), out);
+    if (in) CHECK(fclose(in) == 0);
+    if (out) CHECK(fclose(out) == 0);
+    expect_open_refused(p, "H5Fopen");
+
+    hid_t f = H5Fcreate(in_dir(p, "nopoints.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(f, "other", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0 && g >= 0 && H5Gclose(g) >= 0 && H5Fclose(f) >= 0);
+    expect_open_refused(p, "no /points dataset: not a wallbench results file");
+
+    int version = WB_SCHEMA_VERSION;
+    f = H5Fcreate(in_dir(p, "pointsgroup.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    g = H5Gcreate2(f, "points", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0 && g >= 0 && H5Gclose(g) >= 0);
+    CHECK(H5LTset_attribute_int(f, "/", "schema_version", &version, 1) >= 0 && H5Fclose(f) >= 0);
+    expect_open_refused(p, "/points is not a dataset: not a wallbench results file");
+
+    char want[128];
+    raw_file(in_dir(p, "version.h5"), NULL, NULL, 0, WB_SCHEMA_VERSION + 98);
+    snprintf(want, sizeof want, "written with schema %d, this build reads %d", WB_SCHEMA_VERSION + 98,
+             WB_SCHEMA_VERSION);
+    expect_open_refused(p, want);
+    raw_file(in_dir(p, "noversion.h5"), NULL, NULL, 0, -1);
+    expect_open_refused(p, "no schema_version attribute");
+    raw_file(in_dir(p, "nocolumn.h5"), "time_median_ms,bound_gh200", NULL, 0, WB_SCHEMA_VERSION);
+    expect_open_refused(p, "lacks 2 column(s) this build knows: time_median_ms, bound_gh200");
+    raw_file(in_dir(p, "floatcol.h5"), NULL, "groups", 0, WB_SCHEMA_VERSION);
+    expect_open_refused(p, "column groups is a float, this build expects an integer");
+}
+
+/* Columns in another order read by name; foreign attributes read too. */
+static void test_reordered(void) {
+    char p[512];
+    wb_results res;
+    wb_err e = {""};
+    raw_file(in_dir(p, "reversed.h5"), NULL, NULL, 1, WB_SCHEMA_VERSION);
+    CHECK(wb_results_open(p, &res, &e) == WB_OK);
+    if (e.msg[0]) fprintf(stderr, "%s\n", e.msg);
+    CHECK(res.nrows == 3);
+    for (int k = 0; k < res.nrows && k < 3; k++) {
+        wb_row want;
+        fixture_expect(&want, k);
+        CHECK(fixture_diff(&res.rows[k], &want, "reversed") == 0);
+    }
+    CHECK(res.nrows == 3 && res.sample_count[0] == 0 && res.sample_count[1] == 2 && res.sample_count[2] == 0);
+    CHECK(res.nrows == 3 && res.sample_ms[res.sample_start[1] + 1] == 5.5);
+    const char *note = wb_results_attr(&res, "vlen_note");
+    CHECK(note && strcmp(note, "written by h5py") == 0);
+    wb_results_free(&res);
+}
+
+int main(void) {
+    char good[512];
+    if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
+    in_dir(good, "rt.h5");
+    write_file(good);
+    check_file(good);
+    check_columns_table(good);
+    check_stored_string(good);
+    test_create_refusals(good);
+    check_file(good); /* the refused create left it alone */
+    test_open_refusals(good);
+    test_reordered();
+    /* Nothing left open: no file, dataset, group or attribute, on the
+     * store's error paths included. */
+    CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+    if (!wb_test_failures) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        CHECK(system(cmd) == 0);
+    } else fprintf(stderr, "files kept in %s\n", dir);
+    return TEST_DONE();
+}
