@@ -25,6 +25,8 @@
 #include "metrics.h"
 
 #define WB_RANGE_NAME "wb_point"
+/* One range a point; the probe that matched ncu sized for 8, so do we. */
+#define WB_MAX_RANGES 8
 
 /* The current context and its device, through driver entry points: the
  * build links the runtime only, so that CI machines without a driver link. */
@@ -96,7 +98,7 @@ static int size_counter_data(wb_counters_session *s, wb_err *e) {
     CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
         .pRangeProfilerObject = en.pRangeProfilerObject, .pMetricNames = s->names, .numMetrics = (size_t)s->n,
-        .maxNumOfRanges = 1, .maxNumRangeTreeNodes = 1};
+        .maxNumOfRanges = WB_MAX_RANGES, .maxNumRangeTreeNodes = WB_MAX_RANGES};
     int rc = WB_CUPTI(WB_SKIP, e, cuptiRangeProfilerGetCounterDataSize, &ds);
     wb_err de;
     if (rp_disable(en.pRangeProfilerObject, &de) != WB_OK && rc == WB_OK) *e = de, rc = WB_SKIP;
@@ -194,12 +196,27 @@ skip:
     return WB_SKIP;
 }
 
-/* Enable, fresh counter data image, config: the start of every point. */
+/* Enable, counter data image, config: the start of every point. The image
+ * must be sized through the same profiler object that initialises it: the
+ * size call is where the object learns the metrics (CounterDataImageInitialize
+ * takes none), and initialising without it crashed inside libcupti on the
+ * H200 (2026-11-29). The buffer itself is kept and only grows. */
 static int begin_point(wb_counters_session *s, CUpti_RangeProfiler_Object **rp, wb_err *e) {
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = s->ctx};
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerEnable, &en) != WB_OK) return WB_ERR;
     *rp = en.pRangeProfilerObject;
-    memset(s->data, 0, s->data_size); /* as fresh as the probe's new image */
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
+        .pMetricNames = s->names, .numMetrics = (size_t)s->n, .maxNumOfRanges = WB_MAX_RANGES,
+        .maxNumRangeTreeNodes = WB_MAX_RANGES};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerGetCounterDataSize, &ds) != WB_OK) return WB_ERR;
+    if (ds.counterDataSize > s->data_size) {
+        uint8_t *grown = realloc(s->data, ds.counterDataSize);
+        if (!grown) return wb_fail(e, "counter data image of %zu bytes: out of host memory", ds.counterDataSize);
+        s->data = grown;
+    }
+    s->data_size = ds.counterDataSize;
+    memset(s->data, 0, s->data_size);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
         .counterDataSize = s->data_size, .pCounterData = s->data};
@@ -208,7 +225,8 @@ static int begin_point(wb_counters_session *s, CUpti_RangeProfiler_Object **rp, 
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
         .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
         .pCounterDataImage = s->data, .range = CUPTI_UserRange, .replayMode = CUPTI_UserReplay,
-        .maxRangesPerPass = 1, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0, .targetNestingLevel = 1};
+        .maxRangesPerPass = WB_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
+        .targetNestingLevel = 1};
     return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerSetConfig, &sc);
 }
 

@@ -76,7 +76,10 @@ static int64_t base_of(const validation *v, int64_t i) {
     const wb_row *x = &v->r->rows[i];
     for (int64_t j = 0; j < v->r->nrows; j++) {
         const wb_row *b = &v->r->rows[j];
-        if (strcmp(b->m.status, "ok") || !wb_match_same(x, b, "sm_limit")) continue;
+        /* family, variant and n first: the full comparison formats every axis */
+        if (strcmp(b->m.status, "ok") || b->p.n != x->p.n || strcmp(b->p.family, x->p.family) ||
+            strcmp(b->p.variant, x->p.variant) || !wb_match_same(x, b, "sm_limit"))
+            continue;
         if (b->p.launch.sm_limit == v->sms) return j;
         if (b->p.launch.sm_limit == 0 && zero < 0) zero = j;
     }

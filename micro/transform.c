@@ -123,14 +123,30 @@ static int sweep_test(wb_point_add add, void *ctx) {
     return WB_OK;
 }
 
-static int sweep_quick(wb_point_add add, void *ctx) {
+static int sweep_quick(const wb_device *dev, wb_point_add add, void *ctx) {
     static const int64_t sizes[] = {1 << 16, 1 << 20, 1000003, 1 << 24, 1 << 28};
-    for (int t = 0; t < 2; t++)
+    const int64_t big = (int64_t)1 << 28, grid_n = (int64_t)1 << 26;
+    for (int t = 0; t < 2; t++) {
         for (int s = 0; s < 5; s++)
             if (add_all_variants(add, ctx, dtypes[t], "aligned", sizes[s], 4, 256) != WB_OK) return WB_ERR;
-    if (add_grid(add, ctx, WB_TRANSFORM_SCALAR, "int32", (int64_t)1 << 26) != WB_OK ||
-        add_grid(add, ctx, WB_TRANSFORM_VEC16, "int32", (int64_t)1 << 26) != WB_OK)
+        /* ILP 1 and 2 at the largest size too: one 16-byte access per thread
+         * over a covering grid matched cudaMemcpy on the H200, ILP 4 reached
+         * 97% (.device experiment, 2026-11-29). */
+        for (int ilp = 1; ilp <= 2; ilp++)
+            if (add_point(add, ctx, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", big, ilp, 1.0, 256, 0) ||
+                add_point(add, ctx, WB_TRANSFORM_VEC16, dtypes[t], "aligned", big, ilp, 1.0, 256, 0))
+                return WB_ERR;
+    }
+    if (add_grid(add, ctx, WB_TRANSFORM_SCALAR, "int32", grid_n) != WB_OK ||
+        add_grid(add, ctx, WB_TRANSFORM_VEC16, "int32", grid_n) != WB_OK)
         return WB_ERR;
+    /* SM scaling for `wallbench project --validate`: one block of 1024
+     * threads per SM on k SMs; k = all SMs is the base. */
+    const int ks[] = {8, 16, 33, 66, dev->sms > 0 ? dev->sms : 132};
+    for (int i = 0; i < 5; i++)
+        if (add_point(add, ctx, WB_TRANSFORM_SCALAR, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]) ||
+            add_point(add, ctx, WB_TRANSFORM_VEC16, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]))
+            return WB_ERR;
     return WB_OK;
 }
 
@@ -174,7 +190,7 @@ static int sweep_full(const wb_device *dev, wb_point_add add, void *ctx) {
 static int transform_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
     switch (kind) {
     case WB_SWEEP_TEST: return sweep_test(add, ctx);
-    case WB_SWEEP_QUICK: return sweep_quick(add, ctx);
+    case WB_SWEEP_QUICK: return sweep_quick(dev, add, ctx);
     default: return sweep_full(dev, add, ctx);
     }
 }
