@@ -164,7 +164,7 @@ static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx
      * threads per SM; k = all SMs is the base the others are projected from. */
     const int ks[] = {8, 16, 33, 66, dev->sms > 0 ? dev->sms : 132};
     for (int i = 0; i < 5; i++)
-        if (add_point_on(add, ctx, WB_CEILING_DRAM_READ, DRAM_WORDS, 4, 1.0, 1024, ks[i]) ||
+        if (add_point_on(add, ctx, WB_CEILING_DRAM_READ, DRAM_WORDS, 4, 1.0, 512, ks[i]) || /* 1024 does not fit */
             add_point_on(add, ctx, WB_CEILING_INST_ISSUE, inst_threads(dev), -1, 1.0, 1024, ks[i]) ||
             add_point_on(add, ctx, WB_CEILING_INT_ALU, inst_threads(dev), -1, 1.0, 1024, ks[i]))
             return WB_ERR;

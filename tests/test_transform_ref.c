@@ -128,21 +128,13 @@ static void test_check(wb_transform_dtype dt) {
 /* The instruction kernels' arithmetic restated from its specification in
  * ceiling.h, written independently of the shared functions. */
 static uint32_t spec_issue(uint32_t tid, uint32_t seed, int turns) {
-    const uint32_t m[2] = {seed | 1u, (seed * 0x27D4EB2Fu) | 1u}, k[2] = {seed ^ 0x68E31DA4u, seed + 0xB5297A4Du};
-    uint32_t x[4], y[2];
+    const uint32_t m = (seed * 0x27D4EB2Fu) | 1u;
+    uint32_t x[4];
     x[0] = tid * 0x9E3779B1u + seed;
     x[1] = x[0] ^ 0x85EBCA6Bu, x[2] = x[0] + 0xC2B2AE35u, x[3] = ~x[0];
-    y[0] = tid ^ seed, y[1] = (tid + seed) * 0x165667B1u;
-    for (int t = 0; t < turns; t++) {
-        for (int s = 0; s < 8; s++) {
-            for (int j = 0; j < 2; j++) x[j] = x[j] * m[j] + y[j];
-            for (int j = 2; j < 4; j++) x[j] = x[j] * m[3 - j] + x[j - 2];
-            for (int j = 0; j < 2; j++) y[j] += (x[j] ^ k[j]) + k[1 - j];
-        }
-        x[2] = x[2] * m[0] + x[3];
-        x[3] = x[3] * m[1] + x[2];
-    }
-    return (x[0] ^ x[1] ^ x[2] ^ x[3] ^ y[0] ^ y[1]) | 1u;
+    for (int i = 0; i < turns * 8; i++)
+        for (int j = 0; j < 4; j++) x[j] = x[j] * m + (x[j] >> 7);
+    return (x[0] ^ x[1] ^ x[2] ^ x[3] ^ tid) | 1u;
 }
 
 static uint32_t spec_alu(uint32_t tid, uint32_t seed, int turns) {
