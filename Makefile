@@ -5,6 +5,7 @@ GPU ?= auto
 SWEEP ?= quick
 ARGS ?=
 RESULTS ?=
+WITH ?=
 CMAKE_ARGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
@@ -40,7 +41,7 @@ run:
 plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \
 	harness/deps.sh plots || exit 3; \
-	WALLBENCH=$$b/wallbench plots/render.sh "$(RESULTS)"
+	WALLBENCH=$$b/wallbench plots/render.sh "$(RESULTS)" $(WITH)
 
 clean:
 	rm -rf build plots/out/tmp

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# render.sh RESULTS.h5 - exports the data of every plots/fig*.gp from one
+# render.sh RESULTS.h5 [OTHER.h5] - exports the data of every plots/fig*.gp from one
 # results file (wallbench export) and renders each figure as PNG and PDF into
 # plots/out/<results-file-stem>/. A figure whose data the file lacks (export
 # exit 3: family not run, counters missing, no second file for fig-compare)
-# is skipped with its one-line reason. $WALLBENCH: the binary (default: the
+# is skipped with its one-line reason. OTHER.h5 is the second file of
+# fig-compare (export --with). $WALLBENCH: the binary (default: the
 # newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests).
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
 # 2 bad input, 3 gnuplot missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-if [ $# -ne 1 ]; then echo "usage: plots/render.sh RESULTS.h5" >&2; exit 2; fi
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then echo "usage: plots/render.sh RESULTS.h5 [OTHER.h5]" >&2; exit 2; fi
 results=$1
+with=${2:-}
+if [ -n "$with" ] && [ ! -f "$with" ]; then echo "render: $with: no such file" >&2; exit 2; fi
 if [ ! -f "$results" ]; then echo "render: $results: no such file" >&2; exit 2; fi
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "render: gnuplot is missing (harness/deps.sh plots installs it)" >&2
@@ -33,7 +36,7 @@ trap 'rm -rf "$tmp"' EXIT
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do
     name=$(basename "$gp" .gp)
-    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" 2>&1)
+    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} 2>&1)
     rc=$?
     if [ $rc -eq 3 ]; then
         echo "skip $name: ${msg#*skipped: }"
