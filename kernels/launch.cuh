@@ -66,8 +66,11 @@ cudaError_t wb_plan_kernel(Kernel kernel, wb_launch *l, int64_t n_items, int64_t
     if (target_blocks < unconstrained) {
         // Shared memory is the one resource we can raise without changing the
         // code: (pad + reserved) * (target + 1) > smem_per_sm keeps one more block out.
-        int pad = d.smem_per_sm / target_blocks - d.smem_reserved_per_block;
-        if (pad > d.smem_optin_per_block) pad = d.smem_optin_per_block;
+        // Static shared memory counts against the same budget: leaving it out
+        // made every padded launch of a kernel with a static reduction buffer
+        // unlaunchable (dram_read on one block per SM, H200, 2026-11-29).
+        int pad = d.smem_per_sm / target_blocks - d.smem_reserved_per_block - (int)fa.sharedSizeBytes;
+        if (pad > d.smem_optin_per_block - (int)fa.sharedSizeBytes) pad = d.smem_optin_per_block - (int)fa.sharedSizeBytes;
         if (pad > smem) smem = pad;
     }
     if (smem > 48 * 1024 &&
