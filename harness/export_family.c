@@ -14,7 +14,10 @@
 #include "export.h"
 
 enum { AX_DTYPE = 1, AX_LAYOUT = 2, AX_SEL = 4, AX_ENTRIES = 8, AX_GROUPS = 16, AX_OPS = 32, AX_VEC = 64,
-       AX_COLS = 128, AX_VARIANT_FIXED = 256 };
+       AX_COLS = 128, AX_VARIANT_FIXED = 256, AX_LF = 512 };
+/* AX_VEC in select, scan, expr: vector width follows ILP (4 B at ILP 1, 16 B
+ * from ILP 4; library peers -1), a launch shape that must not split a pair;
+ * AX_ENTRIES in scan: only the Q3.1-like join has a dimension table */
 
 typedef struct slice {
     const char *family;
@@ -37,7 +40,8 @@ static void signature(const wb_row *r, unsigned axes, char *buf, size_t len) {
              axes & AX_DTYPE ? "*" : p->dtype, axes & AX_LAYOUT ? "*" : p->layout, axes & AX_SEL ? NAN : p->selectivity,
              axes & AX_ENTRIES ? -2LL : (long long)p->table_entries, axes & AX_GROUPS ? -2LL : (long long)p->groups,
              axes & AX_OPS ? -2 : p->expr_ops, axes & AX_VEC ? -2 : p->vector_bytes, axes & AX_COLS ? -2 : p->columns,
-             p->load_factor, p->match_rate, p->warm_cache, axes & AX_VARIANT_FIXED ? " variant=" : "",
+             axes & AX_LF ? -2.0 : p->load_factor, p->match_rate, p->warm_cache,
+             axes & AX_VARIANT_FIXED ? " variant=" : "",
              axes & AX_VARIANT_FIXED ? p->variant : "");
 }
 
@@ -176,7 +180,7 @@ static void select_model(FILE *f, const wb_export *x, const pick *p, int n) {
 }
 
 int wb_export_select(wb_export *x, wb_err *e) {
-    slice s = {"select", x_sel, series_variant, AX_SEL};
+    slice s = {"select", x_sel, series_variant, AX_SEL | AX_VEC};
     pick *p;
     char sig[320];
     int n, rc = picks(x, &s, &p, &n, sig, sizeof sig, e);
@@ -204,7 +208,7 @@ static double dram_mb(const wb_row *r) {
 }
 
 int wb_export_scan(wb_export *x, wb_err *e) {
-    slice s = {"scan", x_sel, series_scan, AX_SEL | AX_LAYOUT | AX_COLS};
+    slice s = {"scan", x_sel, series_scan, AX_SEL | AX_LAYOUT | AX_COLS | AX_ENTRIES | AX_VEC};
     pick *p;
     char sig[320];
     int n, rc = picks(x, &s, &p, &n, sig, sizeof sig, e);
@@ -220,7 +224,16 @@ int wb_export_scan(wb_export *x, wb_err *e) {
     return f ? wb_export_close(f, x, "", e) : WB_ERR;
 }
 
-static double x_entries(const wb_row *r) { return r->p.table_entries > 0 ? (double)r->p.table_entries : NAN; }
+/* the build variants time the table build, not the probe: not on the figure */
+static double x_entries(const wb_row *r) {
+    return r->p.table_entries > 0 && strncmp(r->p.variant, "build_", 6) != 0 ? (double)r->p.table_entries : NAN;
+}
+/* only hash tables have a load factor (direct-mapped ones have NaN): it names
+ * the series instead of splitting the slice */
+static void series_probe(const wb_row *r, char *buf, size_t len) {
+    if (isfinite(r->p.load_factor)) snprintf(buf, len, "%s/lf%g", r->p.variant, r->p.load_factor);
+    else snprintf(buf, len, "%s", r->p.variant);
+}
 static double per_item_ns(const wb_row *r) {
     double items = isfinite(r->p.items) && r->p.items > 0 ? r->p.items : (double)r->p.n;
     return items > 0 ? r->m.time_median_ms * 1e6 / items : NAN;
@@ -238,7 +251,7 @@ static int probe_levels(wb_export *x, wb_err *e) {
 }
 
 int wb_export_probe(wb_export *x, wb_err *e) {
-    slice s = {"probe", x_entries, series_variant, AX_ENTRIES};
+    slice s = {"probe", x_entries, series_probe, AX_ENTRIES | AX_LF};
     pick *p;
     char sig[320];
     int n, rc = picks(x, &s, &p, &n, sig, sizeof sig, e);
@@ -277,7 +290,7 @@ int wb_export_groupby(wb_export *x, wb_err *e) {
 static double x_ops(const wb_row *r) { return r->p.expr_ops > 0 ? r->p.expr_ops : NAN; }
 
 int wb_export_expr(wb_export *x, wb_err *e) {
-    slice s = {"expr", x_ops, series_variant, AX_OPS};
+    slice s = {"expr", x_ops, series_variant, AX_OPS | AX_VEC};
     pick *p;
     char sig[320];
     int n, rc = picks(x, &s, &p, &n, sig, sizeof sig, e);

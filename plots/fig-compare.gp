@@ -1,7 +1,7 @@
 # fig-compare.gp - reproduces seed 000 Table 1 as a figure: two results files
 # (two GPUs, or two runs), per matched benchmark point the speedup of this
 # file's GPU over the other's against this file's instruction intensity, with
-# horizontal lines at the two files' measured DRAM-bandwidth ratio and
+# horizontal lines at the two files' measured (or projected) DRAM-bandwidth ratio and
 # instruction-throughput ratio: memory-bound points should sit near the first,
 # compute-bound points near the second. The paper compares TPC-H kernel time
 # of L4 and GH200; the suite compares isolated kernels point by point.
@@ -27,8 +27,8 @@ do for [t = 1:2] {
     set xlabel sprintf("instruction intensity on %s (warp instructions per DRAM sector)", esc(this))
     set ylabel sprintf("speedup (time on %s / time on %s)", esc(other), esc(this))
     set key top left box opaque Left reverse font ",9"
-    plot bw with lines lw 2.5 dt 2 lc rgb "#000000" title sprintf("DRAM bandwidth ratio %.2fx (measured)", bw), \
-         inst with lines lw 2.5 dt 4 lc rgb "#777777" title sprintf("instruction throughput ratio %.2fx (measured)", inst), \
+    plot bw with lines lw 2.5 dt 2 lc rgb "#000000" title sprintf("DRAM bandwidth ratio %.2fx (%s)", bw, measured_word), \
+         inst with lines lw 2.5 dt 4 lc rgb "#777777" title sprintf("instruction throughput ratio %.2fx (%s)", inst, measured_word), \
          for [b = 1:NB] F index (b - 1) using 4:5 with points pt pt(b - 1) ps 1.3 lc rgb col(b - 1) title esc(SER[b])
     set output
 }

@@ -22,7 +22,7 @@ do for [t = 1:2] {
     set format x "10^{%L}"
     set xlabel "groups"
     set ylabel "time per row (ns)"
-    set key top left box opaque Left reverse
+    set key top right box opaque Left reverse
     unset arrow; unset label
     do for [g in "56 175"] {
         set arrow from g + 0, graph 0 to g + 0, graph 1 nohead dt 3 lw 1.5 lc rgb "#555555"

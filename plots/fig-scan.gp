@@ -15,23 +15,29 @@ load gpdir."lib-common.gp"
 F = data."/".fig.".dat"
 load gpdir."lib-blocks.gp"
 W = 1400; H = 620
+# series are variant/query/columns: colour, dash and shape follow the variant,
+# the query fills the shape (Q1.1-like scan) or leaves it open (Q3.1-like join)
+vi(b) = strstrt(SER[b], "direct_noskip") == 1 ? 2 : (strstrt(SER[b], "direct") == 1 ? 1 : 0)
+is_join(b) = strstrt(SER[b], "/q3") > 0
+scan_pt(b) = is_join(b) ? pto(vi(b)) : pt(vi(b))
+scan_dt(b) = is_join(b) ? dash(vi(b) + 3) : dash(vi(b))
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"
     set multiplot layout 1, 2 title sprintf("Tiled vs direct scan against selectivity (paper 002 section 3.2)\n{/*0.8 %s}", source)
     set xrange [-0.02:1.02]
     set xlabel "selectivity (share of rows passing)"
-    set key top left box opaque Left reverse font ",9"
+    set key bottom right box opaque Left reverse font ",9"
     set title "time"
     set ylabel "time (ms, median)"
     set yrange [0:*]
-    plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt dash(b - 1) \
-         pt pair_pt(b) ps 1.2 lc rgb col(b - 1) title esc(SER[b])
+    plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt scan_dt(b) \
+         pt scan_pt(b) ps 1.3 lc rgb col(vi(b)) title esc(SER[b])
     set title "DRAM traffic (counters; dotted: bytes the algorithm must move)"
     set ylabel "DRAM bytes read + written (MB)"
-    plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt dash(b - 1) \
-         pt pair_pt(b) ps 1.2 lc rgb col(b - 1) title esc(SER[b]), \
-         for [b = 1:NB] F index (b - 1) using 2:5 with lines lw 1 dt 3 lc rgb col(b - 1)
+    plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt scan_dt(b) \
+         pt scan_pt(b) ps 1.3 lc rgb col(vi(b)) title esc(SER[b]), \
+         for [b = 1:NB] F index (b - 1) using 2:5 with lines lw 1 dt 3 lc rgb col(vi(b))
     unset multiplot
     set output
 }

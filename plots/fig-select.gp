@@ -18,19 +18,30 @@ stats F using 5 nooutput
 N = STATS_max
 W = 1000; H = 650
 is_model(b) = SER[b] eq "model"
-model_dash(b) = is_model(b) ? 2 : 1
+is_peer(b) = SER[b] eq "cub"
+# if/pred pairs share a shape (filled/open) and a dash; the model is dashed
+# black without points, the CUB peer dotted black with crosses
+sel_dt(b) = is_model(b) ? 2 : (is_peer(b) ? 3 : dash((b - 1) / 2))
+sel_pt(b) = is_model(b) ? -1 : (is_peer(b) ? 2 : pair_pt(b))
+sel_lc(b) = (is_model(b) || is_peer(b)) ? "#000000" : col((b - 1) / 2)
+# the second of a pair is drawn larger, so its open shape rings the first's
+# filled one where the two coincide (if == pred)
+sel_ps(b) = (!is_model(b) && !is_peer(b) && (int(b) - 1) % 2 == 1) ? 2.2 : 1.3
+sel_title(b) = is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" \
+             : (is_peer(b) ? "CUB DeviceSelect (library peer)" : esc(SER[b]))
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"
     set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source)
     set xrange [-0.02:1.02]
     set xlabel "selectivity (share of rows selected)"
-    set ylabel "time (ms, median)"
-    set yrange [0:*]
-    set key top left box opaque Left reverse
+    # log: the atomic variants are 100x the others and would flatten them
+    set ylabel "time (ms, median, log scale)"
+    set logscale y
+    set yrange [*:*]
+    set format y "%g"
+    set key inside top right box opaque Left reverse
     plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints \
-         lw (is_model(b) ? 3 : 2) dt model_dash(b) pt (is_model(b) ? -1 : pair_pt(b)) ps 1.3 \
-         lc rgb (is_model(b) ? "#000000" : col(b - 1)) \
-         title (is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" : esc(SER[b]))
+         lw (is_model(b) ? 3 : 2) dt sel_dt(b) pt sel_pt(b) ps sel_ps(b) lc rgb sel_lc(b) title sel_title(b)
     set output
 }

@@ -28,8 +28,10 @@ do for [t = 1:2] {
     set yrange [0:102]
     set xlabel "saturation x (%)"
     set ylabel "share of time where saturation >= x (%)"
-    set key top right box opaque Left reverse font ",9"
     do for [p = 0:1] {
+        # with latency hidden the curves stay high: the top right would hide them
+        if (p == 0) { set key top right box opaque Left reverse font ",9" } \
+        else { set key bottom left box opaque Left reverse font ",9" }
         set title (p == 0 ? "measured" : sprintf("latency hidden: %.2fx speedup", speedup))
         plot for [q = 1:5] F index (5 * p + q - 1) using 2:3 with lines lw (q == 5 ? 3.5 : 2.2) dt q \
              lc rgb (q == 5 ? "#000000" : col(q - 1)) title RES[q]

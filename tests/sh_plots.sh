@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # sh_plots.sh WALLBENCH - renders every figure of plots/ through
 # plots/render.sh and checks that each PNG exists and is not empty and that
-# each export had rows. Data: the newest committed results/h200/*.h5, else a
+# each export had rows. Data: the newest measured results/h200/*.h5 (by name,
+# projections and the baseline copy left out; fig-compare against its L4
+# projection when that file is there), else a
 # synthetic file written by tests/test_export --write (every family, with
 # counters, compare_with pointing at itself). Every figure must render;
 # fig-compare may be skipped for a committed file without compare_with.
@@ -15,7 +17,9 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-results=$(ls -t "$src"/results/h200/*.h5 2>/dev/null | head -n 1)
+results=$(ls "$src"/results/h200/*.h5 2>/dev/null | grep -v -- '-projected-' | grep -v '/baseline\.h5$' | LC_ALL=C sort | tail -n 1)
+with=""
+[ -n "$results" ] && [ -f "${results%.h5}-projected-l4.h5" ] && with=${results%.h5}-projected-l4.h5
 if [ -z "$results" ]; then
     gen=${WB_BUILD_DIR:-}/tests/test_export
     if [ ! -x "$gen" ]; then
@@ -26,7 +30,7 @@ if [ -z "$results" ]; then
     "$gen" --write "$results" || { echo "FAIL: $gen --write"; exit 1; }
 fi
 echo "rendering from $results"
-WALLBENCH=$wb WB_PLOTS_OUT=$tmp/out "$src/plots/render.sh" "$results" >"$tmp/log" 2>&1
+WALLBENCH=$wb WB_PLOTS_OUT=$tmp/out "$src/plots/render.sh" "$results" $with >"$tmp/log" 2>&1
 rc=$?
 cat "$tmp/log"
 fail=0
@@ -34,7 +38,7 @@ fail=0
 for gp in "$src"/plots/fig*.gp; do
     name=$(basename "$gp" .gp)
     if grep -q "^skip $name:" "$tmp/log"; then
-        if [ "$name" = fig-compare ] && [ "$results" != "$tmp/synthetic.h5" ]; then continue; fi
+        if [ "$name" = fig-compare ] && [ -z "$with" ] && [ "$results" != "$tmp/synthetic.h5" ]; then continue; fi
         echo "FAIL: $name was skipped"
         fail=1
         continue
