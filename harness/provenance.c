@@ -74,6 +74,8 @@ static int attrs(wb_store *s, const wb_provenance *pv, const wb_device *d, const
         {"sm_count", d->sms},
         {"l2_bytes", (double)d->l2_bytes},
         {"mem_total_bytes", (double)d->mem_total_bytes},
+        {"max_threads_per_sm", d->max_threads_per_sm},
+        {"smem_per_sm", d->smem_per_sm}, /* fig-probe draws the shared-memory regime from it */
         {"sm_clock_max_mhz", d->sm_clock_max_mhz},
         {"mem_clock_mhz", d->mem_clock_mhz},
         {"mem_bus_bits", d->mem_bus_bits},
