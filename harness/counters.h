@@ -54,9 +54,12 @@ void wb_counters_clear(wb_counters *c, const char *note);
 void wb_counters_group(wb_counters *c);
 
 /* Derived columns: inst_per_sector, gips, roof_pct and the three bound
- * classes, from out->v and the roofs. measured may have NaN fields (no
- * ceiling yet): bound is then "". No DRAM sector at all with instructions
- * executed gives inst_per_sector = +inf (compute side of every ridge). */
-void wb_counters_derive(wb_counters *c, const wb_roof *measured, const wb_roof *l4, const wb_roof *gh200);
+ * classes, from out->v and the roofs. gips divides the counted instructions
+ * by time_ms, the point's timed median (CUDA events); NaN falls back to the
+ * counter range's kernel_time_ms. measured may have NaN fields (no ceiling
+ * yet): bound is then "". No DRAM sector at all with instructions executed
+ * gives inst_per_sector = +inf (compute side of every ridge). */
+void wb_counters_derive(wb_counters *c, double time_ms, const wb_roof *measured, const wb_roof *l4,
+                        const wb_roof *gh200);
 
 #endif

@@ -255,7 +255,7 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
         row->m.timing_pass_ms = (wb_now_s() - r->timing_t0_s) * 1e3;
         step_clock(r);
         step_summaries(r);
-        wb_counters_derive(&row->c, &r->measured, &r->l4, &r->gh200); /* 10 */
+        wb_counters_derive(&row->c, row->m.time_median_ms, &r->measured, &r->l4, &r->gh200); /* 10 */
         snprintf(row->m.status, sizeof row->m.status, "ok");
         status = track_ceiling(r, e);
     }
@@ -307,7 +307,7 @@ int wb_run_rederive(wb_run *r, wb_err *e) {
     for (int i = 0; i < r->nkept; i++) {
         wb_row *k = &r->kept[i];
         wb_counters c = k->c;
-        wb_counters_derive(&c, &r->measured, &r->l4, &r->gh200);
+        wb_counters_derive(&c, k->m.time_median_ms, &r->measured, &r->l4, &r->gh200);
         if (same(c.inst_per_sector, k->c.inst_per_sector) && same(c.gips, k->c.gips) && same(c.roof_pct, k->c.roof_pct) &&
             !strcmp(c.bound, k->c.bound) && !strcmp(c.bound_l4, k->c.bound_l4) && !strcmp(c.bound_gh200, k->c.bound_gh200))
             continue;

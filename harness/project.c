@@ -125,7 +125,7 @@ static void scale_row(proj *p, wb_row *r, double s) {
     set_metric(r, "ipc", inst / (p->g->sms * p->clock_ghz * 1e9 * kms * 1e-3));
     set_metric(r, "l1_throughput_pct", NAN);
     set_metric(r, "l2_throughput_pct", NAN);
-    wb_counters_derive(&r->c, &p->to, &p->l4, &p->gh200);
+    wb_counters_derive(&r->c, r->m.time_median_ms, &p->to, &p->l4, &p->gh200);
 }
 
 static const char *why_not(const wb_row *r, proj *p, double *t) {

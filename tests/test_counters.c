@@ -43,7 +43,7 @@ static void derive_at(wb_counters *c, double inst, double rd, double wr, double 
     set(c, "dram_sectors_read", rd);
     set(c, "dram_sectors_write", wr);
     set(c, "kernel_time_ms", ms);
-    wb_counters_derive(c, m, &l4, &gh);
+    wb_counters_derive(c, NAN, m, &l4, &gh);
 }
 
 static void test_derive(void) {
@@ -111,9 +111,19 @@ static void test_derive(void) {
     set(&c, "inst", 1.0e6);
     set(&c, "dram_sectors_read", 1.0e5);
     set(&c, "dram_sectors_write", 0.0);
-    wb_counters_derive(&c, NULL, NULL, NULL);
+    wb_counters_derive(&c, NAN, NULL, NULL, NULL);
     CHECK(strcmp(c.bound, "") == 0 && strcmp(c.bound_l4, "") == 0 && strcmp(c.bound_gh200, "") == 0);
     CHECK(isnan(c.roof_pct));
+
+    /* The timed median wins over the counter range's duration, which also
+     * spans launch gaps; without it the range duration is the fallback. */
+    set(&c, "kernel_time_ms", 10.0);
+    wb_counters_derive(&c, 8.0, NULL, NULL, NULL);
+    CHECK_NEAR(c.gips, 1.0e6 / 8.0e6, 1e-15);
+    wb_counters_derive(&c, NAN, NULL, NULL, NULL);
+    CHECK_NEAR(c.gips, 1.0e6 / 10.0e6, 1e-15);
+    wb_counters_derive(&c, 0.0, NULL, NULL, NULL);
+    CHECK_NEAR(c.gips, 1.0e6 / 10.0e6, 1e-15);
 }
 
 /* The expected grouping, written out independently of counters.c. */

@@ -309,7 +309,7 @@ int main(int argc, char **argv) {
             wb_test_failures++;
         }
         pass_ms[k] = now_ms() - t0;
-        wb_counters_derive(&c[k], NULL, NULL, NULL);
+        wb_counters_derive(&c[k], NAN, NULL, NULL, NULL);
         if (check_output(&w, k)) wb_test_failures++;
     }
     int passes = wb_counters_passes(s);
