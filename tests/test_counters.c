@@ -253,8 +253,15 @@ static void test_metric_names(void) {
         size_t len = 0;
         char *tsv = load_file(path, &len);
         if (!tsv || len == 0) {
-            fprintf(stderr, "cannot read %s: the metric lists live in shared/ beside the clone\n", path);
-            wb_test_failures++;
+            /* The lists are the project's reference material, beside the clone
+             * in CI; a user's standalone clone (a GPU node) does not have them.
+             * Only CI (CI=true, as it runs .ci/run) must not miss the check. */
+            const char *ci = getenv("CI");
+            int in_ci = ci && strcmp(ci, "true") == 0;
+            fprintf(stderr, "%s %s: the metric lists live in shared/ beside the clone%s\n",
+                    in_ci ? "cannot read" : "note: metric names not checked, no", path,
+                    in_ci ? "" : " (required when CI=true)");
+            if (in_ci) wb_test_failures++;
             free(tsv);
             continue;
         }
