@@ -13,69 +13,48 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "synth_results.h"
 #include "harness/export.h"
 #include "harness/metrics.h"
 #include "harness/store_h5.h"
 
-typedef struct synth {
-    wb_store *s;
-    wb_err e;
-    int rc;
-    wb_roof roof;
-} synth;
-
-static void set_metric(wb_row *r, const char *col, double v) {
-    int i = wb_metric_index(col);
-    if (i >= 0) r->c.v[i] = v;
-}
+/* The synthetic file's measured roof (the ceilings() rows below agree with it). */
+static const wb_roof measured_roof = {"measured", 1030, 4300};
 
 /* Counters consistent with an intensity, a throughput and a time; shape
  * parameters vary with h so that the CDFs have spread. */
 static void counters(synth *z, wb_row *r, double ips, double gips, int h) {
     double t = r->m.time_median_ms, inst = gips * 1e9 * t / 1e3, sectors = inst / ips;
-    set_metric(r, "inst", inst);
-    set_metric(r, "inst_issued", inst * 1.02);
-    set_metric(r, "dram_sectors_read", sectors * 0.6);
-    set_metric(r, "dram_sectors_write", sectors * 0.4);
-    set_metric(r, "ipc", gips / (132 * 1.98));
-    set_metric(r, "occupancy_achieved_pct", 20 + (h * 37) % 75);
-    set_metric(r, "dram_throughput_pct", fmin(99, 100.0 * sectors * 32 / (t * 1e6) / 4800));
-    set_metric(r, "l2_throughput_pct", 10 + (h * 23) % 80);
-    set_metric(r, "l1_throughput_pct", 5 + (h * 13) % 90);
-    set_metric(r, "l2_hit_pct", 30 + (h * 17) % 70);
-    set_metric(r, "l1_hit_pct", (h * 29) % 100);
-    set_metric(r, "sm_clock_hz", 1.98e9);
-    set_metric(r, "kernel_time_ms", t);
+    synth_metric(r, "inst", inst);
+    synth_metric(r, "inst_issued", inst * 1.02);
+    synth_metric(r, "dram_sectors_read", sectors * 0.6);
+    synth_metric(r, "dram_sectors_write", sectors * 0.4);
+    synth_metric(r, "ipc", gips / (132 * 1.98));
+    synth_metric(r, "occupancy_achieved_pct", 20 + (h * 37) % 75);
+    synth_metric(r, "dram_throughput_pct", fmin(99, 100.0 * sectors * 32 / (t * 1e6) / 4800));
+    synth_metric(r, "l2_throughput_pct", 10 + (h * 23) % 80);
+    synth_metric(r, "l1_throughput_pct", 5 + (h * 13) % 90);
+    synth_metric(r, "l2_hit_pct", 30 + (h * 17) % 70);
+    synth_metric(r, "l1_hit_pct", (h * 29) % 100);
+    synth_metric(r, "sm_clock_hz", 1.98e9);
+    synth_metric(r, "kernel_time_ms", t);
     for (int g = 0; g < WB_STALL_GROUPS; g++) r->c.stall[g] = 0.5 + (h + 3 * g) % 7;
     r->c.inst_per_sector = ips;
     r->c.gips = gips;
     r->c.launches = 1;
-    snprintf(r->c.bound, sizeof r->c.bound, "%s", wb_roof_bound(&z->roof, ips));
+    snprintf(r->c.bound, sizeof r->c.bound, "%s", wb_roof_bound(&measured_roof, ips));
 }
 
 static void put(synth *z, wb_row *r) {
-    double samples[3] = {r->m.time_median_ms * 0.99, r->m.time_median_ms, r->m.time_median_ms * 1.01};
-    r->m.reps = 3;
     r->m.gbps_model = isfinite(r->p.bytes_model) ? r->p.bytes_model / (r->m.time_median_ms * 1e6) : NAN;
     if (!r->m.status[0]) snprintf(r->m.status, sizeof r->m.status, "ok");
-    if (z->rc == WB_OK) z->rc = wb_store_append(z->s, r, samples, 3, &z->e);
+    synth_put(z, r, NULL, 3);
 }
 
 static wb_row op(const char *family, const char *variant, int64_t n, double time_ms) {
-    wb_row r;
-    wb_row_init(&r);
-    snprintf(r.p.family, sizeof r.p.family, "%s", family);
-    snprintf(r.p.variant, sizeof r.p.variant, "%s", variant);
-    snprintf(r.p.dtype, sizeof r.p.dtype, "int32");
-    r.p.n = n;
-    r.p.items = (double)n;
-    r.p.bytes_model = 8.0 * (double)n;
-    r.p.launch.block = 256;
-    r.p.launch.ilp = 4;
-    r.p.launch.occupancy_target = 1.0;
+    wb_row r = synth_row(family, variant, n, time_ms);
     r.p.launch.occupancy_theoretical = 0.75;
     r.p.launch.waves = (double)n / (1 << 22);
-    r.m.time_median_ms = time_ms;
     return r;
 }
 
@@ -88,7 +67,7 @@ static void ceilings(synth *z) {
         put(z, &r);
     }
     wb_row r = op("ceiling", "inst_issue", 1 << 24, 1.0);
-    set_metric(&r, "sm_clock_hz", 1.98e9);
+    synth_metric(&r, "sm_clock_hz", 1.98e9);
     r.c.gips = 1030;
     put(z, &r);
 }
@@ -151,7 +130,7 @@ static void operators(synth *z) {
 /* Writes the synthetic file; full = 0: ceiling rows without counters only;
  * compare_with: the attribute, or NULL. */
 static int write_synthetic(const char *path, int full, int projected, const char *compare_with, wb_err *e) {
-    synth z = {NULL, {""}, WB_OK, {"measured", 1030, 4300}};
+    synth z = {NULL, {""}, WB_OK};
     if (wb_store_create(path, &z.s, e) != WB_OK) return WB_ERR;
     wb_store_attr_str(z.s, "gpu_name", "NVIDIA H200", &z.e);
     wb_store_attr_f64(z.s, "sm_count", 132, &z.e);
