@@ -7,9 +7,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "harness/metrics.h"
 #include "harness/store_h5.h"
 
@@ -108,6 +110,15 @@ static int synth_run(int (*cmd)(int, char **), int argc, char **argv, char *out,
     out[got] = '\0';
     fclose(tmp);
     return rc;
+}
+
+/* Removes the test's scratch folder, but keeps it for inspection when a
+ * check failed. */
+static void synth_remove_dir(const char *dir) {
+    if (wb_test_failures) return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
 }
 
 #endif

@@ -220,10 +220,6 @@ int main(void) {
     test_check_files();
     test_bad_thresholds();
     test_bad_files();
-    if (!wb_test_failures) {
-        char cmd[600];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
-    }
+    synth_remove_dir(dir);
     return TEST_DONE();
 }
