@@ -39,6 +39,9 @@ void wb_counters_close(wb_counters_session *s);
 int wb_counters_passes(const wb_counters_session *s);
 /* One line for the run log: chip, metrics accepted, passes, launch counting. */
 const char *wb_counters_summary(const wb_counters_session *s);
+/* Where the counter pass spent its wall time so far: setup, reset, passes,
+ * decode (one line into buf). */
+void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len);
 
 /* Without a GPU: builds the config image of wb_metrics[] for a chip name
  * ("GH100", "AD104") with CUPTI's host API and counts its replay passes.

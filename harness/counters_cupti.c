@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 #include <cupti_driver_cbid.h>
@@ -89,26 +90,6 @@ static int rp_disable(CUpti_RangeProfiler_Object *rp, wb_err *e) {
     return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerDisable, &p);
 }
 
-/* Enable ... Disable brackets every point, the sequence the probe ran twice
- * in one process; between points the profiler is off, so the timing pass
- * never runs under it. The counter data image is sized once (here). */
-static int size_counter_data(wb_counters_session *s, wb_err *e) {
-    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = s->ctx};
-    if (WB_CUPTI(WB_SKIP, e, cuptiRangeProfilerEnable, &en) != WB_OK) return WB_SKIP;
-    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = en.pRangeProfilerObject, .pMetricNames = s->names, .numMetrics = (size_t)s->n,
-        .maxNumOfRanges = WB_MAX_RANGES, .maxNumRangeTreeNodes = WB_MAX_RANGES};
-    int rc = WB_CUPTI(WB_SKIP, e, cuptiRangeProfilerGetCounterDataSize, &ds);
-    wb_err de;
-    if (rp_disable(en.pRangeProfilerObject, &de) != WB_OK && rc == WB_OK) *e = de, rc = WB_SKIP;
-    if (rc != WB_OK) return WB_SKIP;
-    if (ds.counterDataSize == 0 || !(s->data = calloc(ds.counterDataSize, 1)))
-        return wb_skip(e, "counter data image of %zu bytes: not allocated", ds.counterDataSize);
-    s->data_size = ds.counterDataSize;
-    return WB_OK;
-}
-
 /* Every way a kernel gets launched, runtime and driver. CUDA 13's <<<>>>
  * goes through __cudaLaunchKernel, which may call further launch APIs: only
  * the outermost call of a nest counts (depth), so no launch counts twice.
@@ -171,6 +152,79 @@ static void start_counting_launches(wb_counters_session *s) {
     }
 }
 
+/* Wall seconds, for the cost split of wb_counters_cost. */
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+enum { COST_SETUP, COST_RESET, COST_PASSES, COST_DECODE };
+
+/* The profiler object is enabled once and kept: Enable builds it afresh, and
+ * at one Enable/Disable per point the counter pass cost 8.8x the timing pass
+ * on the H200 (2026-11-29, 183 s vs 21 s over the quick sweep). An enabled
+ * object that is not between Start and Stop counts nothing, so the timing
+ * pass still runs unprofiled. The image must be sized through the object that
+ * initialises it: the size call is where the object learns the metrics
+ * (CounterDataImageInitialize takes none), and initialising without it
+ * crashed inside libcupti on the H200 (2026-11-29). */
+static int enable(wb_counters_session *s, wb_err *e) {
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = s->ctx};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerEnable, &en) != WB_OK) return WB_ERR;
+    s->rp = en.pRangeProfilerObject;
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
+        .pMetricNames = s->names, .numMetrics = (size_t)s->n, .maxNumOfRanges = WB_MAX_RANGES,
+        .maxNumRangeTreeNodes = WB_MAX_RANGES};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerGetCounterDataSize, &ds) != WB_OK) return WB_ERR;
+    if (ds.counterDataSize > s->data_size) {
+        uint8_t *grown = realloc(s->data, ds.counterDataSize);
+        if (!grown) return wb_fail(e, "counter data image of %zu bytes: out of host memory", ds.counterDataSize);
+        s->data = grown;
+    }
+    s->data_size = ds.counterDataSize;
+    return WB_OK;
+}
+
+static void disable(wb_counters_session *s, wb_err *e) {
+    if (!s->rp) return;
+    wb_err de;
+    if (rp_disable(s->rp, &de) != WB_OK && e && !e->msg[0]) *e = de;
+    s->rp = NULL;
+}
+
+/* A fresh counter data image and the config: the start of every point. */
+static int arm(wb_counters_session *s, wb_err *e) {
+    memset(s->data, 0, s->data_size);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
+        .counterDataSize = s->data_size, .pCounterData = s->data};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerCounterDataImageInitialize, &ci) != WB_OK) return WB_ERR;
+    CUpti_RangeProfiler_SetConfig_Params sc = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
+        .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
+        .pCounterDataImage = s->data, .range = CUPTI_UserRange, .replayMode = CUPTI_UserReplay,
+        .maxRangesPerPass = WB_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
+        .targetNestingLevel = 1};
+    return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerSetConfig, &sc);
+}
+
+/* Arms the kept object; if CUPTI refuses to re-arm it, falls back to one
+ * Enable/Disable per point for the rest of the session and says so once. */
+static int begin_point(wb_counters_session *s, wb_err *e) {
+    if (!s->rp && enable(s, e) != WB_OK) return WB_ERR;
+    if (arm(s, e) == WB_OK) return WB_OK;
+    if (s->enable_per_point) return WB_ERR;
+    fprintf(stderr, "warning: counters: re-arming the kept profiler failed (%s); enabling it per point from now on\n",
+            e->msg);
+    s->enable_per_point = 1;
+    disable(s, NULL);
+    e->msg[0] = '\0';
+    if (enable(s, e) != WB_OK) return WB_ERR;
+    return arm(s, e);
+}
+
 int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
     *out = NULL;
     wb_counters_session *s = calloc(1, sizeof *s);
@@ -184,7 +238,7 @@ int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
     s->profiler_initialized = 1;
     if (check_device(s, dev, e) != WB_OK) goto skip;
     if (wb_cupti_host_build(s, s->chip, s->avail, WB_SKIP, e) != WB_OK) goto skip;
-    if (size_counter_data(s, e) != WB_OK) goto skip;
+    if (enable(s, e) != WB_OK) goto skip;
     start_counting_launches(s);
     snprintf(s->summary, sizeof s->summary, "CUPTI range profiler on %s: %d of %d metrics, %d passes a point%s%s",
              s->chip, s->n, wb_n_metrics, s->passes, s->note[0] ? "; " : "", s->note);
@@ -194,40 +248,6 @@ skip:
     wb_err_prefix(e, "hardware counters unavailable");
     wb_counters_close(s);
     return WB_SKIP;
-}
-
-/* Enable, counter data image, config: the start of every point. The image
- * must be sized through the same profiler object that initialises it: the
- * size call is where the object learns the metrics (CounterDataImageInitialize
- * takes none), and initialising without it crashed inside libcupti on the
- * H200 (2026-11-29). The buffer itself is kept and only grows. */
-static int begin_point(wb_counters_session *s, CUpti_RangeProfiler_Object **rp, wb_err *e) {
-    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = s->ctx};
-    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerEnable, &en) != WB_OK) return WB_ERR;
-    *rp = en.pRangeProfilerObject;
-    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
-        .pMetricNames = s->names, .numMetrics = (size_t)s->n, .maxNumOfRanges = WB_MAX_RANGES,
-        .maxNumRangeTreeNodes = WB_MAX_RANGES};
-    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerGetCounterDataSize, &ds) != WB_OK) return WB_ERR;
-    if (ds.counterDataSize > s->data_size) {
-        uint8_t *grown = realloc(s->data, ds.counterDataSize);
-        if (!grown) return wb_fail(e, "counter data image of %zu bytes: out of host memory", ds.counterDataSize);
-        s->data = grown;
-    }
-    s->data_size = ds.counterDataSize;
-    memset(s->data, 0, s->data_size);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
-        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
-        .counterDataSize = s->data_size, .pCounterData = s->data};
-    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerCounterDataImageInitialize, &ci) != WB_OK) return WB_ERR;
-    CUpti_RangeProfiler_SetConfig_Params sc = {
-        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = *rp,
-        .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
-        .pCounterDataImage = s->data, .range = CUPTI_UserRange, .replayMode = CUPTI_UserReplay,
-        .maxRangesPerPass = WB_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
-        .targetNestingLevel = 1};
-    return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerSetConfig, &sc);
 }
 
 /* One pass: Start, Push, launch, wait, Pop, Stop. The wait comes before the
@@ -275,9 +295,14 @@ static int replay(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pas
             rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", loop, s->passes);
             break;
         }
+        double t0 = now_s();
         if ((rc = reset(ctx, e)) != WB_OK) break;
         if ((rc = WB_CUDA(e, cudaDeviceSynchronize())) != WB_OK) break;
-        if ((rc = one_pass(s, rp, launch, ctx, &all, e)) != WB_OK) break;
+        double t1 = now_s();
+        rc = one_pass(s, rp, launch, ctx, &all, e);
+        s->cost_s[COST_RESET] += t1 - t0;
+        s->cost_s[COST_PASSES] += now_s() - t1;
+        if (rc != WB_OK) break;
         if (first < 0)
             first = s->launches;
         else if (s->sub && s->launches != first)
@@ -306,14 +331,21 @@ int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step
         return wb_skip(e, "counters off: no CUPTI session");
     }
     wb_counters_clear(out, "");
-    CUpti_RangeProfiler_Object *rp = NULL;
     double vals[WB_METRICS_MAX];
     int launches = -1;
-    int rc = begin_point(s, &rp, e);
-    if (rc == WB_OK) rc = replay(s, rp, reset, launch, ctx, &launches, e);
-    if (rc == WB_OK) rc = decode(s, rp, vals, e);
-    wb_err de;
-    if (rp && rp_disable(rp, &de) != WB_OK && rc == WB_OK) *e = de, rc = WB_ERR;
+    double t0 = now_s();
+    int rc = begin_point(s, e);
+    double t1 = now_s();
+    s->cost_s[COST_SETUP] += t1 - t0;
+    if (rc == WB_OK) rc = replay(s, s->rp, reset, launch, ctx, &launches, e);
+    double t2 = now_s();
+    if (rc == WB_OK) rc = decode(s, s->rp, vals, e);
+    if (s->enable_per_point) {
+        wb_err de = {""};
+        disable(s, &de);
+        if (de.msg[0] && rc == WB_OK) *e = de, rc = WB_ERR;
+    }
+    s->cost_s[COST_DECODE] += now_s() - t2;
     if (rc != WB_OK) {
         wb_counters_clear(out, e->msg);
         return WB_ERR;
@@ -328,6 +360,7 @@ int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step
 /* Teardown: a failing CUPTI call here leaves nothing to recover. */
 void wb_counters_close(wb_counters_session *s) {
     if (!s) return;
+    disable(s, NULL);
     if (s->sub) (void)cuptiUnsubscribe(s->sub);
     wb_cupti_host_free(s);
     if (s->profiler_initialized) {
@@ -343,3 +376,13 @@ void wb_counters_close(wb_counters_session *s) {
 int wb_counters_passes(const wb_counters_session *s) { return s ? s->passes : 0; }
 
 const char *wb_counters_summary(const wb_counters_session *s) { return s ? s->summary : "counters off"; }
+
+void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len) {
+    if (!s) {
+        snprintf(buf, len, "counters off");
+        return;
+    }
+    snprintf(buf, len, "setup %.1f s, reset %.1f s, passes %.1f s, decode %.1f s%s", s->cost_s[COST_SETUP],
+             s->cost_s[COST_RESET], s->cost_s[COST_PASSES], s->cost_s[COST_DECODE],
+             s->enable_per_point ? " (profiler enabled per point)" : "");
+}

@@ -11,6 +11,7 @@
 #include <cuda.h>
 #include <cupti_callbacks.h>
 #include <cupti_profiler_host.h> /* needs harness/cshim on the C include path */
+#include <cupti_range_profiler.h>
 #include <cupti_result.h>
 
 #include "counters.h"
@@ -28,6 +29,9 @@ struct wb_counters_session {
     size_t config_size;
     uint8_t *data;                     /* counter data image, re-initialised per point */
     size_t data_size;
+    CUpti_RangeProfiler_Object *rp;    /* enabled once for the session (see begin_point) */
+    int enable_per_point;              /* fallback: Enable/Disable around every point */
+    double cost_s[4];                  /* wall time in setup, reset, passes, decode (wb_counters_cost) */
     int passes;
     int profiler_initialized;
     CUpti_SubscriberHandle sub;        /* launch counter; NULL when CUPTI refused it */

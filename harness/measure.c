@@ -113,6 +113,7 @@ static void step_counters(wb_run *r, const wb_run_point *rp) {
         if (!c->note[0]) snprintf(c->note, sizeof c->note, "%.*s", (int)sizeof c->note - 1, ce.msg);
     }
     r->row.m.counter_pass_ms = (wb_now_s() - t0) * 1e3;
+    r->spent_s[WB_SPENT_COUNTERS] += r->row.m.counter_pass_ms * 1e-3;
 }
 
 static int setup(void *ctx, int repetition, wb_err *e) {
@@ -131,13 +132,18 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     r->store_row = !r->broken;
     if (r->broken) return wb_fail(e, "not run: %s", r->broken_msg);
     int rc;
-    if ((rc = step_skip_check(r, rp, e)) != WB_OK || (rc = step_data(r, rp, e)) != WB_OK ||
-        (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
+    double t0 = wb_now_s();
+    if ((rc = step_skip_check(r, rp, e)) == WB_OK) rc = step_data(r, rp, e);
+    double t1 = wb_now_s();
+    r->spent_s[WB_SPENT_DATA] += t1 - t0;
+    if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
     /* Every launch of the point inside one range, for ncu/nsys --nvtx filters. */
     nvtxRangePushA(rp->name);
     r->nvtx_open = 1;
-    if (wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e) != WB_OK) return WB_ERR; /* 4 */
+    rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
+    r->spent_s[WB_SPENT_VERIFY] += wb_now_s() - t1;
+    if (rc != WB_OK) return WB_ERR;
     step_counters(r, rp);
     r->timing_t0_s = wb_now_s();
     return wb_timing_warmup(f, r->data, &r->row.p, r->warmup, &r->timing, e); /* 6 */
@@ -253,6 +259,7 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
     if (!r->store_row) return status;
     if (status == WB_OK) {
         row->m.timing_pass_ms = (wb_now_s() - r->timing_t0_s) * 1e3;
+        r->spent_s[WB_SPENT_TIMING] += row->m.timing_pass_ms * 1e-3;
         step_clock(r);
         step_summaries(r);
         wb_counters_derive(&row->c, row->m.time_median_ms, &r->measured, &r->l4, &r->gh200); /* 10 */

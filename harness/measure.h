@@ -28,6 +28,8 @@ typedef struct wb_ceiling {
     double gbps, gips; /* best over the variant's ok points; NaN until seen */
 } wb_ceiling;
 
+enum { WB_SPENT_DATA, WB_SPENT_VERIFY, WB_SPENT_COUNTERS, WB_SPENT_TIMING, WB_SPENT_N };
+
 typedef struct wb_run {
     /* set by run.c before the first point */
     int reps, warmup;
@@ -42,6 +44,7 @@ typedef struct wb_run {
     /* kept across points */
     int64_t done, ok, skipped, failed;
     double t0_s;
+    double spent_s[WB_SPENT_N];             /* wall time in data, verify, counter pass, timing pass (WB_SPENT_*) */
     int broken;                    /* 1: stop: no later point runs */
     char broken_msg[512];
     double *clocks;                /* SM clocks seen so far, for the typical clock */

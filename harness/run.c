@@ -114,6 +114,21 @@ static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *
     return 0;
 }
 
+/* Where the run's time went: issue 3 bounds the counter pass at 3x the
+ * timing pass, and a full sweep is budgeted from these. */
+static void report_spent(const wb_run *r) {
+    const double *t = r->spent_s;
+    char cost[160];
+    fprintf(stderr, "wallbench run: %.0f s: data %.1f s, verify %.1f s, counter pass %.1f s, timing pass %.1f s",
+            r->t0_s > 0 ? wb_now_s() - r->t0_s : 0.0, t[WB_SPENT_DATA], t[WB_SPENT_VERIFY], t[WB_SPENT_COUNTERS],
+            t[WB_SPENT_TIMING]);
+    if (r->counters && t[WB_SPENT_TIMING] > 0) {
+        wb_counters_cost(r->counters, cost, sizeof cost);
+        fprintf(stderr, " (counter pass = %.2f x timing pass; %s)", t[WB_SPENT_COUNTERS] / t[WB_SPENT_TIMING], cost);
+    }
+    fputc('\n', stderr);
+}
+
 /* Everything after the checks; returns the exit code. */
 static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_gpu_ref *prof, const wb_device *dev,
                        wb_run_point *pts, int npts, const char *cmdline) {
@@ -160,6 +175,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_store *s = r.store;
     r.store = NULL;
     if (wb_store_close(s, &e) != WB_OK) goto fail;
+    report_spent(&r);
     fprintf(stderr, "wallbench run: %lld ok, %lld skipped, %lld failed%s%s; results in %s\n", (long long)r.ok,
             (long long)r.skipped, (long long)r.failed, r.broken ? "; " : "", r.broken ? r.broken_msg : "", path);
     rc = r.failed || r.broken ? 1 : 0;

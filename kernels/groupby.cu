@@ -28,15 +28,33 @@ __global__ void global_kernel(wb_groupby_args a) {
     });
 }
 
+// sm_90 has no native 64-bit shared-memory add: atomicAdd on an unsigned long
+// long in shared memory compiles to a compare-and-swap spin loop
+// (ATOMS.CAST.SPIN.64 in the CUDA 13.0 SASS), which held the warp-table
+// group-by at about half the read ceiling. The atomic tables therefore keep a
+// group's 64-bit sum as two 32-bit words updated with native ATOMS.ADD: the
+// low word, and the high word, which takes the low word's carry minus one
+// for a negative value (its sign extension, -2^32). Exact modulo 2^64, like
+// the reference; the high word is touched only when that difference is
+// nonzero (about a quarter of random values).
+__device__ __forceinline__ void add_split(unsigned *lo, unsigned *hi, int32_t v) {
+    const unsigned u = (unsigned)v;
+    const unsigned old = atomicAdd(lo, u);
+    const unsigned delta = (old + u < u ? 1u : 0u) - (v < 0 ? 1u : 0u);
+    if (delta) atomicAdd(hi, delta);
+}
+
 // The privatized table lives at the start of the dynamic shared memory (the
 // rest, if any, is occupancy padding). Layout by TABLE:
-//   THREAD: tab[g * blockDim.x + thread] - a thread's column, conflict-free
-//   WARP:   tab[warp * groups + g]
-//   BLOCK:  tab[g]
+//   THREAD: tab[g * blockDim.x + thread] - a thread's column, conflict-free,
+//           plain 64-bit read-modify-write
+//   WARP:   low words at w32[warp * 2G + g], high words at w32[warp * 2G + G + g]
+//   BLOCK:  low words at w32[g], high words at w32[G + g]
 template <int ILP, int TABLE>
 __global__ void shared_kernel(wb_groupby_args a) {
     using T = wb_grid_tile<ILP>;
     extern __shared__ unsigned long long tab[];
+    unsigned *w32 = reinterpret_cast<unsigned *>(tab);
     const int G = (int)a.groups, B = blockDim.x, t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = B >> 5;
     const int entries = TABLE == WB_GROUPBY_TABLE_THREAD ? B * G
                         : TABLE == WB_GROUPBY_TABLE_WARP ? warps * G
@@ -46,7 +64,7 @@ __global__ void shared_kernel(wb_groupby_args a) {
     __syncthreads();
 
     unsigned long long reg = 0;
-    unsigned long long *mine = tab + (TABLE == WB_GROUPBY_TABLE_WARP ? warp * G : 0);
+    unsigned *lo = w32 + (TABLE == WB_GROUPBY_TABLE_WARP ? warp * 2 * G : 0), *hi = lo + G;
     wb_grid_tiles<ILP>(a.n, [&](int64_t base, auto full) {
         constexpr bool F = decltype(full)::value;
         int32_t k[ILP], v[ILP];
@@ -60,7 +78,7 @@ __global__ void shared_kernel(wb_groupby_args a) {
             else if constexpr (TABLE == WB_GROUPBY_TABLE_THREAD)
                 tab[k[j] * B + t] += widen(v[j]);
             else
-                atomicAdd(mine + k[j], widen(v[j]));
+                add_split(lo + k[j], hi + k[j], v[j]);
         }
     });
     __syncthreads();
@@ -81,7 +99,8 @@ __global__ void shared_kernel(wb_groupby_args a) {
         const int copies = TABLE == WB_GROUPBY_TABLE_WARP ? warps : 1;
         for (int g = t; g < G; g += B) {
             unsigned long long s = 0;
-            for (int c = 0; c < copies; c++) s += tab[c * G + g];
+            for (int c = 0; c < copies; c++)
+                s += (unsigned long long)w32[c * 2 * G + G + g] << 32 | w32[c * 2 * G + g];
             if (s) atomicAdd(a.result + g, s);
         }
     }
