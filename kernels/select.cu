@@ -91,15 +91,10 @@ struct tile_pending {
     int parity = 0;               // the current tile's buffers
 };
 
-// Crystal Fig 6: block-wide exclusive scan, one atomic per tile, survivors
-// shuffled into a contiguous run in shared memory, stored coalesced (the
-// previous tile's run, see tile_pending). Two barriers per tile, one when
-// there is nothing to store. Slots come from ballots per item index, as in
-// compact_warp, and the block scan runs over warp totals: a warp's survivors
-// of one index land in consecutive words. Per-thread counts would put a
-// thread's IPT survivors side by side instead, and the lanes of a warp IPT
-// words apart: an IPT-way bank conflict on every scatter store at high
-// selectivity (ILP 16 at s = 1 ran at 0.65 of the model on the H200).
+// Crystal Fig 6: block-wide exclusive scan of per-thread counts, one atomic
+// per tile, survivors shuffled into a contiguous run in shared memory, stored
+// coalesced (the previous tile's run, see tile_pending). Two barriers per
+// tile, one when there is nothing to store.
 template <int BT, int IPT>
 __device__ __forceinline__ void compact_block(const select_args &a, const int (&items)[IPT], const int (&flags)[IPT],
                                               unsigned char *smem, tile_pending &st) {
@@ -109,26 +104,14 @@ __device__ __forceinline__ void compact_block(const select_args &a, const int (&
     int *runs = reinterpret_cast<int *>(smem + kRunOffset);
     int *run = runs + st.parity * TILE;
     const int prev = st.parity ^ 1;
-    const int lane = threadIdx.x & 31;
-    unsigned ballot[IPT];
-    int warp_total = 0;
-#pragma unroll
-    for (int i = 0; i < IPT; i++) {
-        ballot[i] = __ballot_sync(0xffffffffu, flags[i]);
-        warp_total += __popc(ballot[i]);
-    }
     int total;
-    int at = wb_block_exclusive_sum<BT>(lane == 0 ? warp_total : 0, totals, total);
+    int at = wb_block_exclusive_sum<BT>(wb_tile_count(flags), totals, total);
     unsigned long long base = 0;
     if (total) {  // block-uniform, as are all conditions below
         if (threadIdx.x == 0) base = atomicAdd(a.count, (unsigned long long)total);
-        at = __shfl_sync(0xffffffffu, at, 0);
-        const unsigned before = (1u << lane) - 1u;
 #pragma unroll
-        for (int i = 0; i < IPT; i++) {
-            if (flags[i]) run[at + __popc(ballot[i] & before)] = items[i];
-            at += __popc(ballot[i]);
-        }
+        for (int i = 0; i < IPT; i++)
+            if (flags[i]) run[at++] = items[i];
     }
     if (st.count && threadIdx.x == 0) bases[prev] = st.base;
     // Orders this tile's scatter and the previous base before the stores, and
