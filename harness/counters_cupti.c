@@ -84,12 +84,6 @@ static int check_device(wb_counters_session *s, CUdevice dev, wb_err *e) {
     return WB_CUPTI(WB_SKIP, e, cuptiProfilerGetCounterAvailability, &ca);
 }
 
-static int rp_disable(CUpti_RangeProfiler_Object *rp, wb_err *e) {
-    CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-                                            .pRangeProfilerObject = rp};
-    return WB_CUPTI(WB_ERR, e, cuptiRangeProfilerDisable, &p);
-}
-
 /* Every way a kernel gets launched, runtime and driver. CUDA 13's <<<>>>
  * goes through __cudaLaunchKernel, which may call further launch APIs: only
  * the outermost call of a nest counts (depth), so no launch counts twice.
@@ -163,7 +157,7 @@ enum { COST_SETUP, COST_RESET, COST_PASSES, COST_DECODE };
 
 /* The profiler object is enabled once and kept: Enable builds it afresh, and
  * at one Enable/Disable per point the counter pass cost 8.8x the timing pass
- * on the H200 (2026-11-29, 183 s vs 21 s over the quick sweep). An enabled
+ * on the H200 (2026-11-29, 183 s vs 21 s over the quick sweep; kept, 5.1x: 104 s vs 21 s). An enabled
  * object that is not between Start and Stop counts nothing, so the timing
  * pass still runs unprofiled. The image must be sized through the object that
  * initialises it: the size call is where the object learns the metrics
@@ -187,10 +181,13 @@ static int enable(wb_counters_session *s, wb_err *e) {
     return WB_OK;
 }
 
+/* Drops the kept object; a failure lands in e when e is given and empty. */
 static void disable(wb_counters_session *s, wb_err *e) {
     if (!s->rp) return;
+    CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                            .pRangeProfilerObject = s->rp};
     wb_err de;
-    if (rp_disable(s->rp, &de) != WB_OK && e && !e->msg[0]) *e = de;
+    if (WB_CUPTI(WB_ERR, &de, cuptiRangeProfilerDisable, &p) != WB_OK && e && !e->msg[0]) *e = de;
     s->rp = NULL;
 }
 
@@ -254,13 +251,13 @@ skip:
  * Pop so that work on any stream ends inside the range (CUPTI's
  * concurrent_profiling sample does the same); Pop and Stop run even after a
  * failure so that the profiler is left between passes. */
-static int one_pass(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pass_step launch, void *ctx,
+static int one_pass(wb_counters_session *s, wb_pass_step launch, void *ctx,
                     int *all_submitted, wb_err *e) {
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
-                                           .pRangeProfilerObject = rp};
+                                           .pRangeProfilerObject = s->rp};
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerStart, &st) != WB_OK) return WB_ERR;
     CUpti_RangeProfiler_PushRange_Params pu = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
-                                               .pRangeProfilerObject = rp, .pRangeName = WB_RANGE_NAME};
+                                               .pRangeProfilerObject = s->rp, .pRangeName = WB_RANGE_NAME};
     int rc = WB_CUPTI(WB_ERR, e, cuptiRangeProfilerPushRange, &pu);
     if (rc == WB_OK) {
         s->launches = s->depth = 0;
@@ -269,12 +266,12 @@ static int one_pass(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_p
         s->counting = 0;
         if (rc == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
         CUpti_RangeProfiler_PopRange_Params po = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
-                                                  .pRangeProfilerObject = rp};
+                                                  .pRangeProfilerObject = s->rp};
         wb_err pe;
         if (WB_CUPTI(WB_ERR, &pe, cuptiRangeProfilerPopRange, &po) != WB_OK && rc == WB_OK) *e = pe, rc = WB_ERR;
     }
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
-                                          .pRangeProfilerObject = rp};
+                                          .pRangeProfilerObject = s->rp};
     wb_err se;
     if (WB_CUPTI(WB_ERR, &se, cuptiRangeProfilerStop, &sp) != WB_OK && rc == WB_OK) *e = se, rc = WB_ERR;
     *all_submitted = sp.isAllPassSubmitted != 0;
@@ -284,7 +281,7 @@ static int one_pass(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_p
 /* User replay: reset outside the range, then a pass, until CUPTI has every
  * pass. Every pass must launch as many kernels as the first: the passes
  * count different counters of what must be the same work. */
-static int replay(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pass_step reset, wb_pass_step launch,
+static int replay(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch,
                   void *ctx, int *launches, wb_err *e) {
     int rc = WB_OK, first = -1, all = 0;
     const int max_loops = 2 * s->passes + 2;
@@ -299,7 +296,7 @@ static int replay(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pas
         if ((rc = reset(ctx, e)) != WB_OK) break;
         if ((rc = WB_CUDA(e, cudaDeviceSynchronize())) != WB_OK) break;
         double t1 = now_s();
-        rc = one_pass(s, rp, launch, ctx, &all, e);
+        rc = one_pass(s, launch, ctx, &all, e);
         s->cost_s[COST_RESET] += t1 - t0;
         s->cost_s[COST_PASSES] += now_s() - t1;
         if (rc != WB_OK) break;
@@ -315,9 +312,9 @@ static int replay(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, wb_pas
 }
 
 /* Decodes the passes into the counter data image, then its one range. */
-static int decode(wb_counters_session *s, CUpti_RangeProfiler_Object *rp, double *vals, wb_err *e) {
+static int decode(wb_counters_session *s, double *vals, wb_err *e) {
     CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
-                                                .pRangeProfilerObject = rp};
+                                                .pRangeProfilerObject = s->rp};
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerDecodeData, &dd) != WB_OK) return WB_ERR;
     if (dd.numOfRangeDropped != 0)
         return wb_fail(e, "cuptiRangeProfilerDecodeData: %zu range(s) dropped", dd.numOfRangeDropped);
@@ -337,9 +334,9 @@ int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step
     int rc = begin_point(s, e);
     double t1 = now_s();
     s->cost_s[COST_SETUP] += t1 - t0;
-    if (rc == WB_OK) rc = replay(s, s->rp, reset, launch, ctx, &launches, e);
+    if (rc == WB_OK) rc = replay(s, reset, launch, ctx, &launches, e);
     double t2 = now_s();
-    if (rc == WB_OK) rc = decode(s, s->rp, vals, e);
+    if (rc == WB_OK) rc = decode(s, vals, e);
     if (s->enable_per_point) {
         wb_err de = {""};
         disable(s, &de);

@@ -6,7 +6,7 @@
  * against that: ncu's sm__throughput alone needed 8 of the 14 passes the
  * first table took. The 18 stall reasons alone need 5 (about three a pass),
  * and no cheaper L1/L2 throughput metric brings the whole set below 6. On
- * the H200 a pass costs about 35 ms of CUPTI work whatever the kernel
+ * the H200 a pass costs about 33 ms of CUPTI work whatever the kernel
  * (2026-11-29), which is what the counter pass costs. */
 #include "metrics.h"
 

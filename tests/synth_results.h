@@ -114,6 +114,15 @@ static int synth_run(int (*cmd)(int, char **), int argc, char **argv, char *out,
 
 /* Removes the test's scratch folder, but keeps it for inspection when a
  * check failed. */
+/* dir/name in one of eight rotating buffers, so that a call may hold a few. */
+static const char *synth_path(const char *dir, const char *name) {
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
 static void synth_remove_dir(const char *dir) {
     if (wb_test_failures) return;
     char cmd[600];

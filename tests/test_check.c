@@ -15,13 +15,7 @@
 static char out[OUT_LEN];
 static char dir[] = "/tmp/wb_test_check_XXXXXX";
 
-static const char *path_of(const char *name) {
-    static char buf[8][512];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+static const char *path_of(const char *name) { return synth_path(dir, name); }
 
 /* The p-values of scipy.stats.mannwhitneyu(x, y, alternative="two-sided")
  * (scipy 1.17.1, method "auto"), computed for this test with python3 + scipy;

@@ -15,13 +15,7 @@
 static char out[OUT_LEN];
 static char dir[] = "/tmp/wb_test_compare_XXXXXX";
 
-static const char *path_of(const char *name) {
-    static char buf[8][512];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+static const char *path_of(const char *name) { return synth_path(dir, name); }
 
 /* 1 if word occurs in out between the first from and the following to
  * (the end of out when to is NULL or absent). */
