@@ -1,38 +1,86 @@
 /* ceiling_ref.c - source words, checksums, output checks and the
- * instruction kernels' reference (see ceiling_ref.h). */
+ * instruction kernels' reference (see ceiling_ref.h). Fill, sum and checks
+ * run on all CPUs through exact.h's chunk loop. */
 #include "ceiling_ref.h"
 
-void wb_ceiling_fill_words(uint32_t *w, int64_t nwords, uint64_t seed) {
-    uint64_t s = seed;
-    int64_t j = 0;
-    for (; j + 1 < nwords; j += 2) {
+#include "exact.h"
+
+#define WORD_CHUNK ((int64_t)1 << 20)  /* words per fill or sum task: even, so no pair straddles two */
+#define CHECK_CHUNK ((int64_t)1 << 18) /* words per check task */
+
+typedef struct words_job {
+    uint32_t *w;
+    const uint32_t *got, *want;
+    uint64_t seed;
+    uint32_t pattern_seed;
+    int64_t first;
+    uint32_t sum[WB_PAR_MAX];
+} words_job;
+
+/* Chunk c draws from its own stream, wb_chunk_seed(seed, c): the words do
+ * not depend on the number of workers. */
+static void fill_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    words_job *j = ctx;
+    uint32_t *w = j->w;
+    (void)worker;
+    uint64_t s = wb_chunk_seed(j->seed, chunk);
+    int64_t k = begin;
+    for (; k + 1 < end; k += 2) {
         const uint64_t r = wb_rng_next(&s);
-        w[j] = (uint32_t)r | 1u;
-        w[j + 1] = (uint32_t)(r >> 32) | 1u;
+        w[k] = (uint32_t)r | 1u;
+        w[k + 1] = (uint32_t)(r >> 32) | 1u;
     }
-    if (j < nwords) w[j] = (uint32_t)wb_rng_next(&s) | 1u;
+    if (k < end) w[k] = (uint32_t)wb_rng_next(&s) | 1u;
 }
 
-uint32_t wb_ceiling_word_sum(const uint32_t *w, int64_t nwords) {
+void wb_ceiling_fill_words(uint32_t *w, int64_t nwords, uint64_t seed) {
+    words_job j = {.w = w, .seed = seed};
+    wb_par_chunks(nwords, WORD_CHUNK, fill_chunk, &j);
+}
+
+static void sum_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    words_job *j = ctx;
+    (void)chunk;
     uint32_t sum = 0;
-    for (int64_t j = 0; j < nwords; j++) sum += w[j];
+    for (int64_t k = begin; k < end; k++) sum += j->got[k];
+    j->sum[worker] += sum;
+}
+
+/* Sums mod 2^32 of any split add up to the same total. */
+uint32_t wb_ceiling_word_sum(const uint32_t *w, int64_t nwords) {
+    words_job j = {.got = w};
+    wb_par_chunks(nwords, WORD_CHUNK, sum_chunk, &j);
+    uint32_t sum = 0;
+    for (int i = 0; i < WB_PAR_MAX; i++) sum += j.sum[i];
     return sum;
+}
+
+static void words_range(void *ctx, int64_t begin, int64_t end, wb_mismatches *m) {
+    const words_job *j = ctx;
+    for (int64_t k = begin; k < end; k++) {
+        const int64_t i = j->first + k;
+        const uint32_t expect = j->want ? j->want[i] : wb_ceiling_pattern((uint64_t)i, j->pattern_seed);
+        if (j->got[k] != expect) wb_mismatch_add_i64(m, i, j->got[k], expect);
+    }
 }
 
 void wb_ceiling_check_words(const uint32_t *got, int64_t first, int64_t count, const uint32_t *want, uint32_t seed,
                             wb_mismatches *m) {
-    for (int64_t k = 0; k < count; k++) {
-        const int64_t j = first + k;
-        const uint32_t expect = want ? want[j] : wb_ceiling_pattern((uint64_t)j, seed);
-        if (got[k] != expect) wb_mismatch_add_i64(m, j, got[k], expect);
-    }
+    words_job j = {.got = got, .want = want, .pattern_seed = seed, .first = first};
+    wb_par_check(count, CHECK_CHUNK, words_range, &j, m);
+}
+
+static void poison_range(void *ctx, int64_t begin, int64_t end, wb_mismatches *m) {
+    const words_job *j = ctx;
+    const uint32_t poison = 0x01010101u * WB_CEILING_POISON;
+    for (int64_t k = begin; k < end; k++)
+        if (j->got[k] == poison) wb_mismatch_add(m, j->first + k, "poison", "a written output");
 }
 
 void wb_ceiling_check_inst(const uint32_t *got, int64_t first, int64_t count, const int64_t *ids, const uint32_t *ref,
                            int nsample, wb_mismatches *m) {
-    const uint32_t poison = 0x01010101u * WB_CEILING_POISON;
-    for (int64_t k = 0; k < count; k++)
-        if (got[k] == poison) wb_mismatch_add(m, first + k, "poison", "a written output");
+    words_job j = {.got = got, .first = first};
+    wb_par_check(count, CHECK_CHUNK, poison_range, &j, m);
     for (int i = 0; i < nsample; i++)
         if (ids[i] >= first && ids[i] < first + count && got[ids[i] - first] != ref[i])
             wb_mismatch_add_i64(m, ids[i], got[ids[i] - first], ref[i]);

@@ -17,7 +17,9 @@
 #define WB_CEILING_POISON 0xAA
 #define WB_CEILING_POISON_SUM 0x55
 
-/* Random odd 32-bit words from seed. */
+/* Random odd 32-bit words from seed, on all CPUs: chunk c of 2^20 words
+ * from its own stream (wb_chunk_seed), so the same words whatever the
+ * number of threads. */
 void wb_ceiling_fill_words(uint32_t *w, int64_t nwords, uint64_t seed);
 /* Their sum mod 2^32: the checksum every read variant must reproduce. */
 uint32_t wb_ceiling_word_sum(const uint32_t *w, int64_t nwords);

@@ -20,17 +20,6 @@ void wb_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed) {
     for (size_t i = 0; i < n; i++) x[i] = lo + (hi - lo) * wb_rng_unit(&s);
 }
 
-void wb_fill_perm_i32(int32_t *x, size_t n, uint64_t seed) {
-    uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) x[i] = (int32_t)i;
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)wb_rng_below(&s, i);
-        int32_t t = x[i - 1];
-        x[i - 1] = x[j];
-        x[j] = t;
-    }
-}
-
 int wb_dev_alloc(void **p, size_t bytes, const char *what, wb_err *e) {
     *p = NULL;
     cudaError_t c = cudaMalloc(p, bytes ? bytes : 1);
@@ -64,7 +53,7 @@ void wb_mismatch_init(wb_mismatches *m) { memset(m, 0, sizeof *m); }
 
 void wb_mismatch_add(wb_mismatches *m, int64_t index, const char *got, const char *expected) {
     m->total++;
-    if (m->shown >= 10) return;
+    if (m->shown >= WB_MISMATCH_SHOW) return;
     size_t at = strlen(m->text);
     if (at < sizeof m->text)
         snprintf(m->text + at, sizeof m->text - at, "%s[%lld] got %s expected %s", m->shown ? "; " : "",

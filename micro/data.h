@@ -28,8 +28,6 @@ extern uint64_t wb_seed;
 
 void wb_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed);  /* uniform in [lo, hi] */
 void wb_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed);
-/* A random permutation of 0..n-1 (Fisher-Yates). */
-void wb_fill_perm_i32(int32_t *x, size_t n, uint64_t seed);
 
 /* Device memory: allocate (named in the error), copy, free (NULL-safe). */
 int wb_dev_alloc(void **p, size_t bytes, const char *what, wb_err *e);
@@ -40,7 +38,9 @@ void wb_dev_free(void *p);
 void *wb_host_alloc(size_t bytes, const char *what, wb_err *e);
 
 /* Verification report. Add every mismatch; finish writes
- * "<total> of <n> mismatched; first: [i] got G expected E; ..." into e. */
+ * "<total> of <n> mismatched; first: [i] got G expected E; ..." into e,
+ * showing the first WB_MISMATCH_SHOW. */
+#define WB_MISMATCH_SHOW 10
 typedef struct wb_mismatches {
     int64_t total;
     int shown;

@@ -58,5 +58,18 @@ uint64_t wb_chunk_seed(uint64_t seed, int64_t chunk_index);
 typedef void (*wb_par_fn)(void *ctx, int worker, int64_t chunk_index, int64_t begin, int64_t end);
 int wb_par_workers(void);
 void wb_par_chunks(int64_t n, int64_t chunk, wb_par_fn fn, void *ctx);
+/* Caps the workers at `workers` (tests: the data must not change with the
+ * count); 0 goes back to one per online CPU. Not for use while a loop runs. */
+void wb_par_set_workers(int workers);
+
+/* A check of [0, n) split at chunk boundaries: fn adds the mismatches of
+ * [begin, end) to m in index order, and the same ones whatever the split.
+ * wb_par_check counts them on all workers and leaves m exactly as
+ * fn(ctx, 0, n, m) would: the total, and the first ones shown (m's report),
+ * found again in order on the caller's thread by rerunning the chunks from
+ * the first one that mismatched, only while m can still show more. */
+struct wb_mismatches;
+typedef void (*wb_check_fn)(void *ctx, int64_t begin, int64_t end, struct wb_mismatches *m);
+void wb_par_check(int64_t n, int64_t chunk, wb_check_fn fn, void *ctx, struct wb_mismatches *m);
 
 #endif

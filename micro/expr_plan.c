@@ -2,14 +2,14 @@
  * the expression family (see expr_plan.h). */
 #include "expr_plan.h"
 
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "exact.h"
 
 #define WB_EXPR_FILL_CHUNK ((int64_t)1 << 20) /* rows per fill task: fixed, so values do not depend on threads */
 #define WB_EXPR_EVAL_CHUNK ((int64_t)1 << 16) /* rows per evaluation task */
 #define WB_EXPR_BLOCK 256                     /* rows evaluated operator by operator */
-#define WB_EXPR_THREADS_MAX 64
+#define WB_EXPR_CHECK_CHUNK ((int64_t)1 << 18) /* elements per comparison task */
 
 static const char *const type_names[] = {"int32", "int64", "double"};
 static const char *const shape_names[] = {"chain", "tree"};
@@ -149,42 +149,6 @@ int wb_expr_plan_build(wb_expr_plan *p, int type, int shape, int ops, int column
     return WB_OK;
 }
 
-/* ---- parallel chunks ---------------------------------------------------------- */
-
-typedef void (*chunk_fn)(void *ctx, int64_t chunk);
-
-typedef struct worker {
-    chunk_fn fn;
-    void *ctx;
-    int64_t chunks;
-    int first, stride;
-} worker;
-
-static void *worker_main(void *arg) {
-    worker *w = arg;
-    for (int64_t c = w->first; c < w->chunks; c += w->stride) w->fn(w->ctx, c);
-    return NULL;
-}
-
-/* Runs fn for every chunk on all CPUs; a thread that cannot start has its
- * chunks run by the caller, so this never fails. */
-static void run_chunks(int64_t chunks, chunk_fn fn, void *ctx) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus < 1 ? 1 : cpus > WB_EXPR_THREADS_MAX ? WB_EXPR_THREADS_MAX : (int)cpus;
-    if (threads > chunks) threads = (int)(chunks > 0 ? chunks : 1);
-    pthread_t tid[WB_EXPR_THREADS_MAX];
-    worker w[WB_EXPR_THREADS_MAX];
-    int started[WB_EXPR_THREADS_MAX];
-    for (int t = 0; t < threads; t++) {
-        w[t] = (worker){fn, ctx, chunks, t, threads};
-        started[t] = t > 0 && pthread_create(&tid[t], NULL, worker_main, &w[t]) == 0;
-    }
-    for (int t = 0; t < threads; t++) {
-        if (started[t]) pthread_join(tid[t], NULL);
-        else worker_main(&w[t]);
-    }
-}
-
 /* ---- fills ---------------------------------------------------------------------- */
 
 typedef struct fill_ctx {
@@ -194,10 +158,10 @@ typedef struct fill_ctx {
     uint64_t seed;
 } fill_ctx;
 
-static void fill_chunk(void *arg, int64_t chunk) {
+static void fill_chunk(void *arg, int worker, int64_t chunk, int64_t lo, int64_t end) {
     const fill_ctx *f = arg;
-    int64_t lo = chunk * WB_EXPR_FILL_CHUNK;
-    int64_t len = f->n - lo < WB_EXPR_FILL_CHUNK ? f->n - lo : WB_EXPR_FILL_CHUNK;
+    (void)worker;
+    int64_t len = end - lo;
     uint64_t s = derive(f->seed, (uint64_t)chunk + 1);
     if (f->type == WB_EXPR_INT32) {
         wb_fill_i32((int32_t *)f->x + lo, (size_t)len, WB_EXPR_I32_LO, WB_EXPR_I32_HI, s);
@@ -211,7 +175,7 @@ static void fill_chunk(void *arg, int64_t chunk) {
 
 void wb_expr_fill(int type, void *x, int64_t n, uint64_t seed) {
     fill_ctx f = {type, x, n, seed};
-    run_chunks((n + WB_EXPR_FILL_CHUNK - 1) / WB_EXPR_FILL_CHUNK, fill_chunk, &f);
+    wb_par_chunks(n, WB_EXPR_FILL_CHUNK, fill_chunk, &f);
 }
 
 /* ---- CPU reference ------------------------------------------------------------- */
@@ -280,8 +244,9 @@ static void *operand(const eval_ctx *c, wb_expr_ref r, int64_t row0, block *slot
     }
 }
 
-static void eval_chunk(void *arg, int64_t chunk) {
+static void eval_chunk(void *arg, int worker, int64_t chunk, int64_t begin, int64_t end) {
     const eval_ctx *c = arg;
+    (void)worker, (void)chunk;
     const wb_expr_plan *p = c->p;
     block slots[WB_EXPR_MAX_OPS], lits[WB_EXPR_MAX_LITERALS];
     for (int i = 0; i < p->n_literals; i++)
@@ -290,8 +255,7 @@ static void eval_chunk(void *arg, int64_t chunk) {
             else if (p->type == WB_EXPR_INT64) lits[i].i64[r] = p->literal[i].i64;
             else lits[i].f64[r] = p->literal[i].f64;
         }
-    int64_t end = (chunk + 1) * WB_EXPR_EVAL_CHUNK < c->n ? (chunk + 1) * WB_EXPR_EVAL_CHUNK : c->n;
-    for (int64_t row0 = chunk * WB_EXPR_EVAL_CHUNK; row0 < end; row0 += WB_EXPR_BLOCK) {
+    for (int64_t row0 = begin; row0 < end; row0 += WB_EXPR_BLOCK) {
         int len = end - row0 < WB_EXPR_BLOCK ? (int)(end - row0) : WB_EXPR_BLOCK;
         for (int i = 0; i < p->n_ops; i++) {
             void *a = operand(c, p->ref[p->src[3 * i]], row0, slots, lits);
@@ -306,38 +270,49 @@ static void eval_chunk(void *arg, int64_t chunk) {
 
 void wb_expr_eval(const wb_expr_plan *p, const void *const *columns, void *out, int64_t n) {
     eval_ctx c = {p, columns, out, n};
-    run_chunks((n + WB_EXPR_EVAL_CHUNK - 1) / WB_EXPR_EVAL_CHUNK, eval_chunk, &c);
+    wb_par_chunks(n, WB_EXPR_EVAL_CHUNK, eval_chunk, &c);
 }
 
 /* ---- comparison --------------------------------------------------------------- */
 
-int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t n, int64_t first, wb_mismatches *m) {
-    const size_t elem = (size_t)wb_expr_type_bytes(type);
-    const unsigned char *g = got, *x = expected;
-    int64_t found = 0;
-    for (int64_t lo = 0; lo < n; lo += WB_EXPR_FILL_CHUNK) {
-        int64_t len = n - lo < WB_EXPR_FILL_CHUNK ? n - lo : WB_EXPR_FILL_CHUNK;
-        if (memcmp(g + lo * elem, x + lo * elem, (size_t)len * elem) == 0) continue;
-        for (int64_t i = lo; i < lo + len; i++) {
-            if (memcmp(g + i * elem, x + i * elem, elem) == 0) continue;
-            found++;
-            if (type == WB_EXPR_INT32) {
-                int32_t a, b;
-                memcpy(&a, g + i * elem, elem);
-                memcpy(&b, x + i * elem, elem);
-                wb_mismatch_add_i64(m, first + i, a, b);
-            } else if (type == WB_EXPR_INT64) {
-                int64_t a, b;
-                memcpy(&a, g + i * elem, elem);
-                memcpy(&b, x + i * elem, elem);
-                wb_mismatch_add_i64(m, first + i, (long long)a, (long long)b);
-            } else {
-                double a, b;
-                memcpy(&a, g + i * elem, elem);
-                memcpy(&b, x + i * elem, elem);
-                wb_mismatch_add_f64(m, first + i, a, b);
-            }
+typedef struct compare_ctx {
+    int type;
+    size_t elem;
+    const unsigned char *got, *expected;
+    int64_t first;
+} compare_ctx;
+
+/* Elements [begin, end), in index order; a memcmp first, since a correct
+ * output is the rule. */
+static void compare_range(void *arg, int64_t begin, int64_t end, wb_mismatches *m) {
+    const compare_ctx *c = arg;
+    const size_t elem = c->elem;
+    const unsigned char *g = c->got, *x = c->expected;
+    if (memcmp(g + begin * elem, x + begin * elem, (size_t)(end - begin) * elem) == 0) return;
+    for (int64_t i = begin; i < end; i++) {
+        if (memcmp(g + i * elem, x + i * elem, elem) == 0) continue;
+        if (c->type == WB_EXPR_INT32) {
+            int32_t a, b;
+            memcpy(&a, g + i * elem, elem);
+            memcpy(&b, x + i * elem, elem);
+            wb_mismatch_add_i64(m, c->first + i, a, b);
+        } else if (c->type == WB_EXPR_INT64) {
+            int64_t a, b;
+            memcpy(&a, g + i * elem, elem);
+            memcpy(&b, x + i * elem, elem);
+            wb_mismatch_add_i64(m, c->first + i, (long long)a, (long long)b);
+        } else {
+            double a, b;
+            memcpy(&a, g + i * elem, elem);
+            memcpy(&b, x + i * elem, elem);
+            wb_mismatch_add_f64(m, c->first + i, a, b);
         }
     }
-    return found;
+}
+
+int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t n, int64_t first, wb_mismatches *m) {
+    compare_ctx c = {type, (size_t)wb_expr_type_bytes(type), got, expected, first};
+    const int64_t before = m->total;
+    wb_par_check(n, WB_EXPR_CHECK_CHUNK, compare_range, &c, m);
+    return m->total - before;
 }

@@ -1,8 +1,9 @@
 /* expr_plan.h - the expression family's host side: builds the plan of
  * kernels/expr.h (cuDF's linearization, slots reused), fills the input
  * columns, evaluates the plan on the CPU (the reference) and compares
- * outputs bit for bit. Fill and evaluation run on all CPUs: the quick sweep
- * builds 2^28-row references for dozens of expressions. */
+ * outputs bit for bit. Fill, evaluation and comparison run on all CPUs
+ * (exact.h's chunk loop): the quick sweep builds and checks 2^28-row
+ * references for dozens of expressions. */
 #ifndef WB_EXPR_PLAN_H
 #define WB_EXPR_PLAN_H
 
@@ -39,7 +40,8 @@ void wb_expr_fill(int type, void *x, int64_t n, uint64_t seed);
 void wb_expr_eval(const wb_expr_plan *p, const void *const *columns, void *out, int64_t n);
 
 /* Adds every element where got and expected differ bit for bit to m,
- * reported at index first + i; returns the number found by this call. */
+ * reported at index first + i, in index order as one sequential pass would
+ * (the count runs on all CPUs); returns the number found by this call. */
 int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t n, int64_t first, wb_mismatches *m);
 
 #endif

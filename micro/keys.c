@@ -5,6 +5,11 @@
 #include <stdlib.h>
 
 #include "data.h"
+#include "exact.h"
+
+/* Ranks per task of the key map: small, so that 2^20 ranks still spread
+ * over every worker (wb_perm_at is per index: no effect on the keys). */
+#define ZIPF_KEY_CHUNK ((int64_t)1 << 14)
 
 void wb_bijection_init(wb_bijection *b, uint64_t n, uint64_t seed) {
     int bits = 1;
@@ -57,6 +62,17 @@ uint64_t wb_bijection_inv(const wb_bijection *b, uint64_t y) {
     return y;
 }
 
+typedef struct key_job {
+    int32_t *key;
+    wb_perm perm;
+} key_job;
+
+static void key_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    key_job *j = ctx;
+    (void)worker, (void)chunk;
+    for (int64_t r = begin; r < end; r++) j->key[r] = (int32_t)wb_perm_at(&j->perm, (uint64_t)r);
+}
+
 int wb_zipf_init(wb_zipf *z, int64_t n, double s, uint64_t seed, wb_err *e) {
     z->n = n;
     z->s = s;
@@ -103,7 +119,11 @@ int wb_zipf_init(wb_zipf *z, int64_t n, double s, uint64_t seed, wb_err *e) {
         z->threshold[r] = 1ull << 32;
         z->alias[r] = r;
     }
-    wb_fill_perm_i32(z->key, (size_t)n, seed);
+    /* rank -> key: exact.h's keyed bijection, one index at a time on every
+     * core (no shuffle: a Fisher-Yates pass is a cache miss per entry). */
+    key_job kj = {.key = z->key};
+    wb_perm_init(&kj.perm, (uint64_t)n, seed);
+    wb_par_chunks(n, ZIPF_KEY_CHUNK, key_chunk, &kj);
     free(p), free(small), free(large);
     return WB_OK;
 }

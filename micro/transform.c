@@ -237,13 +237,13 @@ static int create_maps(tdata *d, uint64_t seed, wb_err *e) {
     int rc = wb_dev_alloc((void **)&d->d_map_seq, (size_t)n * 4, "transform map_seq", e);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->d_map_rand, (size_t)n * 4, "transform map_rand", e);
     if (rc == WB_OK) {
-        for (int64_t i = 0; i < n; i++) map[i] = (int32_t)i;
+        wb_transform_fill_map(map, n, NULL);
         rc = wb_upload(d->d_map_seq, map, (size_t)n * 4, e);
     }
     if (rc == WB_OK) {
         wb_transform_perm q;
         wb_transform_perm_init(&q, n, seed);
-        for (int64_t i = 0; i < n; i++) map[i] = (int32_t)wb_transform_perm_at(&q, i);
+        wb_transform_fill_map(map, n, &q);
         rc = wb_upload(d->d_map_rand, map, (size_t)n * 4, e);
     }
     if (rc == WB_OK)
@@ -256,9 +256,7 @@ static int create_input(tdata *d, uint64_t seed, wb_err *e) {
     const int64_t n = d->n;
     void *in = wb_host_alloc((size_t)n * d->esz, "transform input", e);
     if (!in) return WB_ERR;
-    for (int64_t j = 0; j < n; j++)
-        if (d->dtype == WB_TRANSFORM_I32) ((int32_t *)in)[j] = wb_transform_input_i32(seed, j);
-        else ((double *)in)[j] = wb_transform_input_f64(seed, j);
+    wb_transform_fill_input(d->dtype, seed, in, n);
     int rc = wb_upload((char *)d->d_in + d->off_in * d->esz, in, (size_t)n * d->esz, e);
     free(in);
     return rc;

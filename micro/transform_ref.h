@@ -26,9 +26,9 @@ void wb_transform_constants(uint64_t seed, int32_t *a_i32, int32_t *b_i32, doubl
 
 /* A pseudo-random permutation of [0, n): three invertible rounds (xor key,
  * odd multiply, xorshift) on the smallest power of two >= n, cycle-walked
- * back into range. O(1) per index, so a map of 2^29 entries costs seconds,
- * where Fisher-Yates over a GiB-sized array (wb_fill_perm_i32) costs
- * minutes of cache misses. */
+ * back into range. O(1) per index, so a map of 2^29 entries is filled in
+ * parallel in a fraction of a second, where Fisher-Yates over a GiB-sized
+ * array costs minutes of cache misses. */
 typedef struct wb_transform_perm {
     int64_t n;
     uint64_t mask;
@@ -39,7 +39,13 @@ typedef struct wb_transform_perm {
 void wb_transform_perm_init(wb_transform_perm *q, int64_t n, uint64_t seed);
 int64_t wb_transform_perm_at(const wb_transform_perm *q, int64_t i);
 
-/* ref[i] = op(input(map ? map[i] : i)) for i < n (map NULL: identity). */
+/* The host data, on all CPUs (every element a function of its index, so
+ * the same whatever the number of threads): in[j] = input(seed, j) for
+ * j < n, as int32 or double; map[i] = perm_at(q, i), or i when q is NULL. */
+void wb_transform_fill_input(wb_transform_dtype dt, uint64_t seed, void *in, int64_t n);
+void wb_transform_fill_map(int32_t *map, int64_t n, const wb_transform_perm *q);
+
+/* ref[i] = op(input(map ? map[i] : i)) for i < n (map NULL: identity), on all CPUs. */
 void wb_transform_reference(wb_transform_dtype dt, uint64_t seed, const int32_t *map, int64_t n, int32_t a_i32,
                             int32_t b_i32, double a_f64, double b_f64, void *ref);
 
@@ -51,7 +57,8 @@ int wb_transform_poison_byte(wb_transform_dtype dt);
  * chunk: the n outputs start at element lead of the allocation and must equal
  * expected[0, n) exactly; every element outside them must still hold the
  * poison. Adds each mismatch to m (index relative to the first output, so
- * guard elements before it are negative). */
+ * guard elements before it are negative), in index order as one sequential
+ * pass would; the count runs on all CPUs. */
 void wb_transform_check_chunk(wb_transform_dtype dt, const void *chunk, int64_t first, int64_t count, int64_t lead,
                               int64_t n, const void *expected, wb_mismatches *m);
 

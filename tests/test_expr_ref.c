@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../micro/exact.h"
 #include "../micro/expr_plan.h"
 #include "check.h"
 
@@ -273,9 +274,12 @@ static void test_fill(void) {
     int64_t *l = malloc(sizeof *l * 1000);
     CHECK(a && b && d && l);
     if (!a || !b || !d || !l) goto done;
+    wb_par_set_workers(1);
     wb_expr_fill(WB_EXPR_INT32, a, n, 5);
+    wb_par_set_workers(3);
     wb_expr_fill(WB_EXPR_INT32, b, n, 5);
-    CHECK(memcmp(a, b, sizeof *a * (size_t)n) == 0);
+    wb_par_set_workers(0);
+    CHECK(memcmp(a, b, sizeof *a * (size_t)n) == 0); /* the same on 1 or 3 threads */
     int64_t out_of_range = 0, same_as_first = 0;
     for (int64_t i = 0; i < n; i++) {
         out_of_range += a[i] < -100000 || a[i] > 100000;
@@ -327,6 +331,37 @@ static void test_compare(void) {
     CHECK(wb_expr_compare(WB_EXPR_INT64, x, y, N / 2, 0, &m) == 1); /* 4321 is in word 2160 */
 }
 
+/* Over many comparison chunks and stages, on 1 or many threads: the report
+ * (total, first mismatches in index order) of an element by element pass. */
+static void test_compare_parallel(void) {
+    const int64_t n = 3000017, stage = 1 << 20;
+    double *x = malloc(sizeof *x * (size_t)n), *y = malloc(sizeof *y * (size_t)n);
+    CHECK(x && y);
+    if (!x || !y) goto done;
+    wb_expr_fill(WB_EXPR_F64, x, n, 9);
+    memcpy(y, x, sizeof *x * (size_t)n);
+    int64_t planted = 0;
+    for (int64_t i = n - 2; i > 0; i -= 190027, planted++) y[i] = -y[i];
+    y[1] = x[1] + 1.0, planted++; /* two in the first chunk */
+    wb_mismatches plain, par;
+    wb_mismatch_init(&plain);
+    for (int64_t i = 0; i < n; i++) wb_expr_compare(WB_EXPR_F64, y + i, x + i, 1, i, &plain);
+    CHECK(plain.total == planted && plain.shown == WB_MISMATCH_SHOW);
+    static const int workers[] = {1, 2, 6};
+    for (int w = 0; w < 3; w++) {
+        wb_par_set_workers(workers[w]);
+        wb_mismatch_init(&par);
+        int64_t found = 0;
+        for (int64_t lo = 0; lo < n; lo += stage) /* as expr_verify: stage by stage */
+            found += wb_expr_compare(WB_EXPR_F64, y + lo, x + lo, n - lo < stage ? n - lo : stage, lo, &par);
+        CHECK(found == planted && par.total == plain.total && strcmp(par.text, plain.text) == 0);
+    }
+    wb_par_set_workers(0);
+done:
+    free(x);
+    free(y);
+}
+
 int main(void) {
     test_chain_of_four();
     test_tree_of_four();
@@ -337,5 +372,6 @@ int main(void) {
     test_against_walk();
     test_fill();
     test_compare();
+    test_compare_parallel();
     return TEST_DONE();
 }

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "micro/data.h"
+#include "micro/exact.h"
 #include "micro/groupby_gen.h"
 #include "micro/keys.h"
 
@@ -111,6 +112,33 @@ static void test_zipf(void) {
     wb_zipf_free(&z);
 }
 
+/* The rank -> key map is a permutation, scattered, and the same on 1 or 3
+ * threads, at a size of several key-map tasks. */
+static void test_zipf_keys(void) {
+    const int64_t n = 200003;
+    wb_zipf z1, z3;
+    wb_err e = {""};
+    wb_par_set_workers(1);
+    CHECK(wb_zipf_init(&z1, n, 0.8, 13, &e) == WB_OK);
+    wb_par_set_workers(3);
+    CHECK(wb_zipf_init(&z3, n, 0.8, 13, &e) == WB_OK);
+    wb_par_set_workers(0);
+    CHECK(memcmp(z1.key, z3.key, sizeof *z1.key * (size_t)n) == 0);
+    char *seen = calloc((size_t)n, 1);
+    int64_t bad = 0, fixed = 0, near = 0;
+    for (int64_t r = 0; r < n; r++) {
+        int32_t k = z1.key[r];
+        bad += k < 0 || k >= n || seen[k]++;
+        fixed += k == r;
+        near += r > 0 && (k == z1.key[r - 1] + 1 || k == z1.key[r - 1] - 1);
+    }
+    CHECK(bad == 0 && fixed < 10 && near < 10);
+    CHECK(z1.key[0] != 0 || z1.key[1] != 1); /* the hot keys are not the first ones */
+    free(seen);
+    wb_zipf_free(&z1);
+    wb_zipf_free(&z3);
+}
+
 static void test_checks(void) {
     const int32_t keys[] = {0, 2, 2, 0}, vals[] = {5, -3, 10, 1};
     wb_groupby_ref r;
@@ -142,6 +170,7 @@ int main(void) {
     test_generator(0);
     test_generator(1);
     test_zipf();
+    test_zipf_keys();
     test_checks();
     return TEST_DONE();
 }

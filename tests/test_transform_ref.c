@@ -1,12 +1,14 @@
 /* test_transform_ref.c - the CPU side of the transform and ceiling
  * families: inputs, the random map, the references, and the checks that
  * verify runs on downloaded outputs (a wrong, missing or stray write must be
- * caught; a correct output must pass). No GPU needed. */
+ * caught; a correct output must pass), all of them the same on 1 or many
+ * threads at sizes spanning several chunks. No GPU needed. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../micro/ceiling_ref.h"
+#include "../micro/exact.h"
 #include "../micro/transform_ref.h"
 #include "check.h"
 
@@ -121,6 +123,83 @@ static void test_check(wb_transform_dtype dt) {
     e.msg[0] = 0;
     CHECK(wb_mismatch_finish(&m, TOTAL, "test output", &e) == WB_ERR);
     CHECK(strstr(e.msg, "3 of") != NULL && strstr(e.msg, "[-1]") != NULL);
+}
+
+
+/* At sizes spanning several chunks: the parallel fills give each element's
+ * value, the map is a permutation, and nothing depends on the workers. */
+static void test_parallel_data(void) {
+    const int64_t n = 5 * ((int64_t)1 << 20) + 12345;
+    int32_t *map = malloc(sizeof *map * (size_t)n), *map1 = malloc(sizeof *map1 * (size_t)n);
+    int32_t *in = malloc(sizeof *in * (size_t)n), *ref = malloc(sizeof *ref * (size_t)n);
+    int32_t *ref1 = malloc(sizeof *ref1 * (size_t)n);
+    double *ind = malloc(sizeof *ind * (size_t)n);
+    char *seen = calloc((size_t)n, 1);
+    CHECK(map && map1 && in && ref && ref1 && ind && seen);
+    if (!map || !map1 || !in || !ref || !ref1 || !ind || !seen) goto done;
+    wb_transform_perm q;
+    wb_transform_perm_init(&q, n, 21);
+    wb_par_set_workers(1);
+    wb_transform_fill_map(map1, n, &q);
+    wb_transform_reference(WB_TRANSFORM_I32, 8, map1, n, 6, 5, 0, 0, ref1);
+    wb_par_set_workers(3);
+    wb_transform_fill_map(map, n, &q);
+    wb_transform_reference(WB_TRANSFORM_I32, 8, map, n, 6, 5, 0, 0, ref);
+    wb_par_set_workers(0);
+    CHECK(memcmp(map, map1, sizeof *map * (size_t)n) == 0 && memcmp(ref, ref1, sizeof *ref * (size_t)n) == 0);
+    int64_t bad = 0, fixed = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t j = map[i];
+        bad += j < 0 || j >= n || seen[j]++ || j != wb_transform_perm_at(&q, i);
+        fixed += j == i;
+        bad += ref[i] != wb_transform_op_i32(wb_transform_input_i32(8, j), 6, 5);
+    }
+    CHECK(bad == 0 && fixed < 100);
+    wb_transform_fill_map(map, n, NULL);
+    wb_transform_fill_input(WB_TRANSFORM_I32, 8, in, n);
+    wb_transform_fill_input(WB_TRANSFORM_F64, 8, ind, n);
+    bad = 0;
+    int64_t repeats = 0;
+    for (int64_t i = 0; i < n; i++) {
+        bad += map[i] != i || in[i] != wb_transform_input_i32(8, i) || ind[i] != wb_transform_input_f64(8, i);
+        repeats += i > 0 && in[i] == in[i - 1];
+    }
+    CHECK(bad == 0 && repeats < 10);
+done:
+    free(map), free(map1), free(in), free(ref), free(ref1), free(ind), free(seen);
+}
+
+/* The report of a check spanning many check chunks is the one an element by
+ * element pass gives, on 1 or many workers: same total, same first shown. */
+static void test_parallel_check(wb_transform_dtype dt) {
+    const int64_t n = 3 * ((int64_t)1 << 20) + 7, lead = 9, total = n + lead + 13;
+    const int esz = wb_transform_esz(dt);
+    void *expected = malloc((size_t)(n * esz));
+    unsigned char *img = malloc((size_t)(total * esz));
+    CHECK(expected && img);
+    if (!expected || !img) goto done;
+    wb_transform_reference(dt, 4, NULL, n, 6, 5, 1.5, 0.25, expected);
+    fill_image(dt, img, lead, n, total, expected);
+    for (int64_t i = n - 5; i > 0; i -= 123457) img[(lead + i) * esz] ^= 2; /* wrong values, in many chunks */
+    memcpy(img + (total - 1) * esz, expected, (size_t)esz);                  /* a stray write in the last guard */
+    wb_mismatches plain, par;
+    wb_mismatch_init(&plain);
+    for (int64_t k = 0; k < total; k++) wb_transform_check_chunk(dt, img + k * esz, k, 1, lead, n, expected, &plain);
+    CHECK(plain.total == (n - 5 + 123456) / 123457 + 1 && plain.shown == WB_MISMATCH_SHOW);
+    static const int workers[] = {1, 2, 5};
+    for (int w = 0; w < 3; w++) {
+        wb_par_set_workers(workers[w]);
+        wb_mismatch_init(&par);
+        const int64_t stage = 1000003; /* as verify: stage by stage into one report */
+        for (int64_t f = 0; f < total; f += stage)
+            wb_transform_check_chunk(dt, img + f * esz, f, total - f < stage ? total - f : stage, lead, n, expected,
+                                     &par);
+        CHECK(par.total == plain.total && par.shown == plain.shown && strcmp(par.text, plain.text) == 0);
+    }
+    wb_par_set_workers(0);
+done:
+    free(expected);
+    free(img);
 }
 
 /* ---- ceiling ---- */
@@ -243,6 +322,67 @@ static void test_inst_check(void) {
     CHECK(m.total == 2 + sampled);
 }
 
+/* Source words over several fill chunks: odd, random, the same on 1 or 3
+ * workers, summed exactly; the checks report as an element by element pass. */
+static void test_parallel_words(void) {
+    const int64_t n = 3 * ((int64_t)1 << 20) + 3; /* odd: the last chunk ends on a single word */
+    uint32_t *w = malloc(sizeof *w * (size_t)n), *w1 = malloc(sizeof *w1 * (size_t)n);
+    CHECK(w && w1);
+    if (!w || !w1) goto done;
+    wb_par_set_workers(1);
+    wb_ceiling_fill_words(w1, n, 99);
+    const uint32_t sum1 = wb_ceiling_word_sum(w1, n);
+    wb_par_set_workers(3);
+    wb_ceiling_fill_words(w, n, 99);
+    const uint32_t sum3 = wb_ceiling_word_sum(w, n);
+    wb_par_set_workers(0);
+    CHECK(memcmp(w, w1, sizeof *w * (size_t)n) == 0);
+    uint32_t sum = 0;
+    int64_t even = 0, repeats = 0;
+    for (int64_t j = 0; j < n; j++) {
+        sum += w[j];
+        even += (w[j] & 1) == 0;
+        repeats += j > 0 && w[j] == w[j - 1];
+    }
+    CHECK(even == 0 && repeats == 0 && sum == sum1 && sum == sum3);
+    CHECK(memcmp(w, w + ((int64_t)1 << 20), 64) != 0); /* chunks draw from different streams */
+    wb_ceiling_fill_words(w1, n, 100);
+    CHECK(memcmp(w, w1, 64) != 0);
+
+    memcpy(w1, w, sizeof *w * (size_t)n);
+    for (int64_t j = n - 1; j > 0; j -= 99991) w1[j] ^= 6;
+    wb_mismatches plain, par;
+    wb_mismatch_init(&plain);
+    for (int64_t j = 0; j < n; j++) wb_ceiling_check_words(w1 + j, j, 1, w, 0, &plain);
+    CHECK(plain.total > WB_MISMATCH_SHOW);
+    for (int k = 1; k <= 4; k += 3) {
+        wb_par_set_workers(k);
+        wb_mismatch_init(&par);
+        wb_ceiling_check_words(w1, 0, n, w, 0, &par);
+        CHECK(par.total == plain.total && strcmp(par.text, plain.text) == 0);
+    }
+    /* inst outputs: unwritten ones (poison) in many chunks, then the sample */
+    static int64_t ids[4096];
+    static uint32_t ref[4096];
+    const int ns = wb_ceiling_sample(n, 4096, ids);
+    for (int i = 0; i < ns; i++) ref[i] = w[ids[i]];
+    for (int64_t j = 7; j < n; j += 250007) w[j] = 0x01010101u * WB_CEILING_POISON;
+    w[ids[5]] ^= 2;
+    wb_mismatch_init(&plain);
+    for (int64_t j = 0; j < n; j++) wb_ceiling_check_inst(w + j, j, 1, ids, ref, 0, &plain);
+    for (int i = 0; i < ns; i++) wb_ceiling_check_inst(w + ids[i], ids[i], 1, ids + i, ref + i, 1, &plain);
+    CHECK(plain.total == 14);
+    for (int k = 1; k <= 4; k += 3) {
+        wb_par_set_workers(k);
+        wb_mismatch_init(&par);
+        wb_ceiling_check_inst(w, 0, n, ids, ref, ns, &par);
+        CHECK(par.total == plain.total && strcmp(par.text, plain.text) == 0);
+    }
+    wb_par_set_workers(0);
+done:
+    free(w), free(w1);
+}
+
 static void test_sample(void) {
     static int64_t ids[4096];
     CHECK(wb_ceiling_sample(10, 4096, ids) == 10 && ids[0] == 0 && ids[9] == 9);
@@ -260,9 +400,13 @@ int main(void) {
     test_reference();
     test_check(WB_TRANSFORM_I32);
     test_check(WB_TRANSFORM_F64);
+    test_parallel_data();
+    test_parallel_check(WB_TRANSFORM_I32);
+    test_parallel_check(WB_TRANSFORM_F64);
     test_inst();
     test_words();
     test_inst_check();
+    test_parallel_words();
     test_sample();
     return TEST_DONE();
 }
