@@ -19,6 +19,17 @@ typedef struct wb_counters_session wb_counters_session;
 /* A step of a replay pass; returns WB_OK or WB_ERR. */
 typedef int (*wb_pass_step)(void *ctx, wb_err *e);
 
+/* Points counted together: one range each in every pass, so that the fixed
+ * cost of a pass (CUPTI's Start and Stop) is paid once per batch. */
+#define WB_COUNTERS_BATCH_MAX 16
+typedef int (*wb_member_step)(void *ctx, int member, wb_err *e);
+typedef struct wb_batch {
+    int members;            /* 1 to WB_COUNTERS_BATCH_MAX */
+    wb_member_step prepare; /* outside the ranges: put the device in the member's start state */
+    wb_member_step launch;  /* inside the member's range: its kernel(s), nothing else */
+    void *ctx;
+} wb_batch;
+
 /* Opens a session for the current device. Returns WB_OK, or WB_SKIP with the
  * reason in e (no permission, unsupported GPU, libnvperf_host not found):
  * the caller then runs without counters and warns once. *s is NULL on skip. */
@@ -33,14 +44,20 @@ int wb_counters_open(const wb_device *d, wb_counters_session **s, wb_err *e);
 int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch, void *ctx,
                         wb_counters *out, wb_err *e);
 
+/* The same for b->members points at once, out[m] for member m; each pass
+ * runs prepare(m) then launch(m) in m's range for every member in order. On
+ * WB_ERR every out[m] is NaN with the note, and *failed names the member
+ * whose step failed (-1: CUPTI itself failed). */
+int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_counters *out, int *failed, wb_err *e);
+
 void wb_counters_close(wb_counters_session *s);
 
 /* Replay passes the session's metric set needs (one reset + launch each). */
 int wb_counters_passes(const wb_counters_session *s);
 /* One line for the run log: chip, metrics accepted, passes, launch counting. */
 const char *wb_counters_summary(const wb_counters_session *s);
-/* Where the counter pass spent its wall time so far: setup, reset, passes,
- * decode (one line into buf). */
+/* Where the counter pass spent its wall time so far: setup, reset, CUPTI's
+ * Start, the ranges, CUPTI's Stop, decode (one line into buf). */
 void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len);
 
 /* Without a GPU: builds the config image of wb_metrics[] for a chip name

@@ -25,9 +25,8 @@
 #include "counters_cupti.h"
 #include "metrics.h"
 
-#define WB_RANGE_NAME "wb_point"
-/* One range a point; the probe that matched ncu sized for 8, so do we. */
-#define WB_MAX_RANGES 8
+/* One range a point, one point per batch member. */
+#define WB_MAX_RANGES WB_COUNTERS_BATCH_MAX
 
 /* The current context and its device, through driver entry points: the
  * build links the runtime only, so that CI machines without a driver link. */
@@ -153,7 +152,7 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-enum { COST_SETUP, COST_RESET, COST_PASSES, COST_DECODE };
+enum { COST_SETUP, COST_RESET, COST_START, COST_RANGE, COST_STOP, COST_DECODE, COST_N };
 
 /* The profiler object is enabled once and kept: Enable builds it afresh, and
  * at one Enable/Disable per point the counter pass cost 8.8x the timing pass
@@ -247,96 +246,115 @@ skip:
     return WB_SKIP;
 }
 
-/* One pass: Start, Push, launch, wait, Pop, Stop. The wait comes before the
- * Pop so that work on any stream ends inside the range (CUPTI's
- * concurrent_profiling sample does the same); Pop and Stop run even after a
- * failure so that the profiler is left between passes. */
-static int one_pass(wb_counters_session *s, wb_pass_step launch, void *ctx,
-                    int *all_submitted, wb_err *e) {
+/* One member's range: Push, launch, wait, Pop. The wait comes before the Pop
+ * so that work on any stream ends inside the range (CUPTI's
+ * concurrent_profiling sample does the same); Pop runs even after a failure
+ * so that the profiler is left between ranges. */
+static int one_range(wb_counters_session *s, wb_member_step launch, void *ctx, int member, wb_err *e) {
+    /* One name per member: CUPTI adds ranges of the same name into one. */
+    char name[32];
+    snprintf(name, sizeof name, WB_RANGE_PREFIX "%d", member);
+    CUpti_RangeProfiler_PushRange_Params pu = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
+                                               .pRangeProfilerObject = s->rp, .pRangeName = name};
+    if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerPushRange, &pu) != WB_OK) return WB_ERR;
+    s->launches = s->depth = 0;
+    s->counting = 1;
+    int rc = launch(ctx, member, e);
+    s->counting = 0;
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
+    CUpti_RangeProfiler_PopRange_Params po = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
+                                              .pRangeProfilerObject = s->rp};
+    wb_err pe;
+    if (WB_CUPTI(WB_ERR, &pe, cuptiRangeProfilerPopRange, &po) != WB_OK && rc == WB_OK) *e = pe, rc = WB_ERR;
+    return rc;
+}
+
+/* One pass: Start, then every member's prepare (outside any range) and
+ * range, Stop. Start costs ~22 ms and Stop ~7 ms on the H200 whatever the
+ * pass holds, a range ~1 ms (2026-11-29): hence batches. Stop runs even
+ * after a failure. *failed = the member that failed, or -1. */
+static int one_pass(wb_counters_session *s, const wb_batch *b, int (*launches)[WB_COUNTERS_BATCH_MAX], int pass,
+                    int *all_submitted, int *failed, wb_err *e) {
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = s->rp};
+    double t0 = now_s();
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerStart, &st) != WB_OK) return WB_ERR;
-    CUpti_RangeProfiler_PushRange_Params pu = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
-                                               .pRangeProfilerObject = s->rp, .pRangeName = WB_RANGE_NAME};
-    int rc = WB_CUPTI(WB_ERR, e, cuptiRangeProfilerPushRange, &pu);
-    if (rc == WB_OK) {
-        s->launches = s->depth = 0;
-        s->counting = 1;
-        rc = launch(ctx, e);
-        s->counting = 0;
-        if (rc == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
-        CUpti_RangeProfiler_PopRange_Params po = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
-                                                  .pRangeProfilerObject = s->rp};
-        wb_err pe;
-        if (WB_CUPTI(WB_ERR, &pe, cuptiRangeProfilerPopRange, &po) != WB_OK && rc == WB_OK) *e = pe, rc = WB_ERR;
+    s->cost_s[COST_START] += now_s() - t0;
+    int rc = WB_OK;
+    for (int m = 0; m < b->members && rc == WB_OK; m++) {
+        double t1 = now_s();
+        if ((rc = b->prepare(b->ctx, m, e)) == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
+        double t2 = now_s();
+        s->cost_s[COST_RESET] += t2 - t1;
+        if (rc == WB_OK) rc = one_range(s, b->launch, b->ctx, m, e);
+        s->cost_s[COST_RANGE] += now_s() - t2;
+        if (rc != WB_OK) *failed = m;
+        launches[pass][m] = s->launches;
     }
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                           .pRangeProfilerObject = s->rp};
     wb_err se;
+    double t3 = now_s();
     if (WB_CUPTI(WB_ERR, &se, cuptiRangeProfilerStop, &sp) != WB_OK && rc == WB_OK) *e = se, rc = WB_ERR;
+    s->cost_s[COST_STOP] += now_s() - t3;
     *all_submitted = sp.isAllPassSubmitted != 0;
     return rc;
 }
 
-/* User replay: reset outside the range, then a pass, until CUPTI has every
- * pass. Every pass must launch as many kernels as the first: the passes
- * count different counters of what must be the same work. */
-static int replay(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch,
-                  void *ctx, int *launches, wb_err *e) {
-    int rc = WB_OK, first = -1, all = 0;
-    const int max_loops = 2 * s->passes + 2;
+/* User replay: passes until CUPTI has every one. Every pass must launch as
+ * many kernels per member as the first: the passes count different counters
+ * of what must be the same work. */
+static int replay(wb_counters_session *s, const wb_batch *b, int *launches, int *failed, wb_err *e) {
+    int rc = WB_OK, all = 0, pass = 0;
+    const int max_passes = 2 * s->passes + 2;
+    int counts[2 * WB_METRICS_MAX + 2][WB_COUNTERS_BATCH_MAX];
     wb_err ce;
     if (s->sub && launch_callbacks(s, 1, &ce) != WB_OK) stop_counting_launches(s, &ce);
-    for (int loop = 0; rc == WB_OK && !all; loop++) {
-        if (loop == max_loops) {
-            rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", loop, s->passes);
+    for (; rc == WB_OK && !all; pass++) {
+        if (pass == max_passes || pass == (int)(sizeof counts / sizeof counts[0])) {
+            rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", pass, s->passes);
             break;
         }
-        double t0 = now_s();
-        if ((rc = reset(ctx, e)) != WB_OK) break;
-        if ((rc = WB_CUDA(e, cudaDeviceSynchronize())) != WB_OK) break;
-        double t1 = now_s();
-        rc = one_pass(s, launch, ctx, &all, e);
-        s->cost_s[COST_RESET] += t1 - t0;
-        s->cost_s[COST_PASSES] += now_s() - t1;
-        if (rc != WB_OK) break;
-        if (first < 0)
-            first = s->launches;
-        else if (s->sub && s->launches != first)
-            rc = wb_fail(e, "replay %d launched %d kernel(s), the first %d: launch() must repeat the same work",
-                         loop, s->launches, first);
+        if ((rc = one_pass(s, b, counts, pass, &all, failed, e)) != WB_OK) break;
+        for (int m = 0; s->sub && pass > 0 && m < b->members && rc == WB_OK; m++)
+            if (counts[pass][m] != counts[0][m]) {
+                *failed = m;
+                rc = wb_fail(e, "replay %d launched %d kernel(s), the first %d: launch() must repeat the same work",
+                             pass, counts[pass][m], counts[0][m]);
+            }
     }
     if (s->sub && launch_callbacks(s, 0, &ce) != WB_OK) stop_counting_launches(s, &ce);
-    *launches = s->sub ? first : -1;
+    for (int m = 0; m < b->members; m++) launches[m] = s->sub && pass > 0 ? counts[0][m] : -1;
     return rc;
 }
 
-/* Decodes the passes into the counter data image, then its one range. */
-static int decode(wb_counters_session *s, double *vals, wb_err *e) {
+/* Decodes the passes into the counter data image: one range per member. */
+static int decode(wb_counters_session *s, int members, double (*vals)[WB_METRICS_MAX], wb_err *e) {
     CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
                                                 .pRangeProfilerObject = s->rp};
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerDecodeData, &dd) != WB_OK) return WB_ERR;
     if (dd.numOfRangeDropped != 0)
         return wb_fail(e, "cuptiRangeProfilerDecodeData: %zu range(s) dropped", dd.numOfRangeDropped);
-    return wb_cupti_evaluate(s, vals, e);
+    return wb_cupti_evaluate(s, members, vals, e);
 }
 
-int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch, void *ctx,
-                        wb_counters *out, wb_err *e) {
+int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_counters *out, int *failed, wb_err *e) {
+    *failed = -1;
     if (!s) {
-        wb_counters_clear(out, "counters off");
+        for (int m = 0; m < b->members; m++) wb_counters_clear(&out[m], "counters off");
         return wb_skip(e, "counters off: no CUPTI session");
     }
-    wb_counters_clear(out, "");
-    double vals[WB_METRICS_MAX];
-    int launches = -1;
+    if (b->members < 1 || b->members > WB_COUNTERS_BATCH_MAX)
+        return wb_fail(e, "a counter batch of %d points (1 to %d)", b->members, WB_COUNTERS_BATCH_MAX);
+    for (int m = 0; m < b->members; m++) wb_counters_clear(&out[m], "");
+    double vals[WB_COUNTERS_BATCH_MAX][WB_METRICS_MAX];
+    int launches[WB_COUNTERS_BATCH_MAX];
     double t0 = now_s();
     int rc = begin_point(s, e);
-    double t1 = now_s();
-    s->cost_s[COST_SETUP] += t1 - t0;
-    if (rc == WB_OK) rc = replay(s, reset, launch, ctx, &launches, e);
+    s->cost_s[COST_SETUP] += now_s() - t0;
+    if (rc == WB_OK) rc = replay(s, b, launches, failed, e);
     double t2 = now_s();
-    if (rc == WB_OK) rc = decode(s, vals, e);
+    if (rc == WB_OK) rc = decode(s, b->members, vals, e);
     if (s->enable_per_point) {
         wb_err de = {""};
         disable(s, &de);
@@ -344,14 +362,42 @@ int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step
     }
     s->cost_s[COST_DECODE] += now_s() - t2;
     if (rc != WB_OK) {
-        wb_counters_clear(out, e->msg);
+        for (int m = 0; m < b->members; m++) wb_counters_clear(&out[m], e->msg);
         return WB_ERR;
     }
-    for (int k = 0; k < s->n; k++) out->v[s->column[k]] = vals[k] * wb_metrics[s->column[k]].scale;
-    out->launches = launches;
-    snprintf(out->note, sizeof out->note, "%s", s->note);
-    wb_counters_group(out);
+    for (int m = 0; m < b->members; m++) {
+        for (int k = 0; k < s->n; k++) out[m].v[s->column[k]] = vals[m][k] * wb_metrics[s->column[k]].scale;
+        out[m].launches = launches[m];
+        snprintf(out[m].note, sizeof out[m].note, "%s", s->note);
+        wb_counters_group(&out[m]);
+    }
     return WB_OK;
+}
+
+/* The one-point form: a batch of one whose steps ignore the member index. */
+typedef struct single {
+    wb_pass_step reset, launch;
+    void *ctx;
+} single;
+
+static int single_reset(void *ctx, int member, wb_err *e) {
+    (void)member;
+    single *o = ctx;
+    return o->reset(o->ctx, e);
+}
+
+static int single_launch(void *ctx, int member, wb_err *e) {
+    (void)member;
+    single *o = ctx;
+    return o->launch(o->ctx, e);
+}
+
+int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch, void *ctx,
+                        wb_counters *out, wb_err *e) {
+    single o = {reset, launch, ctx};
+    wb_batch b = {1, single_reset, single_launch, &o};
+    int failed;
+    return wb_counters_collect_batch(s, &b, out, &failed, e);
 }
 
 /* Teardown: a failing CUPTI call here leaves nothing to recover. */
@@ -379,7 +425,8 @@ void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len) {
         snprintf(buf, len, "counters off");
         return;
     }
-    snprintf(buf, len, "setup %.1f s, reset %.1f s, passes %.1f s, decode %.1f s%s", s->cost_s[COST_SETUP],
-             s->cost_s[COST_RESET], s->cost_s[COST_PASSES], s->cost_s[COST_DECODE],
+    const double *c = s->cost_s;
+    snprintf(buf, len, "setup %.1f s, reset %.1f s, start %.1f s, range %.1f s, stop %.1f s, decode %.1f s%s",
+             c[COST_SETUP], c[COST_RESET], c[COST_START], c[COST_RANGE], c[COST_STOP], c[COST_DECODE],
              s->enable_per_point ? " (profiler enabled per point)" : "");
 }

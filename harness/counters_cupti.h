@@ -31,7 +31,7 @@ struct wb_counters_session {
     size_t data_size;
     CUpti_RangeProfiler_Object *rp;    /* enabled once for the session (see begin_point) */
     int enable_per_point;              /* fallback: Enable/Disable around every point */
-    double cost_s[4];                  /* wall time in setup, reset, passes, decode (wb_counters_cost) */
+    double cost_s[6];                  /* wall time by step (COST_* of counters_cupti.c, wb_counters_cost) */
     int passes;
     int profiler_initialized;
     CUpti_SubscriberHandle sub;        /* launch counter; NULL when CUPTI refused it */
@@ -56,8 +56,12 @@ int wb_cupti_load_nvperf(wb_counters_session *s, int rc, wb_err *e);
 /* Host object for chip (avail may be NULL without a GPU), the metrics of
  * wb_metrics[] the chip knows, their config image and s->passes. */
 int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e);
-/* The one range of the decoded counter data image into vals[0, s->n). */
-int wb_cupti_evaluate(wb_counters_session *s, double *vals, wb_err *e);
+/* Member m of a batch is counted in the range named WB_RANGE_PREFIX "<m>". */
+#define WB_RANGE_PREFIX "wb_point_"
+
+/* The ranges of the decoded counter data image, member m's (by range name)
+ * into vals[m][0, s->n); each member must be there once. */
+int wb_cupti_evaluate(wb_counters_session *s, int ranges, double (*vals)[WB_METRICS_MAX], wb_err *e);
 /* Releases the host object and the config image (not libnvperf_host). */
 void wb_cupti_host_free(wb_counters_session *s);
 

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cupti_range_profiler.h>
 
@@ -121,18 +122,33 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
     return WB_OK;
 }
 
-int wb_cupti_evaluate(wb_counters_session *s, double *vals, wb_err *e) {
+int wb_cupti_evaluate(wb_counters_session *s, int ranges, double (*vals)[WB_METRICS_MAX], wb_err *e) {
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
         .counterDataImageSize = s->data_size};
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerGetCounterDataInfo, &gi) != WB_OK) return WB_ERR;
-    if (gi.numTotalRanges != 1)
-        return wb_fail(e, "counter data holds %zu range(s), expected the point's one", gi.numTotalRanges);
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
-        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
-        .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = 0,
-        .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = vals};
-    return WB_CUPTI(WB_ERR, e, cuptiProfilerHostEvaluateToGpuValues, &ev);
+    if (gi.numTotalRanges != (size_t)ranges)
+        return wb_fail(e, "counter data holds %zu range(s), expected one per point: %d", gi.numTotalRanges, ranges);
+    unsigned char seen[WB_COUNTERS_BATCH_MAX] = {0};
+    for (int r = 0; r < ranges; r++) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
+            .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
+            .counterDataImageSize = s->data_size, .rangeIndex = (size_t)r, .rangeDelimiter = "/"};
+        if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerCounterDataGetRangeInfo, &ri) != WB_OK) return WB_ERR;
+        const char *name = ri.rangeName ? ri.rangeName : "";
+        const size_t plen = strlen(WB_RANGE_PREFIX);
+        char *end = NULL;
+        long m = strncmp(name, WB_RANGE_PREFIX, plen) == 0 ? strtol(name + plen, &end, 10) : -1;
+        if (m < 0 || m >= ranges || !end || *end || seen[m]++)
+            return wb_fail(e, "counter data range %d is named '%.40s', not one of " WB_RANGE_PREFIX "0..%d once each", r,
+                           name, ranges - 1);
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
+            .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = (size_t)r,
+            .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = vals[m]};
+        if (WB_CUPTI(WB_ERR, e, cuptiProfilerHostEvaluateToGpuValues, &ev) != WB_OK) return WB_ERR;
+    }
+    return WB_OK;
 }
 
 /* Teardown: a failing CUPTI call here leaves nothing to recover. */

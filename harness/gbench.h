@@ -59,8 +59,10 @@ int wb_gb_register(const char *name, int iterations, const wb_gb_calls *calls, v
  * names (with their "/iterations:N/manual_time" suffix) matched by the
  * --benchmark_filter regex (POSIX extended, search; a leading '-' negates;
  * "" and "all" match everything) times --benchmark_repetitions.
+ * selected, when not NULL, gets 1 or 0 for each registered benchmark in
+ * registration order (the order they run in).
  * -1 with the reason in e when the filter is no valid regex. */
-int64_t wb_gb_selected(wb_err *e);
+int64_t wb_gb_selected(unsigned char *selected, wb_err *e);
 
 /* RunSpecifiedBenchmarks with the default display reporter (and the file
  * reporter --benchmark_out asks for). *matched = benchmarks it matched. */

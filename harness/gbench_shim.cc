@@ -174,7 +174,7 @@ extern "C" int wb_gb_register(const char *name, int iterations, const wb_gb_call
     }
 }
 
-extern "C" int64_t wb_gb_selected(wb_err *e) {
+extern "C" int64_t wb_gb_selected(unsigned char *selected, wb_err *e) {
     try {
         std::string spec = benchmark::GetBenchmarkFilter();
         if (spec.empty() || spec == "all") spec = ".";
@@ -192,7 +192,9 @@ extern "C" int64_t wb_gb_selected(wb_err *e) {
             // The full name Google Benchmark matches: Iterations() and
             // UseManualTime() in code append these two parts.
             std::string full = b->name + "/iterations:" + std::to_string(b->iterations) + "/manual_time";
-            if (std::regex_search(full, re) != negate) n++;
+            const bool in = std::regex_search(full, re) != negate;
+            if (selected) *selected++ = in ? 1 : 0;
+            if (in) n++;
         }
         return n * g_repetitions;
     } catch (const std::exception &x) {

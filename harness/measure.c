@@ -34,6 +34,24 @@ int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
     return r->samples ? WB_OK : wb_fail(e, "malloc(%d samples) failed", reps);
 }
 
+/* The current point's family's entry of spent_by, or NULL past
+ * WB_SPENT_FAMILIES families (they count in the total only). */
+static wb_spent *family_spent(wb_run *r) {
+    const char *fam = r->cur->family->name;
+    for (int i = 0; i < r->nspent_by; i++)
+        if (r->spent_by[i].family == fam) return &r->spent_by[i];
+    if (r->nspent_by == WB_SPENT_FAMILIES) return NULL;
+    wb_spent *b = &r->spent_by[r->nspent_by++];
+    b->family = fam;
+    return b;
+}
+
+static void spend(wb_run *r, int what, double seconds) {
+    r->spent.s[what] += seconds;
+    wb_spent *b = family_spent(r);
+    if (b) b->s[what] += seconds;
+}
+
 static void drop_cache(wb_run *r) {
     if (r->cache_data) r->cache_family->data_destroy(r->cache_data);
     r->cache_data = NULL;
@@ -80,40 +98,96 @@ static int step_data(wb_run *r, const wb_run_point *rp, wb_err *e) {
     return WB_OK;
 }
 
-typedef struct pass_ctx {
+/* ---- 5: counters, in a pass of their own, never inside timed samples ---- */
+
+/* A counter batch: the current point and the next selected points that share
+ * its data, planned copies of their points. */
+typedef struct batch_ctx {
+    wb_run *r;
     const wb_family *f;
-    void *data;
-    const wb_point *p;
-    wb_timing *t;
-} pass_ctx;
+    int members;
+    wb_point p[WB_COUNTERS_BATCH_MAX];
+    wb_run_point *rp[WB_COUNTERS_BATCH_MAX];
+} batch_ctx;
 
-static int pass_reset(void *ctx, wb_err *e) {
-    pass_ctx *c = ctx;
-    return wb_timing_prepare(c->f, c->data, c->p, c->t, e);
+/* A plan leaves state that belongs to its point (kernel attributes, scratch,
+ * a built table), so in a shared pass every member is planned again before
+ * its range. */
+static int member_prepare(void *ctx, int m, wb_err *e) {
+    batch_ctx *b = ctx;
+    if (b->members > 1 && b->f->plan(b->r->data, &b->p[m], e) != WB_OK) return WB_ERR;
+    return wb_timing_prepare(b->f, b->r->data, &b->p[m], &b->r->timing, e);
 }
 
-static int pass_launch(void *ctx, wb_err *e) {
-    pass_ctx *c = ctx;
-    return wb_timing_launch(c->f, c->data, c->p, c->t, e);
+static int member_launch(void *ctx, int m, wb_err *e) {
+    batch_ctx *b = ctx;
+    return wb_timing_launch(b->f, b->r->data, &b->p[m], &b->r->timing, e);
 }
 
-/* 5: counters in a pass of their own, never inside timed samples. A counter
- * failure leaves NaN with its note and a warning; the point still counts. */
-static void step_counters(wb_run *r, const wb_run_point *rp) {
+/* The current point, then the selected points after it that reuse its data,
+ * are not counted yet and plan. */
+static void gather_batch(wb_run *r, wb_run_point *rp, batch_ctx *b) {
+    b->r = r;
+    b->f = rp->family;
+    b->p[0] = r->row.p;
+    b->rp[0] = rp;
+    b->members = 1;
+    for (int j = rp->index + 1; j < r->npts && b->members < WB_COUNTERS_BATCH_MAX; j++) {
+        wb_run_point *q = &r->pts[j];
+        if (!q->selected || q->counted) continue;
+        if (q->family != rp->family || !rp->family->same_data(&rp->p, &q->p)) break;
+        wb_point p = q->p;
+        wb_err pe;
+        if (rp->family->plan(r->data, &p, &pe) != WB_OK) continue; /* its own setup will say why */
+        b->p[b->members] = p;
+        b->rp[b->members++] = q;
+    }
+}
+
+/* A counter failure leaves NaN with its note and a warning; the point still
+ * counts. A failed batch falls back to the current point alone. Returns
+ * WB_ERR only when the point cannot be planned again afterwards. */
+static int step_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
     wb_counters *c = &r->row.c;
     if (!r->counters) {
         snprintf(c->note, sizeof c->note, "%s", r->counters_off);
-        return;
+        return WB_OK;
     }
-    pass_ctx pc = {rp->family, r->data, &r->row.p, &r->timing};
-    wb_err ce = {""};
+    if (rp->counted) { /* counted in an earlier point's batch */
+        *c = rp->counted_c;
+        r->row.m.counter_pass_ms = rp->counted_ms;
+        rp->counted = 0;
+        return WB_OK;
+    }
+    static batch_ctx b; /* ~16 points: too large for the stack */
+    wb_counters out[WB_COUNTERS_BATCH_MAX];
     double t0 = wb_now_s();
-    if (wb_counters_collect(r->counters, pass_reset, pass_launch, &pc, c, &ce) != WB_OK) {
+    gather_batch(r, rp, &b);
+    wb_batch batch = {b.members, member_prepare, member_launch, &b};
+    wb_err ce = {""};
+    int failed = -1, rc = wb_counters_collect_batch(r->counters, &batch, out, &failed, &ce);
+    if (rc != WB_OK && b.members > 1) {
+        fprintf(stderr, "warning: %s: counters of a batch of %d points: %s; counting this point alone\n", rp->name,
+                b.members, ce.msg);
+        b.members = batch.members = 1;
+        ce.msg[0] = '\0';
+        rc = wb_counters_collect_batch(r->counters, &batch, out, &failed, &ce);
+    }
+    const double ms = (wb_now_s() - t0) * 1e3;
+    spend(r, WB_SPENT_COUNTERS, ms * 1e-3);
+    *c = out[0];
+    r->row.m.counter_pass_ms = ms / b.members;
+    if (rc != WB_OK) {
         fprintf(stderr, "warning: %s: counters: %s\n", rp->name, ce.msg);
         if (!c->note[0]) snprintf(c->note, sizeof c->note, "%.*s", (int)sizeof c->note - 1, ce.msg);
     }
-    r->row.m.counter_pass_ms = (wb_now_s() - t0) * 1e3;
-    r->spent_s[WB_SPENT_COUNTERS] += r->row.m.counter_pass_ms * 1e-3;
+    for (int m = 1; rc == WB_OK && m < b.members; m++) {
+        b.rp[m]->counted = 1;
+        b.rp[m]->counted_c = out[m];
+        b.rp[m]->counted_ms = ms / b.members;
+    }
+    /* The data now holds the last member's state. */
+    return b.members > 1 ? rp->family->plan(r->data, &r->row.p, e) : WB_OK;
 }
 
 static int setup(void *ctx, int repetition, wb_err *e) {
@@ -135,16 +209,15 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     double t0 = wb_now_s();
     if ((rc = step_skip_check(r, rp, e)) == WB_OK) rc = step_data(r, rp, e);
     double t1 = wb_now_s();
-    r->spent_s[WB_SPENT_DATA] += t1 - t0;
+    spend(r, WB_SPENT_DATA, t1 - t0);
     if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
     /* Every launch of the point inside one range, for ncu/nsys --nvtx filters. */
     nvtxRangePushA(rp->name);
     r->nvtx_open = 1;
     rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
-    r->spent_s[WB_SPENT_VERIFY] += wb_now_s() - t1;
-    if (rc != WB_OK) return WB_ERR;
-    step_counters(r, rp);
+    spend(r, WB_SPENT_VERIFY, wb_now_s() - t1);
+    if (rc != WB_OK || step_counters(r, rp, e) != WB_OK) return WB_ERR;
     r->timing_t0_s = wb_now_s();
     return wb_timing_warmup(f, r->data, &r->row.p, r->warmup, &r->timing, e); /* 6 */
 }
@@ -256,10 +329,11 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
     wb_row *row = &r->row;
     if (r->nvtx_open) nvtxRangePop();
     r->nvtx_open = 0;
+    rp->counted = 0; /* a repetition counts again */
     if (!r->store_row) return status;
     if (status == WB_OK) {
         row->m.timing_pass_ms = (wb_now_s() - r->timing_t0_s) * 1e3;
-        r->spent_s[WB_SPENT_TIMING] += row->m.timing_pass_ms * 1e-3;
+        spend(r, WB_SPENT_TIMING, row->m.timing_pass_ms * 1e-3);
         step_clock(r);
         step_summaries(r);
         wb_counters_derive(&row->c, row->m.time_median_ms, &r->measured, &r->l4, &r->gh200); /* 10 */
@@ -289,6 +363,9 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
         keep_row(r);
     }
     r->done++;
+    r->spent.points++;
+    wb_spent *b = family_spent(r);
+    if (b) b->points++;
     char what[sizeof e->msg + 16]; /* the whole reason: the row keeps only its start */
     if (status == WB_OK) {
         r->ok++;

@@ -29,6 +29,14 @@ typedef struct wb_ceiling {
 } wb_ceiling;
 
 enum { WB_SPENT_DATA, WB_SPENT_VERIFY, WB_SPENT_COUNTERS, WB_SPENT_TIMING, WB_SPENT_N };
+#define WB_SPENT_FAMILIES 16
+
+/* Wall time of one family's points by step (WB_SPENT_*): where a run went. */
+typedef struct wb_spent {
+    const char *family; /* NULL: the run's total */
+    int64_t points;
+    double s[WB_SPENT_N];
+} wb_spent;
 
 typedef struct wb_run {
     /* set by run.c before the first point */
@@ -40,11 +48,15 @@ typedef struct wb_run {
     char counters_off[96];         /* why counters are off, "" when on */
     wb_roof measured, l4, gh200;   /* measured: NaN until the ceiling family ran */
     int64_t total;                 /* benchmark calls expected (progress, ETA) */
+    wb_run_point *pts;             /* every registered point, in run order (counter batches look ahead) */
+    int npts;
 
     /* kept across points */
     int64_t done, ok, skipped, failed;
     double t0_s;
-    double spent_s[WB_SPENT_N];             /* wall time in data, verify, counter pass, timing pass (WB_SPENT_*) */
+    wb_spent spent;                /* the whole run */
+    wb_spent spent_by[WB_SPENT_FAMILIES]; /* per family, in run order */
+    int nspent_by;
     int broken;                    /* 1: stop: no later point runs */
     char broken_msg[512];
     double *clocks;                /* SM clocks seen so far, for the typical clock */

@@ -116,17 +116,24 @@ static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *
 
 /* Where the run's time went: issue 3 bounds the counter pass at 3x the
  * timing pass, and a full sweep is budgeted from these. */
-static void report_spent(const wb_run *r) {
-    const double *t = r->spent_s;
-    char cost[160];
-    fprintf(stderr, "wallbench run: %.0f s: data %.1f s, verify %.1f s, counter pass %.1f s, timing pass %.1f s",
-            r->t0_s > 0 ? wb_now_s() - r->t0_s : 0.0, t[WB_SPENT_DATA], t[WB_SPENT_VERIFY], t[WB_SPENT_COUNTERS],
-            t[WB_SPENT_TIMING]);
-    if (r->counters && t[WB_SPENT_TIMING] > 0) {
-        wb_counters_cost(r->counters, cost, sizeof cost);
-        fprintf(stderr, " (counter pass = %.2f x timing pass; %s)", t[WB_SPENT_COUNTERS] / t[WB_SPENT_TIMING], cost);
-    }
+static void print_spent(const char *what, const wb_spent *b) {
+    fprintf(stderr, "wallbench run: %s: %lld points: data %.1f s, verify %.1f s, counter pass %.1f s, timing pass %.1f s",
+            what, (long long)b->points, b->s[WB_SPENT_DATA], b->s[WB_SPENT_VERIFY], b->s[WB_SPENT_COUNTERS],
+            b->s[WB_SPENT_TIMING]);
+    if (b->s[WB_SPENT_TIMING] > 0 && b->s[WB_SPENT_COUNTERS] > 0)
+        fprintf(stderr, " (counter pass = %.2f x timing pass)", b->s[WB_SPENT_COUNTERS] / b->s[WB_SPENT_TIMING]);
     fputc('\n', stderr);
+}
+
+static void report_spent(const wb_run *r) {
+    char total[64], cost[200];
+    for (int i = 0; i < r->nspent_by; i++) print_spent(r->spent_by[i].family, &r->spent_by[i]);
+    snprintf(total, sizeof total, "%.0f s in all", r->t0_s > 0 ? wb_now_s() - r->t0_s : 0.0);
+    print_spent(total, &r->spent);
+    if (r->counters) {
+        wb_counters_cost(r->counters, cost, sizeof cost);
+        fprintf(stderr, "wallbench run: counter pass: %s\n", cost);
+    }
 }
 
 /* Everything after the checks; returns the exit code. */
@@ -142,7 +149,20 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
         pts[i].run = &r;
         if (wb_gb_register(pts[i].name, o->reps, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
     }
-    r.total = wb_gb_selected(&e);
+    unsigned char *selected = calloc(npts > 0 ? (size_t)npts : 1, 1);
+    if (!selected) {
+        wb_fail(&e, "out of host memory for %d points", npts);
+        goto fail;
+    }
+    r.total = wb_gb_selected(selected, &e);
+    for (int i = 0; i < npts; i++) {
+        pts[i].index = i;
+        pts[i].selected = selected[i];
+        pts[i].counted = 0;
+    }
+    free(selected);
+    r.pts = pts;
+    r.npts = npts;
     if (r.total <= 0) {
         if (r.total == 0) wb_fail(&e, "no point matches --benchmark_filter (point names: wallbench list --points)");
         rc = 2;

@@ -19,6 +19,11 @@ typedef struct wb_run_point {
     wb_point p;              /* as the sweep gave it (plan completes a copy) */
     char name[256];          /* wb_point_name: Google Benchmark name, NVTX range, progress */
     struct wb_run *run;      /* set by the run before registering */
+    int index;               /* in the run's array, which is the order points run in */
+    int selected;            /* 1: --benchmark_filter keeps it */
+    int counted;             /* 1: counted_c holds its counters, from a batch led by an earlier point */
+    double counted_ms;       /* its share of that batch's wall time */
+    wb_counters counted_c;
 } wb_run_point;
 
 typedef struct wb_selection {

@@ -174,7 +174,8 @@ template <wb_scan_shape S, int BT, int IPT>
 scan_kernel pick(int variant) {
     switch (variant) {
     case WB_SCAN_TILED: return scan_tiled<S, BT, IPT>;
-    case WB_SCAN_DIRECT: return scan_direct<S, true, BT, IPT>;
+    case WB_SCAN_DIRECT:
+    case WB_SCAN_DIRECT_SECTOR: return scan_direct<S, true, BT, IPT>;
     case WB_SCAN_DIRECT_NOSKIP: return scan_direct<S, false, BT, IPT>;
     default: return nullptr;
     }

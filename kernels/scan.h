@@ -34,6 +34,11 @@ typedef enum wb_scan_variant {
     /* direct, but loading every column for every row: separates skipping
      * loads from tiling. Same bytes, and so the same roof, as tiled. */
     WB_SCAN_DIRECT_NOSKIP,
+    /* direct's kernel with the L2 fetching single 32-byte sectors on a miss
+     * (cudaLimitMaxL2FetchGranularity = 32, set by the family's plan; the
+     * H200's default is 64). direct's sparse later columns then cost the
+     * sectors they need instead of 64-byte pairs. */
+    WB_SCAN_DIRECT_SECTOR,
     WB_SCAN_VARIANTS
 } wb_scan_variant;
 

@@ -141,25 +141,36 @@ static int sweep_quick(const sweep_ctx *s) {
  * for int32 and double with one reused column and with one column per leaf
  * (96); ILP 1..16 x occupancy for int32 and double, both shapes, ops 1/8/32
  * (480); rows 2^16..2^24 for a chain of 8 (10; 2^26 and 2^28 are above). */
+/* Full sweep, sized to run with the rest of the suite in one 10-minute call
+ * on the H200: every dtype x shape x operator count at 2^26 rows with two
+ * columns (int32 chains also with one and four), the int32 two-column trees
+ * and chains at 2^28 rows (the size of the
+ * issue's target), cuDF's benchmark grid, the ILP x occupancy grid of int32
+ * chains, and a size scan. */
 static int sweep_full(const sweep_ctx *s) {
+    static const int ilps[] = {1, 4, 16};
+    static const double occs[] = {0.25, 1.0};
     for (int type = 0; type < 3; type++)
         for (int shape = 0; shape < 2; shape++)
             for (int o = 0; o < N_OF(ops_all); o++)
                 for (int columns = 1; columns <= 4; columns *= 2)
-                    if (columns <= wb_expr_column_leaves(ops_all[o]))
-                        TRY(pair(s, type, shape, rows_main(type), ops_all[o], columns));
+                    if (columns <= wb_expr_column_leaves(ops_all[o]) &&
+                        (columns == 2 || (type == WB_EXPR_INT32 && shape == WB_EXPR_CHAIN)))
+                        TRY(pair(s, type, shape, (int64_t)1 << 26, ops_all[o], columns));
+    for (int shape = 0; shape < 2; shape++)
+        for (int o = 0; o < N_OF(ops_all); o++)
+            if (wb_expr_column_leaves(ops_all[o]) >= 2) TRY(pair(s, WB_EXPR_INT32, shape, rows_main(WB_EXPR_INT32), ops_all[o], 2));
     for (int type = WB_EXPR_INT32; type <= WB_EXPR_F64; type += 2)
         for (int o = 0; o < N_OF(ops_cudf); o++)
             for (int reuse = 1; reuse >= 0; reuse--)
                 for (int r = 0; r < N_OF(rows_cudf); r++)
-                    TRY(pair(s, type, WB_EXPR_CHAIN, rows_cudf[r], ops_cudf[o], reuse ? 1 : cudf_columns(ops_cudf[o])));
-    for (int type = WB_EXPR_INT32; type <= WB_EXPR_F64; type += 2)
-        for (int shape = 0; shape < 2; shape++)
-            for (int o = 0; o < N_OF(ops_few); o++)
-                for (int v = 0; v < 2; v++)
-                    for (int ilp = 1; ilp <= 16; ilp *= 2)
-                        for (int c = 0; c < N_OF(occupancies); c++)
-                            TRY(point(s, v, type, shape, (int64_t)1 << 26, ops_few[o], 2, ilp, occupancies[c], EXPR_BLOCK));
+                    if (reuse || type == WB_EXPR_INT32 || rows_cudf[r] < 100000000) /* 1e8 x 9 doubles: 7.2 GB to fill */
+                        TRY(pair(s, type, WB_EXPR_CHAIN, rows_cudf[r], ops_cudf[o], reuse ? 1 : cudf_columns(ops_cudf[o])));
+    for (int o = 0; o < N_OF(ops_few); o++)
+        for (int v = 0; v < 2; v++)
+            for (int i = 0; i < N_OF(ilps); i++)
+                for (int c = 0; c < N_OF(occs); c++)
+                    TRY(point(s, v, WB_EXPR_INT32, WB_EXPR_CHAIN, (int64_t)1 << 26, ops_few[o], 2, ilps[i], occs[c], EXPR_BLOCK));
     for (int lg = 16; lg <= 24; lg += 2) TRY(pair(s, WB_EXPR_INT32, WB_EXPR_CHAIN, (int64_t)1 << lg, 8, 2));
     return WB_OK;
 }

@@ -1,7 +1,7 @@
 /* scan.c - the scan family: an SSB Q1.1-shaped filtered SUM over four int32
  * columns and a Q3.1-shaped one with a dense-key dimension lookup, each run
- * tiled (Crystal), direct (SHADB, short-circuit loads) and direct_noskip
- * (seed 002 section 3.2, Table 2). Axes: selectivity of the first predicate
+ * tiled (Crystal), direct (SHADB, short-circuit loads), direct_noskip and
+ * direct_sector (direct with 32-byte L2 fetches) (seed 002 section 3.2, Table 2). Axes: selectivity of the first predicate
  * (exact by construction; the others pass at SSB's rates: discount 3/11,
  * quantity 24/50, region 1/5), size, ILP (seed 002's batching), occupancy.
  * bytes_model counts the 32-byte sectors each variant must read. */
@@ -16,7 +16,7 @@
 #include "family.h"
 #include "scan_ref.h"
 
-static const char *const scan_variants[] = {"tiled", "direct", "direct_noskip", NULL};
+static const char *const scan_variants[] = {"tiled", "direct", "direct_noskip", "direct_sector", NULL};
 _Static_assert(sizeof scan_variants / sizeof *scan_variants == WB_SCAN_VARIANTS + 1, "one name per variant");
 static const char *const shape_names[WB_SCAN_SHAPES] = {"q1.1", "q3.1"};
 static const double scan_axis[] = {1, 0.5, 0.1, 0.01};
@@ -30,7 +30,15 @@ typedef struct scan_data {
     unsigned long long *d_sum;
     wb_scan_io io;
     wb_scan_expect x;
+    size_t fetch_default; /* the context's L2 fetch granularity before the family changed it */
 } scan_data;
+
+/* direct_sector's one difference: the L2 fetches single 32-byte sectors. The
+ * limit belongs to the context, so every plan sets it and the data's
+ * teardown puts the default back before another family runs. */
+static int set_fetch(size_t bytes, wb_err *e) {
+    return WB_CUDA(e, cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, bytes));
+}
 
 static int shape_of(const wb_point *p) { return strcmp(p->layout, "q3.1") == 0 ? WB_SCAN_Q31 : WB_SCAN_Q11; }
 
@@ -93,7 +101,9 @@ static int sweep_quick(wb_point_add add, void *ctx) {
             for (int v = 0; v < WB_SCAN_VARIANTS; v++)
                 if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
             if (sh != WB_SCAN_Q11 || (s != 1 && s != 0.01)) continue;
-            for (int v = WB_SCAN_TILED; v <= WB_SCAN_DIRECT; v++) {
+            static const int grid_variants[] = {WB_SCAN_TILED, WB_SCAN_DIRECT, WB_SCAN_DIRECT_SECTOR};
+            for (int gv = 0; gv < 3; gv++) {
+                const int v = grid_variants[gv];
                 for (int i = 0; i < 4; i++)
                     if (add_point(add, ctx, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
                 for (int o = 0; o < 2 && s == 1; o++)
@@ -103,23 +113,25 @@ static int sweep_quick(wb_point_add add, void *ctx) {
     return WB_OK;
 }
 
+/* Full sweep: every variant x selectivity x shape at 2^24 and 2^28 rows;
+ * at 2^28 the q1.1 scan also over ILP (seed 002's batching), occupancy and
+ * block size. */
 static int sweep_full(wb_point_add add, void *ctx) {
-    static const double sels[] = {1, 0.5, 0.1, 0.01, 0};
-    static const int ilps[] = {1, 2, 4, 8, 16};
-    static const double occs[] = {0.25, 0.5, 1.0};
+    static const double sels[] = {1, 0.5, 0.1, 0.01};
+    static const int ilps[] = {1, 2, 8, 16};
+    static const double occs[] = {0.25, 0.5};
     for (int sh = 0; sh < WB_SCAN_SHAPES; sh++)
-        for (int j = 0; j < 5; j++)
-            for (int lg = 24; lg <= 28; lg += 2)
+        for (int j = 0; j < 4; j++)
+            for (int lg = 24; lg <= 28; lg += 4)
                 for (int v = 0; v < WB_SCAN_VARIANTS; v++) {
                     int64_t n = (int64_t)1 << lg;
                     double s = sels[j];
-                    if (lg < 28) {
-                        if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
-                        continue;
-                    }
-                    for (int i = 0; i < 5; i++)
-                        for (int o = 0; o < 3; o++)
-                            if (add_point(add, ctx, sh, v, n, s, ilps[i], occs[o], BLOCK)) return WB_ERR;
+                    if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+                    if (lg < 28 || sh != WB_SCAN_Q11) continue;
+                    for (int i = 0; i < 4; i++)
+                        if (add_point(add, ctx, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
+                    for (int o = 0; o < 2; o++)
+                        if (add_point(add, ctx, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
                     if (add_point(add, ctx, sh, v, n, s, 4, 1.0, 128) || add_point(add, ctx, sh, v, n, s, 4, 1.0, 512))
                         return WB_ERR;
                 }
@@ -149,6 +161,8 @@ static int scan_same_data(const wb_point *a, const wb_point *b) {
 static void scan_data_destroy(void *vd) {
     scan_data *d = vd;
     if (!d) return;
+    wb_err ignored;
+    if (d->fetch_default) (void)set_fetch(d->fetch_default, &ignored); /* teardown: nothing to act on */
     for (int c = 0; c < 4; c++) wb_dev_free(d->d_col[c]);
     wb_dev_free(d->d_dim);
     wb_dev_free(d->d_sum);
@@ -164,6 +178,10 @@ static int scan_data_create(const wb_point *p, void **out, wb_err *e) {
     *out = NULL;
     scan_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(scan data) failed");
+    if (WB_CUDA(e, cudaDeviceGetLimit(&d->fetch_default, cudaLimitMaxL2FetchGranularity)) != WB_OK) {
+        free(d);
+        return WB_ERR;
+    }
     d->shape = shape_of(p);
     d->n = p->n;
     const int ncols = d->shape == WB_SCAN_Q11 ? 4 : 3;
@@ -212,14 +230,16 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
     if (!wb_tile_shape_ok(p->launch.block, p->launch.ilp))
         return wb_skip(e, "block %d x ILP %d is not a compiled tile shape", p->launch.block, p->launch.ilp);
     if (WB_CUDA(e, wb_scan_plan(p->variant_id, d->shape, &p->launch, p->n)) != WB_OK) return WB_ERR;
+    if (set_fetch(p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : d->fetch_default, e) != WB_OK) return WB_ERR;
     if (d->shape == WB_SCAN_Q31) p->table_entries = wb_scan_dim_entries(d->n); /* --n may have changed n */
     p->bytes_model = wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
     p->items = (double)d->n;
     double n = d->n > 0 ? (double)d->n : 1.0;
-    snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; model MB tiled %.1f direct %.1f; sum %lld",
+    snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; MB tiled %.0f, direct %.0f; sum %lld; L2 fetch %d B",
              (double)d->x.rows_first / n, (double)d->x.rows_all / n,
              wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_TILED) / 1e6,
-             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum);
+             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum,
+             p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : (int)d->fetch_default);
     return WB_OK;
 }
 

@@ -139,7 +139,7 @@ double wb_scan_bytes_model(const wb_scan_expect *x, int shape, int variant) {
     const int later = shape == WB_SCAN_Q11 ? 3 : 2; /* columns after orderdate */
     double bytes = shape == WB_SCAN_Q31 ? sector * (double)x->dim_sectors : 0.0;
     bytes += sector * (double)x->sectors; /* orderdate: every variant reads all of it */
-    for (int j = 0; j < later; j++) bytes += sector * (double)(variant == WB_SCAN_DIRECT ? x->need[j] : x->sectors);
+    for (int j = 0; j < later; j++) bytes += sector * (double)(wb_scan_skips_loads(variant) ? x->need[j] : x->sectors);
     return bytes;
 }
 

@@ -53,6 +53,11 @@ void wb_scan_fill(wb_scan_cols *c, const wb_scan_query *q, double s, uint64_t se
  * or WB_ERR when its scratch cannot be allocated. */
 int wb_scan_reference(const wb_scan_cols *c, const wb_scan_query *q, wb_scan_expect *x, wb_err *e);
 
+/* 1 for the variants that load a later column only where a row still passes. */
+static inline int wb_scan_skips_loads(int variant) {
+    return variant == WB_SCAN_DIRECT || variant == WB_SCAN_DIRECT_SECTOR;
+}
+
 /* Bytes the variant must move: tiled and direct_noskip every referenced
  * column once, direct the sectors in x->need; q3.1 adds the dimension sectors
  * its lookups touch (all variants look up only rows that passed orderdate). */

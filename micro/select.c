@@ -93,7 +93,7 @@ static int sweep_test(wb_point_add add, void *ctx) {
     return WB_OK;
 }
 
-/* Quick sweep, 109 points: 62 at 2^28 (every variant x every s at ILP 4,
+/* Quick sweep, 173 points: 126 at 2^28 (every variant x every s at ILP 4,
  * occupancy 1, except the atomic pair above s = 0.1: one atomic per survivor
  * costs ~0.18 s per launch at 2^28, s = 1), the atomic pair over every s at
  * 2^24 (23 points with the other variants at s = 0.5), every variant at 2^20,
@@ -109,12 +109,15 @@ static int sweep_quick(wb_point_add add, void *ctx) {
     for (int j = 0; j < AXIS_LEN; j++) {
         double s = select_axis[j];
         if (add_all(add, ctx, big, s, s > 0.1)) return WB_ERR;
-        /* The tile pair at ILP 8 and 16 too: at 2^26 the tile kernel ran
-         * 1.4x faster at ILP 16 than at ILP 4 (H200, 2026-11-29). */
+        /* The tile pair at ILP 8 and 16 too, in blocks of 256 and 512: at
+         * 2^26 the tile kernel ran 1.4x faster at ILP 16 than at ILP 4, and
+         * at 2^28 its time follows the tile count (one same-address atomic
+         * per tile, ~2 ns each on the H200; 2026-11-29). */
         for (int ilp = 8; ilp <= 16; ilp *= 2)
-            if (add_point(add, ctx, WB_SELECT_IF_TILE, big, s, ilp, 1.0, BLOCK) ||
-                add_point(add, ctx, WB_SELECT_PRED_TILE, big, s, ilp, 1.0, BLOCK))
-                return WB_ERR;
+            for (int block = BLOCK; block <= 2 * BLOCK; block *= 2)
+                if (add_point(add, ctx, WB_SELECT_IF_TILE, big, s, ilp, 1.0, block) ||
+                    add_point(add, ctx, WB_SELECT_PRED_TILE, big, s, ilp, 1.0, block))
+                    return WB_ERR;
     }
     static const int ilps[] = {1, 2, 4, 8, 16};
     static const double occs[] = {0.25, 0.5, 1.0};
@@ -134,23 +137,31 @@ static int sweep_quick(wb_point_add add, void *ctx) {
     return add_all(add, ctx, (int64_t)1 << 20, 0.5, 0);
 }
 
+/* Full sweep: every variant x selectivity at 2^20, 2^24 and 2^28 (the atomic
+ * pair only up to s = 0.1 at 2^28: one atomic per survivor takes ~0.5 s a
+ * launch at s = 1 there), the ILP x occupancy grid at 2^24, s = 0.5, and the
+ * block sizes at 2^28. */
 static int sweep_full(wb_point_add add, void *ctx) {
-    for (int lg = 20; lg <= 28; lg += 2)
+    for (int lg = 20; lg <= 28; lg += 4)
         for (int j = 0; j < AXIS_LEN; j++) {
             int64_t n = (int64_t)1 << lg;
             double s = select_axis[j];
-            if (add_all(add, ctx, n, s, 0)) return WB_ERR;
-            if (lg == 26 && s == 0.5) {
-                static const int ilps[] = {1, 2, 4, 8, 16};
-                static const double occs[] = {0.25, 0.5, 0.75, 1.0};
+            if (add_all(add, ctx, n, s, lg == 28 && s > 0.1)) return WB_ERR;
+            if (lg == 24 && s == 0.5) {
+                static const int ilps[] = {1, 4, 16};
+                static const double occs[] = {0.25, 0.5, 1.0};
                 for (int v = 0; v < WB_SELECT_CUB; v++)
-                    for (int i = 0; i < 5; i++)
-                        for (int o = 0; o < 4; o++)
+                    for (int i = 0; i < 3; i++)
+                        for (int o = 0; o < 3; o++)
                             if (add_point(add, ctx, v, n, s, ilps[i], occs[o], BLOCK)) return WB_ERR;
             }
             if (lg == 28 && s == 0.5)
                 for (int v = 0; v < WB_SELECT_CUB; v++)
-                    if (add_point(add, ctx, v, n, s, 4, 1.0, 128) || add_point(add, ctx, v, n, s, 4, 1.0, 512))
+                    if (!is_atomic(v) && (add_point(add, ctx, v, n, s, 4, 1.0, 128) || add_point(add, ctx, v, n, s, 4, 1.0, 512)))
+                        return WB_ERR;
+            if (lg == 28) /* the largest tiles: fewest same-address atomics */
+                for (int v = WB_SELECT_IF_TILE; v <= WB_SELECT_PRED_TILE; v++)
+                    if (add_point(add, ctx, v, n, s, 16, 1.0, 256) || add_point(add, ctx, v, n, s, 16, 1.0, 512))
                         return WB_ERR;
         }
     return WB_OK;

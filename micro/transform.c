@@ -81,8 +81,6 @@ static int add_point(wb_point_add add, void *ctx, int v, const char *dtype, cons
     return add(ctx, &p);
 }
 
-static const int ilps_all[] = {1, 2, 4, 8, 16};
-static const double occs_all[] = {1.0, 0.5, 0.25, 0.125};
 static const char *const dtypes[] = {"int32", "double"};
 
 /* Every variant at one launch shape (cub once); vec8 on double stays in the
@@ -94,11 +92,13 @@ static int add_all_variants(wb_point_add add, void *ctx, const char *dtype, cons
     return WB_OK;
 }
 
-/* The ILP x occupancy grid of one variant. */
+/* The ILP x occupancy grid of one variant at the default block. */
 static int add_grid(wb_point_add add, void *ctx, int v, const char *dtype, int64_t n) {
-    for (int i = 0; i < 5; i++)
-        for (int o = 0; o < 4; o++)
-            if (add_point(add, ctx, v, dtype, "aligned", n, ilps_all[i], occs_all[o], 256, 0) != WB_OK) return WB_ERR;
+    static const int ilps[] = {1, 4, 16};
+    static const double occs[] = {0.25, 0.5, 1.0};
+    for (int i = 0; i < 3; i++)
+        for (int o = 0; o < 3; o++)
+            if (add_point(add, ctx, v, dtype, "aligned", n, ilps[i], occs[o], 256, 0) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
@@ -152,7 +152,8 @@ static int sweep_quick(const wb_device *dev, wb_point_add add, void *ctx) {
 
 static int sweep_full(const wb_device *dev, wb_point_add add, void *ctx) {
     static const int64_t sizes[] = {1 << 16, 1 << 18, 1 << 20, 1000003, 1 << 22, 1 << 24, 1 << 26, 1 << 28, 1 << 29};
-    static const int grid_size[] = {0, 0, 1, 0, 0, 1, 0, 1, 1};
+    /* the ILP x occupancy grid below L2 (2^20) and far above it (2^26) */
+    static const int grid_size[] = {0, 0, 1, 0, 0, 0, 1, 0, 0};
     static const int sm_limits[] = {1, 2, 4, 8, 16, 32, 64};
     for (int t = 0; t < 2; t++)
         for (int s = 0; s < 9; s++) {

@@ -17,10 +17,10 @@ load gpdir."lib-blocks.gp"
 W = 1400; H = 620
 # series are variant/query/columns: colour, dash and shape follow the variant,
 # the query fills the shape (Q1.1-like scan) or leaves it open (Q3.1-like join)
-vi(b) = strstrt(SER[b], "direct_noskip") == 1 ? 2 : (strstrt(SER[b], "direct") == 1 ? 1 : 0)
+vi(b) = strstrt(SER[b], "direct_sector") == 1 ? 3 : (strstrt(SER[b], "direct_noskip") == 1 ? 2 : (strstrt(SER[b], "direct") == 1 ? 1 : 0))
 is_join(b) = strstrt(SER[b], "/q3") > 0
 scan_pt(b) = is_join(b) ? pto(vi(b)) : pt(vi(b))
-scan_dt(b) = is_join(b) ? dash(vi(b) + 3) : dash(vi(b))
+scan_dt(b) = is_join(b) ? dash(vi(b) + 4) : dash(vi(b))
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"

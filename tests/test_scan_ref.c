@@ -112,6 +112,7 @@ static void test_q11_by_hand(void) {
     CHECK(wb_scan_bytes_model(&x, WB_SCAN_Q11, WB_SCAN_TILED) == 4 * 3 * 32);
     CHECK(wb_scan_bytes_model(&x, WB_SCAN_Q11, WB_SCAN_DIRECT_NOSKIP) == 4 * 3 * 32);
     CHECK(wb_scan_bytes_model(&x, WB_SCAN_Q11, WB_SCAN_DIRECT) == 32 * (3 + 2 + 1 + 1));
+    CHECK(wb_scan_bytes_model(&x, WB_SCAN_Q11, WB_SCAN_DIRECT_SECTOR) == 32 * (3 + 2 + 1 + 1));
     cols_free(&h);
 }
 
