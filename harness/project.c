@@ -30,7 +30,7 @@ static int source_gpu_attr(const char *name) {
     static const char *const names[] = {"schema_version", "gpu_name",      "sm_count",         "max_threads_per_sm",
                                         "l2_bytes",       "mem_total_bytes", "sm_clock_max_mhz", "mem_clock_mhz",
                                         "mem_bus_bits",   "compute_capability", "profile",       "profile_model",
-                                        "projected"};
+                                        "gpu_uuid",       "projected"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0) return 1;
     return strncmp(name, "ceiling_", 8) == 0 || strncmp(name, "projected_", 10) == 0;

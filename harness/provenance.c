@@ -66,6 +66,8 @@ static int attrs(wb_store *s, const wb_provenance *pv, const wb_device *d, const
         {"profile", run->profile},           {"profile_model", run->profile_model}, {"gpu_name", d->name},
         {"compute_capability", cc},           {"nvml_driver", d->driver_string[0] ? d->driver_string : "unknown"},   {"sweep", run->sweep},
         {"seed", seed},                       {"counters", run->counters},
+        /* which physical GPU: two H200s of one model differed by 9% on random DRAM reads (2026-11-30) */
+        {"gpu_uuid", d->uuid[0] ? d->uuid : "unknown"},
     };
     const struct {
         const char *name;

@@ -264,7 +264,7 @@ static int scan_verify(void *vd, const wb_point *p, wb_err *e) {
 
 const wb_family wb_family_scan = {
     .name = "scan",
-    .summary = "SSB q1.1/q3.1-shaped filtered SUM: tiled (Crystal) vs direct (short-circuit) vs direct_noskip",
+    .summary = "SSB q1.1/q3.1-shaped filtered SUM: tiled (Crystal) vs direct (short-circuit), direct_noskip, direct_sector",
     .variants = scan_variants,
     .sweep = scan_sweep,
     .device_bytes = scan_device_bytes,
