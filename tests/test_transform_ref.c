@@ -264,18 +264,25 @@ static void test_inst(void) {
     CHECK(same == 0);
 }
 
+/* Source words must be odd and never repeat their neighbour; returns 1 if
+ * so, with their wrapping sum in *sum. */
+static int words_ok(const uint32_t *w, int64_t n, uint32_t *sum) {
+    int64_t even = 0, repeats = 0;
+    *sum = 0;
+    for (int64_t j = 0; j < n; j++) {
+        *sum += w[j];
+        even += (w[j] & 1) == 0;
+        repeats += j > 0 && w[j] == w[j - 1];
+    }
+    return even == 0 && repeats == 0;
+}
+
 static void test_words(void) {
     enum { W = 4001 };
     static uint32_t w[W], got[W];
     wb_ceiling_fill_words(w, W, 77);
     uint32_t sum = 0;
-    int even = 0, repeats = 0;
-    for (int j = 0; j < W; j++) {
-        sum += w[j];
-        even += (w[j] & 1) == 0;
-        repeats += j > 0 && w[j] == w[j - 1];
-    }
-    CHECK(even == 0 && repeats == 0);
+    CHECK(words_ok(w, W, &sum));
     CHECK(wb_ceiling_word_sum(w, W) == sum);
 
     wb_mismatches m;
@@ -338,13 +345,7 @@ static void test_parallel_words(void) {
     wb_par_set_workers(0);
     CHECK(memcmp(w, w1, sizeof *w * (size_t)n) == 0);
     uint32_t sum = 0;
-    int64_t even = 0, repeats = 0;
-    for (int64_t j = 0; j < n; j++) {
-        sum += w[j];
-        even += (w[j] & 1) == 0;
-        repeats += j > 0 && w[j] == w[j - 1];
-    }
-    CHECK(even == 0 && repeats == 0 && sum == sum1 && sum == sum3);
+    CHECK(words_ok(w, n, &sum) && sum == sum1 && sum == sum3);
     CHECK(memcmp(w, w + ((int64_t)1 << 20), 64) != 0); /* chunks draw from different streams */
     wb_ceiling_fill_words(w1, n, 100);
     CHECK(memcmp(w, w1, 64) != 0);
