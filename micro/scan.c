@@ -85,12 +85,12 @@ static int sweep_test(wb_point_add add, void *ctx) {
     return WB_OK;
 }
 
-/* Quick sweep, 44 points at 2^28 rows (4 GiB of q1.1 columns, 3 of q3.1):
- * 24 for every variant x selectivity x shape at ILP 4, 16 more for the ILP
- * grid of tiled and direct (q1.1, s = 1 and 0.01), 4 occupancy points. H200
- * estimate with ~28 launches per point: kernels ~1 s (0.5-1 ms each); data
- * (8 x fill + reference on 16 cores, 3-4 GiB pageable upload) ~6 s; counter
- * passes ~5 s: about 12 s. */
+/* Quick sweep, 62 points at 2^28 rows (4 GiB of q1.1 columns, 3 of q3.1):
+ * 32 for every variant x selectivity x shape at ILP 4, 24 more for the ILP
+ * grid of tiled, direct and direct_sector (q1.1, s = 1 and 0.01), 6
+ * occupancy points. On the H200 (f9ac739) it took 54 s, 50 of them making the
+ * 8 data sets, before the reference stopped sharing cache lines between
+ * workers. */
 static int sweep_quick(wb_point_add add, void *ctx) {
     const int64_t n = (int64_t)1 << 28;
     static const int ilps[] = {1, 2, 8, 16};

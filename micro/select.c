@@ -97,13 +97,9 @@ static int sweep_test(wb_point_add add, void *ctx) {
  * occupancy 1, except the atomic pair above s = 0.1: one atomic per survivor
  * costs ~0.18 s per launch at 2^28, s = 1), the atomic pair over every s at
  * 2^24 (23 points with the other variants at s = 0.5), every variant at 2^20,
- * and pred_tile's ILP x occupancy grid at 2^26 (15). H200 estimate with ~28
- * launches per point (check, warm-up, timed reps, ~15 counter replays), 4.3
- * TB/s and ~1.5 G same-address atomics/s: kernels ~5 s (per 2^28 launch: tile
- * 0.25-0.5 ms, cub about twice that, three_kernel ~1.1 ms, warp ~1.5 ms, the
- * atomic pair up to 18 ms); data (8 x 2^28 fills and references on 16 cores,
- * pinned upload) ~6 s; checks (1 GiB download + parallel compare) ~7 s;
- * counter-pass overhead ~10 s: about 30 s, under 60 s at half the atomic rate. */
+ * and pred_tile's ILP x occupancy grid at 2^26 (15). On the H200 (f9ac739) it
+ * took 47 s: checks (1 GiB download + parallel compare per 2^28 point) 27 s,
+ * data 10 s, counter pass 7 s, timing 3 s. */
 static int sweep_quick(wb_point_add add, void *ctx) {
     const int64_t big = (int64_t)1 << 28;
     for (int j = 0; j < AXIS_LEN; j++) {
