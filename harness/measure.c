@@ -132,10 +132,10 @@ static void gather_batch(wb_run *r, wb_run_point *rp, batch_ctx *b) {
     b->p[0] = r->row.p;
     b->rp[0] = rp;
     b->members = 1;
-    for (int j = rp->index + 1; j < r->npts && b->members < WB_COUNTERS_BATCH_MAX; j++) {
-        wb_run_point *q = &r->pts[j];
-        if (!q->selected || q->counted) continue;
-        if (q->family != rp->family || !rp->family->same_data(&rp->p, &q->p)) break;
+    int idx[WB_COUNTERS_BATCH_MAX];
+    const int n = wb_sweep_batch_after(r->pts, r->npts, rp->index, idx, WB_COUNTERS_BATCH_MAX - 1);
+    for (int i = 0; i < n; i++) {
+        wb_run_point *q = &r->pts[idx[i]];
         wb_point p = q->p;
         wb_err pe;
         if (rp->family->plan(r->data, &p, &pe) != WB_OK) continue; /* its own setup will say why */

@@ -241,3 +241,15 @@ void wb_sweep_nominal_device(const wb_gpu_ref *g, wb_device *d) {
     d->mem_bus_bits = -1;
     d->driver_version = d->runtime_version = -1;
 }
+
+int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max) {
+    const wb_run_point *lead = &pts[from];
+    int n = 0;
+    for (int j = from + 1; j < npts && n < max; j++) {
+        const wb_run_point *q = &pts[j];
+        if (!q->selected || q->counted) continue;
+        if (q->family != lead->family || !lead->family->same_data(&lead->p, &q->p)) break;
+        idx[n++] = j;
+    }
+    return n;
+}

@@ -50,6 +50,12 @@ int wb_selection_parse(const char *families, const char *variants, const char *s
 int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, wb_run_point **pts, int *n,
                     wb_err *e);
 
+/* The points a counter batch led by pts[from] may take, in run order:
+ * selected, not counted yet, of its family and data (same_data), until the
+ * first selected point of other data, at most max. Writes their indices
+ * into idx; returns how many. */
+int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max);
+
 /* With --n: WB_ERR when for some size no point fits the device's total
  * memory (the run would only skip). Points that fit total but not free
  * memory are skipped later, at run time. */
