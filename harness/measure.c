@@ -34,23 +34,31 @@ int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
     return r->samples ? WB_OK : wb_fail(e, "malloc(%d samples) failed", reps);
 }
 
-/* The current point's family's entry of spent_by, or NULL past
- * WB_SPENT_FAMILIES families (they count in the total only). */
-static wb_spent *family_spent(wb_run *r) {
-    const char *fam = r->cur->family->name;
+wb_spent *wb_spent_of(wb_run *r, const char *family) {
     for (int i = 0; i < r->nspent_by; i++)
-        if (r->spent_by[i].family == fam) return &r->spent_by[i];
+        if (strcmp(r->spent_by[i].family, family) == 0) return &r->spent_by[i];
     if (r->nspent_by == WB_SPENT_FAMILIES) return NULL;
     wb_spent *b = &r->spent_by[r->nspent_by++];
-    b->family = fam;
+    b->family = family;
     return b;
 }
 
-static void spend(wb_run *r, int what, double seconds) {
+void wb_spent_add(wb_run *r, const char *family, int what, double seconds) {
     r->spent.s[what] += seconds;
-    wb_spent *b = family_spent(r);
+    wb_spent *b = wb_spent_of(r, family);
     if (b) b->s[what] += seconds;
 }
+
+void wb_spent_line(const wb_spent *b, const char *what, char *buf, size_t len) {
+    int at = snprintf(buf, len, "%s: %lld points: data %.1f s, verify %.1f s, counter pass %.1f s, timing pass %.1f s",
+                      what, (long long)b->points, b->s[WB_SPENT_DATA], b->s[WB_SPENT_VERIFY],
+                      b->s[WB_SPENT_COUNTERS], b->s[WB_SPENT_TIMING]);
+    if (at >= 0 && (size_t)at < len && b->s[WB_SPENT_TIMING] > 0 && b->s[WB_SPENT_COUNTERS] > 0)
+        snprintf(buf + at, len - (size_t)at, " (counter pass = %.2f x timing pass)",
+                 b->s[WB_SPENT_COUNTERS] / b->s[WB_SPENT_TIMING]);
+}
+
+static void spend(wb_run *r, int what, double seconds) { wb_spent_add(r, r->cur->family->name, what, seconds); }
 
 static void drop_cache(wb_run *r) {
     if (r->cache_data) r->cache_family->data_destroy(r->cache_data);
@@ -364,7 +372,7 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
     }
     r->done++;
     r->spent.points++;
-    wb_spent *b = family_spent(r);
+    wb_spent *b = wb_spent_of(r, rp->family->name);
     if (b) b->points++;
     char what[sizeof e->msg + 16]; /* the whole reason: the row keeps only its start */
     if (status == WB_OK) {

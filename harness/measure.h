@@ -91,4 +91,12 @@ void wb_run_free(wb_run *r);
 /* Monotonic seconds. */
 double wb_now_s(void);
 
+/* The family's entry of r->spent_by (created on first use), or NULL past
+ * WB_SPENT_FAMILIES families: those count in r->spent only. */
+wb_spent *wb_spent_of(wb_run *r, const char *family);
+/* Adds seconds of step `what` (WB_SPENT_*) to the run's total and the family's entry. */
+void wb_spent_add(wb_run *r, const char *family, int what, double seconds);
+/* "<what>: N points: data .., verify .., counter pass .., timing pass .. (counter pass = X x timing pass)". */
+void wb_spent_line(const wb_spent *b, const char *what, char *buf, size_t len);
+
 #endif

@@ -117,12 +117,9 @@ static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *
 /* Where the run's time went: issue 3 bounds the counter pass at 3x the
  * timing pass, and a full sweep is budgeted from these. */
 static void print_spent(const char *what, const wb_spent *b) {
-    fprintf(stderr, "wallbench run: %s: %lld points: data %.1f s, verify %.1f s, counter pass %.1f s, timing pass %.1f s",
-            what, (long long)b->points, b->s[WB_SPENT_DATA], b->s[WB_SPENT_VERIFY], b->s[WB_SPENT_COUNTERS],
-            b->s[WB_SPENT_TIMING]);
-    if (b->s[WB_SPENT_TIMING] > 0 && b->s[WB_SPENT_COUNTERS] > 0)
-        fprintf(stderr, " (counter pass = %.2f x timing pass)", b->s[WB_SPENT_COUNTERS] / b->s[WB_SPENT_TIMING]);
-    fputc('\n', stderr);
+    char line[320];
+    wb_spent_line(b, what, line, sizeof line);
+    fprintf(stderr, "wallbench run: %s\n", line);
 }
 
 static void report_spent(const wb_run *r) {
