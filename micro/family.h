@@ -22,6 +22,13 @@ typedef enum {
 /* Receives one point; returns WB_OK or WB_ERR. */
 typedef int (*wb_point_add)(void *ctx, const wb_point *p);
 
+/* One sweep of a family that needs nothing but the sink. */
+typedef int (*wb_sweep_fn)(wb_point_add add, void *ctx);
+/* Runs the one of test, quick, full that kind names: a family's sweep
+ * callback in one line. */
+int wb_sweep_of_kind(wb_sweep_kind kind, wb_sweep_fn test, wb_sweep_fn quick, wb_sweep_fn full, wb_point_add add,
+                     void *ctx);
+
 typedef struct wb_family {
     const char *name;
     const char *summary;

@@ -23,3 +23,13 @@ int wb_family_variant(const wb_family *f, const char *variant) {
         if (strcmp(f->variants[i], variant) == 0) return i;
     return -1;
 }
+
+int wb_sweep_of_kind(wb_sweep_kind kind, wb_sweep_fn test, wb_sweep_fn quick, wb_sweep_fn full, wb_point_add add,
+                     void *ctx) {
+    switch (kind) {
+    case WB_SWEEP_TEST: return test(add, ctx);
+    case WB_SWEEP_QUICK: return quick(add, ctx);
+    case WB_SWEEP_FULL: return full(add, ctx);
+    }
+    return WB_ERR;
+}

@@ -165,12 +165,7 @@ static int sweep_full(wb_point_add add, void *ctx) {
 
 static int select_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
     (void)dev;
-    switch (kind) {
-    case WB_SWEEP_TEST: return sweep_test(add, ctx);
-    case WB_SWEEP_QUICK: return sweep_quick(add, ctx);
-    case WB_SWEEP_FULL: return sweep_full(add, ctx);
-    }
-    return WB_ERR;
+    return wb_sweep_of_kind(kind, sweep_test, sweep_quick, sweep_full, add, ctx);
 }
 
 static double select_device_bytes(const wb_point *p) {
