@@ -2,7 +2,8 @@
  * counters.h: the Range Profiler counts one user range per point with user
  * replay, so the harness itself re-runs reset + launch once per pass, CUPTI
  * never saves or restores device memory, and every kernel of the point lands
- * in the same range. A CUPTI callback counts the launches. The host-side half
+ * in its range; points of a batch share the passes, one range each. A CUPTI
+ * callback counts the launches (counters_launches.c); the host-side half
  * (config image, passes, evaluation) is counters_host.c. Call sequence learnt
  * from shared/reference/cupti-range-profiler-probe.cu, which matched ncu on
  * the H200. */
@@ -16,10 +17,8 @@
 #include <time.h>
 
 #include <cuda_runtime_api.h>
-#include <cupti_driver_cbid.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
-#include <cupti_runtime_cbid.h>
 #include <cupti_target.h>
 
 #include "counters_cupti.h"
@@ -81,68 +80,6 @@ static int check_device(wb_counters_session *s, CUdevice dev, wb_err *e) {
         return wb_skip(e, "counter availability image: out of host memory");
     ca.pCounterAvailabilityImage = s->avail;
     return WB_CUPTI(WB_SKIP, e, cuptiProfilerGetCounterAvailability, &ca);
-}
-
-/* Every way a kernel gets launched, runtime and driver. CUDA 13's <<<>>>
- * goes through __cudaLaunchKernel, which may call further launch APIs: only
- * the outermost call of a nest counts (depth), so no launch counts twice.
- * Graph launches are not counted (no family uses graphs). */
-static const struct {
-    CUpti_CallbackDomain domain;
-    CUpti_CallbackId id;
-} launch_apis[] = {
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz},
-};
-
-static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
-    (void)domain, (void)cbid;
-    wb_counters_session *s = user;
-    const CUpti_CallbackData *cb = data;
-    if (!s->counting) return;
-    if (cb->callbackSite == CUPTI_API_ENTER) {
-        if (s->depth++ == 0) s->launches++;
-    } else if (s->depth > 0) {
-        s->depth--;
-    }
-}
-
-/* Callbacks are on only during collect, so that timed launches pay nothing. */
-static int launch_callbacks(wb_counters_session *s, uint32_t on, wb_err *e) {
-    for (size_t i = 0; i < sizeof launch_apis / sizeof launch_apis[0]; i++)
-        if (WB_CUPTI(WB_ERR, e, cuptiEnableCallback, on, s->sub, launch_apis[i].domain, launch_apis[i].id) != WB_OK)
-            return WB_ERR;
-    return WB_OK;
-}
-
-/* A point without a launch count is still worth its counters: a refused
- * subscription (another CUPTI client) only sets launches to -1. */
-static void stop_counting_launches(wb_counters_session *s, const wb_err *why) {
-    if (s->sub) (void)cuptiUnsubscribe(s->sub); /* nothing to do if even that fails */
-    s->sub = NULL;
-    if (!s->note[0]) snprintf(s->note, sizeof s->note, "launches not counted: %.72s", why->msg);
-}
-
-static void start_counting_launches(wb_counters_session *s) {
-    wb_err e;
-    if (WB_CUPTI(WB_ERR, &e, cuptiSubscribe, &s->sub, on_launch, s) != WB_OK) {
-        s->sub = NULL;
-        stop_counting_launches(s, &e);
-    } else if (launch_callbacks(s, 1, &e) != WB_OK || launch_callbacks(s, 0, &e) != WB_OK) {
-        stop_counting_launches(s, &e);
-    }
 }
 
 /* Wall seconds, for the cost split of wb_counters_cost. */
@@ -235,7 +172,7 @@ int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
     if (check_device(s, dev, e) != WB_OK) goto skip;
     if (wb_cupti_host_build(s, s->chip, s->avail, WB_SKIP, e) != WB_OK) goto skip;
     if (enable(s, e) != WB_OK) goto skip;
-    start_counting_launches(s);
+    wb_cupti_count_launches(s);
     snprintf(s->summary, sizeof s->summary, "CUPTI range profiler on %s: %d of %d metrics, %d passes a point%s%s",
              s->chip, s->n, wb_n_metrics, s->passes, s->note[0] ? "; " : "", s->note);
     *out = s;
@@ -309,7 +246,7 @@ static int replay(wb_counters_session *s, const wb_batch *b, int *launches, int 
     const int max_passes = 2 * s->passes + 2;
     int counts[2 * WB_METRICS_MAX + 2][WB_COUNTERS_BATCH_MAX];
     wb_err ce;
-    if (s->sub && launch_callbacks(s, 1, &ce) != WB_OK) stop_counting_launches(s, &ce);
+    if (s->sub && wb_cupti_launch_callbacks(s, 1, &ce) != WB_OK) wb_cupti_stop_counting(s, &ce);
     for (; rc == WB_OK && !all; pass++) {
         if (pass == max_passes || pass == (int)(sizeof counts / sizeof counts[0])) {
             rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", pass, s->passes);
@@ -323,7 +260,7 @@ static int replay(wb_counters_session *s, const wb_batch *b, int *launches, int 
                              pass, counts[pass][m], counts[0][m]);
             }
     }
-    if (s->sub && launch_callbacks(s, 0, &ce) != WB_OK) stop_counting_launches(s, &ce);
+    if (s->sub && wb_cupti_launch_callbacks(s, 0, &ce) != WB_OK) wb_cupti_stop_counting(s, &ce);
     for (int m = 0; m < b->members; m++) launches[m] = s->sub && pass > 0 ? counts[0][m] : -1;
     return rc;
 }

@@ -40,6 +40,13 @@ struct wb_counters_session {
     char summary[256];
 };
 
+/* Launch counting (counters_launches.c): subscribes the callback (on
+ * refusal only notes why and leaves s->sub NULL); turns the launch callbacks
+ * on or off; gives up counting with the reason in s->note. */
+void wb_cupti_count_launches(wb_counters_session *s);
+int wb_cupti_launch_callbacks(wb_counters_session *s, uint32_t on, wb_err *e);
+void wb_cupti_stop_counting(wb_counters_session *s, const wb_err *why);
+
 /* Formats into e; returns rc, the failure class: WB_SKIP while opening (the
  * run goes on without counters), WB_ERR later. */
 int wb_cupti_fail(int rc, wb_err *e, const char *fmt, ...)

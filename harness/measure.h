@@ -81,6 +81,12 @@ typedef struct wb_run {
 
 extern const wb_gb_calls wb_measure_calls;
 
+/* Step 5 (measure_counters.c): the counters of r->row, from an earlier
+ * point's batch or from a batch this point leads. A counter failure leaves
+ * NaN with a note and a warning; WB_ERR only when the point cannot be
+ * planned again after its batch. */
+int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e);
+
 /* Zeroes r, sets the measured roof to NaN, allocates reps samples. */
 int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e);
 /* At the end: re-derives the counter columns of stored rows with the final
