@@ -117,43 +117,30 @@ int wb_probe_check_sums(uint64_t sum, uint64_t matches, uint64_t want_sum, int64
     return wb_mismatch_finish(&m, 2, "probe [0] sum, [1] matches", e);
 }
 
-/* The table checks run on every worker; each keeps its own report, merged
- * after the join (the entries shown are worker 0's first, then worker 1's...).
- * About 42 KiB: on the caller's stack. */
+/* The table checks run on every worker through wb_par_check, which leaves
+ * the report as one pass in index order would. */
 typedef struct check_job {
     const wb_probe_gen *g;
     const void *table;
     int64_t nslots;
-    wb_mismatches miss[WB_PAR_MAX];
     int64_t occupied[WB_PAR_MAX];
 } check_job;
 
-static int merge_reports(check_job *j, int64_t checked, const char *what, wb_err *e) {
-    wb_mismatches all;
-    wb_mismatch_init(&all);
-    for (int w = 0; w < WB_PAR_MAX; w++) {
-        all.total += j->miss[w].total;
-        size_t at = strlen(all.text);
-        if (j->miss[w].shown && at + 3 < sizeof all.text)
-            snprintf(all.text + at, sizeof all.text - at, "%s%s", at ? "; " : "", j->miss[w].text);
-    }
-    return wb_mismatch_finish(&all, checked, what, e);
-}
-
-static void direct_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
-    check_job *j = ctx;
+static void direct_range(void *ctx, int64_t begin, int64_t end, wb_mismatches *m) {
+    const check_job *j = ctx;
     const int32_t *table = j->table;
-    (void)chunk;
     for (int64_t k = begin; k < end; k++) {
         int32_t want = wb_probe_dim_val(j->g, k);
-        if (table[k] != want) wb_mismatch_add_i64(&j->miss[worker], k, table[k], want);
+        if (table[k] != want) wb_mismatch_add_i64(m, k, table[k], want);
     }
 }
 
 int wb_probe_check_direct(const int32_t *table, const wb_probe_gen *g, wb_err *e) {
     check_job j = {.g = g, .table = table};
-    wb_par_chunks(g->dim_rows, WB_KEYS_CHUNK, direct_chunk, &j);
-    return merge_reports(&j, g->dim_rows, "direct table entries", e);
+    wb_mismatches m;
+    wb_mismatch_init(&m);
+    wb_par_check(g->dim_rows, WB_KEYS_CHUNK, direct_range, &j, &m);
+    return wb_mismatch_finish(&m, g->dim_rows, "direct table entries", e);
 }
 
 /* Formats a slot only when it is reported: a snprintf per occupied slot was
@@ -164,17 +151,13 @@ static void bad_slot(wb_mismatches *m, int64_t p, int32_t key, int32_t val, cons
     wb_mismatch_add(m, p, got, want);
 }
 
-static void hash_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
-    check_job *j = ctx;
+static void hash_range(void *ctx, int64_t begin, int64_t end, wb_mismatches *m) {
+    const check_job *j = ctx;
     const uint64_t *slots = j->table;
     const uint64_t n = (uint64_t)j->nslots;
-    wb_mismatches *m = &j->miss[worker];
     char want[64];
-    int64_t occupied = 0; /* a local: the workers' counters share cache lines */
-    (void)chunk;
     for (int64_t p = begin; p < end; p++) {
         if (slots[p] == WB_PROBE_EMPTY_SLOT) continue;
-        occupied++;
         int32_t key = (int32_t)(uint32_t)slots[p], val = (int32_t)(uint32_t)(slots[p] >> 32);
         if (key < 0 || key >= j->g->dim_rows) {
             bad_slot(m, p, key, val, "a dimension key");
@@ -199,17 +182,28 @@ static void hash_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int6
             }
         }
     }
+}
+
+/* Occupied slots, counted in a local: the workers' slots share cache lines. */
+static void occupied_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    check_job *j = ctx;
+    const uint64_t *slots = j->table;
+    int64_t occupied = 0;
+    (void)chunk;
+    for (int64_t p = begin; p < end; p++) occupied += slots[p] != WB_PROBE_EMPTY_SLOT;
     j->occupied[worker] += occupied;
 }
 
 int wb_probe_check_hash(const uint64_t *slots, int64_t nslots, const wb_probe_gen *g, wb_err *e) {
     check_job j = {.g = g, .table = slots, .nslots = nslots};
-    wb_par_chunks(nslots, WB_KEYS_CHUNK, hash_chunk, &j);
+    wb_mismatches m;
+    wb_mismatch_init(&m);
+    wb_par_check(nslots, WB_KEYS_CHUNK, hash_range, &j, &m);
+    wb_par_chunks(nslots, WB_KEYS_CHUNK, occupied_chunk, &j);
     int64_t occupied = 0;
     for (int w = 0; w < WB_PAR_MAX; w++) occupied += j.occupied[w];
-    if (occupied != g->passing)
-        wb_mismatch_add_i64(&j.miss[0], -1, (long long)occupied, (long long)g->passing);
-    return merge_reports(&j, nslots, "hash table slots ([-1]: occupied slots)", e);
+    if (occupied != g->passing) wb_mismatch_add_i64(&m, -1, (long long)occupied, (long long)g->passing);
+    return wb_mismatch_finish(&m, nslots, "hash table slots ([-1]: occupied slots)", e);
 }
 
 int64_t wb_probe_hash_slots(int64_t dim_rows, double load_factor) {
