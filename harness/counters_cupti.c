@@ -89,7 +89,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-enum { COST_SETUP, COST_RESET, COST_START, COST_RANGE, COST_STOP, COST_DECODE, COST_N };
 
 /* The profiler object is enabled once and kept: Enable builds it afresh, and
  * at one Enable/Disable per point the counter pass cost 8.8x the timing pass
@@ -210,30 +209,30 @@ static int one_range(wb_counters_session *s, wb_member_step launch, void *ctx, i
  * range, Stop. Start costs ~22 ms and Stop ~7 ms on the H200 whatever the
  * pass holds, a range ~1 ms (2026-11-29): hence batches. Stop runs even
  * after a failure. *failed = the member that failed, or -1. */
-static int one_pass(wb_counters_session *s, const wb_batch *b, int (*launches)[WB_COUNTERS_BATCH_MAX], int pass,
-                    int *all_submitted, int *failed, wb_err *e) {
+static int one_pass(wb_counters_session *s, const wb_batch *b, int *launched, int *all_submitted, int *failed,
+                    wb_err *e) {
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = s->rp};
     double t0 = now_s();
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerStart, &st) != WB_OK) return WB_ERR;
-    s->cost_s[COST_START] += now_s() - t0;
+    s->cost_s[WB_COST_START] += now_s() - t0;
     int rc = WB_OK;
     for (int m = 0; m < b->members && rc == WB_OK; m++) {
         double t1 = now_s();
         if ((rc = b->prepare(b->ctx, m, e)) == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
         double t2 = now_s();
-        s->cost_s[COST_RESET] += t2 - t1;
+        s->cost_s[WB_COST_RESET] += t2 - t1;
         if (rc == WB_OK) rc = one_range(s, b->launch, b->ctx, m, e);
-        s->cost_s[COST_RANGE] += now_s() - t2;
+        s->cost_s[WB_COST_RANGE] += now_s() - t2;
         if (rc != WB_OK) *failed = m;
-        launches[pass][m] = s->launches;
+        launched[m] = s->launches;
     }
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                           .pRangeProfilerObject = s->rp};
     wb_err se;
     double t3 = now_s();
     if (WB_CUPTI(WB_ERR, &se, cuptiRangeProfilerStop, &sp) != WB_OK && rc == WB_OK) *e = se, rc = WB_ERR;
-    s->cost_s[COST_STOP] += now_s() - t3;
+    s->cost_s[WB_COST_STOP] += now_s() - t3;
     *all_submitted = sp.isAllPassSubmitted != 0;
     return rc;
 }
@@ -242,26 +241,26 @@ static int one_pass(wb_counters_session *s, const wb_batch *b, int (*launches)[W
  * many kernels per member as the first: the passes count different counters
  * of what must be the same work. */
 static int replay(wb_counters_session *s, const wb_batch *b, int *launches, int *failed, wb_err *e) {
-    int rc = WB_OK, all = 0, pass = 0;
+    int rc = WB_OK, all = 0, launched[WB_COUNTERS_BATCH_MAX];
     const int max_passes = 2 * s->passes + 2;
-    int counts[2 * WB_METRICS_MAX + 2][WB_COUNTERS_BATCH_MAX];
     wb_err ce;
     if (s->sub && wb_cupti_launch_callbacks(s, 1, &ce) != WB_OK) wb_cupti_stop_counting(s, &ce);
-    for (; rc == WB_OK && !all; pass++) {
-        if (pass == max_passes || pass == (int)(sizeof counts / sizeof counts[0])) {
+    for (int pass = 0; rc == WB_OK && !all; pass++) {
+        if (pass == max_passes) {
             rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", pass, s->passes);
             break;
         }
-        if ((rc = one_pass(s, b, counts, pass, &all, failed, e)) != WB_OK) break;
+        if ((rc = one_pass(s, b, pass ? launched : launches, &all, failed, e)) != WB_OK) break;
         for (int m = 0; s->sub && pass > 0 && m < b->members && rc == WB_OK; m++)
-            if (counts[pass][m] != counts[0][m]) {
+            if (launched[m] != launches[m]) {
                 *failed = m;
                 rc = wb_fail(e, "replay %d launched %d kernel(s), the first %d: launch() must repeat the same work",
-                             pass, counts[pass][m], counts[0][m]);
+                             pass, launched[m], launches[m]);
             }
     }
     if (s->sub && wb_cupti_launch_callbacks(s, 0, &ce) != WB_OK) wb_cupti_stop_counting(s, &ce);
-    for (int m = 0; m < b->members; m++) launches[m] = s->sub && pass > 0 ? counts[0][m] : -1;
+    if (!s->sub)
+        for (int m = 0; m < b->members; m++) launches[m] = -1;
     return rc;
 }
 
@@ -288,7 +287,7 @@ int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_coun
     int launches[WB_COUNTERS_BATCH_MAX];
     double t0 = now_s();
     int rc = begin_point(s, e);
-    s->cost_s[COST_SETUP] += now_s() - t0;
+    s->cost_s[WB_COST_SETUP] += now_s() - t0;
     if (rc == WB_OK) rc = replay(s, b, launches, failed, e);
     double t2 = now_s();
     if (rc == WB_OK) rc = decode(s, b->members, vals, e);
@@ -297,7 +296,7 @@ int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_coun
         disable(s, &de);
         if (de.msg[0] && rc == WB_OK) *e = de, rc = WB_ERR;
     }
-    s->cost_s[COST_DECODE] += now_s() - t2;
+    s->cost_s[WB_COST_DECODE] += now_s() - t2;
     if (rc != WB_OK) {
         for (int m = 0; m < b->members; m++) wb_counters_clear(&out[m], e->msg);
         return WB_ERR;
@@ -364,6 +363,6 @@ void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len) {
     }
     const double *c = s->cost_s;
     snprintf(buf, len, "setup %.1f s, reset %.1f s, start %.1f s, range %.1f s, stop %.1f s, decode %.1f s%s",
-             c[COST_SETUP], c[COST_RESET], c[COST_START], c[COST_RANGE], c[COST_STOP], c[COST_DECODE],
+             c[WB_COST_SETUP], c[WB_COST_RESET], c[WB_COST_START], c[WB_COST_RANGE], c[WB_COST_STOP], c[WB_COST_DECODE],
              s->enable_per_point ? " (profiler enabled per point)" : "");
 }

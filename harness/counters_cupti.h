@@ -16,6 +16,9 @@
 
 #include "counters.h"
 
+/* Where the counter pass spends its wall time (wb_counters_cost). */
+enum { WB_COST_SETUP, WB_COST_RESET, WB_COST_START, WB_COST_RANGE, WB_COST_STOP, WB_COST_DECODE, WB_COST_STEPS };
+
 struct wb_counters_session {
     void *nvperf;                      /* keeps libnvperf_host loaded for CUPTI */
     CUcontext ctx;
@@ -31,7 +34,7 @@ struct wb_counters_session {
     size_t data_size;
     CUpti_RangeProfiler_Object *rp;    /* enabled once for the session (see begin_point) */
     int enable_per_point;              /* fallback: Enable/Disable around every point */
-    double cost_s[6];                  /* wall time by step (COST_* of counters_cupti.c, wb_counters_cost) */
+    double cost_s[WB_COST_STEPS];      /* wall time by step (WB_COST_*) */
     int passes;
     int profiler_initialized;
     CUpti_SubscriberHandle sub;        /* launch counter; NULL when CUPTI refused it */

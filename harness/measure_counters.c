@@ -64,7 +64,7 @@ int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
         rp->counted = 0;
         return WB_OK;
     }
-    static batch_ctx b; /* ~16 points: too large for the stack */
+    batch_ctx b;
     wb_counters out[WB_COUNTERS_BATCH_MAX];
     double t0 = wb_now_s();
     gather_batch(r, rp, &b);

@@ -42,7 +42,7 @@ typedef struct wb_measure {
     double sm_clock_mhz;    /* NVML, read right after the timed samples; NaN without NVML */
     int clock_low;          /* 1: clock below 90% of the run's typical clock */
     double timing_pass_ms;  /* host wall time of warm-up + timed samples */
-    double counter_pass_ms; /* host wall time of the counter pass (all replays); NaN if none */
+    double counter_pass_ms; /* host wall time of the counter pass (all replays; its share of a batch); NaN if none */
 } wb_measure;
 
 #define WB_METRICS_MAX 48

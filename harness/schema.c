@@ -55,7 +55,7 @@ static const wb_column fixed_before[] = {
     F64("sm_clock_mhz", m.sm_clock_mhz, "MHz", "SM clock (NVML) right after the timed samples"),
     I32("clock_low", m.clock_low, "bool", "1: clock below 90% of the run's typical clock"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
-    F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass"),
+    F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
     I32("launches", c.launches, "launches", "kernel launches in the point (counted range)"),
 };
 
