@@ -242,8 +242,8 @@ static int create_maps(tdata *d, uint64_t seed, wb_err *e) {
         rc = wb_upload(d->d_map_seq, map, (size_t)n * 4, e);
     }
     if (rc == WB_OK) {
-        wb_transform_perm q;
-        wb_transform_perm_init(&q, n, seed);
+        wb_perm q;
+        wb_perm_init(&q, (uint64_t)n, seed);
         wb_transform_fill_map(map, n, &q);
         rc = wb_upload(d->d_map_rand, map, (size_t)n * 4, e);
     }

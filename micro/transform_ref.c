@@ -32,40 +32,6 @@ void wb_transform_constants(uint64_t seed, int32_t *a_i32, int32_t *b_i32, doubl
     *b_f64 = 2.0 * wb_rng_unit(&s) - 1.0;
 }
 
-void wb_transform_perm_init(wb_transform_perm *q, int64_t n, uint64_t seed) {
-    memset(q, 0, sizeof *q);
-    q->n = n;
-    int bits = 0;
-    while (bits < 63 && ((int64_t)1 << bits) < n) bits++;
-    q->mask = ((uint64_t)1 << bits) - 1;
-    /* Any shift >= 1 keeps x ^= x >> shift invertible; half the width mixes
-     * the high bits the multiply produced into the low ones. */
-    q->shift = bits / 2 + 1;
-    uint64_t s = seed ^ 0x5EEDBA5Eull;
-    for (int r = 0; r < 3; r++) {
-        q->key[r] = wb_rng_next(&s);
-        q->mul[r] = wb_rng_next(&s) | 1u;
-    }
-}
-
-static uint64_t perm_round(const wb_transform_perm *q, uint64_t x) {
-    for (int r = 0; r < 3; r++) {
-        x = (x ^ q->key[r]) & q->mask;
-        x = (x * q->mul[r]) & q->mask;
-        x ^= x >> q->shift;
-    }
-    return x;
-}
-
-/* Cycle walking: the bijection on [0, 2^bits) restricted to [0, n) by
- * stepping until the value falls inside; 2^bits < 2n, so < 2 steps on average. */
-int64_t wb_transform_perm_at(const wb_transform_perm *q, int64_t i) {
-    uint64_t x = (uint64_t)i;
-    do x = perm_round(q, x);
-    while (x >= (uint64_t)q->n);
-    return (int64_t)x;
-}
-
 /* ---- host data and reference, on all CPUs ---- */
 
 typedef struct fill_job {
@@ -73,7 +39,7 @@ typedef struct fill_job {
     uint64_t seed;
     void *out;
     const int32_t *map;             /* reference: NULL is the identity */
-    const wb_transform_perm *q;     /* map fill: NULL is the identity */
+    const wb_perm *q;     /* map fill: NULL is the identity */
     int32_t a_i32, b_i32;
     double a_f64, b_f64;
 } fill_job;
@@ -97,12 +63,12 @@ static void map_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64
     int32_t *map = j->out;
     (void)worker, (void)chunk;
     if (j->q)
-        for (int64_t i = begin; i < end; i++) map[i] = (int32_t)wb_transform_perm_at(j->q, i);
+        for (int64_t i = begin; i < end; i++) map[i] = (int32_t)wb_perm_at(j->q, (uint64_t)i);
     else
         for (int64_t i = begin; i < end; i++) map[i] = (int32_t)i;
 }
 
-void wb_transform_fill_map(int32_t *map, int64_t n, const wb_transform_perm *q) {
+void wb_transform_fill_map(int32_t *map, int64_t n, const wb_perm *q) {
     fill_job j = {.out = map, .q = q};
     wb_par_chunks(n, FILL_CHUNK, map_chunk, &j);
 }

@@ -1,6 +1,6 @@
 /* transform_ref.h - the transform family's host side that tests reach
  * directly: seeded inputs (a function of the index, so the random gather's
- * reference needs no random host access), the random permutation map, the
+ * reference needs no random host access), the gather maps, the
  * CPU reference, the poison values and the check of one downloaded chunk of
  * the output allocation (guard elements included). */
 #ifndef WB_TRANSFORM_REF_H
@@ -10,6 +10,7 @@
 
 #include "../kernels/transform.h"
 #include "data.h"
+#include "exact.h"
 
 /* Element size of a dtype, in bytes. */
 int wb_transform_esz(wb_transform_dtype dt);
@@ -24,26 +25,12 @@ double wb_transform_input_f64(uint64_t seed, int64_t j);
  * in [0.5, 2), b in [-1, 1). */
 void wb_transform_constants(uint64_t seed, int32_t *a_i32, int32_t *b_i32, double *a_f64, double *b_f64);
 
-/* A pseudo-random permutation of [0, n): three invertible rounds (xor key,
- * odd multiply, xorshift) on the smallest power of two >= n, cycle-walked
- * back into range. O(1) per index, so a map of 2^29 entries is filled in
- * parallel in a fraction of a second, where Fisher-Yates over a GiB-sized
- * array costs minutes of cache misses. */
-typedef struct wb_transform_perm {
-    int64_t n;
-    uint64_t mask;
-    int shift;
-    uint64_t key[3], mul[3];
-} wb_transform_perm;
-
-void wb_transform_perm_init(wb_transform_perm *q, int64_t n, uint64_t seed);
-int64_t wb_transform_perm_at(const wb_transform_perm *q, int64_t i);
-
 /* The host data, on all CPUs (every element a function of its index, so
  * the same whatever the number of threads): in[j] = input(seed, j) for
- * j < n, as int32 or double; map[i] = perm_at(q, i), or i when q is NULL. */
+ * j < n, as int32 or double; map[i] = wb_perm_at(q, i) (exact.h: O(1) per index, no
+ * shuffle), or i when q is NULL. */
 void wb_transform_fill_input(wb_transform_dtype dt, uint64_t seed, void *in, int64_t n);
-void wb_transform_fill_map(int32_t *map, int64_t n, const wb_transform_perm *q);
+void wb_transform_fill_map(int32_t *map, int64_t n, const wb_perm *q);
 
 /* ref[i] = op(input(map ? map[i] : i)) for i < n (map NULL: identity), on all CPUs. */
 void wb_transform_reference(wb_transform_dtype dt, uint64_t seed, const int32_t *map, int64_t n, int32_t a_i32,

@@ -24,14 +24,14 @@ static void test_perm(void) {
     static const int64_t ns[] = {0, 1, 2, 3, 1000, 12345, 65536};
     for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
         const int64_t n = ns[t];
-        wb_transform_perm q;
-        wb_transform_perm_init(&q, n, 42 + (uint64_t)t);
+        wb_perm q;
+        wb_perm_init(&q, (uint64_t)(n), 42 + (uint64_t)t);
         char *seen = calloc((size_t)n + 1, 1);
         int64_t bad = 0, runs = 0;
         for (int64_t i = 0; i < n; i++) {
-            int64_t j = wb_transform_perm_at(&q, i);
+            int64_t j = (int64_t)wb_perm_at(&q, (uint64_t)(i));
             if (j < 0 || j >= n || seen[j]++) bad++;
-            if (i > 0 && j == wb_transform_perm_at(&q, i - 1) + 1) runs++;
+            if (i > 0 && j == (int64_t)wb_perm_at(&q, (uint64_t)(i - 1)) + 1) runs++;
         }
         CHECK(bad == 0);
         if (n >= 1000) CHECK(runs < n / 100); /* scattered, not a shifted identity */
@@ -62,9 +62,9 @@ static void test_reference(void) {
     enum { N = 4099 };
     static int32_t map[N], ref_i[N], gat_i[N];
     static double ref_d[N], gat_d[N];
-    wb_transform_perm q;
-    wb_transform_perm_init(&q, N, 3);
-    for (int i = 0; i < N; i++) map[i] = (int32_t)wb_transform_perm_at(&q, i);
+    wb_perm q;
+    wb_perm_init(&q, (uint64_t)(N), 3);
+    for (int i = 0; i < N; i++) map[i] = (int32_t)(int64_t)wb_perm_at(&q, (uint64_t)(i));
     wb_transform_reference(WB_TRANSFORM_I32, 11, NULL, N, 6, 5, 0, 0, ref_i);
     wb_transform_reference(WB_TRANSFORM_I32, 11, map, N, 6, 5, 0, 0, gat_i);
     wb_transform_reference(WB_TRANSFORM_F64, 11, NULL, N, 0, 0, 1.25, 0.5, ref_d);
@@ -137,8 +137,8 @@ static void test_parallel_data(void) {
     char *seen = calloc((size_t)n, 1);
     CHECK(map && map1 && in && ref && ref1 && ind && seen);
     if (!map || !map1 || !in || !ref || !ref1 || !ind || !seen) goto done;
-    wb_transform_perm q;
-    wb_transform_perm_init(&q, n, 21);
+    wb_perm q;
+    wb_perm_init(&q, (uint64_t)(n), 21);
     wb_par_set_workers(1);
     wb_transform_fill_map(map1, n, &q);
     wb_transform_reference(WB_TRANSFORM_I32, 8, map1, n, 6, 5, 0, 0, ref1);
@@ -150,7 +150,7 @@ static void test_parallel_data(void) {
     int64_t bad = 0, fixed = 0;
     for (int64_t i = 0; i < n; i++) {
         const int64_t j = map[i];
-        bad += j < 0 || j >= n || seen[j]++ || j != wb_transform_perm_at(&q, i);
+        bad += j < 0 || j >= n || seen[j]++ || j != (int64_t)wb_perm_at(&q, (uint64_t)(i));
         fixed += j == i;
         bad += ref[i] != wb_transform_op_i32(wb_transform_input_i32(8, j), 6, 5);
     }
