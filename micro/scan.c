@@ -1,9 +1,10 @@
 /* scan.c - the scan family: an SSB Q1.1-shaped filtered SUM over four int32
  * columns and a Q3.1-shaped one with a dense-key dimension lookup, each run
  * tiled (Crystal), direct (SHADB, short-circuit loads), direct_noskip and
- * direct_sector (direct with 32-byte L2 fetches) (seed 002 section 3.2, Table 2). Axes: selectivity of the first predicate
- * (exact by construction; the others pass at SSB's rates: discount 3/11,
- * quantity 24/50, region 1/5), size, ILP (seed 002's batching), occupancy.
+ * direct_sector (direct with 32-byte L2 fetches) (seed 002 section 3.2,
+ * Table 2). Axes: selectivity of the first predicate (exact by construction;
+ * the others pass at SSB's rates: discount 3/11, quantity 24/50, region 1/5),
+ * size, ILP (seed 002's batching), occupancy.
  * bytes_model counts the 32-byte sectors each variant must read. */
 #include <math.h>
 #include <stdio.h>
@@ -225,7 +226,8 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
     if (!wb_tile_shape_ok(p->launch.block, p->launch.ilp))
         return wb_skip(e, "block %d x ILP %d is not a compiled tile shape", p->launch.block, p->launch.ilp);
     if (WB_CUDA(e, wb_scan_plan(p->variant_id, d->shape, &p->launch, p->n)) != WB_OK) return WB_ERR;
-    if (set_fetch(p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : d->fetch_default, e) != WB_OK) return WB_ERR;
+    const size_t fetch = p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : d->fetch_default;
+    if (set_fetch(fetch, e) != WB_OK) return WB_ERR;
     if (d->shape == WB_SCAN_Q31) p->table_entries = wb_scan_dim_entries(d->n); /* --n may have changed n */
     p->bytes_model = wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
     p->items = (double)d->n;
@@ -233,8 +235,7 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
     snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; MB tiled %.0f, direct %.0f; sum %lld; L2 fetch %d B",
              (double)d->x.rows_first / n, (double)d->x.rows_all / n,
              wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_TILED) / 1e6,
-             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum,
-             p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : (int)d->fetch_default);
+             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum, (int)fetch);
     return WB_OK;
 }
 
