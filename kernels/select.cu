@@ -1,7 +1,8 @@
-// select.cu - SELECT y FROM R WHERE y < v (see select.h). One streaming
-// kernel template covers the atomic, warp and tile compactions; one two-pass
-// template covers three_kernel's count and write passes. The if/pred choice is
-// the wb_pred_form template parameter of both, used in one line (tile.cuh's
+// select.cu - SELECT y FROM R WHERE y < v (see select.h). One persistent
+// streaming kernel template covers the atomic and warp compactions, one
+// block-per-tile kernel the tile compaction, one two-pass template
+// three_kernel's count and write passes. The if/pred choice is the
+// wb_pred_form template parameter of all three, used in one line (tile.cuh's
 // wb_tile_pred_and). Layers: tile.cuh primitives -> __device__ compaction
 // steps -> thin __global__ kernels -> select_impl (plan, launch) -> extern "C".
 #include "select.h"
@@ -34,15 +35,13 @@ struct select_args {
     unsigned spread;     // always 0; see compact_atomic
 };
 
-// Shared memory of the tile compaction: two output bases, two sets of warp
-// totals and two compacted runs, alternating between consecutive tiles of a
-// block so that no tile needs a third barrier.
-constexpr int kBaseBytes = 2 * (int)sizeof(unsigned long long);
-constexpr int kTotalsBytes = 2 * 32 * (int)sizeof(int);
-constexpr int kRunOffset = kBaseBytes + kTotalsBytes;
+// Shared memory of the tile compaction: the tile's output base, the warp
+// totals of the block scan, then the padded run of survivors.
+constexpr int kTotalsOffset = 16;
+constexpr int kRunOffset = kTotalsOffset + 32 * (int)sizeof(int);
 
 template <int BT, int IPT>
-constexpr int tile_smem_bytes() { return kRunOffset + 2 * BT * IPT * (int)sizeof(int); }
+constexpr int tile_smem_bytes() { return kRunOffset + wb_run_words(BT * IPT) * (int)sizeof(int); }
 
 // One global atomic per survivor. ptxas rewrites atomicAdd(p, 1) on an address
 // it can prove warp-uniform into one atomic per warp (VOTEU.ANY + FLO + POPC
@@ -81,60 +80,6 @@ __device__ __forceinline__ void compact_warp(const select_args &a, const int (&i
     }
 }
 
-// A block's tile compaction carries one tile over to the next: the previous
-// tile's survivors wait in shared memory until its atomic has returned their
-// output base, so the atomic's round trip overlaps a whole tile instead of
-// stalling the block at a barrier.
-struct tile_pending {
-    int count = 0;                // survivors of the previous tile, in run[parity ^ 1]
-    unsigned long long base = 0;  // their output base (thread 0 only)
-    int parity = 0;               // the current tile's buffers
-};
-
-// Crystal Fig 6: block-wide exclusive scan of per-thread counts, one atomic
-// per tile, survivors shuffled into a contiguous run in shared memory, stored
-// coalesced (the previous tile's run, see tile_pending). Two barriers per
-// tile, one when there is nothing to store.
-template <int BT, int IPT>
-__device__ __forceinline__ void compact_block(const select_args &a, const int (&items)[IPT], const int (&flags)[IPT],
-                                              unsigned char *smem, tile_pending &st) {
-    constexpr int TILE = BT * IPT;
-    unsigned long long *bases = reinterpret_cast<unsigned long long *>(smem);
-    int *totals = reinterpret_cast<int *>(smem + kBaseBytes) + st.parity * 32;
-    int *runs = reinterpret_cast<int *>(smem + kRunOffset);
-    int *run = runs + st.parity * TILE;
-    const int prev = st.parity ^ 1;
-    int total;
-    int at = wb_block_exclusive_sum<BT>(wb_tile_count(flags), totals, total);
-    unsigned long long base = 0;
-    if (total) {  // block-uniform, as are all conditions below
-        if (threadIdx.x == 0) base = atomicAdd(a.count, (unsigned long long)total);
-#pragma unroll
-        for (int i = 0; i < IPT; i++)
-            if (flags[i]) run[at++] = items[i];
-    }
-    if (st.count && threadIdx.x == 0) bases[prev] = st.base;
-    // Orders this tile's scatter and the previous base before the stores, and
-    // every read of the buffers of tile k before their reuse by tile k + 2,
-    // which comes after tile k + 1's scan barrier.
-    if (total || st.count) __syncthreads();
-    if (st.count) wb_block_store_run<BT>(runs + prev * TILE, st.count, a.out + bases[prev]);
-    st.count = total;
-    st.base = base;
-    st.parity = prev;
-}
-
-// Stores the last tile's run once its base is back.
-template <int BT, int IPT>
-__device__ __forceinline__ void compact_block_flush(const select_args &a, unsigned char *smem, const tile_pending &st) {
-    if (!st.count) return;
-    const int prev = st.parity ^ 1;
-    unsigned long long *bases = reinterpret_cast<unsigned long long *>(smem);
-    if (threadIdx.x == 0) bases[prev] = st.base;
-    __syncthreads();
-    wb_block_store_run<BT>(reinterpret_cast<int *>(smem + kRunOffset) + prev * BT * IPT, st.count, a.out + bases[prev]);
-}
-
 template <int BT, int IPT>
 __device__ __forceinline__ void load_tile_at(const int *in, long long n, long long tile, int (&items)[IPT]) {
     constexpr int TILE = BT * IPT;
@@ -144,38 +89,70 @@ __device__ __forceinline__ void load_tile_at(const int *in, long long n, long lo
 }
 
 template <wb_pred_form F, wb_compact C, int BT, int IPT, bool FULL>
-__device__ __forceinline__ void select_tile(const select_args &a, int valid, const int (&items)[IPT],
-                                            unsigned char *smem, tile_pending &st) {
+__device__ __forceinline__ void stream_tile(const select_args &a, int valid, const int (&items)[IPT]) {
     int flags[IPT];
     wb_tile_flags_init<wb_layout::vec, int, BT, IPT, FULL>(valid, flags);
     wb_tile_pred_and<F>(items, flags, wb_less{a.v});
     if constexpr (C == wb_compact::atomic) compact_atomic(a, items, flags);
-    else if constexpr (C == wb_compact::warp) compact_warp(a, items, flags);
-    else compact_block<BT>(a, items, flags, smem, st);
+    else compact_warp(a, items, flags);
 }
 
 // Persistent blocks walk the tiles block-stride; the next tile's loads are
 // issued before the current tile is compacted, so every thread keeps IPT
-// loads in flight through the scan, the atomic and the stores.
+// loads in flight through the compaction.
 template <wb_pred_form F, wb_compact C, int BT, int IPT>
 __global__ void __launch_bounds__(BT) select_stream(select_args a) {
     constexpr int TILE = BT * IPT;
-    extern __shared__ __align__(16) unsigned char wb_smem[];
     const long long tiles = (a.n + TILE - 1) / TILE;
     long long t = blockIdx.x;
     if (t >= tiles) return;
     int cur[IPT], nxt[IPT] = {};
-    tile_pending st;
     load_tile_at<BT, IPT>(a.in, a.n, t, cur);
     for (; t < tiles; t += gridDim.x) {
         if (t + gridDim.x < tiles) load_tile_at<BT, IPT>(a.in, a.n, t + gridDim.x, nxt);
         const long long left = a.n - t * TILE;
-        if (left >= TILE) select_tile<F, C, BT, IPT, true>(a, TILE, cur, wb_smem, st);
-        else select_tile<F, C, BT, IPT, false>(a, (int)left, cur, wb_smem, st);
+        if (left >= TILE) stream_tile<F, C, BT, IPT, true>(a, TILE, cur);
+        else stream_tile<F, C, BT, IPT, false>(a, (int)left, cur);
 #pragma unroll
         for (int i = 0; i < IPT; i++) cur[i] = nxt[i];
     }
-    if constexpr (C == wb_compact::tile) compact_block_flush<BT, IPT>(a, wb_smem, st);
+}
+
+// Crystal Fig 6: block-wide exclusive scan of per-thread counts, one atomic
+// per tile for the output base, survivors scattered into a run in shared
+// memory, stored coalesced. Two barriers, one when nothing survives.
+template <wb_pred_form F, int BT, int IPT, bool FULL>
+__device__ __forceinline__ void compact_tile(const select_args &a, long long begin, int valid, unsigned char *smem) {
+    int items[IPT], flags[IPT];
+    wb_tile_load<wb_layout::vec, BT, IPT, FULL>(a.in + begin, valid, items);
+    wb_tile_flags_init<wb_layout::vec, int, BT, IPT, FULL>(valid, flags);
+    wb_tile_pred_and<F>(items, flags, wb_less{a.v});
+    unsigned long long *base = reinterpret_cast<unsigned long long *>(smem);
+    int *run = reinterpret_cast<int *>(smem + kRunOffset);
+    int total;
+    int at = wb_block_exclusive_sum<BT>(wb_tile_count(flags), reinterpret_cast<int *>(smem + kTotalsOffset), total);
+    if (!total) return;  // block-uniform
+    if (threadIdx.x == 0) *base = atomicAdd(a.count, (unsigned long long)total);
+#pragma unroll
+    for (int i = 0; i < IPT; i++)
+        if (flags[i]) run[wb_run_slot(at++)] = items[i];
+    __syncthreads();
+    wb_block_store_run<BT>(run, total, a.out + *base);
+}
+
+// One block per tile (cover grid): the atomic's round trip is hidden by the
+// other blocks on the SM. A persistent form that kept each tile's run until
+// the next tile's compaction was 1.09-1.18x the model time at 2^28, this one
+// 1.06-1.10x (H200, ILP 16, 2026-11-30). The bound caps registers at 40 (46
+// at ILP 16): three blocks of 512 or six of 256 per SM, not two or five.
+template <wb_pred_form F, int BT, int IPT>
+__global__ void __launch_bounds__(BT, 1536 / BT) select_tile(select_args a) {
+    constexpr int TILE = BT * IPT;
+    extern __shared__ __align__(16) unsigned char wb_smem[];
+    const long long begin = (long long)blockIdx.x * TILE;
+    const long long left = a.n - begin;
+    if (left >= TILE) compact_tile<F, BT, IPT, true>(a, begin, TILE, wb_smem);
+    else compact_tile<F, BT, IPT, false>(a, begin, (int)left, wb_smem);
 }
 
 // three_kernel's passes: one block per tile, blocked layout so that thread
@@ -238,9 +215,10 @@ struct select_impl {
 
     static cudaError_t plan(wb_launch *l, long long n) {
         l->temp_bytes = 0;
-        if constexpr (C != wb_compact::three_kernel) {
-            const int smem = C == wb_compact::tile ? tile_smem_bytes<BT, IPT>() : 0;
-            return wb_plan_kernel(select_stream<F, C, BT, IPT>, l, n, TILE, wb_grid_mode::persistent, smem);
+        if constexpr (C == wb_compact::tile) {
+            return wb_plan_kernel(select_tile<F, BT, IPT>, l, n, TILE, wb_grid_mode::cover, tile_smem_bytes<BT, IPT>());
+        } else if constexpr (C != wb_compact::three_kernel) {
+            return wb_plan_kernel(select_stream<F, C, BT, IPT>, l, n, TILE, wb_grid_mode::persistent, 0);
         } else {
             // Both passes launch with one shared-memory size (the larger, so the
             // occupancy target holds for both); l keeps the write pass's numbers.
@@ -269,7 +247,10 @@ struct select_impl {
 
     static cudaError_t launch(const wb_launch *l, const wb_select_io *io, cudaStream_t s) {
         select_args a = args_of(io);
-        if constexpr (C != wb_compact::three_kernel) {
+        if constexpr (C == wb_compact::tile) {
+            select_tile<F, BT, IPT><<<l->grid, BT, l->smem_bytes, s>>>(a);
+            return wb_launched();
+        } else if constexpr (C != wb_compact::three_kernel) {
             select_stream<F, C, BT, IPT><<<l->grid, BT, l->smem_bytes, s>>>(a);
             return wb_launched();
         } else {

@@ -34,9 +34,9 @@ typedef enum wb_select_variant {
      * binds. */
     WB_SELECT_IF_WARP,
     WB_SELECT_PRED_WARP,
-    /* Crystal Fig 4b/6: one block-wide scan and one atomicAdd per tile,
-     * survivors shuffled into a contiguous run in shared memory, stored
-     * coalesced: should sit on the model 4n/Br + 4sn/Bw. */
+    /* Crystal Fig 4b/6, one block per tile: one block-wide scan and one
+     * atomicAdd per tile, survivors shuffled into a contiguous run in shared
+     * memory, stored coalesced: should sit on the model 4n/Br + 4sn/Bw. */
     WB_SELECT_IF_TILE,
     WB_SELECT_PRED_TILE,
     /* cub::DeviceSelect::If, order-preserving single pass (decoupled

@@ -105,10 +105,11 @@ static int sweep_quick(wb_point_add add, void *ctx) {
     for (int j = 0; j < AXIS_LEN; j++) {
         double s = select_axis[j];
         if (add_all(add, ctx, big, s, s > 0.1)) return WB_ERR;
-        /* The tile pair at ILP 8 and 16 too, in blocks of 256 and 512: at
-         * 2^26 the tile kernel ran 1.4x faster at ILP 16 than at ILP 4, and
-         * at 2^28 its time follows the tile count (one same-address atomic
-         * per tile, ~2 ns each on the H200; 2026-11-29). */
+        /* The tile pair at ILP 8 and 16 too, in blocks of 256 and 512: one
+         * same-address atomic per tile, and ILP 4 in blocks of 256 makes 2^18
+         * tiles of 2^28 items. On the H200 ILP 16 in blocks of 512 was the
+         * fastest tile shape at s <= 0.9, ILP 8 in blocks of 512 at s = 1
+         * (2026-11-30). */
         for (int ilp = 8; ilp <= 16; ilp *= 2)
             for (int block = BLOCK; block <= 2 * BLOCK; block *= 2)
                 if (add_point(add, ctx, WB_SELECT_IF_TILE, big, s, ilp, 1.0, block) ||
@@ -136,7 +137,8 @@ static int sweep_quick(wb_point_add add, void *ctx) {
 /* Full sweep: every variant x selectivity at 2^20, 2^24 and 2^28 (the atomic
  * pair only up to s = 0.1 at 2^28: one atomic per survivor takes ~0.5 s a
  * launch at s = 1 there), the ILP x occupancy grid at 2^24, s = 0.5, and the
- * block sizes at 2^28. */
+ * block sizes at 2^28, with the tile pair at ILP 16 (blocks of 256, 512) and
+ * ILP 8 (512) at every s there. */
 static int sweep_full(wb_point_add add, void *ctx) {
     for (int lg = 20; lg <= 28; lg += 4)
         for (int j = 0; j < AXIS_LEN; j++) {
@@ -157,7 +159,8 @@ static int sweep_full(wb_point_add add, void *ctx) {
                         return WB_ERR;
             if (lg == 28) /* the largest tiles: fewest same-address atomics */
                 for (int v = WB_SELECT_IF_TILE; v <= WB_SELECT_PRED_TILE; v++)
-                    if (add_point(add, ctx, v, n, s, 16, 1.0, 256) || add_point(add, ctx, v, n, s, 16, 1.0, 512))
+                    if (add_point(add, ctx, v, n, s, 16, 1.0, 256) || add_point(add, ctx, v, n, s, 16, 1.0, 512) ||
+                        add_point(add, ctx, v, n, s, 8, 1.0, 512))
                         return WB_ERR;
         }
     return WB_OK;
