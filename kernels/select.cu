@@ -142,9 +142,11 @@ __device__ __forceinline__ void compact_tile(const select_args &a, long long beg
 
 // One block per tile (cover grid): the atomic's round trip is hidden by the
 // other blocks on the SM. A persistent form that kept each tile's run until
-// the next tile's compaction was 1.09-1.18x the model time at 2^28, this one
-// 1.06-1.10x (H200, ILP 16, 2026-11-30). The bound caps registers at 40 (46
-// at ILP 16): three blocks of 512 or six of 256 per SM, not two or five.
+// the block's next tile was 1.01-1.51x the model time at 2^28
+// (results/h200/20261130T001236Z-f9ac739.h5), this one is 1.00-1.09x
+// (20261130T011431Z-0dafc16.h5); it needs resident blocks, so at 25-50%
+// occupancy it is the slower of the two. The bound caps registers at 40 (46
+// at ILP 16 without it): three blocks of 512 or six of 256 per SM, not two or five.
 template <wb_pred_form F, int BT, int IPT>
 __global__ void __launch_bounds__(BT, 1536 / BT) select_tile(select_args a) {
     constexpr int TILE = BT * IPT;

@@ -153,8 +153,9 @@ __device__ __forceinline__ T wb_block_sum(T x, T *warp_sums) {
 
 // A run compacted in shared memory holds its item p at wb_run_slot(p): one pad
 // word after every 32. A thread-major scatter puts thread t's survivors near
-// t * IPT * s, a 16-way bank conflict at IPT 16 and s = 1 without the pad
-// (select on the H200 went from 1.57x to 1.12x the model time there, 2026-11-30).
+// t * IPT * s, a 16-way bank conflict at IPT 16 and s = 1 without the pad (the
+// H200's select there: L1 81% busy and 1.66x the model time unpadded in
+// results/h200/20261130T001236Z-f9ac739.h5, 33% and 1.10x in 20261130T011431Z-0dafc16.h5).
 __device__ __forceinline__ int wb_run_slot(int p) { return p + (p >> 5); }
 constexpr int wb_run_words(int items) { return items + items / 32; }
 
