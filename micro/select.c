@@ -107,9 +107,9 @@ static int sweep_quick(wb_point_add add, void *ctx) {
         if (add_all(add, ctx, big, s, s > 0.1)) return WB_ERR;
         /* The tile pair at ILP 8 and 16 too, in blocks of 256 and 512: one
          * same-address atomic per tile, and ILP 4 in blocks of 256 makes 2^18
-         * tiles of 2^28 items. On the H200 ILP 16 in blocks of 512 was the
-         * fastest tile shape at s <= 0.9, ILP 8 in blocks of 512 at s = 1
-         * (2026-11-30). */
+         * tiles of 2^28 items. ILP 16 in blocks of 512 is the fastest tile
+         * shape at s <= 0.9, ILP 8 in blocks of 512 at s = 1
+         * (results/h200/20261130T011431Z-0dafc16.h5). */
         for (int ilp = 8; ilp <= 16; ilp *= 2)
             for (int block = BLOCK; block <= 2 * BLOCK; block *= 2)
                 if (add_point(add, ctx, WB_SELECT_IF_TILE, big, s, ilp, 1.0, block) ||
