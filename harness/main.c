@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "harness/commands.h"
 
 static const struct {
     const char *name;

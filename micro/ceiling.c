@@ -15,7 +15,7 @@
 #include "../kernels/ceiling.h"
 #include "ceiling_ref.h"
 #include "data.h"
-#include "family.h"
+#include "harness/run/family.h"
 
 static const char *const variant_names[] = {"dram_read",  "dram_write", "dram_copy", "memcpy", "l2_read",
                                             "l1_read",    "smem_read",  "inst_issue", "int_alu", "fma",

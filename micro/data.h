@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 
 /* splitmix64: fast, seedable, good enough for benchmark inputs. */
 static inline uint64_t wb_rng_next(uint64_t *s) {

@@ -10,7 +10,7 @@
 
 #include "../kernels/expr.h"
 #include "expr_plan.h"
-#include "family.h"
+#include "harness/run/family.h"
 
 static const char *const expr_variants[] = {"interp", "compiled", NULL};
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 #include "../kernels/expr.h"
 #include "data.h"
 

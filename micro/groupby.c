@@ -8,7 +8,7 @@
 
 #include "../kernels/groupby.h"
 #include "data.h"
-#include "family.h"
+#include "harness/run/family.h"
 #include "groupby_gen.h"
 #include "keys.h"
 

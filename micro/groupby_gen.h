@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 
 #define WB_GROUPBY_ZIPF_S 1.0 /* Zipf exponent of the skewed layout: the rank-1 group gets 1/H(groups) */
 

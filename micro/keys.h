@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 
 /* A 4-round Feistel network on the smallest power-of-two domain >= n (the
  * halves differ by a bit when the width is odd), walked in cycles until the

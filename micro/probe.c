@@ -10,7 +10,7 @@
 
 #include "../kernels/probe.h"
 #include "data.h"
-#include "family.h"
+#include "harness/run/family.h"
 #include "keys.h"
 #include "probe_gen.h"
 

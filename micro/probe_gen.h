@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 #include "keys.h"
 
 typedef struct wb_probe_gen {

@@ -14,7 +14,7 @@
 #include "../kernels/scan.h"
 #include "../kernels/tile_shape.h"
 #include "data.h"
-#include "family.h"
+#include "harness/run/family.h"
 #include "scan_ref.h"
 
 static const char *const scan_variants[] = {"tiled", "direct", "direct_noskip", "direct_sector", NULL};

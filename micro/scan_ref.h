@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 #include "../kernels/scan.h"
 
 /* SSB constants: Q1.1 is d_year = 1993, discount 1..3, quantity < 25;

@@ -12,7 +12,7 @@
 #include "../kernels/tile_shape.h"
 #include "data.h"
 #include "exact.h"
-#include "family.h"
+#include "harness/run/family.h"
 #include "select_ref.h"
 
 _Static_assert(WB_SELECT_POISON == -1, "reset poisons with memset 0xFF");

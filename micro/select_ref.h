@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../harness/error.h"
+#include "harness/base/error.h"
 
 /* Every output slot holds this before a checked run; inputs are never negative. */
 #define WB_SELECT_POISON (-1)

@@ -14,7 +14,7 @@
 
 #include "../kernels/transform.h"
 #include "data.h"
-#include "family.h"
+#include "harness/run/family.h"
 #include "transform_ref.h"
 
 static const char *const variant_names[] = {"scalar", "vec8", "vec16", "gather_seq", "gather_rand", "cub", NULL};

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/point.h"
-#include "harness/schema.h"
+#include "harness/base/point.h"
+#include "harness/store/schema.h"
 
 static void fixture_fill(wb_row *r, int64_t k, int expected) {
     int n;

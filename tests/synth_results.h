@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "harness/metrics.h"
-#include "harness/store_h5.h"
+#include "harness/base/metrics.h"
+#include "harness/store/store_h5.h"
 
 typedef struct synth {
     wb_store *s;

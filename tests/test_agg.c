@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/agg.h"
-#include "harness/metrics.h"
-#include "harness/textable.h"
+#include "harness/tools/agg.h"
+#include "harness/base/metrics.h"
+#include "harness/base/textable.h"
 
 static void cdf(void) {
     /* 10 ms at 30%, 30 ms at 80%, one NaN and one zero weight left out */

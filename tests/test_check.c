@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "harness/commands.h"
-#include "harness/mwu.h"
+#include "harness/base/mwu.h"
 #include "synth_results.h"
 
 #define OUT_LEN 65536

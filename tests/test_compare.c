@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "harness/commands.h"
-#include "harness/match.h"
+#include "harness/tools/match.h"
 #include "synth_results.h"
 
 #define OUT_LEN (1 << 18)

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/counters.h"
-#include "harness/metrics.h"
+#include "harness/gpu/counters.h"
+#include "harness/base/metrics.h"
 
 /* The timing pass launches a point 12 times (run_opts.c: --warmup 2, --reps
  * 10); issue 3 allows the counter pass 3x that time. Each pass replays the

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "harness/store_h5.h"
+#include "harness/store/store_h5.h"
 #include "row_fixture.h"
 
 static char dir[] = "/tmp/wb_test_crash_XXXXXX";

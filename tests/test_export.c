@@ -14,9 +14,9 @@
 
 #include "check.h"
 #include "synth_results.h"
-#include "harness/export.h"
-#include "harness/metrics.h"
-#include "harness/store_h5.h"
+#include "harness/tools/export.h"
+#include "harness/base/metrics.h"
+#include "harness/store/store_h5.h"
 
 /* The synthetic file's measured roof (the ceilings() rows below agree with it). */
 static const wb_roof measured_roof = {"measured", 1030, 4300};

@@ -18,9 +18,9 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
-#include "harness/counters.h"
-#include "harness/device.h"
-#include "harness/metrics.h"
+#include "harness/gpu/counters.h"
+#include "harness/gpu/device.h"
+#include "harness/base/metrics.h"
 #include "kernels/counters_ref.h"
 #include "kernels/flush.h"
 

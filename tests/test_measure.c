@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/measure.h"
+#include "harness/run/measure.h"
 
 int main(void) {
     static wb_run r; /* zeroed: no points run */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/point.h"
+#include "harness/base/point.h"
 
 static void test_init(void) {
     wb_point p;

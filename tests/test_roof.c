@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "harness/gpus.h"
-#include "harness/roof.h"
+#include "harness/base/gpus.h"
+#include "harness/base/roof.h"
 
 static void arithmetic(void) {
     CHECK_NEAR(wb_roof_inst_gips(58, 4, 1.78), 413, 0.5); /* L4: 58 x 4 x 1.78 GHz */

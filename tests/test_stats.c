@@ -1,11 +1,11 @@
-/* test_stats.c - the statistics of harness/stats.c on known inputs: the
+/* test_stats.c - the statistics of harness/base/stats.c on known inputs: the
  * median of odd and even counts (the middle pair, not its neighbour), min,
  * max, the sample (n - 1) standard deviation, empty inputs, and that the
  * caller's samples keep their order. */
 #include <math.h>
 #include <string.h>
 
-#include "harness/stats.h"
+#include "harness/base/stats.h"
 #include "check.h"
 
 static void test_median(void) {

@@ -11,8 +11,8 @@
 #include <hdf5_hl.h>
 
 #include "check.h"
-#include "harness/h5util.h"
-#include "harness/store_h5.h"
+#include "harness/store/h5util.h"
+#include "harness/store/store_h5.h"
 #include "row_fixture.h"
 
 #define NROWS 150 /* more than two 64-row chunks */

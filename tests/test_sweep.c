@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/sweep.h"
+#include "harness/run/sweep.h"
 
 /* Two points share data when their sizes agree. */
 static int same_n(const wb_point *a, const wb_point *b) { return a->n == b->n; }

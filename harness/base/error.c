@@ -1,0 +1,40 @@
+/* error.c - formatting of wb_err; the single CUDA error policy. */
+#include "harness/base/error.h"
+
+#include <cuda_runtime_api.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void vformat(wb_err *e, const char *fmt, va_list ap) {
+    if (e) vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+}
+
+int wb_fail(wb_err *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(e, fmt, ap);
+    va_end(ap);
+    return WB_ERR;
+}
+
+int wb_skip(wb_err *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(e, fmt, ap);
+    va_end(ap);
+    return WB_SKIP;
+}
+
+void wb_err_prefix(wb_err *e, const char *prefix) {
+    if (!e) return;
+    char tmp[sizeof e->msg];
+    snprintf(tmp, sizeof tmp, "%s: %s", prefix, e->msg);
+    memcpy(e->msg, tmp, sizeof tmp);
+}
+
+int wb_cuda_check(int code, const char *call, const char *file, int line, wb_err *e) {
+    if (code == (int)cudaSuccess) return WB_OK;
+    cudaError_t c = (cudaError_t)code;
+    return wb_fail(e, "%s:%d: %s: %s (%s)", file, line, call, cudaGetErrorName(c), cudaGetErrorString(c));
+}

@@ -1,0 +1,71 @@
+/* metrics.c - the hardware-counter table (see metrics.h). Every metric name
+ * exists for GH100 and AD104 (tests/test_counters.c checks it against
+ * ../shared/reference/ncu-metrics-*.tsv and CUPTI's host API). The set costs 6
+ * replay passes on GH100 and AD104 (CUPTI host API, CUDA 13.0); the counter
+ * pass replays the point once per pass, so each added metric is weighed
+ * against that: ncu's sm__throughput alone needed 8 of the 14 passes the
+ * first table took. The 18 stall reasons alone need 5 (about three a pass),
+ * and no cheaper L1/L2 throughput metric brings the whole set below 6. On
+ * the H200 a pass costs about 33 ms of CUPTI work whatever the kernel
+ * (2026-11-29), which is what the counter pass costs. */
+#include "harness/base/metrics.h"
+
+#include <string.h>
+
+#define STALL(reason)                                                                   \
+    { "stall_raw_" #reason, "smsp__average_warps_issue_stalled_" #reason "_per_issue_active.ratio", \
+      "warp-cycles/issue", 1.0, "warps stalled on " #reason " per issued instruction" }
+
+const wb_metric wb_metrics[] = {
+    {"inst", "smsp__inst_executed.sum", "warp inst", 1.0, "warp instructions executed"},
+    {"inst_issued", "smsp__inst_issued.sum", "warp inst", 1.0, "warp instructions issued (replays included)"},
+    {"dram_sectors_read", "dram__sectors_read.sum", "sector", 1.0, "32-byte DRAM sectors read"},
+    {"dram_sectors_write", "dram__sectors_write.sum", "sector", 1.0, "32-byte DRAM sectors written"},
+    {"l2_sectors", "lts__t_sectors.sum", "sector", 1.0, "L2 sectors accessed (all clients)"},
+    {"l1_sectors_ld", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", 1.0, "global load sectors at L1"},
+    {"l1_sectors_st", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sector", 1.0, "global store sectors at L1"},
+    {"l2_hit_pct", "lts__t_sector_hit_rate.pct", "%", 1.0, "L2 sector hit rate"},
+    {"l1_hit_pct", "l1tex__t_sector_hit_rate.pct", "%", 1.0, "L1 sector hit rate"},
+    {"occupancy_achieved_pct", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", 1.0,
+     "achieved occupancy: active warps over the SM's maximum"},
+    {"ipc", "sm__inst_executed.avg.per_cycle_active", "inst/cycle", 1.0, "warp instructions per SM per active cycle"},
+    /* Instruction throughput (seed 000 Fig 8's fourth resource): warp instructions over the SMs' issue peak
+     * (one per SMSP-cycle). ncu's sm__throughput (max over every pipe) would cost 8 more passes. */
+    {"sm_throughput_pct", "sm__inst_executed.avg.pct_of_peak_sustained_elapsed", "%", 1.0,
+     "instruction throughput: warp instructions executed over the issue peak, elapsed cycles"},
+    {"dram_throughput_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "DRAM throughput, share of peak"},
+    {"l2_throughput_pct", "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L2 throughput, share of peak"},
+    {"l1_throughput_pct", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L1 throughput, share of peak"},
+    {"sm_clock_hz", "sm__cycles_elapsed.avg.per_second", "Hz", 1.0, "SM clock during the kernels"},
+    {"kernel_time_ms", "gpu__time_duration.sum", "ms", 1e-6,
+     "GPU duration of the point's profiled range (all its launches, gaps between them included)"},
+    /* Stall reasons common to GH100 and AD104 (gmma is Hopper-only and our kernels issue no wgmma). */
+    STALL(barrier),
+    STALL(branch_resolving),
+    STALL(dispatch_stall),
+    STALL(drain),
+    STALL(imc_miss),
+    STALL(lg_throttle),
+    STALL(long_scoreboard),
+    STALL(math_pipe_throttle),
+    STALL(membar),
+    STALL(mio_throttle),
+    STALL(misc),
+    STALL(no_instruction),
+    STALL(not_selected),
+    STALL(selected),
+    STALL(short_scoreboard),
+    STALL(sleeping),
+    STALL(tex_throttle),
+    STALL(wait),
+};
+const int wb_n_metrics = (int)(sizeof wb_metrics / sizeof wb_metrics[0]);
+
+const char *const wb_stall_groups[] = {"mem_throughput", "mem_latency", "dependency", "sync",
+                                       "throttle",       "other",       "issued"};
+
+int wb_metric_index(const char *column) {
+    for (int i = 0; i < wb_n_metrics; i++)
+        if (strcmp(wb_metrics[i].column, column) == 0) return i;
+    return -1;
+}

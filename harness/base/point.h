@@ -1,0 +1,78 @@
+/* point.h - one benchmark point: what micro/ asks to measure (wb_point), what
+ * the timing pass measured (wb_measure), what the counter pass counted
+ * (wb_counters), and the row of /points that holds all three (wb_row).
+ * Axes that do not apply are -1 (integers) or NaN (reals), never 0. */
+#ifndef WB_POINT_H
+#define WB_POINT_H
+
+#include <stdint.h>
+#include "kernels/launch.h"
+
+typedef struct wb_point {
+    char family[16];
+    char variant[24];
+    int variant_id;         /* index into the family's variant names */
+    char dtype[8];          /* "int32", "int64", "double"; "" where not an axis */
+    char layout[16];        /* data shape: "uniform", "zipf", "chain", "tree", ...; "" */
+    int64_t n;              /* elements (rows) */
+    double selectivity;     /* fraction of rows passing; NaN */
+    int64_t table_entries;  /* dimension / hash table entries; -1 */
+    int64_t groups;         /* group-by groups; -1 */
+    int expr_ops;           /* expression operators; -1 */
+    int vector_bytes;       /* access width in bytes; -1 */
+    int columns;            /* distinct input columns; -1 */
+    double load_factor;     /* hash table load factor; NaN */
+    double match_rate;      /* share of probes that find a match; NaN */
+    int warm_cache;         /* 1: L2 not flushed between samples */
+    wb_launch launch;       /* ilp, occupancy_target, block, sm_limit + what plan filled */
+    double bytes_model;     /* bytes the algorithm must move (inputs once, outputs once) */
+    double items;           /* items processed, for per-item rates (usually n) */
+    char note[96];          /* what the point did that its axes do not say */
+} wb_point;
+
+typedef struct wb_measure {
+    int64_t id;             /* row number in /points; key of /samples */
+    int reps;               /* timed samples */
+    int repetition;         /* Google Benchmark repetition index (0 unless --benchmark_repetitions) */
+    double time_median_ms, time_min_ms, time_max_ms, time_stddev_ms;
+    double gbps_model;      /* bytes_model / time_median */
+    int verified;           /* 1 matched the CPU reference, 0 mismatched, -1 not checked */
+    char status[8];         /* "ok", "skipped", "failed" */
+    char reason[160];       /* why skipped or failed; warnings (e.g. low clock) */
+    double sm_clock_mhz;    /* NVML, read right after the timed samples; NaN without NVML */
+    int clock_low;          /* 1: clock below 90% of the run's typical clock */
+    double timing_pass_ms;  /* host wall time of warm-up + timed samples */
+    double counter_pass_ms; /* host wall time of the counter pass (all replays; its share of a batch); NaN if none */
+} wb_measure;
+
+#define WB_METRICS_MAX 48
+#define WB_STALL_GROUPS 7
+
+typedef struct wb_counters {
+    double v[WB_METRICS_MAX];        /* by index of wb_metrics[] (metrics.c), in column units; NaN if absent */
+    double stall[WB_STALL_GROUPS];   /* warp-cycles per issued instruction, grouped as seed 000 Fig 6 */
+    double l1_sectors;               /* global load + store sectors at L1 */
+    double inst_per_sector;          /* inst / (dram_sectors_read + dram_sectors_write) */
+    double gips;                     /* warp instructions per second (counter time) */
+    double roof_pct;                 /* achieved share of the measured roofline at this intensity */
+    char bound[8];                   /* "memory"/"compute" against the measured ridge; "" */
+    char bound_l4[8];                /* against the L4 ridge (44.0) */
+    char bound_gh200[8];             /* against the GH200 ridge (8.3) */
+    int launches;                    /* kernel launches summed into this point */
+    char note[96];                   /* why counters are missing, or "" */
+} wb_counters;
+
+typedef struct wb_row {
+    wb_point p;
+    wb_measure m;
+    wb_counters c;
+} wb_row;
+
+/* Sets every axis to "not applicable", counters to NaN, status to "". */
+void wb_point_init(wb_point *p);
+void wb_row_init(wb_row *r);
+/* "family/variant/n:N/ilp:I/occ:O[/axis:value...]": the Google Benchmark name
+ * and the prefix of every error about the point. Returns buf. */
+const char *wb_point_name(const wb_point *p, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,79 @@
+/* textable.c - aligned text and markdown tables (see textable.h). */
+#include "harness/base/textable.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void wb_textable_init(wb_textable *t, int ncols) {
+    t->ncols = ncols;
+    t->nrows = t->cap = 0;
+    t->cells = NULL;
+}
+
+int wb_textable_add(wb_textable *t) {
+    if (t->nrows == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 16;
+        void *cells = realloc(t->cells, (size_t)cap * (size_t)t->ncols * WB_TEXTABLE_CELL);
+        if (!cells) return -1;
+        t->cells = cells;
+        t->cap = cap;
+    }
+    for (int c = 0; c < t->ncols; c++) t->cells[t->nrows * t->ncols + c][0] = '\0';
+    return t->nrows++;
+}
+
+void wb_textable_set(wb_textable *t, int row, int col, const char *fmt, ...) {
+    if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->cells[row * t->ncols + col], WB_TEXTABLE_CELL, fmt, ap);
+    va_end(ap);
+}
+
+const char *wb_textable_num(char *buf, size_t len, double v, int decimals) {
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+    size_t intlen = strcspn(raw, ".");
+    size_t at = 0;
+    if (v < 0 && at + 1 < len) buf[at++] = '-';
+    for (size_t i = 0; raw[i] && at + 1 < len; i++) {
+        if (i < intlen && i > 0 && (intlen - i) % 3 == 0 && at + 2 < len) buf[at++] = ',';
+        buf[at++] = raw[i];
+    }
+    buf[at < len ? at : len - 1] = '\0';
+    return buf;
+}
+
+void wb_textable_print(FILE *f, const wb_textable *t, int markdown) {
+    int width[32] = {0};
+    int nc = t->ncols < 32 ? t->ncols : 32;
+    for (int r = 0; r < t->nrows; r++)
+        for (int c = 0; c < nc; c++) {
+            int w = (int)strlen(t->cells[r * t->ncols + c]);
+            if (w > width[c]) width[c] = w;
+        }
+    for (int r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < nc; c++) {
+            const char *s = t->cells[r * t->ncols + c];
+            if (markdown) fprintf(f, "| %s ", s);
+            else fprintf(f, c == 0 ? "%-*s" : "  %*s", width[c], s);
+        }
+        fputs(markdown ? "|\n" : "\n", f);
+        if (r == 0 && markdown) {
+            for (int c = 0; c < nc; c++) fputs(c == 0 ? "|---" : "|---:", f);
+            fputs("|\n", f);
+        }
+    }
+}
+
+void wb_textable_free(wb_textable *t) {
+    free(t->cells);
+    t->cells = NULL;
+    t->nrows = t->cap = 0;
+}

@@ -1,0 +1,85 @@
+/* counters.h - hardware counters for one point, in a pass of their own
+ * (never inside timed samples). counters_cupti.c collects them with the CUPTI
+ * Range Profiler (one user range per point, user replay), counters_host.c is
+ * its host half (config image, passes, evaluation); counters.c holds what
+ * does not depend on CUPTI: the NaN state, the stall groups and the derived
+ * roofline columns. Without a session (CUPTI refused, or
+ * --no-counters) collect leaves the counters NaN with a note, so that the run
+ * loop has one code path. */
+#ifndef WB_COUNTERS_H
+#define WB_COUNTERS_H
+
+#include "harness/gpu/device.h"
+#include "harness/base/error.h"
+#include "harness/base/point.h"
+#include "harness/base/roof.h"
+
+typedef struct wb_counters_session wb_counters_session;
+
+/* A step of a replay pass; returns WB_OK or WB_ERR. */
+typedef int (*wb_pass_step)(void *ctx, wb_err *e);
+
+/* Points counted together: one range each in every pass, so that the fixed
+ * cost of a pass (CUPTI's Start and Stop) is paid once per batch. */
+#define WB_COUNTERS_BATCH_MAX 16
+typedef int (*wb_member_step)(void *ctx, int member, wb_err *e);
+typedef struct wb_batch {
+    int members;            /* 1 to WB_COUNTERS_BATCH_MAX */
+    wb_member_step prepare; /* outside the ranges: put the device in the member's start state */
+    wb_member_step launch;  /* inside the member's range: its kernel(s), nothing else */
+    void *ctx;
+} wb_batch;
+
+/* Opens a session for the current device. Returns WB_OK, or WB_SKIP with the
+ * reason in e (no permission, unsupported GPU, libnvperf_host not found):
+ * the caller then runs without counters and warns once. *s is NULL on skip. */
+int wb_counters_open(const wb_device *d, wb_counters_session **s, wb_err *e);
+
+/* Collects every metric of wb_metrics[] for one point: for each replay pass
+ * calls reset(ctx) outside the profiled range, then launch(ctx) inside it;
+ * all kernels of one launch() are summed into the point. Fills out->v,
+ * out->launches, out->l1_sectors and out->stall; leaves derived columns to
+ * wb_counters_derive. On WB_ERR, out is left all-NaN with out->note set.
+ * s == NULL: out all-NaN, note "counters off", returns WB_SKIP. */
+int wb_counters_collect(wb_counters_session *s, wb_pass_step reset, wb_pass_step launch, void *ctx,
+                        wb_counters *out, wb_err *e);
+
+/* The same for b->members points at once, out[m] for member m; each pass
+ * runs prepare(m) then launch(m) in m's range for every member in order. On
+ * WB_ERR every out[m] is NaN with the note, and *failed names the member
+ * whose step failed (-1: CUPTI itself failed). */
+int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_counters *out, int *failed, wb_err *e);
+
+void wb_counters_close(wb_counters_session *s);
+
+/* Replay passes the session's metric set needs (one reset + launch each). */
+int wb_counters_passes(const wb_counters_session *s);
+/* One line for the run log: chip, metrics accepted, passes, launch counting. */
+const char *wb_counters_summary(const wb_counters_session *s);
+/* Where the counter pass spent its wall time so far: setup, reset, CUPTI's
+ * Start, the ranges, CUPTI's Stop, decode (one line into buf). */
+void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len);
+
+/* Without a GPU: builds the config image of wb_metrics[] for a chip name
+ * ("GH100", "AD104") with CUPTI's host API and counts its replay passes.
+ * *rejected = metrics the chip does not know (they would stay NaN). */
+int wb_counters_plan(const char *chip, int *passes, int *rejected, wb_err *e);
+
+/* Every value NaN, launches -1, bounds "", note copied (may be ""). */
+void wb_counters_clear(wb_counters *c, const char *note);
+
+/* From c->v: l1_sectors = global load + store sectors, and c->stall[] = the
+ * stall_raw_* reasons summed into the groups of seed 000 Fig 6 (mapping and
+ * reasons in counters.c). Called by collect; public for tests. */
+void wb_counters_group(wb_counters *c);
+
+/* Derived columns: inst_per_sector, gips, roof_pct and the three bound
+ * classes, from out->v and the roofs. gips divides the counted instructions
+ * by time_ms, the point's timed median (CUDA events); NaN falls back to the
+ * counter range's kernel_time_ms. measured may have NaN fields (no ceiling
+ * yet): bound is then "". No DRAM sector at all with instructions executed
+ * gives inst_per_sector = +inf (compute side of every ridge). */
+void wb_counters_derive(wb_counters *c, double time_ms, const wb_roof *measured, const wb_roof *l4,
+                        const wb_roof *gh200);
+
+#endif

@@ -1,0 +1,254 @@
+/* device.c - the GPU the run measures: CUDA properties read once, the SM
+ * clock through NVML loaded with dlopen (the CI toolkit has no nvml.h and
+ * no libnvidia-ml; NVML is optional metadata), and `wallbench info`. */
+#include "harness/gpu/device.h"
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/commands.h"
+#include "harness/base/gpus.h"
+
+/* The few NVML types and constants used, as nvml.h declares them. */
+typedef int wb_nvml_return;                   /* nvmlReturn_t; NVML_SUCCESS = 0 */
+typedef struct wb_nvml_device_st *wb_nvml_device; /* nvmlDevice_t */
+#define WB_NVML_SUCCESS 0
+#define WB_NVML_CLOCK_SM 1                    /* nvmlClockType_t NVML_CLOCK_SM */
+#define WB_NVML_DRIVER_BUFFER 80              /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
+
+static struct {
+    int tried, ok;
+    void *lib;
+    wb_nvml_return (*init)(void);
+    wb_nvml_return (*by_uuid)(const char *uuid, wb_nvml_device *dev);
+    wb_nvml_return (*clock)(wb_nvml_device dev, int type, unsigned *mhz);
+    wb_nvml_return (*driver)(char *buf, unsigned len);
+    const char *(*error_string)(wb_nvml_return r);
+    wb_nvml_device dev;
+    char dev_uuid[48];
+    char status[200];
+} nv;
+
+static const char *nvml_error(wb_nvml_return r) {
+    static char buf[32];
+    if (nv.error_string) return nv.error_string(r);
+    snprintf(buf, sizeof buf, "NVML error %d", r);
+    return buf;
+}
+
+static void *nvml_sym(const char *name) {
+    void *f = dlsym(nv.lib, name);
+    if (!f && !nv.status[0]) snprintf(nv.status, sizeof nv.status, "libnvidia-ml.so.1 lacks %s", name);
+    return f;
+}
+
+/* Loads and initialises NVML once; 1 if usable, else 0 with nv.status set. */
+static int nvml_load(void) {
+    if (nv.tried) return nv.ok;
+    nv.tried = 1;
+    nv.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!nv.lib) {
+        const char *why = dlerror();
+        snprintf(nv.status, sizeof nv.status, "dlopen(libnvidia-ml.so.1): %s", why ? why : "not found");
+        return 0;
+    }
+    nv.init = (wb_nvml_return(*)(void))nvml_sym("nvmlInit_v2");
+    nv.by_uuid = (wb_nvml_return(*)(const char *, wb_nvml_device *))nvml_sym("nvmlDeviceGetHandleByUUID");
+    nv.clock = (wb_nvml_return(*)(wb_nvml_device, int, unsigned *))nvml_sym("nvmlDeviceGetClockInfo");
+    nv.driver = (wb_nvml_return(*)(char *, unsigned))nvml_sym("nvmlSystemGetDriverVersion");
+    nv.error_string = (const char *(*)(wb_nvml_return))dlsym(nv.lib, "nvmlErrorString");
+    if (!nv.init || !nv.by_uuid || !nv.clock || !nv.driver) return 0;
+    wb_nvml_return r = nv.init();
+    if (r != WB_NVML_SUCCESS) {
+        snprintf(nv.status, sizeof nv.status, "nvmlInit_v2: %s", nvml_error(r));
+        return 0;
+    }
+    nv.ok = 1;
+    return 1;
+}
+
+/* The NVML handle of d, found by UUID: CUDA ordinals and NVML indices differ
+ * under CUDA_VISIBLE_DEVICES. 1 if found, else 0 with nv.status set. */
+static int nvml_device(const wb_device *d) {
+    if (!nvml_load()) return 0;
+    if (nv.dev && strcmp(nv.dev_uuid, d->uuid) == 0) return 1;
+    wb_nvml_return r = nv.by_uuid(d->uuid, &nv.dev);
+    if (r != WB_NVML_SUCCESS) {
+        nv.dev = NULL;
+        snprintf(nv.status, sizeof nv.status, "nvmlDeviceGetHandleByUUID(%s): %s", d->uuid, nvml_error(r));
+        return 0;
+    }
+    snprintf(nv.dev_uuid, sizeof nv.dev_uuid, "%s", d->uuid);
+    nv.status[0] = '\0';
+    return 1;
+}
+
+double wb_nvml_sm_clock_mhz(const wb_device *d) {
+    if (!nvml_device(d)) return NAN;
+    unsigned mhz = 0;
+    wb_nvml_return r = nv.clock(nv.dev, WB_NVML_CLOCK_SM, &mhz);
+    if (r != WB_NVML_SUCCESS) {
+        snprintf(nv.status, sizeof nv.status, "nvmlDeviceGetClockInfo(SM): %s", nvml_error(r));
+        return NAN;
+    }
+    return (double)mhz;
+}
+
+const char *wb_nvml_status(void) {
+    nvml_load();
+    return nv.status;
+}
+
+int wb_device_count(wb_err *e) {
+    int n = 0;
+    cudaError_t c = cudaGetDeviceCount(&n);
+    if (c != cudaSuccess) {
+        (void)cudaGetLastError();
+        wb_fail(e, "cudaGetDeviceCount: %s (%s)", cudaGetErrorName(c), cudaGetErrorString(c));
+        return -1;
+    }
+    if (n == 0) wb_fail(e, "no CUDA device (cudaGetDeviceCount found none)");
+    return n;
+}
+
+int wb_device_present(void) { return wb_device_count(NULL) > 0; }
+
+static int attr(int *v, enum cudaDeviceAttr a, int dev, const char *name, wb_err *e) {
+    cudaError_t c = cudaDeviceGetAttribute(v, a, dev);
+    return c == cudaSuccess ? WB_OK : wb_fail(e, "cudaDeviceGetAttribute(%s): %s", name, cudaGetErrorName(c));
+}
+
+int wb_device_open(int ordinal, wb_device *d, wb_err *e) {
+    memset(d, 0, sizeof *d);
+    int n = wb_device_count(e);
+    if (n <= 0) return WB_ERR;
+    if (ordinal < 0 || ordinal >= n)
+        return wb_fail(e, "device %d does not exist: %d CUDA device(s), ordinals 0..%d", ordinal, n, n - 1);
+    WB_CUDA_TRY(e, cudaSetDevice(ordinal));
+    struct cudaDeviceProp p;
+    WB_CUDA_TRY(e, cudaGetDeviceProperties(&p, ordinal));
+    d->ordinal = ordinal;
+    snprintf(d->name, sizeof d->name, "%.*s", (int)sizeof d->name - 1, p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sms = p.multiProcessorCount;
+    d->l2_bytes = p.l2CacheSize;
+    d->mem_total_bytes = (int64_t)p.totalGlobalMem;
+    const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+    snprintf(d->uuid, sizeof d->uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+             u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    int clock_khz = 0, mem_khz = 0;
+    /* cudaDeviceProp lost its clock fields in CUDA 13: attributes instead. */
+    if (attr(&d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal, "MaxThreadsPerSM", e) ||
+        attr(&d->smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ordinal, "MaxSharedMemoryPerSM", e) ||
+        attr(&clock_khz, cudaDevAttrClockRate, ordinal, "ClockRate", e) ||
+        attr(&mem_khz, cudaDevAttrMemoryClockRate, ordinal, "MemoryClockRate", e) ||
+        attr(&d->mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal, "GlobalMemoryBusWidth", e))
+        return WB_ERR;
+    d->sm_clock_max_mhz = clock_khz / 1000.0;
+    d->mem_clock_mhz = mem_khz / 1000.0;
+    WB_CUDA_TRY(e, cudaDriverGetVersion(&d->driver_version));
+    WB_CUDA_TRY(e, cudaRuntimeGetVersion(&d->runtime_version));
+    if (nvml_load()) {
+        char buf[WB_NVML_DRIVER_BUFFER] = "";
+        wb_nvml_return r = nv.driver(buf, sizeof buf);
+        if (r == WB_NVML_SUCCESS)
+            snprintf(d->driver_string, sizeof d->driver_string, "%.*s", (int)sizeof d->driver_string - 1, buf);
+        else
+            snprintf(nv.status, sizeof nv.status, "nvmlSystemGetDriverVersion: %s", nvml_error(r));
+    }
+    return WB_OK;
+}
+
+int64_t wb_device_mem_free(void) {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return (int64_t)free_b;
+}
+
+/* ---- wallbench info ---- */
+
+static void info_usage(FILE *f) {
+    fprintf(f,
+            "usage: wallbench info [--device D] [--quiet]\n"
+            "  The GPU wallbench would measure: name, compute capability, SMs, L2, memory,\n"
+            "  clocks, driver and runtime versions, NVML status and the GPU profile it matches.\n"
+            "  --device D  CUDA device ordinal (default 0)\n"
+            "  --quiet     print nothing; exit 0 with a usable GPU, else 3 with a one-line reason\n"
+            "exit codes: 0 ok, 2 bad input, 3 no usable GPU\n");
+}
+
+static void info_profile(const wb_device *d) {
+    wb_gpu_table t;
+    wb_err e;
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) {
+        printf("  profile:     unknown (%s)\n", e.msg);
+        return;
+    }
+    const wb_gpu_ref *g = wb_gpu_table_match(&t, d->name);
+    int cc = d->cc_major * 10 + d->cc_minor;
+    char names[256];
+    if (g)
+        printf("  profile:     %s (%s, sm_%d)%s\n", g->profile, g->model, g->arch,
+               g->arch == cc ? "" : "  WARNING: the profile's arch differs from the device's");
+    else
+        printf("  profile:     none matches \"%s\" (profiles: %s)\n", d->name, wb_gpu_table_profiles(&t, names, sizeof names));
+    printf("  build:       profile %s, sm_%d%s\n", WB_PROFILE, WB_CUDA_ARCH,
+           WB_CUDA_ARCH == cc ? "" : "  (differs from the device: rebuild with GPU=<profile of this GPU>)");
+    wb_gpu_table_free(&t);
+}
+
+int wb_cmd_info(int argc, char **argv) {
+    int quiet = 0, ordinal = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            info_usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = 1;
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || v < 0 || v > 1024) {
+                fprintf(stderr, "wallbench info: bad --device '%s': expected a device ordinal\n", argv[i]);
+                return 2;
+            }
+            ordinal = (int)v;
+        } else {
+            fprintf(stderr, "wallbench info: unknown option '%s'\n", argv[i]);
+            info_usage(stderr);
+            return 2;
+        }
+    }
+    wb_device d;
+    wb_err e;
+    if (wb_device_open(ordinal, &d, &e) != WB_OK) {
+        fprintf(stderr, "no usable GPU: %s\n", e.msg);
+        return 3;
+    }
+    if (quiet) return 0;
+    double now = wb_nvml_sm_clock_mhz(&d);
+    int64_t free_b = wb_device_mem_free();
+    printf("GPU %d: %s (%s)\n", d.ordinal, d.name, d.uuid);
+    printf("  compute:     sm_%d%d, %d SMs, %d threads/SM, %d KiB shared memory/SM\n", d.cc_major, d.cc_minor, d.sms,
+           d.max_threads_per_sm, d.smem_per_sm / 1024);
+    printf("  L2:          %.1f MiB\n", d.l2_bytes / 1048576.0);
+    printf("  memory:      %.1f GiB total, %.1f GiB free, %d-bit bus, %.0f MHz\n", d.mem_total_bytes / 1073741824.0,
+           free_b < 0 ? NAN : free_b / 1073741824.0, d.mem_bus_bits, d.mem_clock_mhz);
+    if (isnan(now))
+        printf("  SM clock:    %.0f MHz max, now unknown (no NVML)\n", d.sm_clock_max_mhz);
+    else
+        printf("  SM clock:    %.0f MHz max, %.0f MHz now (NVML)\n", d.sm_clock_max_mhz, now);
+    printf("  versions:    CUDA driver %d, runtime %d, driver %s\n", d.driver_version, d.runtime_version,
+           d.driver_string[0] ? d.driver_string : "unknown (no NVML)");
+    printf("  NVML:        %s\n", wb_nvml_status()[0] ? wb_nvml_status() : "ok");
+    info_profile(&d);
+    return 0;
+}

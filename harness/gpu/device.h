@@ -1,0 +1,42 @@
+/* device.h - what the run knows about the GPU: CUDA properties read once,
+ * and the SM clock read through NVML, which is loaded at run time so that
+ * the build never needs nvml.h. */
+#ifndef WB_DEVICE_H
+#define WB_DEVICE_H
+
+#include <stdint.h>
+#include "harness/base/error.h"
+
+typedef struct wb_device {
+    int ordinal;
+    char name[96];
+    int cc_major, cc_minor;
+    int sms;
+    int64_t l2_bytes;
+    int64_t mem_total_bytes;
+    int max_threads_per_sm;
+    int smem_per_sm;
+    double sm_clock_max_mhz;     /* cudaDevAttrClockRate */
+    double mem_clock_mhz;        /* cudaDevAttrMemoryClockRate */
+    int mem_bus_bits;
+    int driver_version;          /* cudaDriverGetVersion, e.g. 13000 */
+    int runtime_version;
+    char driver_string[32];      /* NVML's driver version, "" without NVML */
+    char uuid[48];
+} wb_device;
+
+/* CUDA devices visible; -1 with the reason in e when the runtime cannot
+ * answer (no driver, driver too old), 0 with the reason when there is none. */
+int wb_device_count(wb_err *e);
+/* 1 if a CUDA device can be used, 0 otherwise (no driver, no GPU). Never fails. */
+int wb_device_present(void);
+/* Reads the properties of device `ordinal` and makes it current. */
+int wb_device_open(int ordinal, wb_device *d, wb_err *e);
+/* Free device memory now, in bytes; -1 on error. */
+int64_t wb_device_mem_free(void);
+/* SM clock now, MHz, through NVML; NaN when NVML cannot be loaded or read. */
+double wb_nvml_sm_clock_mhz(const wb_device *d);
+/* Why NVML is unavailable ("" when it works). */
+const char *wb_nvml_status(void);
+
+#endif

@@ -1,0 +1,318 @@
+/* measure.c - the steps of one point (see measure.h for their order). */
+#include "harness/run/measure.h"
+
+#include <math.h>
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/base/stats.h"
+
+/* Memory left free beyond a point's declared bytes: the context, kernel
+ * stacks and library workspaces need some, and an out-of-memory failure in
+ * data_create would count as a failed point instead of a skipped one. */
+#define WB_MEM_MARGIN_BYTES (64.0 * 1024 * 1024)
+/* The ceiling family's variants that define the measured roof. */
+#define WB_CEILING_INST "inst_issue"
+#define WB_CEILING_DRAM "dram_read"
+
+double wb_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
+    memset(r, 0, sizeof *r);
+    r->reps = reps;
+    r->warmup = warmup;
+    snprintf(r->measured.name, sizeof r->measured.name, "measured");
+    r->measured.inst_gips = r->measured.dram_gbps = NAN;
+    r->samples = malloc((size_t)reps * sizeof *r->samples);
+    return r->samples ? WB_OK : wb_fail(e, "malloc(%d samples) failed", reps);
+}
+
+wb_spent *wb_spent_of(wb_run *r, const char *family) {
+    for (int i = 0; i < r->nspent_by; i++)
+        if (strcmp(r->spent_by[i].family, family) == 0) return &r->spent_by[i];
+    if (r->nspent_by == WB_SPENT_FAMILIES) return NULL;
+    wb_spent *b = &r->spent_by[r->nspent_by++];
+    b->family = family;
+    return b;
+}
+
+void wb_spent_add(wb_run *r, const char *family, int what, double seconds) {
+    r->spent.s[what] += seconds;
+    wb_spent *b = wb_spent_of(r, family);
+    if (b) b->s[what] += seconds;
+}
+
+void wb_spent_line(const wb_spent *b, const char *what, char *buf, size_t len) {
+    int at = snprintf(buf, len, "%s: %lld points: data %.1f s, verify %.1f s, counter pass %.1f s, timing pass %.1f s",
+                      what, (long long)b->points, b->s[WB_SPENT_DATA], b->s[WB_SPENT_VERIFY],
+                      b->s[WB_SPENT_COUNTERS], b->s[WB_SPENT_TIMING]);
+    if (at >= 0 && (size_t)at < len && b->s[WB_SPENT_TIMING] > 0 && b->s[WB_SPENT_COUNTERS] > 0)
+        snprintf(buf + at, len - (size_t)at, " (counter pass = %.2f x timing pass)",
+                 b->s[WB_SPENT_COUNTERS] / b->s[WB_SPENT_TIMING]);
+}
+
+static void spend(wb_run *r, int what, double seconds) { wb_spent_add(r, r->cur->family->name, what, seconds); }
+
+static void drop_cache(wb_run *r) {
+    if (r->cache_data) r->cache_family->data_destroy(r->cache_data);
+    r->cache_data = NULL;
+    r->cache_family = NULL;
+}
+
+void wb_run_free(wb_run *r) {
+    drop_cache(r);
+    free(r->samples);
+    free(r->clocks);
+    free(r->kept);
+    r->samples = r->clocks = NULL;
+    r->kept = NULL;
+}
+
+/* ---- setup: steps 1-6 ---- */
+
+/* 1: skip, with the reason kept in the row, a point whose bytes do not fit;
+ * the cached data counts as available since it is freed or reused. */
+static int step_skip_check(wb_run *r, const wb_run_point *rp, wb_err *e) {
+    double need = rp->family->device_bytes(&rp->p);
+    int64_t free_b = wb_device_mem_free();
+    if (free_b < 0) return wb_fail(e, "cudaMemGetInfo failed");
+    double avail = (double)free_b + (r->cache_data ? r->cache_family->device_bytes(&r->cache_point) : 0);
+    if (need + WB_MEM_MARGIN_BYTES > avail)
+        return wb_skip(e, "needs %.2f GB of device memory, %.2f GB available", need / 1e9, avail / 1e9);
+    return WB_OK;
+}
+
+/* 2: reuse the inputs while the family says the data axes agree. */
+static int step_data(wb_run *r, const wb_run_point *rp, wb_err *e) {
+    const wb_family *f = rp->family;
+    if (r->cache_data && r->cache_family == f && f->same_data(&r->cache_point, &rp->p)) {
+        r->data = r->cache_data;
+        return WB_OK;
+    }
+    drop_cache(r);
+    void *d = NULL;
+    int rc = f->data_create(&rp->p, &d, e);
+    if (rc != WB_OK) return rc;
+    r->cache_family = f;
+    r->cache_point = rp->p;
+    r->cache_data = r->data = d;
+    return WB_OK;
+}
+
+static int setup(void *ctx, int repetition, wb_err *e) {
+    wb_run_point *rp = ctx;
+    wb_run *r = rp->run;
+    const wb_family *f = rp->family;
+    if (r->t0_s == 0) r->t0_s = wb_now_s();
+    r->cur = rp;
+    wb_row_init(&r->row);
+    r->row.p = rp->p;
+    r->row.m.repetition = repetition;
+    r->row.m.reps = r->reps;
+    r->nsamples = 0;
+    r->data = NULL;
+    r->nvtx_open = 0;
+    r->store_row = !r->broken;
+    if (r->broken) return wb_fail(e, "not run: %s", r->broken_msg);
+    int rc;
+    double t0 = wb_now_s();
+    if ((rc = step_skip_check(r, rp, e)) == WB_OK) rc = step_data(r, rp, e);
+    double t1 = wb_now_s();
+    spend(r, WB_SPENT_DATA, t1 - t0);
+    if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
+        return rc;
+    /* Every launch of the point inside one range, for ncu/nsys --nvtx filters. */
+    nvtxRangePushA(rp->name);
+    r->nvtx_open = 1;
+    rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
+    spend(r, WB_SPENT_VERIFY, wb_now_s() - t1);
+    if (rc != WB_OK || wb_measure_counters(r, rp, e) != WB_OK) return WB_ERR; /* 5 */
+    r->timing_t0_s = wb_now_s();
+    return wb_timing_warmup(f, r->data, &r->row.p, r->warmup, &r->timing, e); /* 6 */
+}
+
+/* ---- 7: one timed sample ---- */
+
+static int sample(void *ctx, int index, double *seconds, wb_err *e) {
+    wb_run_point *rp = ctx;
+    wb_run *r = rp->run;
+    double ms = 0;
+    if (index >= r->reps) return wb_fail(e, "sample %d beyond --reps %d", index, r->reps);
+    if (wb_timing_sample(rp->family, r->data, &r->row.p, &r->timing, &ms, e) != WB_OK) return WB_ERR;
+    r->samples[r->nsamples++] = ms;
+    *seconds = ms * 1e-3;
+    return WB_OK;
+}
+
+/* ---- finish: steps 8-11 ---- */
+
+/* 8: the SM clock right after the samples, against the run's typical clock
+ * (median of the clocks seen so far, this one included). */
+static void step_clock(wb_run *r) {
+    wb_measure *m = &r->row.m;
+    m->sm_clock_mhz = wb_nvml_sm_clock_mhz(&r->dev);
+    if (isnan(m->sm_clock_mhz)) return;
+    if (r->nclocks == r->clocks_cap) {
+        int cap = r->clocks_cap ? 2 * r->clocks_cap : 64;
+        double *c = realloc(r->clocks, (size_t)cap * sizeof *c);
+        if (!c) return;
+        r->clocks = c;
+        r->clocks_cap = cap;
+    }
+    r->clocks[r->nclocks++] = m->sm_clock_mhz;
+    double typical = wb_stats_median(r->clocks, r->nclocks);
+    if (m->sm_clock_mhz < 0.9 * typical) {
+        char why[128];
+        snprintf(why, sizeof why, "SM clock %.0f MHz below 90%% of the run's typical %.0f MHz", m->sm_clock_mhz, typical);
+        m->clock_low = 1;
+        snprintf(m->reason, sizeof m->reason, "warning: %s", why);
+        fprintf(stderr, "warning: %s: %s\n", r->cur->name, why);
+    }
+}
+
+/* 9: median/min/max/stddev; the bytes model over the median. */
+static void step_summaries(wb_run *r) {
+    wb_summary s;
+    wb_stats_summarize(r->samples, r->nsamples, &s);
+    wb_measure *m = &r->row.m;
+    m->time_median_ms = s.median;
+    m->time_min_ms = s.min;
+    m->time_max_ms = s.max;
+    m->time_stddev_ms = s.stddev;
+    m->gbps_model = s.median > 0 ? r->row.p.bytes_model / (s.median * 1e-3) / 1e9 : NAN;
+}
+
+/* The measured roof: the best ok point of the instruction and DRAM-read
+ * ceilings; every ceiling variant's best also goes into a file attribute. */
+static int track_ceiling(wb_run *r, wb_err *e) {
+    const wb_row *row = &r->row;
+    if (strcmp(row->p.family, "ceiling") != 0) return WB_OK;
+    wb_ceiling *c = NULL;
+    for (int i = 0; i < r->nceilings; i++)
+        if (strcmp(r->ceilings[i].variant, row->p.variant) == 0) c = &r->ceilings[i];
+    if (!c) {
+        if (r->nceilings == WB_CEILINGS_MAX) return WB_OK;
+        c = &r->ceilings[r->nceilings++];
+        snprintf(c->variant, sizeof c->variant, "%s", row->p.variant);
+        c->gbps = c->gips = NAN;
+    }
+    char name[64];
+    if (!isnan(row->m.gbps_model) && (isnan(c->gbps) || row->m.gbps_model > c->gbps)) {
+        c->gbps = row->m.gbps_model;
+        snprintf(name, sizeof name, "ceiling_%s_gbps", c->variant);
+        if (wb_store_attr_f64(r->store, name, c->gbps, e) != WB_OK) return WB_ERR;
+    }
+    if (!isnan(row->c.gips) && (isnan(c->gips) || row->c.gips > c->gips)) {
+        c->gips = row->c.gips;
+        snprintf(name, sizeof name, "ceiling_%s_gips", c->variant);
+        if (wb_store_attr_f64(r->store, name, c->gips, e) != WB_OK) return WB_ERR;
+    }
+    if (strcmp(c->variant, WB_CEILING_INST) == 0) r->measured.inst_gips = c->gips;
+    if (strcmp(c->variant, WB_CEILING_DRAM) == 0) r->measured.dram_gbps = c->gbps;
+    return WB_OK;
+}
+
+static void keep_row(wb_run *r) {
+    if (r->row.c.launches < 0) return; /* no counter pass: nothing to derive */
+    if (r->nkept == r->kept_cap) {
+        int cap = r->kept_cap ? 2 * r->kept_cap : 64;
+        wb_row *k = realloc(r->kept, (size_t)cap * sizeof *k);
+        if (!k) return;
+        r->kept = k;
+        r->kept_cap = cap;
+    }
+    r->kept[r->nkept++] = r->row;
+}
+
+static void progress(wb_run *r, const char *what) {
+    double el = wb_now_s() - r->t0_s;
+    int64_t total = r->total > r->done ? r->total : r->done;
+    long eta = (long)(el / (double)r->done * (double)(total - r->done) + 0.5);
+    fprintf(stderr, "[%lld/%lld] %s  %s  ETA %ld:%02ld\n", (long long)r->done, (long long)total, r->cur->name, what,
+            eta / 60, eta % 60);
+}
+
+static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
+    wb_run_point *rp = ctx;
+    wb_run *r = rp->run;
+    wb_row *row = &r->row;
+    if (r->nvtx_open) nvtxRangePop();
+    r->nvtx_open = 0;
+    rp->counted = 0; /* a repetition counts again */
+    if (!r->store_row) return status;
+    if (status == WB_OK) {
+        row->m.timing_pass_ms = (wb_now_s() - r->timing_t0_s) * 1e3;
+        spend(r, WB_SPENT_TIMING, row->m.timing_pass_ms * 1e-3);
+        step_clock(r);
+        step_summaries(r);
+        wb_counters_derive(&row->c, row->m.time_median_ms, &r->measured, &r->l4, &r->gh200); /* 10 */
+        snprintf(row->m.status, sizeof row->m.status, "ok");
+        status = track_ceiling(r, e);
+    }
+    if (status != WB_OK) {
+        snprintf(row->m.status, sizeof row->m.status, "%s", status == WB_SKIP ? "skipped" : "failed");
+        snprintf(row->m.reason, sizeof row->m.reason, "%.*s", (int)sizeof row->m.reason - 1, e->msg);
+    }
+    if (status == WB_ERR) {
+        drop_cache(r); /* the data may be what went wrong */
+        wb_err be;
+        if (wb_timing_context_broken(&be)) {
+            r->broken = 1;
+            snprintf(r->broken_msg, sizeof r->broken_msg, "stopped after %.255s: %.200s", rp->name, be.msg);
+        }
+    }
+    wb_err se;
+    if (wb_store_append(r->store, row, r->samples, r->nsamples, &se) != WB_OK) { /* 11 */
+        r->broken = 1;
+        snprintf(r->broken_msg, sizeof r->broken_msg, "results file: %.280s", se.msg);
+        fprintf(stderr, "error: %s: %s\n", rp->name, se.msg);
+        if (status != WB_ERR) *e = se;
+        status = WB_ERR;
+    } else if (status == WB_OK) {
+        keep_row(r);
+    }
+    r->done++;
+    r->spent.points++;
+    wb_spent *b = wb_spent_of(r, rp->family->name);
+    if (b) b->points++;
+    char what[sizeof e->msg + 16]; /* the whole reason: the row keeps only its start */
+    if (status == WB_OK) {
+        r->ok++;
+        snprintf(what, sizeof what, "%.4g ms  %.1f GB/s", row->m.time_median_ms, row->m.gbps_model);
+        wb_gb_counter(st, "median_ms", row->m.time_median_ms);
+        wb_gb_counter(st, "GB/s", row->m.gbps_model);
+    } else {
+        if (status == WB_SKIP) r->skipped++;
+        else r->failed++;
+        snprintf(what, sizeof what, "%s: %s", status == WB_SKIP ? "skipped" : "FAILED", e->msg);
+    }
+    progress(r, what);
+    return status;
+}
+
+const wb_gb_calls wb_measure_calls = {setup, sample, finish};
+
+/* ---- end of run ---- */
+
+static int same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+int wb_run_rederive(wb_run *r, wb_err *e) {
+    for (int i = 0; i < r->nkept; i++) {
+        wb_row *k = &r->kept[i];
+        wb_counters c = k->c;
+        wb_counters_derive(&c, k->m.time_median_ms, &r->measured, &r->l4, &r->gh200);
+        if (same(c.inst_per_sector, k->c.inst_per_sector) && same(c.gips, k->c.gips) && same(c.roof_pct, k->c.roof_pct) &&
+            !strcmp(c.bound, k->c.bound) && !strcmp(c.bound_l4, k->c.bound_l4) && !strcmp(c.bound_gh200, k->c.bound_gh200))
+            continue;
+        k->c = c;
+        if (wb_store_update(r->store, k, e) != WB_OK) return WB_ERR;
+    }
+    return WB_OK;
+}

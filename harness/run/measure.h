@@ -1,0 +1,108 @@
+/* measure.h - the state of one `wallbench run` and the steps of one point,
+ * in the order they run (nvbench's cold measurement):
+ *   setup:  1 skip check, 2 data, 3 plan, 4 verify, 5 counter pass, 6 warm-up
+ *   sample: 7 one timed sample per Google Benchmark iteration
+ *   finish: 8 SM clock, 9 summaries, 10 derived counters, 11 store + progress
+ * Google Benchmark calls them through wb_measure_calls (gbench.h), so every
+ * call of a benchmark becomes one row of /points. A failing point does not
+ * end the run; a CUDA context broken by a sticky error does, once its row is
+ * stored. */
+#ifndef WB_MEASURE_H
+#define WB_MEASURE_H
+
+#include <stdint.h>
+
+#include "harness/gpu/counters.h"
+#include "harness/gpu/device.h"
+#include "harness/run/gbench.h"
+#include "harness/base/point.h"
+#include "harness/base/roof.h"
+#include "harness/store/store_h5.h"
+#include "harness/run/sweep.h"
+#include "harness/run/timing.h"
+
+#define WB_CEILINGS_MAX 16
+
+typedef struct wb_ceiling {
+    char variant[24];
+    double gbps, gips; /* best over the variant's ok points; NaN until seen */
+} wb_ceiling;
+
+enum { WB_SPENT_DATA, WB_SPENT_VERIFY, WB_SPENT_COUNTERS, WB_SPENT_TIMING, WB_SPENT_N };
+#define WB_SPENT_FAMILIES 16
+
+/* Wall time of one family's points by step (WB_SPENT_*): where a run went. */
+typedef struct wb_spent {
+    const char *family; /* NULL: the run's total */
+    int64_t points;
+    double s[WB_SPENT_N];
+} wb_spent;
+
+typedef struct wb_run {
+    /* set by run.c before the first point */
+    int reps, warmup;
+    wb_device dev;
+    wb_timing timing;
+    wb_store *store;
+    wb_counters_session *counters; /* NULL: counters off */
+    char counters_off[96];         /* why counters are off, "" when on */
+    wb_roof measured, l4, gh200;   /* measured: NaN until the ceiling family ran */
+    int64_t total;                 /* benchmark calls expected (progress, ETA) */
+    wb_run_point *pts;             /* every registered point, in run order (counter batches look ahead) */
+    int npts;
+
+    /* kept across points */
+    int64_t done, ok, skipped, failed;
+    double t0_s;
+    wb_spent spent;                /* the whole run */
+    wb_spent spent_by[WB_SPENT_FAMILIES]; /* per family, in run order */
+    int nspent_by;
+    int broken;                    /* 1: stop: no later point runs */
+    char broken_msg[512];
+    double *clocks;                /* SM clocks seen so far, for the typical clock */
+    int nclocks, clocks_cap;
+    wb_ceiling ceilings[WB_CEILINGS_MAX];
+    int nceilings;
+    const wb_family *cache_family; /* data shared by points with the same data axes */
+    wb_point cache_point;
+    void *cache_data;
+    wb_row *kept;                  /* stored rows with counters, re-derived at the end */
+    int nkept, kept_cap;
+
+    /* the call in progress */
+    wb_run_point *cur;
+    wb_row row;
+    double *samples;               /* reps entries */
+    int nsamples;
+    void *data;
+    int nvtx_open, store_row;
+    double timing_t0_s;
+} wb_run;
+
+extern const wb_gb_calls wb_measure_calls;
+
+/* Step 5 (measure_counters.c): the counters of r->row, from an earlier
+ * point's batch or from a batch this point leads. A counter failure leaves
+ * NaN with a note and a warning; WB_ERR only when the point cannot be
+ * planned again after its batch. */
+int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e);
+
+/* Zeroes r, sets the measured roof to NaN, allocates reps samples. */
+int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e);
+/* At the end: re-derives the counter columns of stored rows with the final
+ * measured roof and rewrites the rows that change. */
+int wb_run_rederive(wb_run *r, wb_err *e);
+/* Frees the cached data and the run's arrays (not store, timing, counters). */
+void wb_run_free(wb_run *r);
+/* Monotonic seconds. */
+double wb_now_s(void);
+
+/* The family's entry of r->spent_by (created on first use), or NULL past
+ * WB_SPENT_FAMILIES families: those count in r->spent only. */
+wb_spent *wb_spent_of(wb_run *r, const char *family);
+/* Adds seconds of step `what` (WB_SPENT_*) to the run's total and the family's entry. */
+void wb_spent_add(wb_run *r, const char *family, int what, double seconds);
+/* "<what>: N points: data .., verify .., counter pass .., timing pass .. (counter pass = X x timing pass)". */
+void wb_spent_line(const wb_spent *b, const char *what, char *buf, size_t len);
+
+#endif

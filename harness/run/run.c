@@ -1,0 +1,271 @@
+/* run.c - `wallbench run`: options, every check of bad input (exit 2) before
+ * the GPU check (exit 3), then the run's setup and teardown around Google
+ * Benchmark, which calls the point steps of measure.c. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "micro/data.h"
+#include "harness/commands.h"
+#include "harness/run/gbench.h"
+#include "harness/base/gpus.h"
+#include "harness/run/measure.h"
+#include "harness/run/provenance.h"
+#include "harness/run/run_opts.h"
+
+static void run_usage(FILE *f) {
+    fprintf(f,
+            "usage: wallbench run [options] [--benchmark_* flags of Google Benchmark]\n"
+            "  Measures every point of the chosen sweep: verified on poisoned outputs, counted\n"
+            "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of --reps), stored row by\n"
+            "  row in DIR/<UTC time>-<git rev>.h5, one progress line per point on stderr.\n"
+            "  --family NAME[,NAME]   families to run, or all (default all); see wallbench list\n"
+            "  --variant NAME[,NAME]  keep only these variants\n"
+            "  --sweep test|quick|full  sizes and axes (default quick)\n"
+            "  --n N[,N]              replace the sweep's sizes (elements; 1000003, 2^28)\n"
+            "  --reps R               timed samples per point (default 10)\n"
+            "  --warmup W             untimed launches before the samples (default 2)\n"
+            "  --out DIR              results folder (default results; created if missing)\n"
+            "  --profile NAME         GPU profile of harness/gpus.tsv (default: the device's)\n"
+            "  --no-counters          skip the counter pass (counter columns stay NaN)\n"
+            "  --seed S               seed of the random inputs\n"
+            "  --debug-launch         log grid, block, ILP and occupancy of every plan\n"
+            "  --device D             CUDA device ordinal (default 0)\n"
+            "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
+            "  names of wallbench list --points), --benchmark_repetitions=K (one row per\n"
+            "  repetition), --benchmark_format=json, --benchmark_out=FILE, ...\n"
+            "exit codes: 0 every point ok or skipped, 1 a point failed, 2 bad input, 3 no usable GPU\n");
+}
+
+/* Creates dir and its parents as needed; WB_ERR naming the folder otherwise. */
+static int results_dir(const char *dir, wb_err *e) {
+    char path[1024];
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return wb_fail(e, "results folder name too long");
+    for (char *p = path + 1;; p++) {
+        char c = *p;
+        if (c != '/' && c != '\0') continue;
+        *p = '\0';
+        if (stat(path, &st) != 0) {
+            if (errno != ENOENT || mkdir(path, 0777) != 0)
+                return wb_fail(e, "cannot create results folder %s: %s (at %s)", dir, strerror(errno), path);
+        } else if (!S_ISDIR(st.st_mode)) {
+            return wb_fail(e, "cannot use results folder %s: %s is not a folder", dir, path);
+        }
+        *p = c;
+        if (!c) break;
+    }
+    if (access(dir, W_OK | X_OK) != 0) return wb_fail(e, "results folder %s is not writable: %s", dir, strerror(errno));
+    return WB_OK;
+}
+
+static void join_args(int argc, char **argv, char *out, size_t len) {
+    size_t at = (size_t)snprintf(out, len, "wallbench");
+    for (int i = 0; i < argc && at < len; i++) at += (size_t)snprintf(out + at, len - at, " %s", argv[i]);
+}
+
+static wb_roof roof_of(const wb_gpu_table *t, const char *profile, const char *name) {
+    wb_roof r;
+    const wb_gpu_ref *g = wb_gpu_table_find(t, profile);
+    snprintf(r.name, sizeof r.name, "%s", name);
+    r.inst_gips = g ? g->inst_gips : NAN;
+    r.dram_gbps = g ? g->dram_gbps : NAN;
+    return r;
+}
+
+/* Checks the GPU against the build and the profile; exit code or 0.
+ * *prof: the profile asked for, else the one the device name matches. */
+static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *dev, const wb_gpu_ref **prof) {
+    wb_err e;
+    int count = wb_device_count(&e);
+    if (count <= 0) {
+        fprintf(stderr, "wallbench run: no usable GPU: %s\n", e.msg);
+        return 3;
+    }
+    if (o->device >= count) {
+        fprintf(stderr, "wallbench run: --device %d does not exist: %d CUDA device(s)\n", o->device, count);
+        return 2;
+    }
+    if (wb_device_open(o->device, dev, &e) != WB_OK) {
+        fprintf(stderr, "wallbench run: no usable GPU: %s\n", e.msg);
+        return 3;
+    }
+    int cc = dev->cc_major * 10 + dev->cc_minor;
+    const wb_gpu_ref *match = wb_gpu_table_match(gpus, dev->name);
+    if (cc != WB_CUDA_ARCH || (*prof && (*prof)->arch != cc)) {
+        fprintf(stderr,
+                "wallbench run: %s is sm_%d but %s is for sm_%d: rebuild for this GPU, e.g. make run GPU=%s\n",
+                dev->name, cc, *prof ? "the profile" : "this build", *prof ? (*prof)->arch : WB_CUDA_ARCH,
+                match ? match->profile : "<profile of this GPU>");
+        return 2;
+    }
+    /* The most specific row naming the device decides: "H200" also occurs
+     * in GH200 device names. */
+    if (!*prof) {
+        *prof = match;
+    } else if (match ? match != *prof : !strstr(dev->name, (*prof)->match)) {
+        fprintf(stderr, "warning: profile %s (%s) on %s: same sm_%d, running; both names are recorded\n",
+                (*prof)->profile, (*prof)->model, dev->name, cc);
+    }
+    return 0;
+}
+
+/* Where the run's time went: issue 3 bounds the counter pass at 3x the
+ * timing pass, and a full sweep is budgeted from these. */
+static void print_spent(const char *what, const wb_spent *b) {
+    char line[320];
+    wb_spent_line(b, what, line, sizeof line);
+    fprintf(stderr, "wallbench run: %s\n", line);
+}
+
+static void report_spent(const wb_run *r) {
+    char total[64], cost[200];
+    for (int i = 0; i < r->nspent_by; i++) print_spent(r->spent_by[i].family, &r->spent_by[i]);
+    snprintf(total, sizeof total, "%.0f s in all", r->t0_s > 0 ? wb_now_s() - r->t0_s : 0.0);
+    print_spent(total, &r->spent);
+    if (r->counters) {
+        wb_counters_cost(r->counters, cost, sizeof cost);
+        fprintf(stderr, "wallbench run: counter pass: %s\n", cost);
+    }
+}
+
+/* Everything after the checks; returns the exit code. */
+static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_gpu_ref *prof, const wb_device *dev,
+                       wb_run_point *pts, int npts, const char *cmdline) {
+    wb_err e = {""};
+    wb_run r;
+    int rc = 1;
+    int64_t matched = 0;
+    if (wb_run_init(&r, o->reps, o->warmup, &e) != WB_OK) goto fail;
+    r.dev = *dev;
+    for (int i = 0; i < npts; i++) {
+        pts[i].run = &r;
+        if (wb_gb_register(pts[i].name, o->reps, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
+    }
+    unsigned char *selected = calloc(npts > 0 ? (size_t)npts : 1, 1);
+    if (!selected) {
+        wb_fail(&e, "out of host memory for %d points", npts);
+        goto fail;
+    }
+    r.total = wb_gb_selected(selected, &e);
+    for (int i = 0; i < npts; i++) {
+        pts[i].index = i;
+        pts[i].selected = selected[i];
+        pts[i].counted = 0;
+    }
+    free(selected);
+    r.pts = pts;
+    r.npts = npts;
+    if (r.total <= 0) {
+        if (r.total == 0) wb_fail(&e, "no point matches --benchmark_filter (point names: wallbench list --points)");
+        rc = 2;
+        goto fail;
+    }
+    if (wb_gb_listing()) { /* --benchmark_list_tests: names only, no results file */
+        rc = wb_gb_run(&matched, &e) == WB_OK ? 0 : 1;
+        if (rc) goto fail;
+        goto out;
+    }
+    if (!o->counters) {
+        snprintf(r.counters_off, sizeof r.counters_off, "off (--no-counters)");
+    } else if (wb_counters_open(dev, &r.counters, &e) != WB_OK) {
+        r.counters = NULL;
+        snprintf(r.counters_off, sizeof r.counters_off, "off: %.90s", e.msg);
+        fprintf(stderr, "warning: hardware counters are off for this run: %s\n", e.msg);
+    }
+    r.l4 = roof_of(gpus, "l4", "L4");
+    r.gh200 = roof_of(gpus, "gh200", "GH200");
+    if (wb_timing_open(dev, &r.timing, &e) != WB_OK) goto fail;
+    wb_provenance pv;
+    wb_provenance_init(&pv);
+    wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
+                              wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, wb_seed};
+    char path[1200];
+    if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
+    fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s -> %s\n", (long long)r.total,
+            npts, wb_sweep_kind_name(o->sweep), dev->name, path);
+    if (wb_gb_run(&matched, &e) != WB_OK || wb_run_rederive(&r, &e) != WB_OK) goto fail;
+    wb_store *s = r.store;
+    r.store = NULL;
+    if (wb_store_close(s, &e) != WB_OK) goto fail;
+    report_spent(&r);
+    fprintf(stderr, "wallbench run: %lld ok, %lld skipped, %lld failed%s%s; results in %s\n", (long long)r.ok,
+            (long long)r.skipped, (long long)r.failed, r.broken ? "; " : "", r.broken ? r.broken_msg : "", path);
+    rc = r.failed || r.broken ? 1 : 0;
+    goto out;
+fail:
+    fprintf(stderr, "wallbench run: %s\n", e.msg);
+out:
+    if (r.store) {
+        wb_err ignored;
+        wb_store_close(r.store, &ignored);
+    }
+    wb_run_free(&r);
+    wb_timing_close(&r.timing);
+    if (r.counters) wb_counters_close(r.counters);
+    wb_gb_shutdown();
+    return rc;
+}
+
+int wb_cmd_run(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            run_usage(stdout);
+            return 0;
+        }
+    char cmdline[4096];
+    join_args(argc, argv, cmdline, sizeof cmdline);
+    wb_err e;
+    if (wb_gb_init(&argc, argv, &e) != WB_OK) {
+        fprintf(stderr, "wallbench run: %s\n", e.msg);
+        return 2;
+    }
+    wb_run_opts o;
+    wb_selection sel;
+    wb_gpu_table gpus = {NULL, 0};
+    const wb_gpu_ref *prof = NULL;
+    if (wb_run_opts_parse("run", argc, argv, 1, &o) != 0) return 2;
+    int rc = 2;
+    if (wb_selection_parse(o.family, o.variant, o.sizes, &sel, &e) != WB_OK ||
+        wb_gpu_table_load(NULL, &gpus, &e) != WB_OK)
+        goto bad;
+    if (o.profile && strcmp(o.profile, "auto") != 0) {
+        char names[256];
+        prof = wb_gpu_table_find(&gpus, o.profile);
+        if (!prof || prof->arch < 0) {
+            wb_fail(&e, "unknown GPU profile '%s'; valid: auto %s", o.profile, wb_gpu_table_profiles(&gpus, names, sizeof names));
+            goto bad;
+        }
+        if (prof->arch != WB_CUDA_ARCH) {
+            wb_fail(&e, "profile %s is sm_%d but this build is for sm_%d (profile %s): rebuild with GPU=%s", prof->profile,
+                    prof->arch, WB_CUDA_ARCH, WB_PROFILE, prof->profile);
+            goto bad;
+        }
+    }
+    if (results_dir(o.out, &e) != WB_OK) goto bad;
+
+    wb_device dev;
+    if ((rc = check_gpu(&o, &gpus, &dev, &prof)) != 0) goto done;
+    wb_run_point *pts = NULL;
+    int npts = 0;
+    if (wb_sweep_points(&sel, o.sweep, &dev, &pts, &npts, &e) != WB_OK) goto bad;
+    if (wb_sweep_check_sizes(&sel, pts, npts, &dev, &e) != WB_OK) {
+        free(pts);
+        goto bad;
+    }
+    if (o.seed_set) wb_seed = o.seed;
+    wb_launch_debug = o.debug_launch;
+    rc = measure_all(&o, &gpus, prof, &dev, pts, npts, cmdline);
+    free(pts);
+    goto done;
+bad:
+    fprintf(stderr, "wallbench run: %s\n", e.msg);
+    rc = 2;
+done:
+    wb_gpu_table_free(&gpus);
+    return rc;
+}

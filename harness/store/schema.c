@@ -1,0 +1,122 @@
+/* schema.c - the /points column list (see schema.h). */
+#include "harness/store/schema.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/base/metrics.h"
+
+#define F(field) offsetof(wb_row, field), sizeof(((wb_row *)0)->field)
+#define I32(name, field, unit, desc) {name, WB_COL_I32, F(field), unit, desc, ""}
+#define I64(name, field, unit, desc) {name, WB_COL_I64, F(field), unit, desc, ""}
+#define F64(name, field, unit, desc) {name, WB_COL_F64, F(field), unit, desc, ""}
+#define STR(name, field, desc) {name, WB_COL_STR, F(field), "", desc, ""}
+
+static const wb_column fixed_before[] = {
+    I64("id", m.id, "", "row number; key of /samples"),
+    STR("family", p.family, "operator family (micro/ registry name)"),
+    STR("variant", p.variant, "way of writing the operator (kernels/ enum name)"),
+    STR("dtype", p.dtype, "element type, where an axis"),
+    STR("layout", p.layout, "data shape: uniform, zipf, chain, tree, ..."),
+    I64("n", p.n, "elements", "input size"),
+    I32("ilp", p.launch.ilp, "items/thread", "items per thread (ILP axis); -1 n/a"),
+    F64("occupancy_target", p.launch.occupancy_target, "fraction", "requested share of resident warps"),
+    F64("occupancy_theoretical", p.launch.occupancy_theoretical, "fraction", "occupancy API: resident warps / max"),
+    I32("block", p.launch.block, "threads", "threads per block; -1 n/a (library peers)"),
+    I32("grid", p.launch.grid, "blocks", "blocks launched"),
+    I32("regs", p.launch.regs, "registers", "registers per thread"),
+    I32("smem_bytes", p.launch.smem_bytes, "bytes", "dynamic shared memory per block, padding included"),
+    I32("blocks_per_sm", p.launch.blocks_per_sm, "blocks", "resident blocks per SM"),
+    F64("waves", p.launch.waves, "waves", "grid / (blocks_per_sm * SMs)"),
+    I32("sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; 0 = all"),
+    F64("selectivity", p.selectivity, "fraction", "share of rows passing the predicate"),
+    I64("table_entries", p.table_entries, "entries", "dimension/hash table entries"),
+    I64("groups", p.groups, "groups", "group-by groups"),
+    I32("expr_ops", p.expr_ops, "operators", "expression operators"),
+    I32("vector_bytes", p.vector_bytes, "bytes", "access width per thread"),
+    I32("columns", p.columns, "columns", "distinct input columns"),
+    F64("load_factor", p.load_factor, "fraction", "hash table load factor"),
+    F64("match_rate", p.match_rate, "fraction", "share of probes that match"),
+    I32("warm_cache", p.warm_cache, "bool", "1: L2 not flushed between samples"),
+    STR("note", p.note, "what the point did that its axes do not say"),
+    I32("reps", m.reps, "samples", "timed samples"),
+    I32("repetition", m.repetition, "", "Google Benchmark repetition index"),
+    F64("time_median_ms", m.time_median_ms, "ms", "median of the timed samples (CUDA events)"),
+    F64("time_min_ms", m.time_min_ms, "ms", "fastest sample"),
+    F64("time_max_ms", m.time_max_ms, "ms", "slowest sample"),
+    F64("time_stddev_ms", m.time_stddev_ms, "ms", "sample standard deviation"),
+    F64("bytes_model", p.bytes_model, "bytes", "bytes the algorithm must move"),
+    F64("items", p.items, "items", "items processed"),
+    F64("gbps_model", m.gbps_model, "GB/s", "bytes_model / time_median (1 GB = 1e9 B)"),
+    I32("verified", m.verified, "", "1 matched the CPU reference, 0 mismatched, -1 not checked"),
+    STR("status", m.status, "ok, skipped or failed"),
+    STR("reason", m.reason, "why skipped or failed; warnings"),
+    F64("sm_clock_mhz", m.sm_clock_mhz, "MHz", "SM clock (NVML) right after the timed samples"),
+    I32("clock_low", m.clock_low, "bool", "1: clock below 90% of the run's typical clock"),
+    F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
+    F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
+    I32("launches", c.launches, "launches", "kernel launches in the point (counted range)"),
+};
+
+static const wb_column fixed_after[] = {
+    F64("l1_sectors", c.l1_sectors, "sector", "global load + store sectors at L1"),
+    F64("inst_per_sector", c.inst_per_sector, "inst/sector", "inst / (dram_sectors_read + dram_sectors_write)"),
+    F64("gips", c.gips, "G inst/s", "warp instructions per second, counter time"),
+    F64("roof_pct", c.roof_pct, "%", "achieved share of the measured roofline at this intensity"),
+    STR("bound", c.bound, "memory or compute against the measured ridge"),
+    STR("bound_l4", c.bound_l4, "memory or compute against the L4 ridge (44.0 inst/sector)"),
+    STR("bound_gh200", c.bound_gh200, "memory or compute against the GH200 ridge (8.3 inst/sector)"),
+    STR("counter_note", c.note, "why counters are missing, or empty"),
+};
+
+#define NFIX(a) ((int)(sizeof a / sizeof a[0]))
+static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
+static int ncolumns;
+
+static void build(void) {
+    int k = 0;
+    for (int i = 0; i < NFIX(fixed_before); i++) columns[k++] = fixed_before[i];
+    for (int i = 0; i < wb_n_metrics && i < WB_METRICS_MAX; i++) {
+        wb_column c = {"", WB_COL_F64, offsetof(wb_row, c.v) + (size_t)i * sizeof(double), sizeof(double),
+                       wb_metrics[i].unit, wb_metrics[i].desc, wb_metrics[i].ncu};
+        snprintf(c.name, sizeof c.name, "%s", wb_metrics[i].column);
+        columns[k++] = c;
+    }
+    for (int i = 0; i < WB_STALL_GROUPS; i++) {
+        wb_column c = {"", WB_COL_F64, offsetof(wb_row, c.stall) + (size_t)i * sizeof(double), sizeof(double),
+                       "warp-cycles/issue", "stall group of seed 000 Fig 6 (sum of stall_raw_* reasons)", ""};
+        snprintf(c.name, sizeof c.name, "stall_%s", wb_stall_groups[i]);
+        columns[k++] = c;
+    }
+    for (int i = 0; i < NFIX(fixed_after); i++) columns[k++] = fixed_after[i];
+    ncolumns = k;
+}
+
+const wb_column *wb_schema_columns(int *count) {
+    if (!ncolumns) build();
+    if (count) *count = ncolumns;
+    return columns;
+}
+
+const wb_column *wb_schema_find(const char *name) {
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(c[i].name, name) == 0) return &c[i];
+    return NULL;
+}
+
+double wb_row_get(const wb_row *r, const wb_column *c) {
+    const char *base = (const char *)r + c->offset;
+    switch (c->type) {
+    case WB_COL_I32: { int v; memcpy(&v, base, sizeof v); return v; }
+    case WB_COL_I64: { int64_t v; memcpy(&v, base, sizeof v); return (double)v; }
+    case WB_COL_F64: { double v; memcpy(&v, base, sizeof v); return v; }
+    default: return NAN;
+    }
+}
+
+const char *wb_row_str(const wb_row *r, const wb_column *c) {
+    return c->type == WB_COL_STR ? (const char *)r + c->offset : NULL;
+}

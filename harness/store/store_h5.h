@@ -1,0 +1,54 @@
+/* store_h5.h - the results file: provenance attributes on the root group,
+ * one row per point in /points (compound of schema.h's columns, chunked,
+ * appended and flushed row by row so that a killed run keeps every finished
+ * point), and every timed sample in /samples {point_id, rep, time_ms}.
+ * Reading checks the schema version and the columns before trusting a file. */
+#ifndef WB_STORE_H5_H
+#define WB_STORE_H5_H
+
+#include <stdint.h>
+#include "harness/base/error.h"
+#include "harness/base/point.h"
+
+typedef struct wb_store wb_store;
+
+/* Creates path (fails if it exists or the folder is not writable) and writes
+ * the schema_version attribute. */
+int wb_store_create(const char *path, wb_store **s, wb_err *e);
+/* File attributes; may be called at any time (ceilings become known mid-run). */
+int wb_store_attr_str(wb_store *s, const char *name, const char *value, wb_err *e);
+int wb_store_attr_f64(wb_store *s, const char *name, double value, wb_err *e);
+/* Appends r (setting r->m.id) and its samples, then flushes the file. */
+int wb_store_append(wb_store *s, wb_row *r, const double *samples_ms, int nsamples, wb_err *e);
+/* Rewrites row r->m.id in place (e.g. derived columns known later); flushes. */
+int wb_store_update(wb_store *s, const wb_row *r, wb_err *e);
+int wb_store_close(wb_store *s, wb_err *e);
+
+typedef struct wb_attr {
+    char name[64];
+    char value[512];   /* numbers as %.17g */
+    int is_number;
+} wb_attr;
+
+typedef struct wb_results {
+    char path[512];
+    wb_row *rows;
+    int64_t nrows;
+    wb_attr *attrs;
+    int nattrs;
+    /* samples, grouped by point: sample_ms[sample_start[i] .. sample_start[i] + sample_count[i]) */
+    double *sample_ms;
+    int64_t *sample_start;
+    int *sample_count;
+} wb_results;
+
+/* Opens a results file. Refuses, with a message naming the file and what is
+ * wrong, a file that is not HDF5, lacks /points, has another
+ * schema_version, or lacks a column this build knows. */
+int wb_results_open(const char *path, wb_results *out, wb_err *e);
+void wb_results_free(wb_results *r);
+/* Attribute value as string or number; NULL / NaN when absent. */
+const char *wb_results_attr(const wb_results *r, const char *name);
+double wb_results_attr_f64(const wb_results *r, const char *name);
+
+#endif

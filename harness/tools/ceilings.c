@@ -1,0 +1,116 @@
+/* ceilings.c - a results file's GPU, ceilings and measured roof (see
+ * ceilings.h). Rows come first because they carry the counters (the clock
+ * the instruction ceiling ran at); attributes are the fallback for files
+ * whose ceiling rows were filtered out or failed. */
+#include "harness/tools/ceilings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/tools/agg.h"
+
+/* Every NVIDIA SM since Maxwell has four sub-partitions (seed 000 section
+ * 2.1); used only for a GPU missing from gpus.tsv, and flagged. */
+#define WB_SMSP_DEFAULT 4
+
+/* The ok ceiling row of this variant with the largest value of what, or NULL. */
+static const wb_row *best_row(const wb_results *r, const char *variant, const char *what) {
+    const wb_row *best = NULL;
+    double best_v = -INFINITY;
+    for (int64_t i = 0; r && i < r->nrows; i++) {
+        const wb_row *x = &r->rows[i];
+        if (strcmp(x->p.family, "ceiling") != 0 || strcmp(x->p.variant, variant) != 0 ||
+            strcmp(x->m.status, "ok") != 0)
+            continue;
+        double v = strcmp(what, "gips") == 0 ? x->c.gips : x->m.gbps_model;
+        if (isfinite(v) && v > best_v) best_v = v, best = x;
+    }
+    return best;
+}
+
+double wb_ceiling_value(const wb_results *r, const char *variant, const char *what) {
+    if (!r) return NAN;
+    const wb_row *x = best_row(r, variant, what);
+    if (x) return strcmp(what, "gips") == 0 ? x->c.gips : x->m.gbps_model;
+    char name[64];
+    snprintf(name, sizeof name, "ceiling_%s_%s", variant, what);
+    return wb_results_attr_f64(r, name);
+}
+
+const char *wb_gpu_label(const char *name, char *buf, size_t len) {
+    static const char *const prefixes[] = {"NVIDIA ", "Tesla "};
+    for (int again = 1; again;) {
+        again = 0;
+        for (int i = 0; i < 2; i++)
+            if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) name += strlen(prefixes[i]), again = 1;
+    }
+    size_t n = strcspn(name, " \t");
+    if (n == 0) name = "GPU", n = 3;
+    snprintf(buf, len, "%.*s", (int)n, name);
+    return buf;
+}
+
+/* Any row (profiles first, as wb_gpu_table_match orders them) whose match
+ * occurs in the device name: a results file from an A100 still finds its
+ * datasheet row although A100 has no build profile. */
+static const wb_gpu_ref *match_any(const wb_gpu_table *t, const char *name) {
+    if (!t || !*name) return NULL;
+    const wb_gpu_ref *g = wb_gpu_table_match(t, name);
+    for (int i = 0; !g && i < t->n; i++)
+        if (strstr(name, t->rows[i].match)) g = &t->rows[i];
+    return g;
+}
+
+static int attr_int(const wb_results *r, const char *name) {
+    double v = r ? wb_results_attr_f64(r, name) : NAN;
+    return isfinite(v) && v > 0 ? (int)v : -1;
+}
+
+void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v) {
+    memset(v, 0, sizeof *v);
+    const char *name = r ? wb_results_attr(r, "gpu_name") : NULL;
+    snprintf(v->gpu_name, sizeof v->gpu_name, "%s", name ? name : "");
+    v->ref = match_any(t, v->gpu_name);
+    wb_gpu_label(v->ref ? v->ref->model : v->gpu_name, v->label, sizeof v->label);
+    double projected = r ? wb_results_attr_f64(r, "projected") : NAN;
+    snprintf(v->kind, sizeof v->kind, "%s", projected == 1 ? "projected" : "measured");
+
+    v->sms = attr_int(r, "sm_count");
+    if (v->sms < 0 && v->ref) v->sms = v->ref->sms;
+    v->threads_per_sm = attr_int(r, "max_threads_per_sm");
+    if (v->threads_per_sm < 0 && v->ref) v->threads_per_sm = v->ref->threads_per_sm;
+    v->smsp_per_sm = v->ref && v->ref->smsp_per_sm > 0 ? v->ref->smsp_per_sm : -1;
+    if (v->smsp_per_sm < 0 && r) v->smsp_per_sm = WB_SMSP_DEFAULT, v->smsp_assumed = 1;
+
+    const wb_row *issue = r ? best_row(r, "inst_issue", "gips") : NULL;
+    v->clock_ghz = issue ? wb_agg_clock_ghz(issue, NULL) : NAN;
+    v->inst_theory_gips = wb_roof_inst_gips(v->sms, v->smsp_per_sm, v->clock_ghz);
+    v->inst_gips = wb_ceiling_value(r, "inst_issue", "gips");
+    v->dram_read_gbps = wb_ceiling_value(r, "dram_read", "gbps");
+    v->dram_write_gbps = wb_ceiling_value(r, "dram_write", "gbps");
+    v->dram_copy_gbps = wb_ceiling_value(r, "dram_copy", "gbps");
+    v->memcpy_gbps = wb_ceiling_value(r, "memcpy", "gbps");
+    v->l2_read_gbps = wb_ceiling_value(r, "l2_read", "gbps");
+
+    double l2 = r ? wb_results_attr_f64(r, "l2_bytes") : NAN, mem = r ? wb_results_attr_f64(r, "mem_total_bytes") : NAN;
+    v->l2_mib = isfinite(l2) && l2 > 0 ? l2 / (1024.0 * 1024.0) : v->ref ? v->ref->l2_mib : NAN;
+    v->mem_gib = isfinite(mem) && mem > 0 ? mem / (1024.0 * 1024.0 * 1024.0) : v->ref ? v->ref->mem_gib : NAN;
+
+    snprintf(v->roof.name, sizeof v->roof.name, "%s %s", v->label, v->kind);
+    v->roof.inst_gips = v->inst_gips;
+    v->roof.dram_gbps = v->dram_read_gbps;
+}
+
+const wb_gpu_ref *wb_gpu_ref_l4(const wb_gpu_table *t) { return wb_gpu_table_find(t, "l4"); }
+const wb_gpu_ref *wb_gpu_ref_gh200(const wb_gpu_table *t) { return wb_gpu_table_find(t, "gh200"); }
+
+wb_roof wb_gpu_ref_roof(const wb_gpu_ref *g) {
+    wb_roof r = {"", NAN, NAN};
+    if (!g) return r;
+    char label[24];
+    snprintf(r.name, sizeof r.name, "%s", wb_gpu_label(g->model, label, sizeof label));
+    r.inst_gips = g->inst_gips;
+    r.dram_gbps = g->dram_gbps;
+    return r;
+}

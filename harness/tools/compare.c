@@ -1,0 +1,202 @@
+/* compare.c - `wallbench compare A.h5 B.h5 [--markdown] [--family F]`: two
+ * results files side by side (two GPUs, two runs of one GPU, or a GPU and a
+ * projection). Points match on family, variant, every axis and repetition
+ * (match.h). Printed, as seed 000 Table 1 does for the GH200 over the L4:
+ * the two hardware ratios B/A (DRAM bandwidth, instruction throughput), and
+ * per family and per point the time ratio B/A with a Mann-Whitney verdict
+ * on the timed samples (mwu.h), instructions per sector and bound class on
+ * each side, and which hardware ratio the speedup lies nearer to. Points in
+ * one file only are listed. A projected file is labelled as such in every
+ * table, and gets no significance test: its samples are scaled copies. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/tools/agg.h"
+#include "harness/commands.h"
+#include "harness/tools/compare.h"
+#include "harness/tools/project.h"
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: wallbench compare A.h5 B.h5 [--markdown] [--family F]\n"
+               "  matches points on family, variant, every axis and repetition; prints per family (geometric\n"
+               "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
+               "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
+               "  bandwidth and instruction throughput ratios B/A (measured ceilings; reference numbers for a\n"
+               "  projected file). Points in one file only are listed.\n");
+    return f == stdout ? 0 : 2;
+}
+
+/* Opens one side and checks what compare needs beyond the schema, which
+ * wb_results_open checks: points, and at least one with a measured time. */
+static int open_side(wb_cmp_side *s, const char *path, const char *tag, const wb_gpu_table *t, wb_err *e) {
+    memset(s, 0, sizeof *s);
+    s->tag = tag;
+    if (wb_results_open(path, &s->r, e) != WB_OK) return WB_ERR;
+    s->open = 1;
+    int64_t timed = 0;
+    for (int64_t i = 0; i < s->r.nrows; i++)
+        timed += !strcmp(s->r.rows[i].m.status, "ok") && isfinite(s->r.rows[i].m.time_median_ms);
+    if (!s->r.nrows) return wb_fail(e, "%s: no points", path);
+    if (!timed) return wb_fail(e, "%s: no point with status ok and a measured time", path);
+    wb_gpu_view_init(&s->r, t, &s->v);
+    s->projected = !strcmp(s->v.kind, "projected");
+    wb_project_file_roof(&s->r, t, &s->roof, s->roof_source, sizeof s->roof_source);
+    return WB_OK;
+}
+
+/* "H200 (measured)", "L4 (PROJECTED from H200)". */
+static const char *side_name(const wb_cmp_side *s, char *buf, size_t len) {
+    if (!s->projected) snprintf(buf, len, "%s: %s (measured)", s->tag, s->v.label);
+    else {
+        const char *src = wb_results_attr(&s->r, "projected_source_gpu");
+        char label[24];
+        snprintf(buf, len, "%s: %s (PROJECTED from %s)", s->tag, s->v.label,
+                 src && *src ? wb_gpu_label(src, label, sizeof label) : "?");
+    }
+    return buf;
+}
+
+static void header(const wb_cmp *c) {
+    const wb_cmp_side *s[2] = {&c->a, &c->b};
+    for (int i = 0; i < 2; i++) {
+        const char *gpu = s[i]->v.gpu_name[0] ? s[i]->v.gpu_name : "GPU unknown";
+        printf("%s%s = %s: %s", c->md ? "- " : "", s[i]->tag, s[i]->r.path, gpu);
+        if (s[i]->projected) {
+            const char *from = wb_results_attr(&s[i]->r, "projected_from");
+            printf(", PROJECTED (not measured) from %s by `wallbench project`", from ? from : "?");
+        } else printf(", measured");
+        printf("\n");
+    }
+    printf("\n");
+}
+
+/* "2.50x", or "-" when not finite. */
+static void ratio_cell(wb_textable *t, int row, int col, double v, int decimals) {
+    char num[64];
+    if (isfinite(v)) wb_textable_set(t, row, col, "%sx", wb_textable_num(num, sizeof num, v, decimals));
+    else wb_textable_set(t, row, col, "-");
+}
+
+/* Seed 000 Table 1: the two hardware numbers, then the time of each family
+ * (sum over its points measured on both sides); the last column is, as
+ * there, how many times better B is: B/A for the hardware, A/B for time. */
+static void hardware_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
+    wb_textable t;
+    wb_textable_init(&t, 4);
+    char a[64], b[64], num[64];
+    int h = wb_textable_add(&t);
+    wb_textable_set(&t, h, 0, "%s", c->md ? "" : "hardware and time");
+    wb_textable_set(&t, h, 1, "%s", side_name(&c->a, a, sizeof a));
+    wb_textable_set(&t, h, 2, "%s", side_name(&c->b, b, sizeof b));
+    wb_textable_set(&t, h, 3, "B over A");
+    const char *names[2] = {"Instr. throughput (G inst/s)", "Mem. bandwidth (GB/s)"};
+    const double va[2] = {c->a.roof.inst_gips, c->a.roof.dram_gbps}, vb[2] = {c->b.roof.inst_gips, c->b.roof.dram_gbps};
+    for (int i = 0; i < 2; i++) {
+        int row = wb_textable_add(&t);
+        wb_textable_set(&t, row, 0, "%s", names[i]);
+        wb_textable_set(&t, row, 1, "%s", wb_textable_num(num, sizeof num, va[i], 0));
+        wb_textable_set(&t, row, 2, "%s", wb_textable_num(num, sizeof num, vb[i], 0));
+        ratio_cell(&t, row, 3, vb[i] / va[i], 2);
+    }
+    for (int f = 0; f < nfam; f++) {
+        if (!fam[f].pairs) continue;
+        int row = wb_textable_add(&t);
+        wb_textable_set(&t, row, 0, "%s time (ms, %d points)", fam[f].name, fam[f].pairs);
+        wb_textable_set(&t, row, 1, "%s", wb_textable_num(num, sizeof num, fam[f].sum_a, 3));
+        wb_textable_set(&t, row, 2, "%s", wb_textable_num(num, sizeof num, fam[f].sum_b, 3));
+        ratio_cell(&t, row, 3, fam[f].sum_a / fam[f].sum_b, 2);
+    }
+    wb_textable_print(stdout, &t, c->md);
+    wb_textable_free(&t);
+    printf("\n%sB over A: B/A for throughput and bandwidth, A/B for time (the speedup of B), as seed 000 Table 1. "
+           "A's hardware numbers: %s; B's: %s. A memory-bound point's speedup should follow the bandwidth ratio, an "
+           "instruction-bound one's the instruction ratio.\n",
+           c->md ? "" : "  ", c->a.roof_source, c->b.roof_source);
+}
+
+static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
+    wb_textable t;
+    wb_textable_init(&t, 12);
+    static const char *const head[] = {"family",   "matched",  "only A", "only B",  "time B/A (geomean)",
+                                       "speedup of B", "B faster", "B slower", "same", "no test",
+                                       "bound changed", "follows"};
+    int h = wb_textable_add(&t);
+    for (int k = 0; k < 12; k++) wb_textable_set(&t, h, k, "%s", head[k]);
+    char num[64];
+    for (int f = 0; f <= nfam; f++) {
+        const wb_cmp_family *x = f < nfam ? &fam[f] : &c->all;
+        if (f == nfam && nfam < 2) break;
+        int row = wb_textable_add(&t);
+        double g = x->nlog ? exp(x->sum_log / x->nlog) : NAN;
+        wb_textable_set(&t, row, 0, "%s", x->name);
+        wb_textable_set(&t, row, 1, "%d", x->matched);
+        wb_textable_set(&t, row, 2, "%d", x->only_a);
+        wb_textable_set(&t, row, 3, "%d", x->only_b);
+        wb_textable_set(&t, row, 4, "%s", wb_textable_num(num, sizeof num, g, 3));
+        ratio_cell(&t, row, 5, 1 / g, 2);
+        wb_textable_set(&t, row, 6, "%d", x->faster);
+        wb_textable_set(&t, row, 7, "%d", x->slower);
+        wb_textable_set(&t, row, 8, "%d", x->same);
+        wb_textable_set(&t, row, 9, "%d", x->untested);
+        wb_textable_set(&t, row, 10, "%d", x->bound_changed);
+        wb_textable_set(&t, row, 11, "%s", wb_cmp_follows(c, 1 / g));
+    }
+    if (c->md) printf("\n### Per family\n\n");
+    else printf("\nper family (B faster / slower / same: Mann-Whitney U on the timed samples, alpha %.2f)\n", WB_MWU_ALPHA);
+    wb_textable_print(stdout, &t, c->md);
+    wb_textable_free(&t);
+}
+
+int wb_cmd_compare(int argc, char **argv) {
+    const char *paths[2] = {NULL, NULL};
+    wb_cmp c;
+    memset(&c, 0, sizeof c);
+    int np = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        if (!strcmp(a, "--markdown")) c.md = 1;
+        else if (!strcmp(a, "--family") && i + 1 < argc) c.family = argv[++i];
+        else if (a[0] == '-' || np == 2) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", a), usage(stderr);
+        else paths[np++] = a;
+    }
+    if (np != 2) return fprintf(stderr, "wallbench compare: give two results files\n"), usage(stderr);
+    wb_err e = {""};
+    wb_gpu_table t = {NULL, 0};
+    wb_cmp_family *fam = NULL;
+    int nfam = 0, rc = 2;
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK || open_side(&c.a, paths[0], "A", &t, &e) != WB_OK ||
+        open_side(&c.b, paths[1], "B", &t, &e) != WB_OK || wb_match_files(&c.a.r, &c.b.r, &c.m, &e) != WB_OK)
+        goto done;
+    c.r_bw = c.b.roof.dram_gbps / c.a.roof.dram_gbps;
+    c.r_inst = c.b.roof.inst_gips / c.a.roof.inst_gips;
+    if (wb_cmp_families(&c, &fam, &nfam, &e) != WB_OK) goto done;
+    if (c.family && !nfam) {
+        wb_fail(&e, "no point of family '%s' in %s or %s", c.family, paths[0], paths[1]);
+        goto done;
+    }
+    if (c.md) printf("## wallbench compare\n\n");
+    header(&c);
+    hardware_table(&c, fam, nfam);
+    family_table(&c, fam, nfam);
+    for (int f = 0; f < nfam; f++)
+        if (wb_cmp_points(&c, &fam[f], &e) != WB_OK) goto done;
+    printf("\n%sB faster / slower: Mann-Whitney U two-sided on the two points' timed samples (/samples), p < %.2f, "
+           "computed as scipy.stats.mannwhitneyu, which Google Benchmark's compare.py uses; same: p >= %.2f; "
+           "too few samples: fewer than %d a side; * fewer than %d a side (compare.py: unreliable)%s. follows: the "
+           "hardware ratio B/A nearer (on a log scale) to the speedup A time / B time; - when the two ratios are "
+           "within 10%% of each other.\n",
+           c.md ? "" : "  ", WB_MWU_ALPHA, WB_MWU_ALPHA, WB_MWU_MIN_SAMPLES, WB_MWU_OPTIMAL_SAMPLES,
+           c.a.projected || c.b.projected ? "; no test against a projected file (its samples are scaled copies)" : "");
+    rc = 0;
+done:
+    if (e.msg[0]) fprintf(stderr, "wallbench compare: %s\n", e.msg);
+    free(fam);
+    free(c.pairs);
+    wb_match_free(&c.m);
+    if (c.a.open) wb_results_free(&c.a.r);
+    if (c.b.open) wb_results_free(&c.b.r);
+    if (t.rows) wb_gpu_table_free(&t);
+    return rc;
+}

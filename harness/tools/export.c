@@ -1,0 +1,256 @@
+/* export.c - `wallbench export <results.h5> --fig <name> [--out DIR]
+ * [--with OTHER.h5] | --all`: the figure registry, the table writers every
+ * figure function shares, and the command. Exit codes: 0 written, 3 the
+ * figure's data is absent from the file (one-line reason; plots/render.sh
+ * skips it), 2 bad input or an error. */
+#include "harness/tools/export.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/commands.h"
+
+#define WB_EXPORT_ABSENT 3
+
+static const struct {
+    const char *name;
+    wb_export_fn fn;
+    int needs_file; /* 0: draws the reference GPU table alone */
+} figures[] = {
+    {"fig1-gpu-trends", wb_export_fig1, 0},          {"fig2-roofline", wb_export_fig2, 0},
+    {"fig4-roofline-points", wb_export_fig4, 1},     {"fig5-undersaturation", wb_export_fig5, 1},
+    {"fig6-stalls", wb_export_fig6, 1},              {"fig7-occupancy", wb_export_fig7, 1},
+    {"fig8-saturation", wb_export_fig8, 1},          {"fig9-hit-ratio", wb_export_fig9, 1},
+    {"fig-select", wb_export_select, 1},             {"fig-scan", wb_export_scan, 1},
+    {"fig-probe", wb_export_probe, 1},               {"fig-groupby", wb_export_groupby, 1},
+    {"fig-expr", wb_export_expr, 1},                 {"fig-transform", wb_export_transform, 1},
+    {"fig-ilp-occupancy", wb_export_ilp_occupancy, 1}, {"fig-compare", wb_export_compare, 1},
+};
+#define NFIG ((int)(sizeof figures / sizeof figures[0]))
+
+const char *wb_export_name(int i) { return i >= 0 && i < NFIG ? figures[i].name : NULL; }
+
+/* 1 if name is a prefix of s ending at a word boundary ("fig4" of
+ * "fig4-roofline-points", not "fig" of it). */
+static int word_prefix(const char *s, const char *name) {
+    size_t n = strlen(name);
+    return n && strlen(s) >= n && strncmp(s, name, n) == 0 && (s[n] == '\0' || s[n] == '-');
+}
+
+const char *wb_export_resolve(const char *name) {
+    const char *hit = NULL;
+    for (int i = 0; i < NFIG; i++) {
+        if (strcmp(figures[i].name, name) == 0) return figures[i].name;
+        /* "fig4" or "select": a prefix of the name or of the part after "fig-" */
+        const char *tail = strncmp(figures[i].name, "fig-", 4) == 0 ? figures[i].name + 4 : figures[i].name;
+        if (word_prefix(figures[i].name, name) || word_prefix(tail, name)) {
+            if (hit) return NULL;
+            hit = figures[i].name;
+        }
+    }
+    return hit;
+}
+
+static void part_path(const wb_export *x, const char *part, char *buf, size_t len) {
+    snprintf(buf, len, "%s/%s%s.dat", x->dir, x->name, part);
+}
+
+FILE *wb_export_open(wb_export *x, const char *part, const char *columns, wb_err *e) {
+    char path[1024];
+    part_path(x, part, path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        wb_fail(e, "%s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    fprintf(f, "# %s\n", columns);
+    return f;
+}
+
+int wb_export_close(FILE *f, wb_export *x, const char *part, wb_err *e) {
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (!bad) return WB_OK;
+    char path[1024];
+    part_path(x, part, path, sizeof path);
+    return wb_fail(e, "%s: write error", path);
+}
+
+void wb_export_str(FILE *f, const char *s) {
+    if (!s || !*s) {
+        fputs("-", f);
+        return;
+    }
+    for (; *s; s++) fputc(*s == ' ' || *s == '\t' || *s == '\n' ? '_' : *s, f);
+}
+
+void wb_export_num(FILE *f, double v) {
+    if (isfinite(v)) fprintf(f, " %.10g", v);
+    else fputs(" NaN", f);
+}
+
+void wb_export_block_end(FILE *f) { fputs("\n\n", f); }
+
+/* ridge: the table's printed value for reference rows (seed 000 prints 44.0
+ * from unrounded inputs, 413 / (300 / 32) = 44.05), computed otherwise. */
+static void roof_row(FILE *f, const char *name, const char *kind, const wb_roof *r, double ridge) {
+    wb_export_str(f, name);
+    fputc(' ', f);
+    wb_export_str(f, kind);
+    wb_export_num(f, r->inst_gips);
+    wb_export_num(f, r->dram_gbps);
+    wb_export_num(f, isfinite(ridge) ? ridge : wb_roof_ridge(r));
+    fputc('\n', f);
+}
+
+int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
+    FILE *f = wb_export_open(x, part, "name kind inst_gips dram_gbps ridge", e);
+    if (!f) return -1;
+    int n = 0;
+    const wb_gpu_ref *refs[2] = {wb_gpu_ref_l4(x->gpus), wb_gpu_ref_gh200(x->gpus)};
+    for (int i = 0; i < 2; i++) {
+        if (!refs[i]) continue;
+        wb_roof r = wb_gpu_ref_roof(refs[i]);
+        roof_row(f, r.name, "paper", &r, refs[i]->ridge), n++;
+    }
+    if (x->v.ref && x->v.ref != refs[0] && x->v.ref != refs[1]) {
+        wb_roof r = wb_gpu_ref_roof(x->v.ref);
+        roof_row(f, r.name, "datasheet", &r, x->v.ref->ridge), n++;
+    }
+    if (x->r && !isnan(wb_roof_ridge(&x->v.roof))) roof_row(f, x->v.label, x->v.kind, &x->v.roof, NAN), n++;
+    return wb_export_close(f, x, part, e) == WB_OK ? n : -1;
+}
+
+/* DIR/<name>-info.dat: the title line every script prints. */
+static int write_info(wb_export *x, wb_err *e) {
+    FILE *f = wb_export_open(x, "-info", "gpu kind results", e);
+    if (!f) return WB_ERR;
+    char stem[512] = "-";
+    if (x->r) {
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", x->r->path);
+        snprintf(stem, sizeof stem, "%s", basename(copy));
+        char *dot = strstr(stem, ".h5");
+        if (dot) *dot = '\0';
+    }
+    wb_export_str(f, x->r ? x->v.label : "-");
+    fputc(' ', f);
+    wb_export_str(f, x->r ? x->v.kind : "reference");
+    fputc(' ', f);
+    wb_export_str(f, stem);
+    fputc('\n', f);
+    return wb_export_close(f, x, "-info", e);
+}
+
+int wb_export_figure(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                     const char *dir, int *rows, wb_err *e) {
+    const char *fig = wb_export_resolve(name);
+    if (!fig) return wb_fail(e, "unknown or ambiguous figure '%s'", name);
+    int i = 0;
+    while (strcmp(figures[i].name, fig) != 0) i++;
+    if (figures[i].needs_file && !r) return wb_fail(e, "%s needs a results file", fig);
+    wb_export x = {fig, dir, r, other, t, {{0}}, 0};
+    wb_gpu_view_init(r, t, &x.v);
+    int rc = figures[i].fn(&x, e);
+    if (rc == WB_OK) rc = write_info(&x, e);
+    if (rows) *rows = x.rows;
+    return rc;
+}
+
+static int make_dirs(const char *dir, wb_err *e) {
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1;; p++) {
+        char c = *p;
+        if (c != '/' && c != '\0') continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return wb_fail(e, "%s: cannot create: %s", buf, strerror(errno));
+        *p = c;
+        if (!c) return WB_OK;
+    }
+}
+
+/* The file fig-compare compares with: --with, else attribute compare_with
+ * (relative to the results file's folder). 0: none named. */
+static int open_other(const wb_results *r, const char *with, wb_results *other, wb_err *e) {
+    char path[1024];
+    const char *name = with ? with : wb_results_attr(r, "compare_with");
+    if (!name || !*name) return 0;
+    if (with || name[0] == '/') snprintf(path, sizeof path, "%s", name);
+    else {
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", r->path);
+        snprintf(path, sizeof path, "%s/%s", dirname(copy), name);
+    }
+    return wb_results_open(path, other, e) == WB_OK ? 1 : -1;
+}
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5]\n"
+               "       wallbench export <results.h5> --all [--out DIR]\n"
+               "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
+               "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file. Figures:");
+    for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figures[i].name);
+    fputc('\n', f);
+    return 2;
+}
+
+static int export_one(const char *fig, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                      const char *dir) {
+    wb_err e = {""};
+    int rows = 0, rc = wb_export_figure(fig, r, other, t, dir, &rows, &e);
+    if (rc == WB_OK) printf("%s: %d rows -> %s/%s.dat\n", fig, rows, dir, fig);
+    else if (rc == WB_SKIP) printf("%s: skipped: %s\n", fig, e.msg);
+    else fprintf(stderr, "wallbench export: %s: %s\n", fig, e.msg);
+    return rc == WB_OK ? 0 : rc == WB_SKIP ? WB_EXPORT_ABSENT : 2;
+}
+
+int wb_cmd_export(int argc, char **argv) {
+    const char *path = NULL, *fig = NULL, *dir = ".", *with = NULL;
+    int all = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--all") == 0) all = 1;
+        else if ((strcmp(a, "--fig") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--with") == 0) && i + 1 < argc)
+            *(a[2] == 'f' ? &fig : a[2] == 'o' ? &dir : &with) = argv[++i];
+        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return usage(stdout), 0;
+        else if (a[0] == '-' || path) return fprintf(stderr, "wallbench export: unexpected argument '%s'\n", a), usage(stderr);
+        else path = a;
+    }
+    if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME or --all\n"), usage(stderr);
+    if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
+    if (!path && (all || (strcmp(wb_export_resolve(fig), "fig1-gpu-trends") != 0 &&
+                          strcmp(wb_export_resolve(fig), "fig2-roofline") != 0)))
+        return fprintf(stderr, "wallbench export: give a results file\n"), usage(stderr);
+
+    wb_err e = {""};
+    wb_gpu_table t;
+    wb_results r, other;
+    int have_r = 0, have_other = 0, rc = 2;
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) goto out;
+    if (path && wb_results_open(path, &r, &e) != WB_OK) goto out;
+    have_r = path != NULL;
+    if (have_r && (all || strcmp(wb_export_resolve(fig), "fig-compare") == 0)) {
+        have_other = open_other(&r, with, &other, &e);
+        if (have_other < 0) goto out;
+    }
+    if (make_dirs(dir, &e) != WB_OK) goto out;
+    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, dir);
+    else {
+        rc = 0;
+        for (int i = 0; i < NFIG; i++) {
+            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, dir);
+            if (one == 2) rc = 2;
+        }
+    }
+    e.msg[0] = '\0';
+out:
+    if (e.msg[0]) fprintf(stderr, "wallbench export: %s\n", e.msg);
+    if (have_other > 0) wb_results_free(&other);
+    if (have_r) wb_results_free(&r);
+    if (t.rows) wb_gpu_table_free(&t);
+    return rc;
+}

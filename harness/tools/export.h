@@ -1,0 +1,76 @@
+/* export.h - `wallbench export`: gnuplot reads no HDF5, so each figure of
+ * plots/ gets the exact tables its script reads, written by one function
+ * here: DIR/<figure>.dat (plus DIR/<figure>-<part>.dat where a script reads
+ * more than one table, and DIR/<figure>-info.dat naming the GPU and whether
+ * the file is measured or projected). Tables are whitespace-separated, start
+ * with a '#' line naming the columns, hold strings without spaces and "NaN"
+ * for missing numbers; series are blocks separated by two blank lines, the
+ * series name in column 1 (gnuplot's `index`). Figure names are the script
+ * stems of plots/fig*.gp. */
+#ifndef WB_EXPORT_H
+#define WB_EXPORT_H
+
+#include <stdio.h>
+
+#include "harness/tools/ceilings.h"
+#include "harness/base/gpus.h"
+#include "harness/store/store_h5.h"
+
+typedef struct wb_export {
+    const char *name;          /* figure = script stem */
+    const char *dir;
+    const wb_results *r;       /* NULL only for fig1 / fig2 (reference table only) */
+    const wb_results *other;   /* fig-compare: the file compared with; NULL */
+    const wb_gpu_table *gpus;
+    wb_gpu_view v;             /* r's GPU and measured roof */
+    int rows;                  /* data rows written to the main table */
+} wb_export;
+
+/* Writes one figure's tables. Returns WB_OK (rows set to the main table's
+ * data rows), WB_SKIP when the file lacks the figure's data (reason in e:
+ * family not run, counters missing), WB_ERR on a write or input error. */
+int wb_export_figure(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                     const char *dir, int *rows, wb_err *e);
+/* The i-th figure name, NULL past the end. */
+const char *wb_export_name(int i);
+/* The figure a name or unique prefix denotes ("fig4", "select"), or NULL. */
+const char *wb_export_resolve(const char *name);
+
+/* --- for the figure functions (export_*.c) --- */
+/* Opens DIR/<name><part>.dat and writes the '#' column line; NULL + e on error. */
+FILE *wb_export_open(wb_export *x, const char *part, const char *columns, wb_err *e);
+/* Closes, reporting a write error with the path. */
+int wb_export_close(FILE *f, wb_export *x, const char *part, wb_err *e);
+/* Writes a string field: spaces become '_', empty becomes "-". */
+void wb_export_str(FILE *f, const char *s);
+/* Writes " %.10g" (exact for counts up to 10^10), or " NaN". */
+void wb_export_num(FILE *f, double v);
+/* Ends a series block (two blank lines). */
+void wb_export_block_end(FILE *f);
+/* DIR/<name><part>.dat with the rooflines: L4 and GH200 (paper), the file's
+ * GPU datasheet row when gpus.tsv has one, and the file's measured roof when
+ * defined. Columns: name kind inst_gips dram_gbps ridge. Returns rows or -1. */
+int wb_export_roofs(wb_export *x, const char *part, wb_err *e);
+
+typedef int (*wb_export_fn)(wb_export *x, wb_err *e);
+/* export_paper.c: seed 000 Figs 1, 2, 4-9 */
+int wb_export_fig1(wb_export *x, wb_err *e);
+int wb_export_fig2(wb_export *x, wb_err *e);
+int wb_export_fig4(wb_export *x, wb_err *e);
+int wb_export_fig5(wb_export *x, wb_err *e);
+int wb_export_fig6(wb_export *x, wb_err *e);
+int wb_export_fig7(wb_export *x, wb_err *e);
+int wb_export_fig8(wb_export *x, wb_err *e);
+int wb_export_fig9(wb_export *x, wb_err *e);
+/* export_family.c: the suite's operator pairs */
+int wb_export_select(wb_export *x, wb_err *e);
+int wb_export_scan(wb_export *x, wb_err *e);
+int wb_export_probe(wb_export *x, wb_err *e);
+int wb_export_groupby(wb_export *x, wb_err *e);
+int wb_export_expr(wb_export *x, wb_err *e);
+int wb_export_transform(wb_export *x, wb_err *e);
+int wb_export_ilp_occupancy(wb_export *x, wb_err *e);
+/* export_compare.c: two results files */
+int wb_export_compare(wb_export *x, wb_err *e);
+
+#endif

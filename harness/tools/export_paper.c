@@ -1,0 +1,230 @@
+/* export_paper.c - tables for seed 000's figures (plots/fig1..fig9-*.gp).
+ * Figs 1 and 2 read the reference GPU table (Fig 2 adds the file's measured
+ * roof); Figs 4-9 aggregate time_median_ms over the operator points (agg.h)
+ * where the paper aggregates kernel time over TPC-H queries. The CDF
+ * figures 7-9 are in export_cdf.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/tools/agg.h"
+#include "harness/tools/export.h"
+#include "harness/base/metrics.h"
+
+#define NAME_LEN 48
+
+/* Index of s in names (appended when new); first-appearance order. */
+static int name_index(char (*names)[NAME_LEN], int *n, int cap, const char *s) {
+    for (int i = 0; i < *n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    if (*n == cap) return cap - 1;
+    snprintf(names[*n], NAME_LEN, "%s", s);
+    return (*n)++;
+}
+
+int wb_export_fig1(wb_export *x, wb_err *e) {
+    /* seed 000 Fig 1's GPUs, in its order */
+    static const char *const order[] = {"p100", "v100", "a100", "h100", "h200", "b200", "rubin"};
+    const wb_gpu_ref *g[7];
+    for (int i = 0; i < 7; i++)
+        if (!(g[i] = wb_gpu_table_find(x->gpus, order[i])) || !(g[i]->inst_gips > 0) || !(g[i]->dram_gbps > 0))
+            return wb_skip(e, "the GPU table lacks row '%s' with inst_gips and dram_gbps (seed 000 Fig 1)", order[i]);
+    FILE *f = wb_export_open(x, "", "label sms smsp_per_sm clock_ghz inst_gips dram_gbps inst_rel bw_rel", e);
+    if (!f) return WB_ERR;
+    for (int i = 0; i < 7; i++) {
+        char label[24];
+        wb_export_str(f, wb_gpu_label(g[i]->model, label, sizeof label));
+        wb_export_num(f, g[i]->sms);
+        wb_export_num(f, g[i]->smsp_per_sm);
+        wb_export_num(f, isfinite(g[i]->measured_clock_ghz) ? g[i]->measured_clock_ghz : g[i]->boost_clock_ghz);
+        wb_export_num(f, g[i]->inst_gips);
+        wb_export_num(f, g[i]->dram_gbps);
+        wb_export_num(f, g[i]->inst_gips / g[0]->inst_gips);
+        wb_export_num(f, g[i]->dram_gbps / g[0]->dram_gbps);
+        fputc('\n', f);
+        x->rows++;
+    }
+    return wb_export_close(f, x, "", e);
+}
+
+int wb_export_fig2(wb_export *x, wb_err *e) {
+    x->rows = wb_export_roofs(x, "", e);
+    if (x->rows < 0) return WB_ERR;
+    return x->rows ? WB_OK : wb_skip(e, "the GPU table has neither l4 nor gh200 and the file has no measured roof");
+}
+
+typedef struct ranked {
+    const wb_row *row;
+    int fam, var;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b) {
+    const ranked *p = a, *q = b;
+    if (p->fam != q->fam) return p->fam - q->fam;
+    if (p->var != q->var) return p->var - q->var;
+    double x = p->row->c.inst_per_sector, y = q->row->c.inst_per_sector;
+    return x < y ? -1 : x > y;
+}
+
+static int fig4_shares(wb_export *x, const ranked *pts, int n, wb_err *e) {
+    FILE *f = wb_export_open(x, "-shares", "ridge_name ridge memory_pct compute_pct", e);
+    if (!f) return WB_ERR;
+    const wb_gpu_ref *refs[3] = {NULL, wb_gpu_ref_l4(x->gpus), wb_gpu_ref_gh200(x->gpus)};
+    wb_roof roofs[3] = {x->v.roof, wb_gpu_ref_roof(refs[1]), wb_gpu_ref_roof(refs[2])};
+    for (int k = 0; k < 3; k++) {
+        double mem = 0, all = 0;
+        for (int i = 0; i < n; i++) {
+            const char *b = wb_roof_bound(&roofs[k], pts[i].row->c.inst_per_sector);
+            if (!*b) continue;
+            all += pts[i].row->m.time_median_ms;
+            if (b[0] == 'm') mem += pts[i].row->m.time_median_ms;
+        }
+        if (!(all > 0)) continue;
+        wb_export_str(f, k == 0 ? x->v.label : roofs[k].name);
+        wb_export_num(f, refs[k] ? refs[k]->ridge : wb_roof_ridge(&roofs[k])); /* the paper's printed ridge */
+        wb_export_num(f, 100.0 * mem / all);
+        wb_export_num(f, 100.0 * (all - mem) / all);
+        fputc('\n', f);
+    }
+    return wb_export_close(f, x, "-shares", e);
+}
+
+int wb_export_fig4(wb_export *x, wb_err *e) {
+    ranked *pts = malloc((size_t)(x->r->nrows + 1) * sizeof *pts);
+    if (!pts) return wb_fail(e, "out of memory");
+    char fams[32][NAME_LEN], vars[32][32][NAME_LEN];
+    int nf = 0, nv[32] = {0}, n = 0;
+    for (int64_t i = 0; i < x->r->nrows; i++) {
+        const wb_row *r = &x->r->rows[i];
+        if (!wb_agg_is_op_point(r) || !(r->c.inst_per_sector > 0) || !(r->c.gips > 0)) continue;
+        int fam = name_index(fams, &nf, 32, r->p.family);
+        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 32, r->p.variant)};
+    }
+    if (!n) {
+        free(pts);
+        return wb_skip(e, "no operator point has counters (inst_per_sector, gips); run where CUPTI works");
+    }
+    qsort(pts, (size_t)n, sizeof *pts, cmp_ranked);
+    FILE *f = wb_export_open(x, "", "series family variant fam_idx var_idx inst_per_sector gips time_ms bound", e);
+    int rc = f ? WB_OK : WB_ERR;
+    for (int i = 0; f && i < n; i++) {
+        const wb_row *r = pts[i].row;
+        if (i && (pts[i].fam != pts[i - 1].fam || pts[i].var != pts[i - 1].var)) wb_export_block_end(f);
+        fprintf(f, "%s/%s %s %s %d %d", r->p.family, r->p.variant, r->p.family, r->p.variant, pts[i].fam, pts[i].var);
+        wb_export_num(f, r->c.inst_per_sector);
+        wb_export_num(f, r->c.gips);
+        wb_export_num(f, r->m.time_median_ms);
+        fputc(' ', f);
+        wb_export_str(f, wb_agg_bound(r, &x->v));
+        fputc('\n', f);
+    }
+    x->rows = n;
+    if (f) rc = wb_export_close(f, x, "", e);
+    if (rc == WB_OK) rc = fig4_shares(x, pts, n, e);
+    if (rc == WB_OK && wb_export_roofs(x, "-roofs", e) < 0) rc = WB_ERR;
+    free(pts);
+    return rc;
+}
+
+/* Input sizes bucketed to the nearest power of two: families sweep different n. */
+static double size_bucket(int64_t n) { return n > 0 ? exp2(round(log2((double)n))) : NAN; }
+
+int wb_export_fig5(wb_export *x, wb_err *e) {
+    char series[33][NAME_LEN];
+    int ns = 1;
+    snprintf(series[0], NAME_LEN, "all");
+    for (int64_t i = 0; i < x->r->nrows; i++)
+        if (wb_agg_is_op_point(&x->r->rows[i]) && isfinite(x->r->rows[i].p.launch.waves))
+            name_index(series, &ns, 33, x->r->rows[i].p.family);
+    if (ns == 1) return wb_skip(e, "no operator point records its launch waves");
+    FILE *f = wb_export_open(x, "", "series n_bucket time_ms under_ms under_pct points", e);
+    if (!f) return WB_ERR;
+    for (int s = 0; s < ns; s++) {
+        if (s) wb_export_block_end(f);
+        double done = 0; /* buckets ascend: emit the smallest bucket above the last one */
+        for (;;) {
+            double b = INFINITY, time = 0, under = 0;
+            int count = 0;
+            for (int64_t i = 0; i < x->r->nrows; i++) {
+                const wb_row *r = &x->r->rows[i];
+                double rb = size_bucket(r->p.n);
+                if (!wb_agg_is_op_point(r) || !isfinite(r->p.launch.waves) || !(rb > done)) continue;
+                if (s && strcmp(r->p.family, series[s]) != 0) continue;
+                if (rb < b) b = rb, time = under = 0, count = 0;
+                if (rb == b) {
+                    time += r->m.time_median_ms, count++;
+                    if (r->p.launch.waves < 1.0) under += r->m.time_median_ms;
+                }
+            }
+            if (!count) break;
+            fprintf(f, "%s", series[s]);
+            double vals[5] = {b, time, under, 100.0 * under / time, count};
+            for (int k = 0; k < 5; k++) wb_export_num(f, vals[k]);
+            fputc('\n', f);
+            x->rows++;
+            done = b;
+        }
+    }
+    return wb_export_close(f, x, "", e);
+}
+
+/* Warp cycles per stall group: stall_<group> (cycles per issued instruction)
+ * times the issued instructions, so that long kernels weigh by their cycles. */
+static int stall_cycles(const wb_row *r, double out[WB_STALL_GROUPS]) {
+    double issued = wb_agg_metric(r, "inst_issued");
+    if (!(issued > 0)) issued = wb_agg_metric(r, "inst");
+    if (!(issued > 0)) return 0;
+    for (int g = 0; g < WB_STALL_GROUPS; g++) {
+        if (!isfinite(r->c.stall[g])) return 0;
+        out[g] = r->c.stall[g] * issued;
+    }
+    return 1;
+}
+
+static int fig6_row(wb_export *x, FILE *f, const char *fam, const char *var, const char *bound, double total_ms) {
+    double cyc[WB_STALL_GROUPS] = {0}, time = 0, c[WB_STALL_GROUPS];
+    for (int64_t i = 0; i < x->r->nrows; i++) {
+        const wb_row *r = &x->r->rows[i];
+        if (!wb_agg_is_op_point(r) || strcmp(wb_agg_bound(r, &x->v), bound) != 0 || !stall_cycles(r, c)) continue;
+        if (fam && (strcmp(r->p.family, fam) != 0 || strcmp(r->p.variant, var) != 0)) continue;
+        time += r->m.time_median_ms;
+        for (int g = 0; g < WB_STALL_GROUPS; g++) cyc[g] += c[g];
+    }
+    double sum = 0;
+    for (int g = 0; g < WB_STALL_GROUPS; g++) sum += cyc[g];
+    if (!(time > 0) || !(sum > 0)) return 0;
+    fprintf(f, "%s%s%s:%s", fam ? fam : "ALL", fam ? "/" : "", fam ? var : "", bound);
+    wb_export_num(f, 100.0 * time / total_ms);
+    for (int g = 0; g < WB_STALL_GROUPS; g++) wb_export_num(f, 100.0 * cyc[g] / sum);
+    fputc('\n', f);
+    return 1;
+}
+
+int wb_export_fig6(wb_export *x, wb_err *e) {
+    double total = 0, c[WB_STALL_GROUPS];
+    for (int64_t i = 0; i < x->r->nrows; i++) {
+        const wb_row *r = &x->r->rows[i];
+        if (wb_agg_is_op_point(r) && *wb_agg_bound(r, &x->v) && stall_cycles(r, c)) total += r->m.time_median_ms;
+    }
+    if (!(total > 0)) return wb_skip(e, "no operator point has stall counters and a bound");
+    char cols[256] = "label time_pct";
+    for (int g = 0; g < WB_STALL_GROUPS; g++)
+        snprintf(cols + strlen(cols), sizeof cols - strlen(cols), " %s", wb_stall_groups[g]);
+    FILE *f = wb_export_open(x, "", cols, e);
+    if (!f) return WB_ERR;
+    static const char *const bounds[2] = {"memory", "compute"};
+    for (int b = 0; b < 2; b++) x->rows += fig6_row(x, f, NULL, NULL, bounds[b], total);
+    char seen[64][2][NAME_LEN];
+    int nseen = 0;
+    for (int64_t i = 0; i < x->r->nrows && nseen < 64; i++) {
+        const wb_row *r = &x->r->rows[i];
+        int k = 0;
+        while (k < nseen && (strcmp(seen[k][0], r->p.family) || strcmp(seen[k][1], r->p.variant))) k++;
+        if (k < nseen || !wb_agg_is_op_point(r)) continue;
+        snprintf(seen[nseen][0], NAME_LEN, "%s", r->p.family);
+        snprintf(seen[nseen][1], NAME_LEN, "%s", r->p.variant);
+        nseen++;
+        for (int b = 0; b < 2; b++) x->rows += fig6_row(x, f, r->p.family, r->p.variant, bounds[b], total);
+    }
+    return wb_export_close(f, x, "", e);
+}

@@ -1,0 +1,149 @@
+/* export_slice.c - the row picking and table writing of the family figures
+ * (export_slice.h). A figure draws y over one axis x for each series; the
+ * other axes are held fixed by one rule, written into each table's second
+ * comment line: the largest n that has at least two x values, the most
+ * frequent combination of the remaining data axes (dtype, layout,
+ * selectivity, ...), and the fastest launch configuration (ILP, occupancy,
+ * block, SM limit) unless the figure plots it. */
+#include "harness/tools/export_slice.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void signature(const wb_row *r, unsigned axes, char *buf, size_t len) {
+    const wb_point *p = &r->p;
+    snprintf(buf, len, "dtype=%s layout=%s sel=%g entries=%lld groups=%lld ops=%d vec=%d cols=%d lf=%g match=%g warm=%d%s%s",
+             axes & AX_DTYPE ? "*" : p->dtype, axes & AX_LAYOUT ? "*" : p->layout, axes & AX_SEL ? NAN : p->selectivity,
+             axes & AX_ENTRIES ? -2LL : (long long)p->table_entries, axes & AX_GROUPS ? -2LL : (long long)p->groups,
+             axes & AX_OPS ? -2 : p->expr_ops, axes & AX_VEC ? -2 : p->vector_bytes, axes & AX_COLS ? -2 : p->columns,
+             axes & AX_LF ? -2.0 : p->load_factor, p->match_rate, p->warm_cache,
+             axes & AX_VARIANT_FIXED ? " variant=" : "",
+             axes & AX_VARIANT_FIXED ? p->variant : "");
+}
+
+static int candidate(const wb_row *r, const slice *s) {
+    return strcmp(r->p.family, s->family) == 0 && strcmp(r->m.status, "ok") == 0 && isfinite(s->x(r)) &&
+           r->m.time_median_ms > 0;
+}
+
+static int cmp_pick(const void *a, const void *b) {
+    const pick *p = a, *q = b;
+    if (p->order != q->order) return p->order - q->order;
+    return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* The rows a figure draws (see the file comment); *sig receives the fixed
+ * axes. Returns the pick count (0: the family has no usable row), -1 when
+ * out of memory. */
+int wb_pick_rows(const wb_export *x, const slice *s, pick **out, char *sig, size_t siglen) {
+    const wb_results *res = x->r;
+    int64_t n_best = -1;
+    int best_xs = 0;
+    for (int64_t i = 0; i < res->nrows; i++) { /* largest n with two x values */
+        const wb_row *a = &res->rows[i];
+        if (!candidate(a, s)) continue;
+        int xs = 1;
+        for (int64_t j = 0; j < res->nrows && xs < 2; j++)
+            if (candidate(&res->rows[j], s) && res->rows[j].p.n == a->p.n && s->x(&res->rows[j]) != s->x(a)) xs = 2;
+        if (xs > best_xs || (xs == best_xs && a->p.n > n_best)) n_best = a->p.n, best_xs = xs;
+    }
+    *out = NULL;
+    if (best_xs == 0) return 0;
+    /* most frequent signature at that n; signatures computed once per row */
+    char (*sigs)[256] = malloc((size_t)(res->nrows + 1) * sizeof *sigs);
+    if (!sigs) return -1;
+    int best_count = 0, best_i = -1;
+    for (int64_t i = 0; i < res->nrows; i++) {
+        sigs[i][0] = '\0';
+        if (candidate(&res->rows[i], s) && res->rows[i].p.n == n_best) signature(&res->rows[i], s->axes, sigs[i], 256);
+    }
+    for (int64_t i = 0; i < res->nrows; i++) {
+        if (!sigs[i][0]) continue;
+        int count = 0;
+        for (int64_t j = 0; j < res->nrows; j++) count += sigs[j][0] && strcmp(sigs[i], sigs[j]) == 0;
+        if (count > best_count) best_count = count, best_i = (int)i;
+    }
+    snprintf(sig, siglen, "n=%lld %s", (long long)n_best, sigs[best_i]);
+    pick *p = malloc((size_t)best_count * sizeof *p);
+    if (!p) return free(sigs), -1;
+    int np = 0, nseries = 0;
+    for (int64_t i = 0; i < res->nrows; i++) {
+        const wb_row *r = &res->rows[i];
+        if (!sigs[i][0] || strcmp(sigs[i], sigs[best_i]) != 0) continue;
+        pick c = {"", -1, s->x(r), r};
+        s->series(r, c.series, sizeof c.series);
+        int k = 0;
+        for (; k < np; k++) {
+            if (strcmp(p[k].series, c.series) != 0) continue;
+            c.order = p[k].order;
+            if (p[k].x == c.x) break;
+        }
+        if (c.order < 0) c.order = nseries++;
+        if (k < np) {
+            if (r->m.time_median_ms < p[k].row->m.time_median_ms) p[k].row = r; /* fastest launch shape */
+        } else p[np++] = c;
+    }
+    free(sigs);
+    qsort(p, (size_t)np, sizeof *p, cmp_pick);
+    *out = p;
+    return np;
+}
+
+/* Opens the main table with its slice line, or sets rc. */
+FILE *wb_open_sliced(wb_export *x, const char *part, const char *columns, const char *sig, wb_err *e) {
+    FILE *f = wb_export_open(x, part, columns, e);
+    if (f) fprintf(f, "# fixed: %s; fastest launch shape per point\n", sig);
+    return f;
+}
+
+void wb_block_break(FILE *f, const pick *p, int i) {
+    if (i && p[i].order != p[i - 1].order) wb_export_block_end(f);
+}
+
+
+/* pick_rows with the absent case as WB_SKIP; *n = picks. */
+int wb_picks(wb_export *x, const slice *s, pick **p, int *n, char *sig, size_t len, wb_err *e) {
+    *n = wb_pick_rows(x, s, p, sig, len);
+    if (*n < 0) return wb_fail(e, "out of memory");
+    if (*n == 0) return wb_skip(e, "no ok point of family '%s' with its x axis in this file", s->family);
+    return WB_OK;
+}
+
+/* Sorted distinct x values of the picks; returns the count. */
+int wb_distinct_x(const pick *p, int n, double *out) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < m && out[j] != p[i].x) j++;
+        if (j < m) continue;
+        for (j = m++; j > 0 && out[j - 1] > p[i].x; j--) out[j] = out[j - 1];
+        out[j] = p[i].x;
+    }
+    return m;
+}
+
+void wb_row_out(FILE *f, const char *series, const double *v, int k) {
+    wb_export_str(f, series);
+    for (int i = 0; i < k; i++) wb_export_num(f, v[i]);
+    fputc('\n', f);
+}
+
+int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e) {
+    pick *p;
+    char sig[320];
+    int n, rc = wb_picks(x, &t->s, &p, &n, sig, sizeof sig, e);
+    if (rc != WB_OK) return rc;
+    FILE *f = wb_open_sliced(x, "", t->columns, sig, e);
+    if (f && t->note) fprintf(f, "# %s\n", t->note);
+    for (int i = 0; f && i < n; i++) {
+        double v[8];
+        wb_block_break(f, p, i);
+        wb_row_out(f, p[i].series, v, t->row(ctx, &p[i], v));
+    }
+    if (f && t->tail) t->tail(f, x, p, n, ctx);
+    x->rows = n;
+    free(p);
+    return f ? wb_export_close(f, x, "", e) : WB_ERR;
+}
+

@@ -1,0 +1,58 @@
+/* export_slice.h - private to the family exporters (export_family.c): how a
+ * figure picks its rows (one x axis, series, the other axes held fixed; see
+ * export_slice.c) and writes them as one table. */
+#ifndef WB_EXPORT_SLICE_H
+#define WB_EXPORT_SLICE_H
+
+#include <stdio.h>
+
+#include "harness/tools/export.h"
+
+enum { AX_DTYPE = 1, AX_LAYOUT = 2, AX_SEL = 4, AX_ENTRIES = 8, AX_GROUPS = 16, AX_OPS = 32, AX_VEC = 64,
+       AX_COLS = 128, AX_VARIANT_FIXED = 256, AX_LF = 512 };
+/* AX_VEC in select, scan, expr: vector width follows ILP (4 B at ILP 1, 16 B
+ * from ILP 4; library peers -1), a launch shape that must not split a pair;
+ * AX_ENTRIES in scan: only the Q3.1-like join has a dimension table */
+
+typedef struct slice {
+    const char *family;
+    double (*x)(const wb_row *r);                       /* NaN: not on the figure */
+    void (*series)(const wb_row *r, char *buf, size_t len);
+    unsigned axes;  /* AX_* plotted (x or series): left out of the fixed signature; AX_VARIANT_FIXED: hold the
+                       variant at its most frequent value too */
+} slice;
+
+typedef struct pick {
+    char series[48];
+    int order; /* series in first-appearance order */
+    double x;
+    const wb_row *row;
+} pick;
+
+/* One figure table: its slice, columns, the values of a picked row (v[0] is
+ * its x; returns how many) and what follows the rows (a model, the peers). */
+typedef struct table {
+    slice s;
+    const char *columns;
+    int (*row)(const void *ctx, const pick *pk, double *v);
+    void (*tail)(FILE *f, wb_export *x, const pick *p, int n, const void *ctx);
+    const char *note; /* an extra comment line, or NULL */
+} table;
+
+/* The rows a figure draws; *sig receives the fixed axes. Returns the pick
+ * count (0: the family has no usable row), -1 when out of memory. */
+int wb_pick_rows(const wb_export *x, const slice *s, pick **out, char *sig, size_t siglen);
+/* wb_pick_rows with the absent case as WB_SKIP; *n = picks. */
+int wb_picks(wb_export *x, const slice *s, pick **p, int *n, char *sig, size_t len, wb_err *e);
+/* Opens a table with its slice line; NULL with e set on failure. */
+FILE *wb_open_sliced(wb_export *x, const char *part, const char *columns, const char *sig, wb_err *e);
+/* Ends a gnuplot block where pick i starts another series. */
+void wb_block_break(FILE *f, const pick *p, int i);
+/* Sorted distinct x values of the picks; returns the count. */
+int wb_distinct_x(const pick *p, int n, double *out);
+/* One row: the series, then k numbers. */
+void wb_row_out(FILE *f, const char *series, const double *v, int k);
+/* Picks t's rows and writes its main table (ctx goes to t->row and t->tail). */
+int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e);
+
+#endif

@@ -1,0 +1,299 @@
+/* project.c - `wallbench project A.h5 --to <profile> [--out FILE]`: a
+ * results file predicting every point of A on another GPU of the reference
+ * table (project.h gives the model), marked projected so that compare,
+ * report and the plots never take it for a measurement. Row i of the output
+ * is row i of A: points that cannot be projected stay, as status "skipped"
+ * with the reason, and are listed on stdout.
+ * `wallbench project --validate A.h5` is project_validate.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/tools/ceilings.h"
+#include "harness/commands.h"
+#include "harness/gpu/counters.h"
+#include "harness/base/metrics.h"
+#include "harness/tools/project.h"
+
+/* Points whose bottleneck the model does not have: the host link. */
+static const struct {
+    const char *family, *variant, *why;
+} not_modelled[] = {
+    {"ceiling", "h2d", "host-to-device copy: bound by the host link, which the model does not have"},
+    {"ceiling", "d2h", "device-to-host copy: bound by the host link, which the model does not have"},
+};
+
+/* Attributes that describe the source GPU: not copied (the target's are written instead). */
+static int source_gpu_attr(const char *name) {
+    static const char *const names[] = {"schema_version", "gpu_name",      "sm_count",         "max_threads_per_sm",
+                                        "l2_bytes",       "mem_total_bytes", "sm_clock_max_mhz", "mem_clock_mhz",
+                                        "mem_bus_bits",   "compute_capability", "profile",       "profile_model",
+                                        "gpu_uuid",       "projected"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return 1;
+    return strncmp(name, "ceiling_", 8) == 0 || strncmp(name, "projected_", 10) == 0;
+}
+
+typedef struct proj {
+    const wb_results *src;
+    const wb_gpu_ref *g;
+    wb_roof from, to, l4, gh200;
+    char from_source[64];
+    double clock_ghz; /* the target clock its inst_gips assumes */
+    wb_store *out;
+    wb_err e;
+} proj;
+
+static int attrs(proj *p) {
+    wb_store *s = p->out;
+    wb_err *e = &p->e;
+    const wb_gpu_ref *g = p->g;
+    for (int i = 0; i < p->src->nattrs; i++) {
+        const wb_attr *a = &p->src->attrs[i];
+        if (source_gpu_attr(a->name)) continue;
+        int rc = a->is_number ? wb_store_attr_f64(s, a->name, strtod(a->value, NULL), e)
+                              : wb_store_attr_str(s, a->name, a->value, e);
+        if (rc != WB_OK) return WB_ERR;
+    }
+    const char *src_gpu = wb_results_attr(p->src, "gpu_name");
+    char name[96], cc[16] = "";
+    snprintf(name, sizeof name, "%s (projected)", g->model);
+    if (g->arch > 0) snprintf(cc, sizeof cc, "%d.%d", g->arch / 10, g->arch % 10);
+    const struct { const char *name, *value; } strs[] = {
+        {"gpu_name", name}, {"profile", g->profile}, {"profile_model", g->model}, {"compute_capability", cc},
+        {"projected_from", p->src->path}, {"projected_to", g->profile}, {"projected_reference", g->source},
+        {"projected_source_gpu", src_gpu ? src_gpu : ""}, {"projected_source_roof", p->from_source},
+        {"projected_model",
+         "time = measured time x W(target) / W(source), W = max(inst / inst_gips, (dram_sectors_read + "
+         "dram_sectors_write) x 32 / dram_gbps): the efficiency reached on the source is kept. Counts, occupancy, "
+         "stalls and hit rates are the source's; l1/l2_throughput_pct are not modelled (NaN); a working set that "
+         "fits one GPU's L2 and not the other's is not modelled"},
+    };
+    const struct { const char *name; double value; } nums[] = {
+        {"projected", 1},
+        {"projected_inst_gips", g->inst_gips},
+        {"projected_dram_gbps", g->dram_gbps},
+        {"projected_ridge", g->ridge},
+        {"projected_clock_ghz", p->clock_ghz},
+        {"projected_source_inst_gips", p->from.inst_gips},
+        {"projected_source_dram_gbps", p->from.dram_gbps},
+        {"sm_count", g->sms},
+        {"max_threads_per_sm", g->threads_per_sm},
+        {"sm_clock_max_mhz", g->boost_clock_ghz * 1e3},
+        {"l2_bytes", g->l2_mib * 1024 * 1024},
+        {"mem_total_bytes", g->mem_gib * 1024 * 1024 * 1024},
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        if (wb_store_attr_str(s, strs[i].name, strs[i].value, e) != WB_OK) return WB_ERR;
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        double v = nums[i].value;
+        if (v < 0) v = NAN; /* "-" in gpus.tsv: -1 integers */
+        if (wb_store_attr_f64(s, nums[i].name, v, e) != WB_OK) return WB_ERR;
+    }
+    return WB_OK;
+}
+
+static void set_metric(wb_row *r, const char *column, double v) {
+    int i = wb_metric_index(column);
+    if (i >= 0) r->c.v[i] = v;
+}
+
+static double get_metric(const wb_row *r, const char *column) {
+    int i = wb_metric_index(column);
+    return i < 0 ? NAN : r->c.v[i];
+}
+
+/* Scales the measured times by s and re-derives what depends on the target. */
+static void scale_row(proj *p, wb_row *r, double s) {
+    wb_measure *m = &r->m;
+    m->time_median_ms *= s;
+    m->time_min_ms *= s;
+    m->time_max_ms *= s;
+    m->time_stddev_ms *= s;
+    m->gbps_model = r->p.bytes_model / (m->time_median_ms * 1e6);
+    m->sm_clock_mhz = p->clock_ghz * 1e3;
+    m->clock_low = 0;
+    const double kms = get_metric(r, "kernel_time_ms") * s, inst = get_metric(r, "inst");
+    const double bytes = (get_metric(r, "dram_sectors_read") + get_metric(r, "dram_sectors_write")) * 32;
+    set_metric(r, "kernel_time_ms", kms);
+    set_metric(r, "sm_clock_hz", p->clock_ghz * 1e9);
+    set_metric(r, "sm_throughput_pct", 100 * inst / (kms * 1e6) / p->to.inst_gips);
+    set_metric(r, "dram_throughput_pct", 100 * bytes / (kms * 1e6) / p->to.dram_gbps);
+    /* over elapsed, not active, cycles: the model has no idle SMs */
+    set_metric(r, "ipc", inst / (p->g->sms * p->clock_ghz * 1e9 * kms * 1e-3));
+    set_metric(r, "l1_throughput_pct", NAN);
+    set_metric(r, "l2_throughput_pct", NAN);
+    wb_counters_derive(&r->c, r->m.time_median_ms, &p->to, &p->l4, &p->gh200);
+}
+
+static const char *why_not(const wb_row *r, proj *p, double *t) {
+    const char *why = NULL;
+    for (size_t i = 0; i < sizeof not_modelled / sizeof not_modelled[0]; i++)
+        if (!strcmp(r->p.family, not_modelled[i].family) && !strcmp(r->p.variant, not_modelled[i].variant))
+            return not_modelled[i].why;
+    *t = wb_project_time_ms(r, &p->from, &p->to, &why);
+    return isfinite(*t) ? NULL : why;
+}
+
+/* Distinct reasons with counts, and up to 5 labels each. */
+static void list_skipped(const proj *p, const char **why) {
+    for (int64_t i = 0; i < p->src->nrows; i++) {
+        if (!why[i]) continue;
+        int64_t first = 0, count = 0;
+        while (first < i && (!why[first] || strcmp(why[first], why[i]) != 0)) first++;
+        if (first < i) continue;
+        for (int64_t j = i; j < p->src->nrows; j++) count += why[j] && !strcmp(why[j], why[i]);
+        printf("  skipped %lld point(s): %s\n", (long long)count, why[i]);
+        int shown = 0;
+        for (int64_t j = i; j < p->src->nrows && shown < 5; j++) {
+            if (!why[j] || strcmp(why[j], why[i]) != 0) continue;
+            char label[256];
+            printf("    %s\n", wb_point_name(&p->src->rows[j].p, label, sizeof label));
+            shown++;
+        }
+        if (count > shown) printf("    ... and %lld more\n", (long long)(count - shown));
+    }
+}
+
+static int write_rows(proj *p, const char **why, int64_t *projected) {
+    const wb_results *src = p->src;
+    for (int64_t i = 0; i < src->nrows; i++) {
+        wb_row r = src->rows[i];
+        double t = NAN;
+        const double *samples = src->sample_ms + src->sample_start[i];
+        int n = src->sample_count[i];
+        double *scaled = NULL;
+        why[i] = strcmp(r.m.status, "ok") == 0 ? why_not(&r, p, &t) : NULL;
+        if (why[i]) {
+            snprintf(r.m.status, sizeof r.m.status, "skipped");
+            snprintf(r.m.reason, sizeof r.m.reason, "not projected: %s", why[i]);
+            r.m.time_median_ms = r.m.time_min_ms = r.m.time_max_ms = r.m.time_stddev_ms = r.m.gbps_model = NAN;
+            n = 0;
+        } else if (isfinite(t)) {
+            const double s = t / r.m.time_median_ms;
+            scale_row(p, &r, s);
+            if (n > 0 && !(scaled = malloc((size_t)n * sizeof *scaled))) return wb_fail(&p->e, "out of memory");
+            for (int k = 0; k < n; k++) scaled[k] = samples[k] * s;
+            samples = scaled;
+            (*projected)++;
+        } else {
+            n = 0; /* a point the source did not measure: kept as it is */
+        }
+        int rc = wb_store_append(p->out, &r, samples, n, &p->e);
+        free(scaled);
+        if (rc != WB_OK) return WB_ERR;
+    }
+    return WB_OK;
+}
+
+static void default_out(const char *src, const char *profile, char *buf, size_t len) {
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", src);
+    size_t n = strlen(copy);
+    if (n > 3 && strcmp(copy + n - 3, ".h5") == 0) copy[n - 3] = '\0';
+    snprintf(buf, len, "%s-projected-%s.h5", copy, profile);
+}
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: wallbench project <results.h5> --to <profile> [--out FILE]\n"
+               "       wallbench project --validate <results.h5> [--markdown]\n"
+               "  --to: predicts every point on another GPU of harness/gpus.tsv from its counters: time x\n"
+               "    max(inst / inst_gips, sectors x 32 / dram_gbps) on the target over the same on the source\n"
+               "    (its measured ceilings); writes a results file marked projected, by default\n"
+               "    <source stem>-projected-<profile>.h5 next to the source. Points without counters stay as\n"
+               "    skipped, with the reason, and are listed.\n"
+               "  --validate: the model against the rows of the file measured on k SMs (sm_limit > 0).\n");
+    return f == stdout ? 0 : 2;
+}
+
+static int project(const char *path, const char *profile, const char *out, wb_gpu_table *t) {
+    proj p = {0};
+    wb_results src;
+    if (wb_results_open(path, &src, &p.e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", p.e.msg), 2;
+    p.src = &src;
+    int rc = 2;
+    char out_path[1024];
+    const char **why = calloc((size_t)src.nrows + 1, sizeof *why);
+    int64_t projected = 0;
+    if (!why) {
+        wb_fail(&p.e, "out of memory");
+        goto done;
+    }
+    if (wb_results_attr_f64(&src, "projected") == 1) {
+        wb_fail(&p.e, "%s is itself a projection; project the measured file it came from (%s)", path,
+                wb_results_attr(&src, "projected_from") ? wb_results_attr(&src, "projected_from") : "?");
+        goto done;
+    }
+    if (!(p.g = wb_gpu_table_find(t, profile)) || !(p.g->inst_gips > 0) || !(p.g->dram_gbps > 0)) {
+        char list[512] = "";
+        for (int i = 0; i < t->n; i++)
+            if (t->rows[i].inst_gips > 0 && t->rows[i].dram_gbps > 0)
+                snprintf(list + strlen(list), sizeof list - strlen(list), " %s", t->rows[i].profile);
+        wb_fail(&p.e, "unknown GPU profile '%s' (or no inst_gips / dram_gbps in gpus.tsv); valid:%s", profile, list);
+        goto done;
+    }
+    p.to = wb_gpu_ref_roof(p.g);
+    p.l4 = wb_gpu_ref_roof(wb_gpu_ref_l4(t));
+    p.gh200 = wb_gpu_ref_roof(wb_gpu_ref_gh200(t));
+    p.clock_ghz = isfinite(p.g->measured_clock_ghz) ? p.g->measured_clock_ghz : p.g->boost_clock_ghz;
+    if (wb_project_file_roof(&src, t, &p.from, p.from_source, sizeof p.from_source) != 0) {
+        wb_fail(&p.e, "%s: no measured ceilings (run the ceiling family) and the GPU is not in gpus.tsv", path);
+        goto done;
+    }
+    for (int64_t i = 0; i < src.nrows; i++) {
+        double tt;
+        if (!strcmp(src.rows[i].m.status, "ok") && !why_not(&src.rows[i], &p, &tt)) projected++;
+    }
+    if (!projected) {
+        wb_fail(&p.e, "%s: no point can be projected (none is ok with instruction and DRAM sector counts)", path);
+        goto done;
+    }
+    projected = 0;
+    if (out) snprintf(out_path, sizeof out_path, "%s", out);
+    else default_out(path, p.g->profile, out_path, sizeof out_path);
+    if (wb_store_create(out_path, &p.out, &p.e) != WB_OK) goto done;
+    rc = attrs(&p) == WB_OK && write_rows(&p, why, &projected) == WB_OK ? 0 : 2;
+    wb_err ignored;
+    if (wb_store_close(p.out, rc == 0 ? &p.e : &ignored) != WB_OK) rc = 2;
+    if (rc != 0) {
+        unlink(out_path); /* half a projection must not pass for one */
+        goto done;
+    }
+    printf("projected %lld of %lld points of %s\n  from %s (%s: %.1f G inst/s, %.0f GB/s)\n"
+           "  to   %s (%s: %.1f G inst/s, %.0f GB/s, ridge %.1f inst/sector)\n  -> %s\n",
+           (long long)projected, (long long)src.nrows, path, p.from.name, p.from_source, p.from.inst_gips,
+           p.from.dram_gbps, p.g->model, p.g->profile, p.to.inst_gips, p.to.dram_gbps, p.g->ridge, out_path);
+    list_skipped(&p, why);
+    p.e.msg[0] = '\0';
+done:
+    if (p.e.msg[0]) fprintf(stderr, "wallbench project: %s\n", p.e.msg);
+    free(why);
+    wb_results_free(&src);
+    return rc;
+}
+
+int wb_cmd_project(int argc, char **argv) {
+    const char *path = NULL, *to = NULL, *out = NULL;
+    int validate = 0, markdown = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        if (!strcmp(a, "--validate")) validate = 1;
+        else if (!strcmp(a, "--markdown")) markdown = 1;
+        else if ((!strcmp(a, "--to") || !strcmp(a, "--out")) && i + 1 < argc) *(a[2] == 't' ? &to : &out) = argv[++i];
+        else if (a[0] == '-' || path) return fprintf(stderr, "wallbench project: unexpected argument '%s'\n", a), usage(stderr);
+        else path = a;
+    }
+    if (!path) return fprintf(stderr, "wallbench project: give a results file\n"), usage(stderr);
+    if (validate == !!to) return fprintf(stderr, "wallbench project: give exactly one of --to PROFILE or --validate\n"), usage(stderr);
+    if (validate && out) return fprintf(stderr, "wallbench project: --out goes with --to\n"), usage(stderr);
+    if (!validate && markdown) return fprintf(stderr, "wallbench project: --markdown goes with --validate\n"), usage(stderr);
+    wb_gpu_table t;
+    wb_err e = {""};
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
+    int rc = validate ? wb_project_validate(path, markdown, &t) : project(path, to, out, &t);
+    wb_gpu_table_free(&t);
+    return rc;
+}

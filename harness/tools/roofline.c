@@ -1,0 +1,195 @@
+/* roofline.c - `wallbench roofline [results.h5] [--markdown]`: seed 000
+ * Table 2 (GPU comparison) for the file's GPU next to L4 and GH200. The
+ * paper's columns are its own numbers (gpus.tsv rows l4 and gh200); the
+ * measured column comes from the file's ceiling points, with the clock the
+ * instruction ceiling ran at (its counters), so that the theoretical
+ * throughput is computed the way the paper computes it: SMs x SMSP x
+ * measured clock. */
+#include "harness/tools/roofline.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "harness/tools/ceilings.h"
+#include "harness/commands.h"
+#include "harness/base/textable.h"
+
+enum { R_SMS, R_SMSP, R_THREADS, R_BASE, R_BOOST, R_CLOCK, R_INST, R_INST_MEAS, R_DRAM_READ, R_DRAM_COPY,
+       R_MEMCPY, R_L2BW, R_RIDGE, R_RIDGE_MEAS, R_L2, R_MEM, NROWS };
+
+static const struct {
+    const char *label;
+    int decimals;
+    int l4_row; /* row of the L4 column a ratio compares with (L4 has no measured ceilings) */
+} rows[NROWS] = {
+    [R_SMS] = {"SM count", 0, R_SMS},
+    [R_SMSP] = {"SMSP per SM", 0, R_SMSP},
+    [R_THREADS] = {"Threads per SM", 0, R_THREADS},
+    [R_BASE] = {"Base clock (GHz)", 2, R_BASE},
+    [R_BOOST] = {"Boost clock (GHz)", 2, R_BOOST},
+    [R_CLOCK] = {"Measured SM clock (GHz)", 2, R_CLOCK},
+    [R_INST] = {"Instr. throughput at measured clock (G inst/s)", 0, R_INST},
+    [R_INST_MEAS] = {"Instr. throughput, measured inst_issue (G inst/s)", 0, R_INST},
+    [R_DRAM_READ] = {"Memory bandwidth, DRAM read (GB/s)", 0, R_DRAM_READ},
+    [R_DRAM_COPY] = {"Memory bandwidth, DRAM copy (GB/s)", 0, R_DRAM_READ},
+    [R_MEMCPY] = {"Memory bandwidth, cudaMemcpy D2D (GB/s)", 0, R_DRAM_READ},
+    [R_L2BW] = {"L2 read bandwidth (GB/s)", 0, R_L2BW},
+    [R_RIDGE] = {"Roofline ridge (inst/sector)", 1, R_RIDGE},
+    [R_RIDGE_MEAS] = {"Ridge of the measured ceilings (inst/sector)", 1, R_RIDGE},
+    [R_L2] = {"L2 cache (MiB)", 0, R_L2},
+    [R_MEM] = {"Memory capacity (GiB)", 0, R_MEM},
+};
+
+typedef struct column {
+    char title[48];
+    double v[NROWS];
+} column;
+
+static void ref_column(column *c, const wb_gpu_ref *g, const char *what) {
+    char label[24];
+    snprintf(c->title, sizeof c->title, "%s (%s)", wb_gpu_label(g->model, label, sizeof label), what);
+    for (int i = 0; i < NROWS; i++) c->v[i] = NAN;
+    c->v[R_SMS] = g->sms > 0 ? g->sms : NAN;
+    c->v[R_SMSP] = g->smsp_per_sm > 0 ? g->smsp_per_sm : NAN;
+    c->v[R_THREADS] = g->threads_per_sm > 0 ? g->threads_per_sm : NAN;
+    c->v[R_BASE] = g->base_clock_ghz;
+    c->v[R_BOOST] = g->boost_clock_ghz;
+    c->v[R_CLOCK] = g->measured_clock_ghz;
+    c->v[R_INST] = g->inst_gips;
+    c->v[R_DRAM_READ] = g->dram_gbps;
+    c->v[R_RIDGE] = g->ridge;
+    c->v[R_L2] = g->l2_mib;
+    c->v[R_MEM] = g->mem_gib;
+}
+
+static void measured_column(column *c, const wb_results *r, const wb_gpu_view *v) {
+    snprintf(c->title, sizeof c->title, "%s (%s)", v->label, v->kind);
+    for (int i = 0; i < NROWS; i++) c->v[i] = NAN;
+    c->v[R_SMS] = v->sms > 0 ? v->sms : NAN;
+    c->v[R_SMSP] = v->smsp_per_sm > 0 ? v->smsp_per_sm : NAN;
+    c->v[R_THREADS] = v->threads_per_sm > 0 ? v->threads_per_sm : NAN;
+    c->v[R_BOOST] = wb_results_attr_f64(r, "sm_clock_max_mhz") / 1e3;
+    c->v[R_CLOCK] = v->clock_ghz;
+    c->v[R_INST] = v->inst_theory_gips;
+    c->v[R_INST_MEAS] = v->inst_gips;
+    c->v[R_DRAM_READ] = v->dram_read_gbps;
+    c->v[R_DRAM_COPY] = v->dram_copy_gbps;
+    c->v[R_MEMCPY] = v->memcpy_gbps;
+    c->v[R_L2BW] = v->l2_read_gbps;
+    wb_roof theory = {"", v->inst_theory_gips, v->dram_read_gbps};
+    c->v[R_RIDGE] = wb_roof_ridge(&theory);
+    c->v[R_RIDGE_MEAS] = wb_roof_ridge(&v->roof);
+    c->v[R_L2] = v->l2_mib;
+    c->v[R_MEM] = v->mem_gib;
+}
+
+static void fill(wb_textable *tab, const column *cols, int ncols, const column *l4, const int *ratio_of, int nratio) {
+    int h = wb_textable_add(tab);
+    wb_textable_set(tab, h, 0, "Quantity");
+    for (int c = 0; c < ncols; c++) wb_textable_set(tab, h, 1 + c, "%s", cols[c].title);
+    for (int k = 0; k < nratio; k++) {
+        const char *title = cols[ratio_of[k]].title;
+        wb_textable_set(tab, h, 1 + ncols + k, "%.*s/L4", (int)strcspn(title, " "), title);
+    }
+    for (int i = 0; i < NROWS; i++) {
+        int any = 0;
+        for (int c = 0; c < ncols; c++) any |= isfinite(cols[c].v[i]);
+        if (!any) continue;
+        int row = wb_textable_add(tab);
+        char buf[WB_TEXTABLE_CELL];
+        wb_textable_set(tab, row, 0, "%s", rows[i].label);
+        for (int c = 0; c < ncols; c++)
+            wb_textable_set(tab, row, 1 + c, "%s", wb_textable_num(buf, sizeof buf, cols[c].v[i], rows[i].decimals));
+        for (int k = 0; k < nratio; k++) {
+            double base = l4->v[rows[i].l4_row], x = cols[ratio_of[k]].v[i];
+            if (isfinite(base) && base > 0 && isfinite(x)) wb_textable_set(tab, row, 1 + ncols + k, "%.2fx", x / base);
+            else wb_textable_set(tab, row, 1 + ncols + k, "-");
+        }
+    }
+}
+
+int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int markdown, wb_err *e) {
+    const wb_gpu_ref *l4 = wb_gpu_ref_l4(t), *gh200 = wb_gpu_ref_gh200(t);
+    if (!l4 || !gh200) return wb_fail(e, "GPU table: rows l4 and gh200 (seed 000 Table 2) are required");
+    wb_gpu_view v;
+    wb_gpu_view_init(r, t, &v);
+    column cols[4];
+    int ncols = 0, ratio_of[2], nratio = 0;
+    ref_column(&cols[ncols++], l4, "paper");
+    ref_column(&cols[ncols++], gh200, "paper");
+    ratio_of[nratio++] = 1;
+    if (v.ref && v.ref != l4 && v.ref != gh200) ref_column(&cols[ncols++], v.ref, "datasheet");
+    if (r) {
+        measured_column(&cols[ncols], r, &v);
+        ratio_of[nratio++] = ncols++;
+    }
+
+    wb_textable tab;
+    wb_textable_init(&tab, 1 + ncols + nratio);
+    fill(&tab, cols, ncols, &cols[0], ratio_of, nratio);
+    fprintf(f, markdown ? "**Table 2 (seed 000): GPU comparison%s%s**\n\n" : "Table 2 (seed 000): GPU comparison%s%s\n",
+            r ? ", measured: " : " (reference rows only; give a results file for the measured GPU)",
+            r ? r->path : "");
+    wb_textable_print(f, &tab, markdown);
+    wb_textable_free(&tab);
+
+    const char *nl = markdown ? "\n\n" : "\n";
+    fprintf(f, "%sL4/GH200: seed 000 Table 2 (instruction throughput at the measured clock; bandwidth = Nsight "
+               "Systems maximum).%s",
+            markdown ? "\n" : "", nl);
+    if (v.ref && v.ref != l4 && v.ref != gh200) fprintf(f, "%s datasheet: %s.%s", v.label, v.ref->source, nl);
+    if (r) {
+        fprintf(f, "%s %s: ceiling points of %s (GPU \"%s\"); ridge = G inst/s / (DRAM read GB/s / 32); the "
+                   "measured-ceilings ridge divides the inst_issue ceiling instead of SMs x SMSP x clock.%s",
+                v.label, v.kind, r->path, v.gpu_name[0] ? v.gpu_name : "unknown", nl);
+        if (v.smsp_assumed) fprintf(f, "SMSP per SM assumed 4: the GPU has no row in gpus.tsv.%s", nl);
+        if (!isfinite(v.inst_gips) || !isfinite(v.dram_read_gbps))
+            fprintf(f, "The file lacks the inst_issue or dram_read ceiling: the measured roof is incomplete "
+                       "(run the ceiling family).%s",
+                    nl);
+    }
+    fprintf(f, "Ratios: against L4's value in the same row; measured rows without an L4 counterpart compare with "
+               "L4's theoretical throughput / Nsight bandwidth / ridge.\n");
+    return WB_OK;
+}
+
+int wb_cmd_roofline(int argc, char **argv) {
+    const char *path = NULL;
+    int markdown = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--markdown") == 0) markdown = 1;
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("usage: wallbench roofline [results.h5] [--markdown]\n"
+                   "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a "
+                   "file)\n");
+            return 0;
+        } else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "wallbench roofline: unexpected argument '%s' (usage: wallbench roofline [results.h5] "
+                            "[--markdown])\n", argv[i]);
+            return 2;
+        } else path = argv[i];
+    }
+    wb_err e = {""};
+    wb_gpu_table t;
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) {
+        fprintf(stderr, "wallbench roofline: %s\n", e.msg);
+        return 2;
+    }
+    wb_results r;
+    int have = 0, rc = 0;
+    if (path) {
+        if (wb_results_open(path, &r, &e) != WB_OK) {
+            fprintf(stderr, "wallbench roofline: %s\n", e.msg);
+            wb_gpu_table_free(&t);
+            return 2;
+        }
+        have = 1;
+    }
+    if (wb_roofline_print(stdout, have ? &r : NULL, &t, markdown, &e) != WB_OK) {
+        fprintf(stderr, "wallbench roofline: %s\n", e.msg);
+        rc = 2;
+    }
+    if (have) wb_results_free(&r);
+    wb_gpu_table_free(&t);
+    return rc;
+}

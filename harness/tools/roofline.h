@@ -1,0 +1,18 @@
+/* roofline.h - seed 000 Table 2 for the measured GPU next to L4 and GH200:
+ * `wallbench roofline [results.h5] [--markdown]`, and the same table for
+ * `wallbench report`. */
+#ifndef WB_ROOFLINE_H
+#define WB_ROOFLINE_H
+
+#include <stdio.h>
+
+#include "harness/base/gpus.h"
+#include "harness/store/store_h5.h"
+
+/* Prints Table 2: the L4 and GH200 columns from the reference table, the
+ * datasheet row of the file's GPU when the table has one, the file's
+ * measured column when r is not NULL, and ratios to L4. Returns WB_OK, or
+ * WB_ERR when the table lacks the l4 or gh200 row. */
+int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int markdown, wb_err *e);
+
+#endif
