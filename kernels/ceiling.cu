@@ -144,6 +144,56 @@ __global__ void dram_copy_kernel(const uint4 *__restrict__ src, uint4 *__restric
     });
 }
 
+// Random 4-byte words: request i reads the word its hash names. The ILP
+// slots are computed and loaded before the first add, so ILP independent
+// random loads are in flight per thread; __ldg is the probes' load path.
+template <int ILP>
+__global__ void gather_word_kernel(const uint32_t *__restrict__ table, uint64_t words, int64_t n, uint32_t seed,
+                                   uint32_t *sum) {
+    uint32_t acc = 0;
+    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+        uint32_t v[ILP];
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            v[k] = 0;
+            if (full || i < n) v[k] = __ldg(table + wb_ceiling_gather_slot((uint64_t)i, seed, words));
+        }
+#pragma unroll
+        for (int k = 0; k < ILP; k++) acc += v[k];
+    });
+    block_sum_add(acc, sum);
+}
+
+// Random aligned 32-byte sectors: lanes 2r and 2r + 1 read the two 16-byte
+// halves of request r's sector, so one warp load asks for 16 whole sectors
+// (sm_90 has no 32-byte load per thread). Items are half-sectors, 2n of them.
+template <int ILP>
+__global__ void gather_sector_kernel(const uint4 *__restrict__ table, uint64_t sectors, int64_t n, uint32_t seed,
+                                     uint32_t *sum) {
+    uint32_t acc = 0;
+    const int64_t halves = 2 * n;
+    wb_for_tiles<ILP>(halves, [&](int64_t first, auto full) {
+        uint4 v[ILP];
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            v[k] = make_uint4(0, 0, 0, 0);
+            if (full || i < halves) v[k] = __ldg(table + 2 * wb_ceiling_gather_slot((uint64_t)i >> 1, seed, sectors) + (i & 1));
+        }
+#pragma unroll
+        for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
+    });
+    block_sum_add(acc, sum);
+}
+
+__global__ void gather_fill_kernel(uint4 *__restrict__ table, uint64_t quads, uint32_t seed) {
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads; q += stride)
+        table[q] = make_uint4(wb_ceiling_gather_word(4 * q, seed), wb_ceiling_gather_word(4 * q + 1, seed),
+                              wb_ceiling_gather_word(4 * q + 2, seed), wb_ceiling_gather_word(4 * q + 3, seed));
+}
+
 // One output per thread id t < n, grid-stride (persistent grid: every thread
 // does the same number of ids, so no SM idles at the end).
 template <wb_ceiling_variant V>
@@ -188,6 +238,8 @@ const void *pick(wb_ceiling_variant v, int ilp) {
         case WB_CEILING_INST_ISSUE: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_INST_ISSUE>);
         case WB_CEILING_INT_ALU: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_INT_ALU>);
         case WB_CEILING_FMA: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_FMA>);
+        case WB_CEILING_GATHER_WORD: return reinterpret_cast<const void *>(gather_word_kernel<K>);
+        case WB_CEILING_GATHER_SECTOR: return reinterpret_cast<const void *>(gather_sector_kernel<K>);
         default: return nullptr;
         }
     });
@@ -233,7 +285,9 @@ extern "C" cudaError_t wb_ceiling_plan(const wb_ceiling_args *c, wb_launch *l) {
     case WB_CEILING_DRAM_WRITE:
     case WB_CEILING_DRAM_COPY:
         return wb_plan_kernel(k, l, c->n, per_block, l->sm_limit > 0 ? wb_grid_mode::persistent : wb_grid_mode::cover, 0);
-    default:  // reads and inst kernels: persistent
+    case WB_CEILING_GATHER_SECTOR:  // two threads per request
+        return wb_plan_kernel(k, l, 2 * c->n, per_block, wb_grid_mode::persistent, 0);
+    default:  // reads, gathers and inst kernels: persistent
         return wb_plan_kernel(k, l, c->n, per_block, wb_grid_mode::persistent, 0);
     }
 }
@@ -272,10 +326,28 @@ extern "C" cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_laun
             break;
         case WB_CEILING_INT_ALU: inst_kernel<WB_CEILING_INT_ALU><<<g, b, sm, s>>>(out, c->n, c->seed, c->reps); break;
         case WB_CEILING_FMA: inst_kernel<WB_CEILING_FMA><<<g, b, sm, s>>>(out, c->n, c->seed, c->reps); break;
+        case WB_CEILING_GATHER_WORD:
+            gather_word_kernel<K><<<g, b, sm, s>>>(static_cast<const uint32_t *>(c->src), c->table_words, c->n,
+                                                   c->seed, c->sum);
+            break;
+        case WB_CEILING_GATHER_SECTOR:
+            gather_sector_kernel<K><<<g, b, sm, s>>>(src, c->table_words / 8, c->n, c->seed, c->sum);
+            break;
         default: return cudaErrorInvalidValue;
         }
         return cudaSuccess;
     });
     if (e != cudaSuccess) return e;
+    return wb_launched();
+}
+
+extern "C" cudaError_t wb_ceiling_gather_fill(uint32_t *table, uint64_t words, uint32_t seed, cudaStream_t s) {
+    if (words == 0) return cudaSuccess;
+    if (words % 4 != 0) return cudaErrorInvalidValue;
+    int dev = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess) return e;
+    gather_fill_kernel<<<8 * sms, 256, 0, s>>>(reinterpret_cast<uint4 *>(table), words / 4, seed);
     return wb_launched();
 }

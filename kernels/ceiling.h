@@ -38,6 +38,11 @@ typedef enum wb_ceiling_variant {
     WB_CEILING_H2D,        /* cudaMemcpyAsync from pinned host memory: the interconnect (Crystal regime A) */
     WB_CEILING_D2H,        /* cudaMemcpyAsync to pinned host memory */
     WB_CEILING_CUB_REDUCE, /* cub::DeviceReduce::Sum over dram_read's words: the peer dram_read must beat */
+    WB_CEILING_GATHER_WORD,   /* random 4-byte words of a table (16 MB to 16 GiB), ILP independent loads per
+                                 thread, indices hashed from the request number (no index array): the
+                                 random-request ceiling the probes are judged against (issue 17) */
+    WB_CEILING_GATHER_SECTOR, /* random aligned 32-byte sectors, two lanes per sector (16 B each, one request
+                                 per sector at the memory system): the same wall with full sectors */
     WB_CEILING_VARIANTS
 } wb_ceiling_variant;
 
@@ -50,6 +55,7 @@ typedef struct wb_ceiling_args {
     uint32_t seed;   /* dram_write pattern, inst start state */
     uint32_t *sum;   /* device: checksum of the reads (l2/l1/smem/dram_read add to it, cub_reduce sets it) */
     void *temp;      /* cub_reduce scratch, l->temp_bytes */
+    uint64_t table_words; /* gathers: 4-byte words of the table src (a multiple of 8); n is the requests */
 } wb_ceiling_args;
 
 /* Completes l for the kernel variants through wb_plan_kernel (reads,
@@ -63,6 +69,10 @@ cudaError_t wb_ceiling_plan(const wb_ceiling_args *c, wb_launch *l);
 /* Enqueues the variant on s and returns the launch error; nothing else. A
  * planned grid of 0 launches nothing. */
 cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_launch *l, cudaStream_t s);
+
+/* Writes the gather table (word j = wb_ceiling_gather_word(j, seed)) on s:
+ * a 16 GiB table is filled in milliseconds, with no host copy. */
+cudaError_t wb_ceiling_gather_fill(uint32_t *table, uint64_t words, uint32_t seed, cudaStream_t s);
 
 #ifdef __cplusplus
 }
@@ -94,6 +104,32 @@ cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_launch *l, cuda
  * offset), so the even poison 0xAAAAAAAA is never a correct value. */
 WB_CEILING_HD uint32_t wb_ceiling_pattern(uint64_t j, uint32_t seed) {
     return (uint32_t)j * 0x9E3779B2u + (seed | 1u);
+}
+
+/* ---- gathers: table contents and request addresses, one definition for
+ * the kernels and the CPU reference ---- */
+
+WB_CEILING_HD uint64_t wb_ceiling_mix64(uint64_t x) { /* splitmix64's finalizer: a bijection */
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* Word j of a gather table: pseudo-random, any of 2^32 values. */
+WB_CEILING_HD uint32_t wb_ceiling_gather_word(uint64_t j, uint32_t seed) {
+    return (uint32_t)(wb_ceiling_mix64(j * 0x9E3779B97F4A7C15ull + seed) >> 16);
+}
+
+/* The slot (of count) request r reads: a hash of r, range-reduced by a
+ * multiply-high, uniform over the table. About 20 integer instructions per
+ * request, computed, not loaded: the ceiling reads nothing but the table. */
+WB_CEILING_HD uint64_t wb_ceiling_gather_slot(uint64_t r, uint32_t seed, uint64_t count) {
+    const uint64_t h = wb_ceiling_mix64(r + ((uint64_t)seed << 32 | 0x5BD1E995u));
+#ifdef __CUDA_ARCH__
+    return __umul64hi(h, count);
+#else
+    return (uint64_t)(((unsigned __int128)h * count) >> 64);
+#endif
 }
 
 /* The instruction kernels' steps are bijections of the chain state (an odd

@@ -5,6 +5,8 @@
 // law: the random-read roof needs tens of thousands of probes in flight).
 #include "probe.h"
 
+#include <cub/block/block_scan.cuh>
+
 #include "grid_tile.cuh"
 #include "launch.cuh"
 
@@ -131,6 +133,106 @@ __global__ void probe_kernel(wb_probe_args a) {
     }
 }
 
+// ---- the partitioned probe: histogram, scan, scatter, then the direct probe.
+// Tiles of 8192 keys (512 threads x 16): with 1024 partitions a tile still
+// writes runs of 8 keys per partition, each run one coalesced store after the
+// tile is reordered in shared memory, and a tile reserves its runs with one
+// global atomic per partition.
+constexpr int PART_BLOCK = 512, PART_ITEMS = 16, PART_TILE = PART_BLOCK * PART_ITEMS;
+using part_tile = wb_grid_tile<PART_ITEMS>;
+
+// Block-local counts in shared memory, one global atomic per block and partition.
+__global__ void __launch_bounds__(PART_BLOCK) part_hist_kernel(const int32_t *__restrict__ keys, int64_t n, int shift,
+                                                               int parts, unsigned *hist) {
+    extern __shared__ unsigned count[];
+    for (int b = threadIdx.x; b < parts; b += blockDim.x) count[b] = 0;
+    __syncthreads();
+    wb_grid_tiles<PART_ITEMS>(n, [&](int64_t base, auto full) {
+        constexpr bool F = decltype(full)::value;
+        int32_t k[PART_ITEMS];
+        part_tile::load<F>(keys, base, n, k);
+#pragma unroll
+        for (int j = 0; j < PART_ITEMS; j++)
+            if (part_tile::valid<F>(base, j, n)) atomicAdd(&count[k[j] >> shift], 1u);
+    });
+    __syncthreads();
+    for (int b = threadIdx.x; b < parts; b += blockDim.x)
+        if (count[b]) atomicAdd(&hist[b], count[b]);
+}
+
+// cursor = exclusive prefix sum of hist: where each partition starts. One block.
+constexpr int SCAN_BLOCK = 1024, SCAN_ITEMS = WB_PROBE_PARTS_MAX / SCAN_BLOCK;
+__global__ void __launch_bounds__(SCAN_BLOCK) part_scan_kernel(const unsigned *hist, int parts, unsigned *cursor) {
+    using scan = cub::BlockScan<unsigned, SCAN_BLOCK>;
+    __shared__ typename scan::TempStorage tmp;
+    unsigned v[SCAN_ITEMS];
+#pragma unroll
+    for (int j = 0; j < SCAN_ITEMS; j++) {
+        const int b = threadIdx.x * SCAN_ITEMS + j;
+        v[j] = b < parts ? hist[b] : 0;
+    }
+    scan(tmp).ExclusiveSum(v, v);
+#pragma unroll
+    for (int j = 0; j < SCAN_ITEMS; j++) {
+        const int b = threadIdx.x * SCAN_ITEMS + j;
+        if (b < parts) cursor[b] = v[j];
+    }
+}
+
+// Per tile: rank each key within its partition (shared atomics), scan the
+// counts, reserve each partition's run with one global atomic, reorder the
+// tile by partition in shared memory, and write it out in order, so that
+// neighbouring threads store neighbouring words of one run.
+__global__ void __launch_bounds__(PART_BLOCK) part_scatter_kernel(const int32_t *__restrict__ keys, int64_t n,
+                                                                  int shift, int parts, unsigned *cursor,
+                                                                  int32_t *__restrict__ out) {
+    extern __shared__ int64_t part_smem[];
+    int64_t *delta = part_smem;                        // parts: output index of stage[i] is delta[p] + i
+    int *count = reinterpret_cast<int *>(delta + parts); // parts: counts, then local run starts
+    int32_t *stage = count + parts;                    // PART_TILE keys in partition order
+    using scan = cub::BlockScan<int, PART_BLOCK>;
+    __shared__ typename scan::TempStorage tmp;
+    const int per = (parts + PART_BLOCK - 1) / PART_BLOCK; // partitions per thread in the scan
+    for (int64_t base = (int64_t)blockIdx.x * PART_TILE; base < n; base += (int64_t)gridDim.x * PART_TILE) {
+        const bool full = base + PART_TILE <= n;
+        for (int b = threadIdx.x; b < parts; b += PART_BLOCK) count[b] = 0;
+        __syncthreads();
+        int32_t k[PART_ITEMS];
+        int rank[PART_ITEMS];
+        if (full) part_tile::load<true>(keys, base, n, k);
+        else part_tile::load<false>(keys, base, n, k);
+#pragma unroll
+        for (int j = 0; j < PART_ITEMS; j++)
+            rank[j] = full || part_tile::index(base, j) < n ? atomicAdd(&count[k[j] >> shift], 1) : -1;
+        __syncthreads();
+        int sum = 0, start = 0;
+        for (int i = 0; i < per; i++) {
+            const int b = threadIdx.x * per + i;
+            if (b < parts) sum += count[b];
+        }
+        scan(tmp).ExclusiveSum(sum, start);
+        for (int i = 0; i < per; i++) {
+            const int b = threadIdx.x * per + i;
+            if (b >= parts) break;
+            const int c = count[b];
+            delta[b] = c ? (int64_t)atomicAdd(&cursor[b], (unsigned)c) - start : 0;
+            count[b] = start;
+            start += c;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < PART_ITEMS; j++)
+            if (rank[j] >= 0) stage[count[k[j] >> shift] + rank[j]] = k[j];
+        __syncthreads();
+        const int m = full ? PART_TILE : (int)(n - base);
+        for (int i = threadIdx.x; i < m; i += PART_BLOCK) {
+            const int32_t key = stage[i];
+            out[delta[key >> shift] + i] = key;
+        }
+        __syncthreads();
+    }
+}
+
 using probe_kernel_t = void (*)(wb_probe_args);
 
 template <wb_probe_op OP>
@@ -146,6 +248,7 @@ probe_kernel_t kernel_of(wb_probe_op op, int ilp) {
     case WB_PROBE_BUILD_HASH: return pick<WB_PROBE_BUILD_HASH>(ilp);
     case WB_PROBE_BUILD_DIRECT: return pick<WB_PROBE_BUILD_DIRECT>(ilp);
     case WB_PROBE_BUILD_PACKED: return pick<WB_PROBE_BUILD_PACKED>(ilp);
+    case WB_PROBE_PARTITIONED: return pick<WB_PROBE_DIRECT>(ilp); // its last kernel
     }
     return nullptr;
 }
@@ -158,10 +261,70 @@ extern "C" cudaError_t wb_probe_plan(wb_probe_op op, wb_launch *l, int64_t items
     return wb_plan_kernel(k, l, items, (int64_t)l->block * l->ilp, wb_grid_mode::persistent, 0);
 }
 
+// Persistent grid of a partition kernel: as many blocks as fit, at most one per tile.
+template <typename K>
+static cudaError_t part_grid(K kernel, int smem, int64_t n, int *grid) {
+    wb_device_limits d;
+    cudaError_t e = wb_device_limits_get(&d);
+    if (e != cudaSuccess) return e;
+    if (smem > 48 * 1024 &&
+        (e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) != cudaSuccess)
+        return e;
+    int bps = 0;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kernel, PART_BLOCK, smem)) != cudaSuccess) return e;
+    if (bps < 1) return cudaErrorInvalidValue;
+    const int64_t tiles = (n + PART_TILE - 1) / PART_TILE, most = (int64_t)bps * d.sms;
+    *grid = (int)(tiles < most ? tiles : most);
+    return cudaSuccess;
+}
+
+static size_t align256(size_t b) { return (b + 255) / 256 * 256; }
+
+extern "C" cudaError_t wb_probe_parts_plan(wb_launch *l, int64_t n, int64_t dim_rows, int partitions,
+                                           wb_probe_parts *pp) {
+    if (partitions < 2 || partitions > WB_PROBE_PARTS_MAX || (partitions & (partitions - 1)) || n < 0 ||
+        n >= ((int64_t)1 << 31))
+        return cudaErrorInvalidValue;
+    cudaError_t e = wb_probe_plan(WB_PROBE_PARTITIONED, l, n);
+    if (e != cudaSuccess) return e;
+    int bits = 0, table_bits = 0;
+    while ((1 << bits) < partitions) bits++;
+    while (((int64_t)1 << table_bits) < dim_rows) table_bits++;
+    pp->partitions = partitions;
+    pp->shift = table_bits > bits ? table_bits - bits : 0;
+    pp->hist_smem = partitions * (int)sizeof(unsigned);
+    pp->scatter_smem = partitions * (int)(sizeof(int64_t) + sizeof(int)) + PART_TILE * (int)sizeof(int32_t);
+    if ((e = part_grid(part_hist_kernel, pp->hist_smem, n, &pp->hist_grid)) != cudaSuccess) return e;
+    if ((e = part_grid(part_scatter_kernel, pp->scatter_smem, n, &pp->scatter_grid)) != cudaSuccess) return e;
+    l->temp_bytes = align256((size_t)n * sizeof(int32_t)) + 2 * align256((size_t)partitions * sizeof(unsigned));
+    return cudaSuccess;
+}
+
+extern "C" void wb_probe_parts_bind(wb_probe_parts *pp, void *temp, int64_t n) {
+    char *t = static_cast<char *>(temp);
+    pp->keys = reinterpret_cast<int32_t *>(t);
+    t += align256((size_t)n * sizeof(int32_t));
+    pp->hist = reinterpret_cast<unsigned *>(t);
+    pp->cursor = reinterpret_cast<unsigned *>(t + align256((size_t)pp->partitions * sizeof(unsigned)));
+}
+
 extern "C" cudaError_t wb_probe_launch(wb_probe_op op, const wb_launch *l, const wb_probe_args *a, cudaStream_t s) {
     probe_kernel_t k = kernel_of(op, l->ilp);
     if (!k) return cudaErrorInvalidValue;
     if (l->grid <= 0) return cudaSuccess;
-    k<<<l->grid, l->block, l->smem_bytes, s>>>(*a);
+    if (op != WB_PROBE_PARTITIONED) {
+        k<<<l->grid, l->block, l->smem_bytes, s>>>(*a);
+        return wb_launched();
+    }
+    const wb_probe_parts *pp = a->parts;
+    if (!pp || !pp->keys) return cudaErrorInvalidValue;
+    part_hist_kernel<<<pp->hist_grid, PART_BLOCK, pp->hist_smem, s>>>(a->fact_keys, a->n, pp->shift, pp->partitions,
+                                                                      pp->hist);
+    part_scan_kernel<<<1, SCAN_BLOCK, 0, s>>>(pp->hist, pp->partitions, pp->cursor);
+    part_scatter_kernel<<<pp->scatter_grid, PART_BLOCK, pp->scatter_smem, s>>>(a->fact_keys, a->n, pp->shift,
+                                                                               pp->partitions, pp->cursor, pp->keys);
+    wb_probe_args b = *a;
+    b.fact_keys = pp->keys;
+    k<<<l->grid, l->block, l->smem_bytes, s>>>(b);
     return wb_launched();
 }

@@ -35,6 +35,10 @@ typedef enum wb_probe_op {
                               read-modify-write roof (atomics at L2) once the table leaves L2 */
     WB_PROBE_BUILD_DIRECT, /* table[key] = value, plain coalesced stores (dense sorted keys): streaming
                               roof, 8 B read + 4 B written per row */
+    WB_PROBE_PARTITIONED,  /* the direct probe after a radix partition of the keys by table slice (their high
+                              bits): histogram, scan, scatter, then the direct probe over the partitioned keys,
+                              whose consecutive keys hit one L2-sized slice. The way past the random-request
+                              wall: 16 B/probe of key traffic bought for L2 reuse (issue 17) */
     WB_PROBE_VARIANTS,
     WB_PROBE_BUILD_PACKED = WB_PROBE_VARIANTS /* not a point: builds the packed map in plan (plain stores) */
 } wb_probe_op;
@@ -55,7 +59,23 @@ typedef struct wb_probe_args {
                                  direct: int32[dim_rows]; packed: uint8[dim_rows] */
     int64_t slots;            /* hash slots, > dim_rows and < 2^32 */
     unsigned long long *out;  /* probes: [0] sum of values over matches, [1] matches; atomically added */
+    const struct wb_probe_parts *parts; /* partitioned: its plan and scratch; NULL otherwise */
 } wb_probe_args;
+
+/* The partitioned probe's plan: partitions (a power of two, 2..4096) by
+ * key >> shift, the grids of its histogram and scatter kernels, and its
+ * scratch (carved from one allocation of l->temp_bytes by
+ * wb_probe_parts_bind): the partitioned keys, the histogram (which the
+ * caller zeroes before every launch) and the write cursors. */
+typedef struct wb_probe_parts {
+    int partitions, shift;
+    int hist_grid, scatter_grid;
+    int hist_smem, scatter_smem;
+    int32_t *keys;
+    unsigned *hist, *cursor;
+} wb_probe_parts;
+
+#define WB_PROBE_PARTS_MAX 4096
 
 #ifdef __CUDACC__
 #define WB_PROBE_HD __host__ __device__
@@ -77,6 +97,14 @@ static inline WB_PROBE_HD uint64_t wb_probe_slot(int32_t key, int32_t val) {
  * dim rows for builds). cudaErrorInvalidValue for an ILP outside
  * {1, 2, 4, 8, 16} or a block that is not a multiple of 32. */
 cudaError_t wb_probe_plan(wb_probe_op op, wb_launch *l, int64_t items);
+
+/* The partitioned probe: plans the direct probe over n keys into l (as
+ * wb_probe_plan) and the partition kernels into pp, and sets l->temp_bytes.
+ * cudaErrorInvalidValue for partitions outside 2..WB_PROBE_PARTS_MAX or not
+ * a power of two, n >= 2^31, or a block wb_probe_plan refuses. */
+cudaError_t wb_probe_parts_plan(wb_launch *l, int64_t n, int64_t dim_rows, int partitions, wb_probe_parts *pp);
+/* Points pp's scratch into temp (l->temp_bytes bytes) for n keys. */
+void wb_probe_parts_bind(wb_probe_parts *pp, void *temp, int64_t n);
 
 /* Enqueues op on s and returns the launch error; a planned grid of 0
  * launches nothing. Probes add into a->out, which the caller zeroes; the

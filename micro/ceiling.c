@@ -7,7 +7,10 @@
  * Data classes (one dataset each, shared by the variants of a class at the
  * same n): dram (dram_read/write/copy, memcpy, cub_reduce: 2 GiB of random
  * odd words and a destination), l2, l1, smem (small sets), inst (one output
- * per thread id, per variant), h2d and d2h (pinned host memory). */
+ * per thread id, per variant), h2d and d2h (pinned host memory), gather (a
+ * table of 16 MB to 16 GiB written on the device by a hash of the index, so
+ * that its CPU reference needs no copy of it). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +22,9 @@
 
 static const char *const variant_names[] = {"dram_read",  "dram_write", "dram_copy", "memcpy", "l2_read",
                                             "l1_read",    "smem_read",  "inst_issue", "int_alu", "fma",
-                                            "h2d",        "d2h",        "cub_reduce", NULL};
+                                            "h2d",        "d2h",        "cub_reduce", "gather_word", "gather_sector", NULL};
 
-enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H };
+enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H, C_GATHER };
 
 #define DRAM_WORDS ((int64_t)1 << 27)  /* 2 GiB: 34x the H200's 60 MB L2 */
 #define HOST_WORDS ((int64_t)1 << 24)  /* 256 MiB over the interconnect */
@@ -34,6 +37,7 @@ enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H };
                                           and a CPU reference of 4096 sampled ids that costs well under a second */
 #define INST_SAMPLE 4096
 #define CHUNK_WORDS ((int64_t)1 << 24) /* verify downloads 64 MiB at a time */
+#define GATHER_REQUESTS ((int64_t)1 << 28) /* per launch: 6-7 ms at the ~40 G/s DRAM wall, ~2 ms from L2 */
 
 static int class_of(int v) {
     switch (v) {
@@ -45,6 +49,8 @@ static int class_of(int v) {
     case WB_CEILING_FMA: return C_INST;
     case WB_CEILING_H2D: return C_H2D;
     case WB_CEILING_D2H: return C_D2H;
+    case WB_CEILING_GATHER_WORD:
+    case WB_CEILING_GATHER_SECTOR: return C_GATHER;
     default: return C_DRAM;
     }
 }
@@ -87,6 +93,35 @@ static int add_point(wb_point_add add, void *ctx, int v, int64_t n, int ilp, dou
     return add_point_on(add, ctx, v, n, ilp, occ, block, 0);
 }
 
+/* Bytes a gather request asks for: a word, or a whole sector. */
+static int gather_entry_bytes(int v) { return v == WB_CEILING_GATHER_SECTOR ? 32 : 4; }
+
+/* n random requests into a table of `bytes` (a multiple of 32). */
+static int add_gather(wb_point_add add, void *ctx, int v, int64_t n, int64_t bytes, int ilp) {
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "ceiling");
+    snprintf(p.variant, sizeof p.variant, "%s", variant_names[v]);
+    p.variant_id = v;
+    p.n = n;
+    p.table_entries = bytes / gather_entry_bytes(v);
+    p.table_bytes = (double)bytes;
+    p.vector_bytes = v == WB_CEILING_GATHER_SECTOR ? 16 : 4;
+    p.launch.block = 256;
+    p.launch.ilp = ilp;
+    p.launch.occupancy_target = 1.0;
+    return add(ctx, &p);
+}
+
+/* Both gathers over table sizes lo..hi bytes (x4) at each ILP. */
+static int add_gathers(wb_point_add add, void *ctx, int64_t n, int lo, int hi, const int *ilps, int nilp) {
+    for (int sh = lo; sh <= hi; sh += 2)
+        for (int v = WB_CEILING_GATHER_WORD; v <= WB_CEILING_GATHER_SECTOR; v++)
+            for (int i = 0; i < nilp; i++)
+                if (add_gather(add, ctx, v, n, (int64_t)1 << sh, ilps[i])) return WB_ERR;
+    return WB_OK;
+}
+
 /* The L2 set: the largest power of two of 16-byte words within a third of
  * the L2 (16 MiB on a 50-60 MB L2), so that it stays resident. */
 static int64_t l2_words(const wb_device *dev) {
@@ -127,6 +162,12 @@ static int sweep_test(wb_point_add add, void *ctx) {
         if (add_point(add, ctx, WB_CEILING_H2D, dram_n[s], -1, 0, -1) ||
             add_point(add, ctx, WB_CEILING_D2H, dram_n[s], -1, 0, -1))
             return WB_ERR;
+    /* Gathers: tables of one sector, of 1000 and 2^18 + 8 words, no/one/odd requests. */
+    static const int64_t gather_bytes[] = {32, 4000, 4 * ((1 << 18) + 8)};
+    for (int t = 0; t < 3; t++)
+        for (int s = 0; s < 3; s++)
+            for (int v = WB_CEILING_GATHER_WORD; v <= WB_CEILING_GATHER_SECTOR; v++)
+                if (add_gather(add, ctx, v, dram_n[s], gather_bytes[t], ilps[s])) return WB_ERR;
     return WB_OK;
 }
 
@@ -156,6 +197,12 @@ static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx
         if (add_point(add, ctx, WB_CEILING_SMEM_READ, SMEM_WORDS, ilp, 1.0, 256)) return WB_ERR;
     for (int v = WB_CEILING_INST_ISSUE; v <= WB_CEILING_FMA; v++)
         if (add_point(add, ctx, v, inst_threads(dev), -1, 1.0, 256)) return WB_ERR;
+    /* The random-access wall (issue 17): tables of 16 MiB (in L2) to 16 GiB,
+     * 2^28 requests each; full adds 1 and 4 MiB and ILP 2 and 8. About 0.2 s
+     * a point on an H200 (~35 launches of 2-7 ms), ~8 s quick, ~16 s full. */
+    static const int gather_ilps_quick[] = {1, 4, 16};
+    if (add_gathers(add, ctx, GATHER_REQUESTS, full ? 20 : 24, 34, full ? ilps_full : gather_ilps_quick, full ? 5 : 3))
+        return WB_ERR;
     for (int64_t w = full ? HOST_WORDS / 4 : HOST_WORDS; w <= (full ? 4 : 1) * HOST_WORDS; w *= 4)
         if (add_point(add, ctx, WB_CEILING_H2D, w, -1, 0, -1) || add_point(add, ctx, WB_CEILING_D2H, w, -1, 0, -1))
             return WB_ERR;
@@ -192,6 +239,9 @@ typedef struct cdata {
     int64_t sample_ids[INST_SAMPLE];
     uint32_t sample_ref[INST_SAMPLE];
     int nsample;
+    uint64_t table_words;   /* gather table */
+    uint32_t gather_ref[2]; /* checksum of gather_word, gather_sector; computed at the first verify */
+    int have_ref[2];
 } cdata;
 
 static double ceiling_device_bytes(const wb_point *p) {
@@ -199,13 +249,15 @@ static double ceiling_device_bytes(const wb_point *p) {
     switch (class_of(p->variant_id)) {
     case C_DRAM: return 32 * n + (1 << 20); /* + cub_reduce's scratch, well under 1 MiB */
     case C_INST: return 4 * n;
+    case C_GATHER: return p->table_bytes + 4;
     default: return 16 * n + 4;
     }
 }
 
 static int ceiling_same_data(const wb_point *a, const wb_point *b) {
     const int ca = class_of(a->variant_id);
-    return ca == class_of(b->variant_id) && a->n == b->n && (ca != C_INST || a->variant_id == b->variant_id);
+    return ca == class_of(b->variant_id) && a->n == b->n && (ca != C_INST || a->variant_id == b->variant_id) &&
+           (ca != C_GATHER || a->table_bytes == b->table_bytes);
 }
 
 static void ceiling_data_destroy(void *data) {
@@ -255,8 +307,21 @@ static int create_inst(cdata *d, wb_err *e) {
     return wb_dev_alloc(&d->d_dst, (size_t)d->n * 4, "ceiling inst outputs", e);
 }
 
+/* The table, written on the device; the checksums come later, per variant. */
+static int create_gather(cdata *d, double bytes, wb_err *e) {
+    d->table_words = (uint64_t)(bytes / 4);
+    if (wb_dev_alloc(&d->d_src, (size_t)bytes, "gather table", e) ||
+        wb_dev_alloc((void **)&d->d_sum, sizeof(uint32_t), "gather checksum", e))
+        return WB_ERR;
+    if (WB_CUDA(e, wb_ceiling_gather_fill(d->d_src, d->table_words, d->seed, 0))) return WB_ERR;
+    return WB_CUDA(e, cudaDeviceSynchronize());
+}
+
 static int ceiling_data_create(const wb_point *p, void **data, wb_err *e) {
     *data = NULL;
+    if (class_of(p->variant_id) == C_GATHER &&
+        !(p->table_bytes >= 32 && fmod(p->table_bytes, 32) == 0 && p->table_bytes / 4 <= (double)UINT64_MAX / 2))
+        return wb_fail(e, "ceiling: gather table of %g bytes: must be a positive multiple of 32", p->table_bytes);
     if (p->n < 0 || (class_of(p->variant_id) == C_INST && p->n > UINT32_MAX))
         return wb_fail(e, "ceiling: n = %lld out of range", (long long)p->n);
     cdata *d = calloc(1, sizeof *d);
@@ -266,6 +331,14 @@ static int ceiling_data_create(const wb_point *p, void **data, wb_err *e) {
     d->n = p->n;
     uint64_t s = wb_seed ^ ((uint64_t)d->cls << 56) ^ (uint64_t)p->n;
     d->seed = (uint32_t)wb_rng_next(&s);
+    if (d->cls == C_GATHER) {
+        if (create_gather(d, p->table_bytes, e) != WB_OK) {
+            ceiling_data_destroy(d);
+            return WB_ERR;
+        }
+        *data = d;
+        return WB_OK;
+    }
     const int64_t words = d->cls == C_INST ? d->n : 4 * d->n;
     const int64_t chunk = words < CHUNK_WORDS ? words : CHUNK_WORDS;
     int rc = (d->stage = wb_host_alloc((size_t)chunk * 4, "ceiling verify chunk", e)) ? WB_OK : WB_ERR;
@@ -291,6 +364,7 @@ static wb_ceiling_args args_of(const cdata *d, const wb_point *p) {
     a.seed = d->seed;
     a.sum = d->d_sum;
     a.temp = d->temp;
+    a.table_words = d->table_words;
     return a;
 }
 
@@ -326,6 +400,15 @@ static void set_model(const cdata *d, wb_point *p) {
                  (long long)d->n, d->nsample);
         break;
     }
+    case WB_CEILING_GATHER_WORD:
+    case WB_CEILING_GATHER_SECTOR:
+        /* The bytes requested; the memory system moves at least a 32-byte
+         * sector per request (about two from DRAM on the H200). Indices are
+         * hashed from the request number: no index stream. */
+        p->bytes_model = gather_entry_bytes(v) * n;
+        snprintf(p->note, sizeof p->note, "items: random %d-B requests into %.4g MiB, hashed indices; bytes: requested",
+                 gather_entry_bytes(v), (double)d->table_words / (1 << 18));
+        break;
     case WB_CEILING_CUB_REDUCE:
         p->bytes_model = 16 * n;
         snprintf(p->note, sizeof p->note, "cub::DeviceReduce::Sum of dram_read's words (uint32, mod 2^32)");
@@ -370,6 +453,8 @@ static int ceiling_reset(void *data, const wb_point *p, int poison, cudaStream_t
     case WB_CEILING_L2_READ:
     case WB_CEILING_L1_READ:
     case WB_CEILING_SMEM_READ: /* the kernels add to the checksum: it must start at 0 */
+    case WB_CEILING_GATHER_WORD:
+    case WB_CEILING_GATHER_SECTOR:
         return WB_CUDA(e, cudaMemsetAsync(d->d_sum, 0, sizeof(uint32_t), s));
     case WB_CEILING_CUB_REDUCE:
         return poison ? WB_CUDA(e, cudaMemsetAsync(d->d_sum, WB_CEILING_POISON_SUM, sizeof(uint32_t), s)) : WB_OK;
@@ -432,6 +517,12 @@ static int ceiling_verify(void *data, const wb_point *p, wb_err *e) {
     case WB_CEILING_SMEM_READ:
         return verify_sum(d, d->words_sum * (uint32_t)reps_of(p->variant_id) * grid,
                           "checksum of every block's passes", e);
+    case WB_CEILING_GATHER_WORD:
+    case WB_CEILING_GATHER_SECTOR: {
+        const int k = p->variant_id == WB_CEILING_GATHER_SECTOR;
+        if (!d->have_ref[k]) d->gather_ref[k] = wb_ceiling_gather_ref(k, d->n, d->table_words, d->seed), d->have_ref[k] = 1;
+        return verify_sum(d, d->gather_ref[k], "checksum of the gathered words (CPU: the same hashed requests)", e);
+    }
     case WB_CEILING_DRAM_WRITE: return verify_words(d, d->d_dst, 0, NULL, "dram_write pattern", e);
     case WB_CEILING_D2H: return verify_words(d, d->pinned, 1, d->h_words, "d2h copy", e);
     case WB_CEILING_INST_ISSUE:
@@ -443,7 +534,8 @@ static int ceiling_verify(void *data, const wb_point *p, wb_err *e) {
 
 const wb_family wb_family_ceiling = {
     .name = "ceiling",
-    .summary = "measured roofs: DRAM read/write/copy, memcpy, L2, L1, shared memory, issue limit, ALU, FMA, PCIe",
+    .summary = "measured roofs: DRAM read/write/copy, memcpy, L2, L1, shared memory, issue limit, ALU, FMA, PCIe, "
+               "random gather",
     .variants = variant_names,
     .sweep = ceiling_sweep,
     .device_bytes = ceiling_device_bytes,

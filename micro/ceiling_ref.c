@@ -86,6 +86,37 @@ void wb_ceiling_check_inst(const uint32_t *got, int64_t first, int64_t count, co
             wb_mismatch_add_i64(m, ids[i], got[ids[i] - first], ref[i]);
 }
 
+typedef struct gather_job {
+    int sector;
+    uint64_t table_words;
+    uint32_t seed;
+    uint32_t sum[WB_PAR_MAX];
+} gather_job;
+
+static void gather_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    gather_job *j = ctx;
+    (void)chunk;
+    uint32_t sum = 0;
+    if (j->sector) {
+        for (int64_t r = begin; r < end; r++) {
+            const uint64_t first = 8 * wb_ceiling_gather_slot((uint64_t)r, j->seed, j->table_words / 8);
+            for (int k = 0; k < 8; k++) sum += wb_ceiling_gather_word(first + (uint64_t)k, j->seed);
+        }
+    } else {
+        for (int64_t r = begin; r < end; r++)
+            sum += wb_ceiling_gather_word(wb_ceiling_gather_slot((uint64_t)r, j->seed, j->table_words), j->seed);
+    }
+    j->sum[worker] += sum;
+}
+
+uint32_t wb_ceiling_gather_ref(int sector, int64_t n, uint64_t table_words, uint32_t seed) {
+    gather_job j = {.sector = sector, .table_words = table_words, .seed = seed};
+    wb_par_chunks(n, WORD_CHUNK, gather_chunk, &j);
+    uint32_t sum = 0;
+    for (int i = 0; i < WB_PAR_MAX; i++) sum += j.sum[i];
+    return sum;
+}
+
 uint32_t wb_ceiling_inst_ref(wb_ceiling_variant v, uint32_t tid, uint32_t seed, int turns) {
     switch (v) {
     case WB_CEILING_INST_ISSUE: return wb_ceiling_inst_issue(tid, seed, turns);

@@ -40,6 +40,12 @@ void wb_ceiling_check_inst(const uint32_t *got, int64_t first, int64_t count, co
  * int_alu, fma): the very function the kernel runs. */
 uint32_t wb_ceiling_inst_ref(wb_ceiling_variant v, uint32_t tid, uint32_t seed, int turns);
 
+/* What a gather of n requests from a table of table_words words returns:
+ * the sum mod 2^32 of the word (sector 0) or of the 8 words of the sector
+ * (sector 1) each request names, from the table's contents as
+ * wb_ceiling_gather_word defines them, on all CPUs. */
+uint32_t wb_ceiling_gather_ref(int sector, int64_t n, uint64_t table_words, uint32_t seed);
+
 /* The ids of the checked sample: every id when n <= count, else count ids
  * spread evenly from 0 to n - 1, both included. Returns how many. */
 int wb_ceiling_sample(int64_t n, int count, int64_t *ids);

@@ -14,19 +14,22 @@
 #include "keys.h"
 #include "probe_gen.h"
 
-static const char *const probe_variants[] = {"hash", "direct", "packed", "build_hash", "build_direct", NULL};
+static const char *const probe_variants[] = {"hash",         "direct",      "packed", "build_hash",
+                                             "build_direct", "partitioned", NULL};
 
 #define PROBE_BLOCK 256
 #define PROBE_LF 0.5 /* default hash load factor (Crystal's table is double-sized, too) */
 #define ROWS28 (1LL << 28)
+#define SLICE_ENTRIES (1LL << 20) /* default partition: a 4 MiB slice of the direct table, well inside L2 */
 
 static int is_build(int op) { return op == WB_PROBE_BUILD_HASH || op == WB_PROBE_BUILD_DIRECT; }
 
 /* The build op of the table a variant reads or writes. */
 static wb_probe_op table_of(int op) {
-    return op == WB_PROBE_HASH || op == WB_PROBE_BUILD_HASH       ? WB_PROBE_BUILD_HASH
-           : op == WB_PROBE_DIRECT || op == WB_PROBE_BUILD_DIRECT ? WB_PROBE_BUILD_DIRECT
-                                                                  : WB_PROBE_BUILD_PACKED;
+    return op == WB_PROBE_HASH || op == WB_PROBE_BUILD_HASH ? WB_PROBE_BUILD_HASH
+           : op == WB_PROBE_DIRECT || op == WB_PROBE_BUILD_DIRECT || op == WB_PROBE_PARTITIONED
+               ? WB_PROBE_BUILD_DIRECT
+               : WB_PROBE_BUILD_PACKED;
 }
 
 static double table_bytes(wb_probe_op table, int64_t rows, double lf) {
@@ -67,6 +70,50 @@ static int add(const sink *s, int op, int64_t n, int64_t rows, double match, dou
     return s->add(s->ctx, &p);
 }
 
+/* Partitions of SLICE_ENTRIES rows (at least 2, at most WB_PROBE_PARTS_MAX). */
+static int default_parts(int64_t rows) {
+    int parts = 2;
+    while (parts < WB_PROBE_PARTS_MAX && (int64_t)parts * SLICE_ENTRIES < rows) parts *= 2;
+    return parts;
+}
+
+/* The partitioned probe; parts 0: the default, slices of SLICE_ENTRIES. */
+static int add_part(const sink *s, int64_t n, int64_t rows, int parts) {
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "probe");
+    snprintf(p.variant, sizeof p.variant, "%s", probe_variants[WB_PROBE_PARTITIONED]);
+    p.variant_id = WB_PROBE_PARTITIONED;
+    snprintf(p.dtype, sizeof p.dtype, "int32");
+    snprintf(p.layout, sizeof p.layout, "uniform");
+    p.table_entries = rows;
+    p.n = n;
+    p.match_rate = 1;
+    p.partitions = parts ? parts : default_parts(rows);
+    p.launch.block = PROBE_BLOCK;
+    p.launch.ilp = 4;
+    p.launch.occupancy_target = 1;
+    return s->add(s->ctx, &p);
+}
+
+/* Partitioned (default partitions) at table sizes 2^lo, 2^(lo+2), ... and
+ * 2^hi, with direct from 2^direct_from on (below, the sweep has it). */
+static int add_part_sizes(const sink *s, int lo, int hi, int direct_from) {
+    for (int sh = lo; sh <= hi; sh = sh < hi && sh + 2 > hi ? hi : sh + 2)
+        if ((sh >= direct_from && add(s, WB_PROBE_DIRECT, ROWS28, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) ||
+            add_part(s, ROWS28, 1LL << sh, 0) != WB_OK)
+            return WB_ERR;
+    return WB_OK;
+}
+
+/* The partition-count sweep at one table size, less the default count
+ * (add_part_sizes has it). */
+static int add_part_counts(const sink *s, int64_t rows, int lo_bits, int hi_bits, int step) {
+    for (int b = lo_bits; b <= hi_bits; b += step)
+        if ((1 << b) != default_parts(rows) && add_part(s, ROWS28, rows, 1 << b) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
 static int add_probes(const sink *s, int64_t n, int64_t rows, double match, int ilp, double occ) {
     for (int op = WB_PROBE_HASH; op <= WB_PROBE_PACKED; op++)
         if (add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK) return WB_ERR;
@@ -92,6 +139,12 @@ static int sweep_test(const sink *s) {
                 if (add_probes(s, ns[i], rows[r], 0.5, ilp, 1) != WB_OK) return WB_ERR;
     if (add_probes(s, 1000003, 1000, 1, 4, 1) != WB_OK || add_probes(s, 1000003, 1000, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
+    /* Partitioned: odd sizes, partial tiles, 2 to 4096 partitions, a
+     * dimension smaller than the partition count. */
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 3; i++)
+            for (int b = 1; b <= 12; b += 11)
+                if (add_part(s, ns[i], rows[r], 1 << b) != WB_OK) return WB_ERR;
     for (int r = 0; r < 4; r++)
         for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
             for (int ilp = 1; ilp <= 4; ilp += 3)
@@ -116,6 +169,10 @@ static int sweep_quick(const sink *s) {
     if (add_grid(s, WB_PROBE_DIRECT, ROWS28, ilps, 3, occs, 3) != WB_OK) return WB_ERR;
     if (add_probes(s, ROWS28, ROWS28, 0.5, 4, 1) != WB_OK || add_probes(s, ROWS28, ROWS28, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
+    /* Partitioned (issue 17): 2^20..2^28 rows x4 and 2^29 (2 GiB, direct
+     * too), 16..4096 partitions at 2^28 (1 GiB). 12 points, ~3-5 ms a
+     * launch: ~2 s, plus ~3 s for the 2^29-row data. */
+    if (add_part_sizes(s, 20, 29, 29) != WB_OK || add_part_counts(s, ROWS28, 4, 12, 2) != WB_OK) return WB_ERR;
     for (int sh = 12; sh <= 28; sh += sh < 20 ? 8 : 4)
         for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
             if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
@@ -154,6 +211,13 @@ static int sweep_full(const sink *s) {
     for (int i = 0; i < 3; i++)
         for (int l = 0; l < 2; l++)
             if (add(s, WB_PROBE_BUILD_HASH, -1, 1LL << miss_shifts[i], 1, lfs[l], 4, 1) != WB_OK) return WB_ERR;
+    /* Partitioned: the quick points, 2^21..2^30 rows x2 (direct past 2^28,
+     * 4 GiB: two probes per sector; direct at the odd sizes too), every
+     * count 2..4096 at 2^28 and 16..4096 at 2^24. 41 points, ~10 s with the two large data sets. */
+    if (add_part_sizes(s, 20, 28, 99) != WB_OK || add_part_sizes(s, 21, 27, 21) != WB_OK ||
+        add_part_sizes(s, 29, 30, 29) != WB_OK || add_part_counts(s, ROWS28, 1, 12, 1) != WB_OK ||
+        add_part_counts(s, 1LL << 24, 4, 12, 2) != WB_OK)
+        return WB_ERR;
     return WB_OK;
 }
 
@@ -170,6 +234,7 @@ static double data_match(const wb_point *p) { return is_build(p->variant_id) ? p
 static double probe_device_bytes(const wb_point *p) {
     int64_t rows = p->table_entries;
     double b = 8.0 * (double)rows + table_bytes(table_of(p->variant_id), rows, p->load_factor) + 16;
+    if (p->variant_id == WB_PROBE_PARTITIONED) b += 4.0 * (double)p->n + 8.0 * WB_PROBE_PARTS_MAX + 1024;
     return is_build(p->variant_id) ? b : b + 4.0 * (double)p->n;
 }
 
@@ -190,13 +255,16 @@ typedef struct probe_data {
     int64_t slots;
     size_t table_bytes;
     int table_ready;                   /* 1: holds the build the probes read */
+    wb_probe_parts parts;              /* partitioned: plan of the point planned last */
+    void *temp;                        /* its scratch */
+    size_t temp_bytes;
 } probe_data;
 
 static void probe_data_destroy(void *data) {
     probe_data *d = data;
     if (!d) return;
     wb_dev_free(d->fact), wb_dev_free(d->dim_keys), wb_dev_free(d->dim_vals);
-    wb_dev_free(d->out), wb_dev_free(d->table);
+    wb_dev_free(d->out), wb_dev_free(d->table), wb_dev_free(d->temp);
     free(d);
 }
 
@@ -239,7 +307,8 @@ static int probe_data_create(const wb_point *p, void **out, wb_err *e) {
 /* ---- plan ---- */
 
 static wb_probe_args args_of(const probe_data *d) {
-    wb_probe_args a = {d->fact, d->gen.n, d->dim_keys, d->dim_vals, d->gen.dim_rows, d->table, d->slots, d->out};
+    wb_probe_args a = {d->fact,  d->gen.n, d->dim_keys, d->dim_vals, d->gen.dim_rows,
+                       d->table, d->slots, d->out,      &d->parts};
     return a;
 }
 
@@ -299,6 +368,8 @@ static double bytes_model(int op, const probe_data *d, double l2, int *fits) {
     switch (op) {
     case WB_PROBE_BUILD_DIRECT: return 8 * rows + t;
     case WB_PROBE_BUILD_HASH: return 8 * rows + (*fits ? 2 * t : 128 * (double)d->gen.passing);
+    case WB_PROBE_PARTITIONED: return 16 * n + t + 16; /* keys: histogram, scatter read + write, probe; each slice
+                                                          of the table once, from L2 after that */
     default: return 4 * n + (*fits ? fmin(t, 64 * n) : 64 * n) + 16;
     }
 }
@@ -321,7 +392,23 @@ static int probe_plan(void *data, wb_point *p, wb_err *e) {
     else if (!d->table_ready && build_table(d, p->launch.block, e) != WB_OK)
         return WB_ERR;
     int64_t items = is_build(op) ? d->gen.dim_rows : d->gen.n;
-    WB_CUDA_TRY(e, wb_probe_plan((wb_probe_op)op, &p->launch, items));
+    if (op == WB_PROBE_PARTITIONED) {
+        cudaError_t c = wb_probe_parts_plan(&p->launch, items, d->gen.dim_rows, p->partitions, &d->parts);
+        if (c == cudaErrorInvalidValue)
+            return wb_skip(e, "partitioned probe: %d partitions (2..%d, a power of two) of %lld keys (< 2^31)",
+                           p->partitions, WB_PROBE_PARTS_MAX, (long long)items);
+        WB_CUDA_TRY(e, c);
+        if (p->launch.temp_bytes > d->temp_bytes) {
+            wb_dev_free(d->temp);
+            d->temp = NULL, d->temp_bytes = 0;
+            if (wb_dev_alloc(&d->temp, p->launch.temp_bytes, "partitioned keys", e) != WB_OK) return WB_ERR;
+            d->temp_bytes = p->launch.temp_bytes;
+        }
+        wb_probe_parts_bind(&d->parts, d->temp, items);
+    } else {
+        WB_CUDA_TRY(e, wb_probe_plan((wb_probe_op)op, &p->launch, items));
+    }
+    if (!is_build(op)) p->table_bytes = (double)d->table_bytes;
     int dev = 0, l2 = 0, fits = 0;
     WB_CUDA_TRY(e, cudaGetDevice(&dev));
     WB_CUDA_TRY(e, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
@@ -336,6 +423,9 @@ static int probe_plan(void *data, wb_point *p, wb_err *e) {
                  op == WB_PROBE_BUILD_DIRECT ? "table written once"
                  : fits                      ? "table read+written once"
                                              : "128 B/insert");
+    else if (op == WB_PROBE_PARTITIONED)
+        snprintf(p->note, sizeof p->note, "table %.11s, slices of %.11s (key >> %d); model: 16 B/probe + table once",
+                 tb, human((double)d->table_bytes / p->partitions, lb, sizeof lb), d->parts.shift);
     else
         snprintf(p->note, sizeof p->note, "table %.11s %s L2 %.11s; model: %s%s", tb, fits ? "<=" : ">", lb,
                  fits ? "4 B/probe + table once" : "4+64 B/probe",
@@ -355,6 +445,13 @@ static int probe_reset(void *data, const wb_point *p, int poison, cudaStream_t s
         /* The CAS build needs empty slots, so empty is also its poison: a
          * build that did not run leaves no key, which verify reports. */
         return WB_CUDA(e, cudaMemsetAsync(d->table, 0xFF, d->table_bytes, s));
+    case WB_PROBE_PARTITIONED:
+        /* The histogram is counted into and must start at 0; poisoned
+         * partitioned keys read as key 0, so a key the scatter loses changes
+         * the sum. */
+        WB_CUDA_TRY(e, cudaMemsetAsync(d->parts.hist, 0, (size_t)d->parts.partitions * sizeof(unsigned), s));
+        if (poison) WB_CUDA_TRY(e, cudaMemsetAsync(d->parts.keys, 0, (size_t)d->gen.n * sizeof(int32_t), s));
+        /* fall through */
     default:
         /* The sums are the atomics' targets and must start at 0, poison or
          * not; a probe that did not run leaves 0, which fails whenever a row matches. */
@@ -389,7 +486,7 @@ static int probe_verify(void *data, const wb_point *p, wb_err *e) {
 
 const wb_family wb_family_probe = {
     .name = "probe",
-    .summary = "join probe: hash vs direct-mapped vs 1-byte packed, CAS vs store build, by table size",
+    .summary = "join probe: hash vs direct-mapped vs 1-byte packed vs partitioned, CAS vs store build, by table size",
     .variants = probe_variants,
     .sweep = probe_sweep,
     .device_bytes = probe_device_bytes,

@@ -3,6 +3,7 @@
  * self-describing /columns table, and every refusal of the writer and the
  * reader (files written here with the raw HDF5 API where wallbench would
  * never write them). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -273,7 +274,7 @@ static void test_open_refusals(const char *good) {
 
     char want[128];
     raw_file(in_dir(p, "version.h5"), NULL, NULL, 0, WB_SCHEMA_VERSION + 98);
-    snprintf(want, sizeof want, "written with schema %d, this build reads %d", WB_SCHEMA_VERSION + 98,
+    snprintf(want, sizeof want, "written with schema %d, this build reads 1 to %d", WB_SCHEMA_VERSION + 98,
              WB_SCHEMA_VERSION);
     expect_open_refused(p, want);
     raw_file(in_dir(p, "noversion.h5"), NULL, NULL, 0, -1);
@@ -305,6 +306,31 @@ static void test_reordered(void) {
     wb_results_free(&res);
 }
 
+/* A schema-1 file lacks the columns schema 2 added: it opens, and they read
+ * as not applicable; the same file claiming schema 2 is refused. */
+static void test_older_schema(void) {
+    char p[512];
+    wb_results res;
+    wb_err e = {""};
+    const char *v2 = "partitions,table_bytes,gather_greqs,gather_pct";
+    raw_file(in_dir(p, "schema1.h5"), v2, NULL, 0, 1);
+    CHECK(wb_results_open(p, &res, &e) == WB_OK);
+    if (e.msg[0]) fprintf(stderr, "%s\n", e.msg);
+    CHECK(res.nrows == 3);
+    for (int k = 0; k < res.nrows && k < 3; k++) {
+        const wb_row *r = &res.rows[k];
+        CHECK(r->p.partitions == -1 && isnan(r->p.table_bytes) && isnan(r->m.gather_greqs) && isnan(r->m.gather_pct));
+        wb_row want;
+        fixture_expect(&want, k);
+        want.p.partitions = -1;
+        want.p.table_bytes = want.m.gather_greqs = want.m.gather_pct = NAN;
+        CHECK(fixture_diff(r, &want, "schema 1") == 0);
+    }
+    if (res.nrows) wb_results_free(&res);
+    raw_file(in_dir(p, "schema2-short.h5"), v2, NULL, 0, 2);
+    expect_open_refused(p, "lacks 4 column(s) this build knows: partitions, table_bytes, gather_greqs, gather_pct");
+}
+
 int main(void) {
     char good[512];
     if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
@@ -317,6 +343,7 @@ int main(void) {
     check_file(good); /* the refused create left it alone */
     test_open_refusals(good);
     test_reordered();
+    test_older_schema();
     /* Nothing left open: no file, dataset, group or attribute, on the
      * store's error paths included. */
     CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);

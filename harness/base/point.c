@@ -18,6 +18,8 @@ void wb_point_init(wb_point *p) {
     p->columns = -1;
     p->load_factor = NAN;
     p->match_rate = NAN;
+    p->partitions = -1;
+    p->table_bytes = NAN;
     p->launch.block = -1;
     p->launch.ilp = -1;
     p->launch.occupancy_target = NAN;
@@ -41,6 +43,7 @@ void wb_row_init(wb_row *r) {
     r->m.sm_clock_mhz = NAN;
     r->m.timing_pass_ms = NAN;
     r->m.counter_pass_ms = NAN;
+    r->m.gather_greqs = r->m.gather_pct = NAN;
     for (int i = 0; i < WB_METRICS_MAX; i++) r->c.v[i] = NAN;
     for (int i = 0; i < WB_STALL_GROUPS; i++) r->c.stall[i] = NAN;
     r->c.l1_sectors = r->c.inst_per_sector = r->c.gips = r->c.roof_pct = NAN;
@@ -79,6 +82,7 @@ const char *wb_point_name(const wb_point *p, char *buf, size_t len) {
     if (p->columns >= 0) append(buf, len, &at, "/cols:%d", p->columns);
     if (!isnan(p->load_factor)) append(buf, len, &at, "/lf:%g", p->load_factor);
     if (!isnan(p->match_rate)) append(buf, len, &at, "/match:%g", p->match_rate);
+    if (p->partitions >= 0) append(buf, len, &at, "/parts:%d", p->partitions);
     if (p->warm_cache) append(buf, len, &at, "/warm:1");
     return buf;
 }

@@ -23,6 +23,8 @@ typedef struct wb_point {
     int columns;            /* distinct input columns; -1 */
     double load_factor;     /* hash table load factor; NaN */
     double match_rate;      /* share of probes that find a match; NaN */
+    int partitions;         /* partitions the probe keys are split into before probing; -1 */
+    double table_bytes;     /* bytes of the table read at random (gathers, probes; plan sets it); NaN */
     int warm_cache;         /* 1: L2 not flushed between samples */
     wb_launch launch;       /* ilp, occupancy_target, block, sm_limit + what plan filled */
     double bytes_model;     /* bytes the algorithm must move (inputs once, outputs once) */
@@ -43,6 +45,8 @@ typedef struct wb_measure {
     int clock_low;          /* 1: clock below 90% of the run's typical clock */
     double timing_pass_ms;  /* host wall time of warm-up + timed samples */
     double counter_pass_ms; /* host wall time of the counter pass (all replays; its share of a batch); NaN if none */
+    double gather_greqs;    /* the run's gather_word ceiling at this point's table_bytes (G requests/s); NaN */
+    double gather_pct;      /* 100 x items per second / gather_greqs: a probe against the random-access wall */
 } wb_measure;
 
 #define WB_METRICS_MAX 48

@@ -219,6 +219,26 @@ static int track_ceiling(wb_run *r, wb_err *e) {
     return WB_OK;
 }
 
+/* The random-access wall: a gather ceiling point adds its rate at its table
+ * size (and an attribute ceiling_<variant>_<bytes>B_greqs); any other point
+ * that reads a table at random gets its rate as a share of the word wall. */
+static int track_wall(wb_run *r, wb_err *e) {
+    wb_row *row = &r->row;
+    const double t = row->p.table_bytes, s = row->m.time_median_ms * 1e-3;
+    if (!(isfinite(t) && s > 0)) return WB_OK;
+    const double greqs = row->p.items / s / 1e9;
+    if (strcmp(row->p.family, "ceiling") != 0) {
+        row->m.gather_greqs = wb_wall_at(&r->walls[0], t);
+        row->m.gather_pct = 100 * greqs / row->m.gather_greqs;
+        return WB_OK;
+    }
+    const int k = strcmp(row->p.variant, "gather_sector") == 0 ? 1 : strcmp(row->p.variant, "gather_word") == 0 ? 0 : -1;
+    if (k < 0 || !wb_wall_add(&r->walls[k], t, greqs)) return WB_OK;
+    char name[96];
+    snprintf(name, sizeof name, "ceiling_%s_%.0fB_greqs", row->p.variant, t);
+    return wb_store_attr_f64(r->store, name, greqs, e);
+}
+
 static void keep_row(wb_run *r) {
     if (r->row.c.launches < 0) return; /* no counter pass: nothing to derive */
     if (r->nkept == r->kept_cap) {
@@ -255,6 +275,7 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
         wb_counters_derive(&row->c, row->m.time_median_ms, &r->measured, &r->l4, &r->gh200); /* 10 */
         snprintf(row->m.status, sizeof row->m.status, "ok");
         status = track_ceiling(r, e);
+        if (status == WB_OK) status = track_wall(r, e);
     }
     if (status != WB_OK) {
         snprintf(row->m.status, sizeof row->m.status, "%s", status == WB_SKIP ? "skipped" : "failed");

@@ -17,6 +17,7 @@
 #include "harness/run/gbench.h"
 #include "harness/base/point.h"
 #include "harness/base/roof.h"
+#include "harness/base/wall.h"
 #include "harness/store/store_h5.h"
 #include "harness/run/sweep.h"
 #include "harness/run/timing.h"
@@ -63,6 +64,7 @@ typedef struct wb_run {
     int nclocks, clocks_cap;
     wb_ceiling ceilings[WB_CEILINGS_MAX];
     int nceilings;
+    wb_wall walls[2];              /* gather_word, gather_sector: best G requests/s by table size */
     const wb_family *cache_family; /* data shared by points with the same data axes */
     wb_point cache_point;
     void *cache_data;

@@ -26,6 +26,7 @@ typedef struct reader {
     wb_err *e;
     int failed; /* set by the attribute callback, which cannot return a wb_err */
     wb_h5_flushed flushed; /* how much of /points and /samples to read; -1: all */
+    int version;           /* the file's schema_version */
 } reader;
 
 static int check_version(reader *rd) {
@@ -44,8 +45,9 @@ static int check_version(reader *rd) {
         rc = wb_h5_fail(rd->e, p, "H5Aread(schema_version)");
     rc = wb_h5_end(rc, t, p, rd->e);
     rc = wb_h5_end(rc, a, p, rd->e);
-    if (rc == WB_OK && version != WB_SCHEMA_VERSION)
-        rc = wb_fail(rd->e, "%s: written with schema %d, this build reads %d", p, version, WB_SCHEMA_VERSION);
+    if (rc == WB_OK && (version < 1 || version > WB_SCHEMA_VERSION))
+        rc = wb_fail(rd->e, "%s: written with schema %d, this build reads 1 to %d", p, version, WB_SCHEMA_VERSION);
+    rd->version = version;
     return rc;
 }
 
@@ -68,6 +70,7 @@ static int check_columns(reader *rd, hid_t ftype) {
     char list[600] = "";
     for (int i = 0; i < n; i++) {
         int idx = H5Tget_member_index(ftype, c[i].name);
+        if (idx < 0 && c[i].since > rd->version) continue; /* newer than the file: read as not applicable */
         if (idx < 0) {
             size_t at = strlen(list);
             snprintf(list + at, sizeof list - at, "%s%s", missing ? ", " : "", c[i].name);
@@ -193,6 +196,8 @@ static int read_points(reader *rd) {
     if (rc == WB_OK && (mtype = wb_h5_points_type(WB_H5_MEMORY, p, rd->e)) < 0) rc = WB_ERR;
     for (hsize_t at = 0; rc == WB_OK && at < n; at += READ_BLOCK) {
         hsize_t count = n - at < READ_BLOCK ? n - at : READ_BLOCK;
+        /* HDF5 leaves a member the file lacks as the buffer holds it. */
+        for (hsize_t i = 0; i < count; i++) wb_row_init(&block[i]);
         rc = read_block(rd, d, mtype, at, count, block, "H5Dread(/points)");
         for (hsize_t i = 0; rc == WB_OK && i < count; i++) {
             wb_row *r = &rd->out->rows[at + i];

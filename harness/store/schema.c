@@ -12,6 +12,8 @@
 #define I64(name, field, unit, desc) {name, WB_COL_I64, F(field), unit, desc, ""}
 #define F64(name, field, unit, desc) {name, WB_COL_F64, F(field), unit, desc, ""}
 #define STR(name, field, desc) {name, WB_COL_STR, F(field), "", desc, ""}
+#define I32_V2(name, field, unit, desc) {name, WB_COL_I32, F(field), unit, desc, "", 2}
+#define F64_V2(name, field, unit, desc) {name, WB_COL_F64, F(field), unit, desc, "", 2}
 
 static const wb_column fixed_before[] = {
     I64("id", m.id, "", "row number; key of /samples"),
@@ -38,6 +40,8 @@ static const wb_column fixed_before[] = {
     I32("columns", p.columns, "columns", "distinct input columns"),
     F64("load_factor", p.load_factor, "fraction", "hash table load factor"),
     F64("match_rate", p.match_rate, "fraction", "share of probes that match"),
+    I32_V2("partitions", p.partitions, "partitions", "probe keys partitioned by table slice first; -1 n/a"),
+    F64_V2("table_bytes", p.table_bytes, "bytes", "table read at random (gathers, probes)"),
     I32("warm_cache", p.warm_cache, "bool", "1: L2 not flushed between samples"),
     STR("note", p.note, "what the point did that its axes do not say"),
     I32("reps", m.reps, "samples", "timed samples"),
@@ -56,6 +60,8 @@ static const wb_column fixed_before[] = {
     I32("clock_low", m.clock_low, "bool", "1: clock below 90% of the run's typical clock"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
     F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
+    F64_V2("gather_greqs", m.gather_greqs, "G req/s", "gather_word ceiling of this run at table_bytes (log-interpolated)"),
+    F64_V2("gather_pct", m.gather_pct, "%", "items/s as a share of gather_greqs: the random-access wall"),
     I32("launches", c.launches, "launches", "kernel launches in the point (counted range)"),
 };
 

@@ -9,7 +9,7 @@
 
 /* Bump when a column is added, removed, renamed or changes type; readers
  * refuse files of another version. */
-#define WB_SCHEMA_VERSION 1
+#define WB_SCHEMA_VERSION 2 /* 2: partitions, table_bytes, gather_greqs, gather_pct */
 
 typedef enum { WB_COL_I32, WB_COL_I64, WB_COL_F64, WB_COL_STR } wb_col_type;
 
@@ -21,6 +21,8 @@ typedef struct wb_column {
     const char *unit;
     const char *desc;
     const char *source; /* ncu metric for counter columns, "" otherwise */
+    int since;          /* schema version that added the column; 0 = 1. Readers of an older file fill
+                           the columns it lacks with "not applicable" */
 } wb_column;
 
 /* All columns, in file order. */
