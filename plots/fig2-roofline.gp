@@ -4,15 +4,25 @@
 # GH200 (1037 G inst/s, 4022 GB/s, ridge 8.3) from the paper, plus what the
 # suite measures instead: the roof of the results file's GPU from its ceiling
 # points (inst_issue G inst/s over dram_read GB/s), and that GPU's datasheet
-# roof from harness/gpus.tsv when the table has it.
+# roof from harness/gpus.tsv when the table has it, and the random-access
+# roofs of the file's GPU (issue 17): the gather ceilings' request rate at a
+# 1 GiB table, one sector per request, under the measured instruction roof.
 # Reads DATA/fig2-roofline.dat: name kind inst_gips dram_gbps ridge (kind =
-# paper, datasheet, measured or projected), and DATA/fig2-roofline-info.dat.
+# paper, datasheet, measured or projected), -gather.dat (name
+# gsectors_per_s) and DATA/fig2-roofline-info.dat.
 # Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig2-roofline.gp
 fig = "fig2-roofline"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
 load gpdir."lib-common.gp"
 R = data."/".fig.".dat"
 load gpdir."lib-roofs.gp"
+NG = 0
+array GN[4]; array GS[4]
+undefine STATS_*
+stats data."/".fig."-gather.dat" using (NG = NG + 1, GN[NG] = strcol(1), GS[NG] = $2, 0) nooutput
+IM = 0
+do for [i = 1:NR] { if (is_file_roof(i)) { IM = RI[i] } }
+wall(x, g) = (IM > 0 && x * GS[g] > IM) ? IM : x * GS[g]
 W = 1000; H = 680
 ymin = 5; ymax = 5000
 
@@ -32,6 +42,12 @@ do for [t = 1:2] {
         set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
         set label sprintf("%s ridge %.1f", RN[i], RR[i]) at RR[i], ymin * 1.4 * 2.6**(i - 1) left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
     }
-    plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_title(i)
+    if (NG > 0) {
+        plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_title(i), \
+             for [g = 1:NG] wall(x, g) with lines lw 2.5 dt g lc rgb "#aa3377" \
+             title sprintf("%s: %.1f G req/s, one sector each", esc(GN[g]), GS[g])
+    } else {
+        plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_title(i)
+    }
     set output
 }

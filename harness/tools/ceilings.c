@@ -67,6 +67,27 @@ static int attr_int(const wb_results *r, const char *name) {
     return isfinite(v) && v > 0 ? (int)v : -1;
 }
 
+void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w) {
+    wb_wall_init(w);
+    for (int64_t i = 0; r && i < r->nrows; i++) {
+        const wb_row *x = &r->rows[i];
+        if (strcmp(x->p.family, "ceiling") == 0 && strcmp(x->p.variant, variant) == 0 &&
+            strcmp(x->m.status, "ok") == 0 && x->m.time_median_ms > 0)
+            wb_wall_add(w, x->p.table_bytes, x->p.items / (x->m.time_median_ms * 1e-3) / 1e9);
+    }
+}
+
+/* A gather ceiling at 1 GiB: the file's rows, else the run's attribute. */
+static double gather_1g(const wb_results *r, const char *variant) {
+    wb_wall w;
+    wb_gather_wall(r, variant, &w);
+    double v = wb_wall_at(&w, 1073741824.0);
+    if (isfinite(v) || !r) return v;
+    char name[96];
+    snprintf(name, sizeof name, "ceiling_%s_1073741824B_greqs", variant);
+    return wb_results_attr_f64(r, name);
+}
+
 void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v) {
     memset(v, 0, sizeof *v);
     const char *name = r ? wb_results_attr(r, "gpu_name") : NULL;
@@ -92,6 +113,8 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
     v->dram_copy_gbps = wb_ceiling_value(r, "dram_copy", "gbps");
     v->memcpy_gbps = wb_ceiling_value(r, "memcpy", "gbps");
     v->l2_read_gbps = wb_ceiling_value(r, "l2_read", "gbps");
+    v->gather_word_1g = gather_1g(r, "gather_word");
+    v->gather_sector_1g = gather_1g(r, "gather_sector");
 
     double l2 = r ? wb_results_attr_f64(r, "l2_bytes") : NAN, mem = r ? wb_results_attr_f64(r, "mem_total_bytes") : NAN;
     v->l2_mib = isfinite(l2) && l2 > 0 ? l2 / (1024.0 * 1024.0) : v->ref ? v->ref->l2_mib : NAN;

@@ -11,6 +11,7 @@
 
 #include "harness/base/gpus.h"
 #include "harness/base/roof.h"
+#include "harness/base/wall.h"
 #include "harness/store/store_h5.h"
 
 typedef struct wb_gpu_view {
@@ -25,6 +26,7 @@ typedef struct wb_gpu_view {
     double inst_gips;         /* inst_issue ceiling, measured */
     double dram_read_gbps, dram_write_gbps, dram_copy_gbps, memcpy_gbps, l2_read_gbps;
     double l2_mib, mem_gib;   /* attributes l2_bytes / mem_total_bytes, else the reference row */
+    double gather_word_1g, gather_sector_1g; /* random-request ceilings at a 1 GiB table, G req/s; NaN */
     wb_roof roof;             /* name "<label> measured|projected": inst_gips over dram_read_gbps */
 } wb_gpu_view;
 
@@ -32,6 +34,10 @@ typedef struct wb_gpu_view {
  * rows) or "gips" (max counter gips); falls back to the attribute
  * ceiling_<variant>_<what>. NaN when neither exists. */
 double wb_ceiling_value(const wb_results *r, const char *variant, const char *what);
+
+/* The random-access wall of a gather ceiling variant (gather_word,
+ * gather_sector): its best rate per table size over the file's ok rows. */
+void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w);
 
 /* Fills v from the file (r may be NULL: everything unknown). Never fails:
  * what the file lacks stays NaN / -1, and callers print "-". */

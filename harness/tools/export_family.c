@@ -76,9 +76,19 @@ int wb_export_scan(wb_export *x, wb_err *e) {
     return wb_export_table(x, &t, NULL, e);
 }
 
-/* the build variants time the table build, not the probe: not on the figure */
-static double x_entries(const wb_row *r) {
-    return r->p.table_entries > 0 && strncmp(r->p.variant, "build_", 6) != 0 ? (double)r->p.table_entries : NAN;
+/* Bytes a probe variant's table holds per dimension row: direct 4, packed
+ * 1, hash 8 / load factor (16 at 0.5); for files without table_bytes. */
+static double probe_entry_bytes(const wb_row *r) {
+    if (strcmp(r->p.variant, "packed") == 0) return 1;
+    if (strcmp(r->p.variant, "hash") == 0) return r->p.load_factor > 0 ? 8 / r->p.load_factor : NAN;
+    return 4;
+}
+/* x: the table's bytes, so that variants of 1-, 4- and 16-byte entries meet
+ * the same cache borders and the same gather ceiling. The build variants
+ * time the table build, not the probe: not on the figure. */
+static double x_table_bytes(const wb_row *r) {
+    if (!(r->p.table_entries > 0) || strncmp(r->p.variant, "build_", 6) == 0) return NAN;
+    return isfinite(r->p.table_bytes) ? r->p.table_bytes : (double)r->p.table_entries * probe_entry_bytes(r);
 }
 /* only hash tables have a load factor (direct-mapped ones have NaN): it names
  * the series instead of splitting the slice */
@@ -91,29 +101,50 @@ static double per_item_ns(const wb_row *r) {
     return items > 0 ? r->m.time_median_ms * 1e6 / items : NAN;
 }
 
-/* Where a table of 8-byte entries (4-byte key, 4-byte value) stops fitting
- * shared memory and L2: the regime borders of the probe figure. */
+/* Where a table stops fitting shared memory and L2 (bytes; the label gives
+ * the shared memory in 4-byte words too): the regime borders. */
 static int probe_levels(wb_export *x, wb_err *e) {
-    FILE *f = wb_export_open(x, "-levels", "level entries", e);
+    FILE *f = wb_export_open(x, "-levels", "level bytes", e);
     if (!f) return WB_ERR;
     double smem = wb_results_attr_f64(x->r, "smem_per_sm");
-    if (smem > 0) fprintf(f, "shared_memory_per_SM %.6g\n", smem / 8.0);
-    if (x->v.l2_mib > 0) fprintf(f, "L2 %.6g\n", x->v.l2_mib * 1024.0 * 1024.0 / 8.0);
+    if (smem > 0) fprintf(f, "shared_memory_per_SM_(%.0fK_words) %.6g\n", smem / 4 / 1024, smem);
+    if (x->v.l2_mib > 0) fprintf(f, "L2 %.6g\n", x->v.l2_mib * 1024.0 * 1024.0);
     return wb_export_close(f, x, "-levels", e);
+}
+
+/* The gather ceilings of the same file by table size: the wall the probes
+ * meet once the table leaves L2. */
+static int probe_wall(wb_export *x, wb_err *e) {
+    FILE *f = wb_export_open(x, "-gather", "table_bytes gather_word_greqs gather_sector_greqs", e);
+    if (!f) return WB_ERR;
+    wb_wall w[2];
+    wb_gather_wall(x->r, "gather_word", &w[0]);
+    wb_gather_wall(x->r, "gather_sector", &w[1]);
+    for (int i = 0; i < w[0].n; i++) {
+        wb_export_num(f, w[0].bytes[i]);
+        wb_export_num(f, w[0].greqs[i]);
+        wb_export_num(f, wb_wall_at(&w[1], w[0].bytes[i]));
+        fputc('\n', f);
+    }
+    if (!w[0].n) fprintf(f, "# no gather_word ceiling in this file\n");
+    return wb_export_close(f, x, "-gather", e);
 }
 
 static int probe_row(const void *ctx, const pick *pk, double *v) {
     (void)ctx;
-    v[0] = pk->x, v[1] = per_item_ns(pk->row), v[2] = pk->row->m.time_median_ms;
+    const double ns = per_item_ns(pk->row);
+    v[0] = pk->x, v[1] = ns > 0 ? 1 / ns : NAN, v[2] = pk->row->m.time_median_ms;
     v[3] = wb_agg_metric(pk->row, "l2_hit_pct");
-    return 4;
+    v[4] = pk->row->m.gather_pct;
+    return 5;
 }
 
 int wb_export_probe(wb_export *x, wb_err *e) {
-    table t = {{"probe", x_entries, series_probe, AX_ENTRIES | AX_LF},
-               "series table_entries ns_per_probe time_ms l2_hit_pct", probe_row, NULL, NULL};
+    table t = {{"probe", x_table_bytes, series_probe, AX_ENTRIES | AX_LF},
+               "series table_bytes gprobes_per_s time_ms l2_hit_pct gather_pct", probe_row, NULL, NULL};
     int rc = wb_export_table(x, &t, NULL, e);
-    return rc == WB_OK ? probe_levels(x, e) : rc;
+    if (rc == WB_OK) rc = probe_levels(x, e);
+    return rc == WB_OK ? probe_wall(x, e) : rc;
 }
 
 static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.groups : NAN; }

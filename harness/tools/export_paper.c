@@ -47,9 +47,23 @@ int wb_export_fig1(wb_export *x, wb_err *e) {
     return wb_export_close(f, x, "", e);
 }
 
+/* The random-access roofs of the file's GPU: a random request moves at
+ * least one sector, so at the gather ceiling's request rate (1 GiB table)
+ * a kernel of x instructions per sector issues at most x times that rate. */
+static int fig2_gather(wb_export *x, wb_err *e) {
+    FILE *f = wb_export_open(x, "-gather", "name gsectors_per_s", e);
+    if (!f) return WB_ERR;
+    const double v[2] = {x->v.gather_word_1g, x->v.gather_sector_1g};
+    const char *const names[2] = {"random_4-byte_reads_(1_GiB)", "random_32-byte_sectors_(1_GiB)"};
+    for (int i = 0; i < 2; i++)
+        if (isfinite(v[i])) fprintf(f, "%s %.6g\n", names[i], v[i]);
+    if (!isfinite(v[0]) && !isfinite(v[1])) fprintf(f, "# no gather ceiling in this file\n");
+    return wb_export_close(f, x, "-gather", e);
+}
+
 int wb_export_fig2(wb_export *x, wb_err *e) {
     x->rows = wb_export_roofs(x, "", e);
-    if (x->rows < 0) return WB_ERR;
+    if (x->rows < 0 || fig2_gather(x, e) != WB_OK) return WB_ERR;
     return x->rows ? WB_OK : wb_skip(e, "the GPU table has neither l4 nor gh200 and the file has no measured roof");
 }
 

@@ -15,7 +15,7 @@
 #include "harness/base/textable.h"
 
 enum { R_SMS, R_SMSP, R_THREADS, R_BASE, R_BOOST, R_CLOCK, R_INST, R_INST_MEAS, R_DRAM_READ, R_DRAM_COPY,
-       R_MEMCPY, R_L2BW, R_RIDGE, R_RIDGE_MEAS, R_L2, R_MEM, NROWS };
+       R_MEMCPY, R_L2BW, R_GATHER, R_GATHER_SECTOR, R_RIDGE, R_RIDGE_MEAS, R_L2, R_MEM, NROWS };
 
 static const struct {
     const char *label;
@@ -34,6 +34,8 @@ static const struct {
     [R_DRAM_COPY] = {"Memory bandwidth, DRAM copy (GB/s)", 0, R_DRAM_READ},
     [R_MEMCPY] = {"Memory bandwidth, cudaMemcpy D2D (GB/s)", 0, R_DRAM_READ},
     [R_L2BW] = {"L2 read bandwidth (GB/s)", 0, R_L2BW},
+    [R_GATHER] = {"Random 4-byte reads, 1 GiB table (G req/s)", 1, R_GATHER},
+    [R_GATHER_SECTOR] = {"Random 32-byte sectors, 1 GiB table (GB/s)", 0, R_GATHER_SECTOR},
     [R_RIDGE] = {"Roofline ridge (inst/sector)", 1, R_RIDGE},
     [R_RIDGE_MEAS] = {"Ridge of the measured ceilings (inst/sector)", 1, R_RIDGE},
     [R_L2] = {"L2 cache (MiB)", 0, R_L2},
@@ -76,6 +78,8 @@ static void measured_column(column *c, const wb_results *r, const wb_gpu_view *v
     c->v[R_DRAM_COPY] = v->dram_copy_gbps;
     c->v[R_MEMCPY] = v->memcpy_gbps;
     c->v[R_L2BW] = v->l2_read_gbps;
+    c->v[R_GATHER] = v->gather_word_1g;
+    c->v[R_GATHER_SECTOR] = 32 * v->gather_sector_1g;
     wb_roof theory = {"", v->inst_theory_gips, v->dram_read_gbps};
     c->v[R_RIDGE] = wb_roof_ridge(&theory);
     c->v[R_RIDGE_MEAS] = wb_roof_ridge(&v->roof);
@@ -140,7 +144,8 @@ int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int m
     if (v.ref && v.ref != l4 && v.ref != gh200) fprintf(f, "%s datasheet: %s.%s", v.label, v.ref->source, nl);
     if (r) {
         fprintf(f, "%s %s: ceiling points of %s (GPU \"%s\"); ridge = G inst/s / (DRAM read GB/s / 32); the "
-                   "measured-ceilings ridge divides the inst_issue ceiling instead of SMs x SMSP x clock.%s",
+                   "measured-ceilings ridge divides the inst_issue ceiling instead of SMs x SMSP x clock; random reads: the "
+                   "gather_word and gather_sector ceilings at a 1 GiB table (hashed indices, best ILP).%s",
                 v.label, v.kind, r->path, v.gpu_name[0] ? v.gpu_name : "unknown", nl);
         if (v.smsp_assumed) fprintf(f, "SMSP per SM assumed 4: the GPU has no row in gpus.tsv.%s", nl);
         if (!isfinite(v.inst_gips) || !isfinite(v.dram_read_gbps))
