@@ -5,7 +5,11 @@
  * Table 2). Axes: selectivity of the first predicate (exact by construction;
  * the others pass at SSB's rates: discount 3/11, quantity 24/50, region 1/5),
  * size, ILP (seed 002's batching), occupancy.
- * bytes_model counts the 32-byte sectors each variant must read. */
+ * bytes_model counts the 32-byte sectors each variant must read.
+ * Layout q1.1_host is Crystal's regime A (section 3.1): the four columns live
+ * in pinned host memory and every query copies them over the interconnect
+ * first (the launch enqueues the copies, then the kernel); bytes_model is
+ * the 16n bytes copied, the h2d ceiling its roof. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +26,7 @@ _Static_assert(sizeof scan_variants / sizeof *scan_variants == WB_SCAN_VARIANTS 
 static const char *const shape_names[WB_SCAN_SHAPES] = {"q1.1", "q3.1"};
 static const double scan_axis[] = {1, 0.5, 0.1, 0.01};
 #define BLOCK 256
+enum { Q11_HOST = WB_SCAN_SHAPES }; /* add_point's shape for q1.1 with its columns in host memory (regime A) */
 
 typedef struct scan_data {
     int shape;
@@ -32,6 +37,7 @@ typedef struct scan_data {
     wb_scan_io io;
     wb_scan_expect x;
     size_t fetch_default; /* the context's L2 fetch granularity before the family changed it */
+    int32_t *h_col[4];    /* q1.1_host: the columns, pinned, copied up by every launch; NULL otherwise */
 } scan_data;
 
 /* direct_sector's one difference: the L2 fetches single 32-byte sectors. The
@@ -41,7 +47,8 @@ static int set_fetch(size_t bytes, wb_err *e) {
     return WB_CUDA(e, cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, bytes));
 }
 
-static int shape_of(const wb_point *p) { return strcmp(p->layout, "q3.1") == 0 ? WB_SCAN_Q31 : WB_SCAN_Q11; }
+static int shape_of(const wb_point *p) { return strncmp(p->layout, "q3.1", 4) == 0 ? WB_SCAN_Q31 : WB_SCAN_Q11; }
+static int is_host(const wb_point *p) { return strstr(p->layout, "_host") != NULL; }
 
 static int add_point(wb_point_add add, void *ctx, int shape, int variant, int64_t n, double s, int ilp, double occ,
                      int block) {
@@ -51,7 +58,9 @@ static int add_point(wb_point_add add, void *ctx, int shape, int variant, int64_
     snprintf(p.variant, sizeof p.variant, "%s", scan_variants[variant]);
     p.variant_id = variant;
     snprintf(p.dtype, sizeof p.dtype, "int32");
-    snprintf(p.layout, sizeof p.layout, "%s", shape_names[shape]);
+    const int host = shape == Q11_HOST;
+    if (host) shape = WB_SCAN_Q11;
+    snprintf(p.layout, sizeof p.layout, "%s%s", shape_names[shape], host ? "_host" : "");
     p.n = n;
     p.selectivity = s;
     p.columns = shape == WB_SCAN_Q11 ? 4 : 3;
@@ -61,6 +70,15 @@ static int add_point(wb_point_add add, void *ctx, int shape, int variant, int64_
     p.launch.occupancy_target = occ;
     p.vector_bytes = 4 * (ilp < 4 ? ilp : 4);
     return add(ctx, &p);
+}
+
+/* Regime A: tiled and direct on q1.1_host at 2^lo..2^hi (x4) and each s. */
+static int add_host(wb_point_add add, void *ctx, int lo, int hi, const double *sels, int nsel) {
+    for (int lg = lo; lg <= hi; lg += 2)
+        for (int j = 0; j < nsel; j++)
+            for (int v = WB_SCAN_TILED; v <= WB_SCAN_DIRECT; v++)
+                if (add_point(add, ctx, Q11_HOST, v, (int64_t)1 << lg, sels[j], 4, 1.0, BLOCK)) return WB_ERR;
+    return WB_OK;
 }
 
 static int sweep_test(wb_point_add add, void *ctx) {
@@ -83,6 +101,9 @@ static int sweep_test(wb_point_add add, void *ctx) {
                         add_point(add, ctx, sh, v, n, s, 4, 0.5, BLOCK))
                         return WB_ERR;
                 }
+    for (int i = 0; i < 4; i++) /* regime A: every variant, odd sizes */
+        for (int v = 0; v < WB_SCAN_VARIANTS; v++)
+            if (add_point(add, ctx, Q11_HOST, v, sizes[i], 0.5, 4, 1.0, BLOCK)) return WB_ERR;
     return WB_OK;
 }
 
@@ -111,7 +132,10 @@ static int sweep_quick(wb_point_add add, void *ctx) {
                     if (add_point(add, ctx, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
             }
         }
-    return WB_OK;
+    /* Regime A at 2^24 and 2^26, s = 0.01: 4 points, the 2^26 copies 1 GiB
+     * (~20 ms) a launch: ~2 s. */
+    static const double low[] = {0.01};
+    return add_host(add, ctx, 24, 26, low, 1);
 }
 
 /* Full sweep: every variant x selectivity x shape at 2^24 and 2^28 rows;
@@ -136,7 +160,9 @@ static int sweep_full(wb_point_add add, void *ctx) {
                     if (add_point(add, ctx, sh, v, n, s, 4, 1.0, 128) || add_point(add, ctx, sh, v, n, s, 4, 1.0, 512))
                         return WB_ERR;
                 }
-    return WB_OK;
+    /* Regime A: 2^24 and 2^26 at s = 1 and 0.01 (8 points, ~4 s). */
+    static const double host_sels[] = {1, 0.01};
+    return add_host(add, ctx, 24, 26, host_sels, 2);
 }
 
 static int scan_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
@@ -160,6 +186,8 @@ static void scan_data_destroy(void *vd) {
     wb_err ignored;
     if (d->fetch_default) (void)set_fetch(d->fetch_default, &ignored); /* teardown: nothing to act on */
     for (int c = 0; c < 4; c++) wb_dev_free(d->d_col[c]);
+    for (int c = 0; c < 4; c++)
+        if (d->h_col[c]) (void)cudaFreeHost(d->h_col[c]);
     wb_dev_free(d->d_dim);
     wb_dev_free(d->d_sum);
     free(d);
@@ -202,6 +230,10 @@ static int scan_data_create(const wb_point *p, void **out, wb_err *e) {
     for (int c = 0; c < ncols; c++)
         if (wb_dev_alloc((void **)&d->d_col[c], bytes, "scan column", e) || wb_upload(d->d_col[c], cols[c], bytes, e))
             goto done;
+    for (int c = 0; is_host(p) && c < ncols; c++) {
+        if (WB_CUDA(e, cudaMallocHost((void **)&d->h_col[c], bytes ? bytes : sizeof(int32_t))) != WB_OK) goto done;
+        memcpy(d->h_col[c], cols[c], bytes);
+    }
     if (h.dim_entries &&
         (wb_dev_alloc((void **)&d->d_dim, (size_t)h.dim_entries * sizeof(int32_t), "scan dimension", e) ||
          wb_upload(d->d_dim, h.dim_region, (size_t)h.dim_entries * sizeof(int32_t), e)))
@@ -229,7 +261,7 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
     const size_t fetch = p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : d->fetch_default;
     if (set_fetch(fetch, e) != WB_OK) return WB_ERR;
     if (d->shape == WB_SCAN_Q31) p->table_entries = wb_scan_dim_entries(d->n); /* --n may have changed n */
-    p->bytes_model = wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
+    p->bytes_model = d->h_col[0] ? 16.0 * (double)d->n : wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
     p->items = (double)d->n;
     double n = d->n > 0 ? (double)d->n : 1.0;
     snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; MB tiled %.0f, direct %.0f; sum %lld; L2 fetch %d B",
@@ -241,12 +273,17 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
 
 static int scan_reset(void *vd, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
     scan_data *d = vd;
-    (void)p, (void)poison; /* the sum is the only output, and an accumulator: it must start at 0 */
+    (void)p; /* the sum is the only output, and an accumulator: it must start at 0 */
+    /* regime A: a launch that does not copy the columns scans poison */
+    for (int c = 0; poison && c < 4 && d->h_col[c]; c++)
+        WB_CUDA_TRY(e, cudaMemsetAsync(d->d_col[c], 0xFF, (size_t)d->n * sizeof(int32_t), s));
     return WB_CUDA(e, cudaMemsetAsync(d->d_sum, 0, sizeof(unsigned long long), s));
 }
 
 static int scan_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e) {
     scan_data *d = vd;
+    for (int c = 0; d->n && c < 4 && d->h_col[c]; c++)
+        WB_CUDA_TRY(e, cudaMemcpyAsync(d->d_col[c], d->h_col[c], (size_t)d->n * sizeof(int32_t), cudaMemcpyHostToDevice, s));
     return WB_CUDA(e, wb_scan_launch(p->variant_id, d->shape, &p->launch, &d->io, s));
 }
 

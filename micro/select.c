@@ -1,7 +1,11 @@
 /* select.c - the selection family: SELECT y FROM R WHERE y < v on int32
  * (seed 001 Steps 4-6, Crystal section 4.2, Figs 4 and 6). Axes: selectivity
  * (exact by construction), size, ILP, occupancy; the model is Crystal's
- * 4n / Br + 4sn / Bw, so bytes_model = 4n + 4k with k = round(s n) selected. */
+ * 4n / Br + 4sn / Bw, so bytes_model = 4n + 4k with k = round(s n) selected.
+ * layout=host is Crystal's regime A (section 3.1): the input lives in pinned
+ * host memory and every query copies it over the interconnect first; the
+ * launch enqueues that copy and the kernel, and bytes_model is the 4n bytes
+ * of the copy (the h2d ceiling is its roof). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +37,7 @@ typedef struct select_data {
     void *d_temp;
     size_t temp_cap;
     int32_t *h_buf; /* pinned: the input on its way up, then every result on its way down */
+    int32_t *h_in;  /* layout=host: the input, pinned, copied up by every launch; NULL otherwise */
     int32_t *ref;   /* the k selected values in input order */
     wb_select_seen seen;
 } select_data;
@@ -40,14 +45,17 @@ typedef struct select_data {
 static int is_atomic(int v) { return v == WB_SELECT_IF_ATOMIC || v == WB_SELECT_PRED_ATOMIC; }
 static int is_three_kernel(int v) { return v == WB_SELECT_IF_THREE_KERNEL || v == WB_SELECT_PRED_THREE_KERNEL; }
 
-static int add_point(wb_point_add add, void *ctx, int variant, int64_t n, double s, int ilp, double occ, int block) {
+static int is_host(const wb_point *p) { return strcmp(p->layout, "host") == 0; }
+
+static int add_point_in(wb_point_add add, void *ctx, const char *layout, int variant, int64_t n, double s, int ilp,
+                        double occ, int block) {
     wb_point p;
     wb_point_init(&p);
     snprintf(p.family, sizeof p.family, "select");
     snprintf(p.variant, sizeof p.variant, "%s", select_variants[variant]);
     p.variant_id = variant;
     snprintf(p.dtype, sizeof p.dtype, "int32");
-    snprintf(p.layout, sizeof p.layout, "uniform");
+    snprintf(p.layout, sizeof p.layout, "%s", layout);
     p.n = n;
     p.selectivity = s;
     p.columns = 1;
@@ -58,6 +66,21 @@ static int add_point(wb_point_add add, void *ctx, int variant, int64_t n, double
         p.vector_bytes = 4 * (ilp < 4 ? ilp : 4);
     }
     return add(ctx, &p);
+}
+
+static int add_point(wb_point_add add, void *ctx, int variant, int64_t n, double s, int ilp, double occ, int block) {
+    return add_point_in(add, ctx, "uniform", variant, n, s, ilp, occ, block);
+}
+
+/* Regime A: the fastest tile shape (pred_tile, ILP 16, blocks of 512) and
+ * CUB with their input in host memory, at sizes 2^lo..2^hi (x4) and each s. */
+static int add_host(wb_point_add add, void *ctx, int lo, int hi, const double *sels, int nsel) {
+    for (int lg = lo; lg <= hi; lg += 2)
+        for (int j = 0; j < nsel; j++)
+            if (add_point_in(add, ctx, "host", WB_SELECT_PRED_TILE, (int64_t)1 << lg, sels[j], 16, 1.0, 2 * BLOCK) ||
+                add_point_in(add, ctx, "host", WB_SELECT_CUB, (int64_t)1 << lg, sels[j], -1, NAN, -1))
+                return WB_ERR;
+    return WB_OK;
 }
 
 /* Every variant once at ILP 4, occupancy 1; skip_atomic leaves out the atomic pair. */
@@ -90,6 +113,12 @@ static int sweep_test(wb_point_add add, void *ctx) {
                     if (add_point(add, ctx, v, n, s, 4, 1.0, blocks[k])) return WB_ERR;
                 if (add_point(add, ctx, v, n, s, 4, 0.5, BLOCK)) return WB_ERR;
             }
+    /* regime A: odd sizes, every variant once (the copy precedes any kernel) */
+    for (int i = 0; i < 4; i++)
+        for (int v = 0; v < WB_SELECT_VARIANTS; v++)
+            if (add_point_in(add, ctx, "host", v, sizes[i], 0.5, v == WB_SELECT_CUB ? -1 : 4,
+                             v == WB_SELECT_CUB ? NAN : 1.0, v == WB_SELECT_CUB ? -1 : BLOCK))
+                return WB_ERR;
     return WB_OK;
 }
 
@@ -131,6 +160,10 @@ static int sweep_quick(wb_point_add add, void *ctx) {
                 return WB_ERR;
         }
     }
+    /* Regime A at 2^24 and 2^26, s = 0.5: 4 points; a 256 MiB copy is ~5 ms
+     * at ~55 GB/s, ~35 launches a point: ~2 s. */
+    static const double half[] = {0.5};
+    if (add_host(add, ctx, 24, 26, half, 1)) return WB_ERR;
     return add_all(add, ctx, (int64_t)1 << 20, 0.5, 0);
 }
 
@@ -140,6 +173,10 @@ static int sweep_quick(wb_point_add add, void *ctx) {
  * block sizes at 2^28, with the tile pair at ILP 16 (blocks of 256, 512) and
  * ILP 8 (512) at every s there. */
 static int sweep_full(wb_point_add add, void *ctx) {
+    /* Regime A at 2^22..2^28, s = 0.1 and 0.5 (16 points, ~8 s: the 2^28
+     * copies take ~20 ms each). */
+    static const double host_sels[] = {0.1, 0.5};
+    if (add_host(add, ctx, 22, 28, host_sels, 2)) return WB_ERR;
     for (int lg = 20; lg <= 28; lg += 4)
         for (int j = 0; j < AXIS_LEN; j++) {
             int64_t n = (int64_t)1 << lg;
@@ -173,13 +210,13 @@ static int select_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add a
 
 static double select_device_bytes(const wb_point *p) {
     double n = (double)p->n;
-    double bytes = 8.0 * n + 64.0 * 1024 * 1024; /* input, output, CUB's scratch */
+    double bytes = 8.0 * n + 64.0 * 1024 * 1024; /* input, output, CUB's scratch (+ the pinned copy on the host) */
     if (is_three_kernel(p->variant_id) && p->launch.ilp > 0) bytes += 12.0 * n / p->launch.ilp;
     return bytes;
 }
 
 static int select_same_data(const wb_point *a, const wb_point *b) {
-    return a->n == b->n && a->selectivity == b->selectivity;
+    return a->n == b->n && a->selectivity == b->selectivity && is_host(a) == is_host(b);
 }
 
 static void select_data_destroy(void *vd) {
@@ -190,6 +227,7 @@ static void select_data_destroy(void *vd) {
     wb_dev_free(d->d_count);
     wb_dev_free(d->d_temp);
     if (d->h_buf) (void)cudaFreeHost(d->h_buf); /* teardown: nothing to report to */
+    if (d->h_in) (void)cudaFreeHost(d->h_in);
     free(d->ref);
     wb_select_seen_free(&d->seen);
     free(d);
@@ -224,6 +262,10 @@ static int select_data_create(const wb_point *p, void **out, wb_err *e) {
         wb_dev_alloc((void **)&d->d_count, sizeof(unsigned long long), "select count", e) ||
         wb_upload(d->d_in, d->h_buf, bytes, e))
         goto fail;
+    if (is_host(p)) {
+        if (WB_CUDA(e, cudaMallocHost((void **)&d->h_in, bytes ? bytes : sizeof(int32_t))) != WB_OK) goto fail;
+        memcpy(d->h_in, d->h_buf, bytes);
+    }
     *out = d;
     return WB_OK;
 fail:
@@ -244,11 +286,13 @@ static int select_plan(void *vd, wb_point *p, wb_err *e) {
         if (wb_dev_alloc(&d->d_temp, p->launch.temp_bytes, "select scratch", e)) return WB_ERR;
         d->temp_cap = p->launch.temp_bytes;
     }
-    p->bytes_model = 4.0 * (double)d->n + 4.0 * (double)d->k;
+    p->bytes_model = d->h_in ? 4.0 * (double)d->n : 4.0 * (double)d->n + 4.0 * (double)d->k;
     p->items = (double)d->n;
     snprintf(p->note, sizeof p->note, "count %lld, v %lld; %s%s", (long long)d->k, (long long)d->k,
              wb_select_keeps_order(v) ? "input order" : "any order",
-             is_three_kernel(v) ? "; input read twice + 24 B scratch traffic per thread" : "");
+             d->h_in                ? "; regime A: H2D copy + kernel, bytes = the 4n copied"
+             : is_three_kernel(v) ? "; input read twice + 24 B scratch traffic per thread"
+                                  : "");
     return WB_OK;
 }
 
@@ -257,12 +301,16 @@ static int select_reset(void *vd, const wb_point *p, int poison, cudaStream_t s,
     (void)p;
     WB_CUDA_TRY(e, cudaMemsetAsync(d->d_count, 0, sizeof(unsigned long long), s));
     if (poison && d->n) WB_CUDA_TRY(e, cudaMemsetAsync(d->d_out, 0xFF, (size_t)d->n * sizeof(int32_t), s));
+    /* regime A: a launch that does not copy the input selects from poison */
+    if (poison && d->n && d->h_in) WB_CUDA_TRY(e, cudaMemsetAsync(d->d_in, 0xFF, (size_t)d->n * sizeof(int32_t), s));
     return WB_OK;
 }
 
 static int select_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e) {
     select_data *d = vd;
     wb_select_io io = {d->d_in, d->n, (int32_t)d->k, d->d_out, d->d_count, d->d_temp, p->launch.temp_bytes};
+    if (d->h_in && d->n)
+        WB_CUDA_TRY(e, cudaMemcpyAsync(d->d_in, d->h_in, (size_t)d->n * sizeof(int32_t), cudaMemcpyHostToDevice, s));
     return WB_CUDA(e, wb_select_launch(p->variant_id, &p->launch, &io, s));
 }
 

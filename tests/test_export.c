@@ -66,6 +66,14 @@ static void ceilings(synth *z) {
         r.p.bytes_model = dram[i].gbps * 1e6;
         put(z, &r);
     }
+    /* the random-access wall: 16 MiB (in L2) to 4 GiB; 1 GiB at 40 G req/s */
+    for (int sh = 24; sh <= 32; sh += 2)
+        for (int v = 0; v < 2; v++) {
+            wb_row g = op("ceiling", v ? "gather_sector" : "gather_word", 1 << 28, 1.0);
+            g.p.table_bytes = (double)(1LL << sh);
+            g.p.items = (sh <= 24 ? 160e9 : 40e9 * (v ? 0.9 : 1)) * 1e-3; /* requests in the 1 ms median */
+            put(z, &g);
+        }
     wb_row r = op("ceiling", "inst_issue", 1 << 24, 1.0);
     synth_metric(&r, "sm_clock_hz", 1.98e9);
     r.c.gips = 1030;
@@ -102,6 +110,7 @@ static void operators(synth *z) {
                 static const int64_t groups[7] = {1, 16, 56, 175, 1024, 65536, 1 << 20};
                 wb_row r = op(pairs[f][0], pairs[f][1 + v], 1 << 24, 2.0 + k * (1 + v));
                 if (f == 0) r.p.table_entries = (int64_t)1 << (10 + 2 * k);
+                if (f == 0 && v == 0) r.p.load_factor = 0.5;
                 if (f == 1) r.p.groups = groups[k];
                 if (f == 2) r.p.expr_ops = 1 << k;
                 counters(z, &r, f == 2 && v == 0 ? 6.0 * (1 << k) : 3 + k, 200 + 60 * k, h);
@@ -210,6 +219,8 @@ int main(int argc, char **argv) {
     CHECK(data_lines(out, "fig4-roofline-points", "-roofs") == 4);
     CHECK(data_lines(out, "fig4-roofline-points", "-shares") == 3);
     CHECK(data_lines(out, "fig-probe", "-levels") == 1);
+    CHECK(data_lines(out, "fig-probe", "-gather") == 5); /* the wall at the five table sizes */
+    CHECK(data_lines(out, "fig2-roofline", "-gather") == 2); /* word and sector roofs at 1 GiB */
     CHECK(data_lines(out, "fig-ilp-occupancy", "") == 1); /* select sweeps ILP at one occupancy only */
     CHECK(data_lines(out, "fig8-saturation", "-summary") == 2);
 
