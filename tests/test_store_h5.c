@@ -312,7 +312,7 @@ static void test_older_schema(void) {
     char p[512];
     wb_results res;
     wb_err e = {""};
-    const char *v2 = "partitions,table_bytes,gather_greqs,gather_pct";
+    const char *v2 = "partitions,table_bytes,gather_greqs,gather_pct,inst_per_l1_sector,inst_per_l2_sector";
     raw_file(in_dir(p, "schema1.h5"), v2, NULL, 0, 1);
     CHECK(wb_results_open(p, &res, &e) == WB_OK);
     if (e.msg[0]) fprintf(stderr, "%s\n", e.msg);
@@ -324,11 +324,13 @@ static void test_older_schema(void) {
         fixture_expect(&want, k);
         want.p.partitions = -1;
         want.p.table_bytes = want.m.gather_greqs = want.m.gather_pct = NAN;
+        want.c.inst_per_l1_sector = want.c.inst_per_l2_sector = NAN;
         CHECK(fixture_diff(r, &want, "schema 1") == 0);
     }
     if (res.nrows) wb_results_free(&res);
     raw_file(in_dir(p, "schema2-short.h5"), v2, NULL, 0, 2);
-    expect_open_refused(p, "lacks 4 column(s) this build knows: partitions, table_bytes, gather_greqs, gather_pct");
+    expect_open_refused(p, "lacks 6 column(s) this build knows: partitions, table_bytes, gather_greqs, gather_pct, "
+                           "inst_per_l1_sector, inst_per_l2_sector");
 }
 
 int main(void) {

@@ -1,12 +1,15 @@
 /* test_wall.c - the random-access wall (harness/base/wall.c): best rate per
  * table size, log-log interpolation, no extrapolation; and the gather
  * ceiling's CPU reference (micro/ceiling_ref.c) against a plain loop over a
- * table held in memory, with slots that stay inside the table and cover it. */
+ * table held in memory, with slots that stay inside the table and cover it;
+ * the hierarchical roofline's intensities (harness/gpu/counters.c). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "harness/base/metrics.h"
 #include "harness/base/wall.h"
+#include "harness/gpu/counters.h"
 #include "micro/ceiling_ref.h"
 
 static void test_wall(void) {
@@ -60,8 +63,35 @@ static void test_gather_ref(void) {
     free(seen);
 }
 
+static void set(wb_counters *c, const char *column, double v) {
+    int i = wb_metric_index(column);
+    CHECK(i >= 0);
+    if (i >= 0) c->v[i] = v;
+}
+
+static void test_hierarchical(void) {
+    wb_roof none = {"", NAN, NAN};
+    wb_counters c;
+    wb_counters_clear(&c, "");
+    set(&c, "inst", 6e9);
+    set(&c, "l1_sectors_ld", 2e9);
+    set(&c, "l1_sectors_st", 1e9);
+    set(&c, "l2_sectors", 1.5e9);
+    set(&c, "dram_sectors_read", 5e8);
+    set(&c, "dram_sectors_write", 1e8);
+    wb_counters_group(&c);
+    wb_counters_derive(&c, 2.0, &none, &none, &none);
+    CHECK_NEAR(c.inst_per_l1_sector, 2.0, 1e-12);
+    CHECK_NEAR(c.inst_per_l2_sector, 4.0, 1e-12);
+    CHECK_NEAR(c.inst_per_sector, 10.0, 1e-12);
+    set(&c, "l2_sectors", 0); /* no L2 traffic: no intensity, not infinity */
+    wb_counters_derive(&c, 2.0, &none, &none, &none);
+    CHECK(isnan(c.inst_per_l2_sector));
+}
+
 int main(void) {
     test_wall();
+    test_hierarchical();
     test_gather_ref();
     return TEST_DONE();
 }

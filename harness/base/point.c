@@ -47,6 +47,7 @@ void wb_row_init(wb_row *r) {
     for (int i = 0; i < WB_METRICS_MAX; i++) r->c.v[i] = NAN;
     for (int i = 0; i < WB_STALL_GROUPS; i++) r->c.stall[i] = NAN;
     r->c.l1_sectors = r->c.inst_per_sector = r->c.gips = r->c.roof_pct = NAN;
+    r->c.inst_per_l1_sector = r->c.inst_per_l2_sector = NAN;
     r->c.launches = -1;
 }
 

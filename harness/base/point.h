@@ -57,6 +57,8 @@ typedef struct wb_counters {
     double stall[WB_STALL_GROUPS];   /* warp-cycles per issued instruction, grouped as seed 000 Fig 6 */
     double l1_sectors;               /* global load + store sectors at L1 */
     double inst_per_sector;          /* inst / (dram_sectors_read + dram_sectors_write) */
+    double inst_per_l1_sector;       /* inst / l1_sectors: the hierarchical roofline's L1 intensity */
+    double inst_per_l2_sector;       /* inst / l2_sectors: its L2 intensity */
     double gips;                     /* warp instructions per second (counter time) */
     double roof_pct;                 /* achieved share of the measured roofline at this intensity */
     char bound[8];                   /* "memory"/"compute" against the measured ridge; "" */

@@ -67,6 +67,7 @@ void wb_counters_clear(wb_counters *c, const char *note) {
     for (int i = 0; i < WB_METRICS_MAX; i++) c->v[i] = NAN;
     for (int i = 0; i < WB_STALL_GROUPS; i++) c->stall[i] = NAN;
     c->l1_sectors = c->inst_per_sector = c->gips = c->roof_pct = NAN;
+    c->inst_per_l1_sector = c->inst_per_l2_sector = NAN;
     c->bound[0] = c->bound_l4[0] = c->bound_gh200[0] = '\0';
     c->launches = -1;
     snprintf(c->note, sizeof c->note, "%s", note ? note : "");
@@ -139,6 +140,11 @@ void wb_counters_derive(wb_counters *c, double time_ms, const wb_roof *measured,
         else if (inst > 0)
             c->inst_per_sector = INFINITY;  /* everything came from caches */
     }
+    /* Ding & Williams' hierarchical intensities (PMBS 2019): the same
+     * instructions over each level's sectors. */
+    const double l2 = col(c, "l2_sectors");
+    c->inst_per_l1_sector = isfinite(inst) && c->l1_sectors > 0 ? inst / c->l1_sectors : NAN;
+    c->inst_per_l2_sector = isfinite(inst) && l2 > 0 ? inst / l2 : NAN;
     /* warp instructions per ns = G inst/s; ms * 1e6 = ns */
     c->gips = (isfinite(inst) && inst >= 0 && isfinite(ms) && ms > 0) ? inst / (ms * 1e6) : NAN;
 

@@ -68,6 +68,8 @@ static const wb_column fixed_before[] = {
 static const wb_column fixed_after[] = {
     F64("l1_sectors", c.l1_sectors, "sector", "global load + store sectors at L1"),
     F64("inst_per_sector", c.inst_per_sector, "inst/sector", "inst / (dram_sectors_read + dram_sectors_write)"),
+    F64_V2("inst_per_l1_sector", c.inst_per_l1_sector, "inst/sector", "inst / l1_sectors (hierarchical roofline, L1)"),
+    F64_V2("inst_per_l2_sector", c.inst_per_l2_sector, "inst/sector", "inst / l2_sectors (hierarchical roofline, L2)"),
     F64("gips", c.gips, "G inst/s", "warp instructions per second, counter time"),
     F64("roof_pct", c.roof_pct, "%", "achieved share of the measured roofline at this intensity"),
     STR("bound", c.bound, "memory or compute against the measured ridge"),

@@ -9,7 +9,8 @@
 
 /* Bump when a column is added, removed, renamed or changes type; readers
  * refuse files of another version. */
-#define WB_SCHEMA_VERSION 2 /* 2: partitions, table_bytes, gather_greqs, gather_pct */
+#define WB_SCHEMA_VERSION 2 /* 2: partitions, table_bytes, gather_greqs, gather_pct,
+                               inst_per_l1_sector, inst_per_l2_sector */
 
 typedef enum { WB_COL_I32, WB_COL_I64, WB_COL_F64, WB_COL_STR } wb_col_type;
 

@@ -72,5 +72,7 @@ int wb_export_transform(wb_export *x, wb_err *e);
 int wb_export_ilp_occupancy(wb_export *x, wb_err *e);
 /* export_compare.c: two results files */
 int wb_export_compare(wb_export *x, wb_err *e);
+/* export_hier.c */
+int wb_export_hierarchical(wb_export *x, wb_err *e);
 
 #endif
