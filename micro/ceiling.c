@@ -113,12 +113,16 @@ static int add_gather(wb_point_add add, void *ctx, int v, int64_t n, int64_t byt
     return add(ctx, &p);
 }
 
-/* Both gathers over table sizes lo..hi bytes (x4) at each ILP. */
-static int add_gathers(wb_point_add add, void *ctx, int64_t n, int lo, int hi, const int *ilps, int nilp) {
-    for (int sh = lo; sh <= hi; sh += 2)
-        for (int v = WB_CEILING_GATHER_WORD; v <= WB_CEILING_GATHER_SECTOR; v++)
-            for (int i = 0; i < nilp; i++)
-                if (add_gather(add, ctx, v, n, (int64_t)1 << sh, ilps[i])) return WB_ERR;
+/* Both gathers over table sizes lo..hi bytes (x4): the word gather at each
+ * of word_ilps, the sector gather at each of sector_ilps. */
+static int add_gathers(wb_point_add add, void *ctx, int64_t n, int lo, int hi, const int *word_ilps, int nword,
+                       const int *sector_ilps, int nsector) {
+    for (int sh = lo; sh <= hi; sh += 2) {
+        for (int i = 0; i < nword; i++)
+            if (add_gather(add, ctx, WB_CEILING_GATHER_WORD, n, (int64_t)1 << sh, word_ilps[i])) return WB_ERR;
+        for (int i = 0; i < nsector; i++)
+            if (add_gather(add, ctx, WB_CEILING_GATHER_SECTOR, n, (int64_t)1 << sh, sector_ilps[i])) return WB_ERR;
+    }
     return WB_OK;
 }
 
@@ -198,10 +202,13 @@ static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx
     for (int v = WB_CEILING_INST_ISSUE; v <= WB_CEILING_FMA; v++)
         if (add_point(add, ctx, v, inst_threads(dev), -1, 1.0, 256)) return WB_ERR;
     /* The random-access wall (issue 17): tables of 16 MiB (in L2) to 16 GiB,
-     * 2^28 requests each; full adds 1 and 4 MiB and ILP 2 and 8. About 0.2 s
-     * a point on an H200 (~35 launches of 2-7 ms), ~8 s quick, ~16 s full. */
-    static const int gather_ilps_quick[] = {1, 4, 16};
-    if (add_gathers(add, ctx, GATHER_REQUESTS, full ? 20 : 24, 34, full ? ilps_full : gather_ilps_quick, full ? 5 : 3))
+     * 2^28 requests each, ILP 1, 4, 16; full adds 1 and 4 MiB and ILP 2 and 8
+     * for the word gather. About 0.35 s a point on an H200 (~20 launches of
+     * 2-8 ms and the counter passes) and ~0.3 s of CPU checksum per table:
+     * ~15 s quick (36 points), ~25 s full (64). */
+    static const int gather_ilps[] = {1, 4, 16};
+    if (add_gathers(add, ctx, GATHER_REQUESTS, full ? 20 : 24, 34, full ? ilps_full : gather_ilps, full ? 5 : 3,
+                    gather_ilps, 3))
         return WB_ERR;
     for (int64_t w = full ? HOST_WORDS / 4 : HOST_WORDS; w <= (full ? 4 : 1) * HOST_WORDS; w *= 4)
         if (add_point(add, ctx, WB_CEILING_H2D, w, -1, 0, -1) || add_point(add, ctx, WB_CEILING_D2H, w, -1, 0, -1))
