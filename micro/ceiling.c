@@ -71,13 +71,17 @@ static int kernel_variant(int v) {
 
 /* ---- sweep ---- */
 
+static void ceiling_point(wb_point *p, int v, int64_t n) {
+    wb_point_init(p);
+    snprintf(p->family, sizeof p->family, "ceiling");
+    snprintf(p->variant, sizeof p->variant, "%s", variant_names[v]);
+    p->variant_id = v;
+    p->n = n;
+}
+
 static int add_point_on(wb_point_add add, void *ctx, int v, int64_t n, int ilp, double occ, int block, int sm_limit) {
     wb_point p;
-    wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "ceiling");
-    snprintf(p.variant, sizeof p.variant, "%s", variant_names[v]);
-    p.variant_id = v;
-    p.n = n;
+    ceiling_point(&p, v, n);
     if (kernel_variant(v)) {
         p.launch.block = block;
         p.launch.ilp = class_of(v) == C_INST ? -1 : ilp;
@@ -99,11 +103,7 @@ static int gather_entry_bytes(int v) { return v == WB_CEILING_GATHER_SECTOR ? 32
 /* n random requests into a table of `bytes` (a multiple of 32). */
 static int add_gather(wb_point_add add, void *ctx, int v, int64_t n, int64_t bytes, int ilp) {
     wb_point p;
-    wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "ceiling");
-    snprintf(p.variant, sizeof p.variant, "%s", variant_names[v]);
-    p.variant_id = v;
-    p.n = n;
+    ceiling_point(&p, v, n);
     p.table_entries = bytes / gather_entry_bytes(v);
     p.table_bytes = (double)bytes;
     p.vector_bytes = v == WB_CEILING_GATHER_SECTOR ? 16 : 4;

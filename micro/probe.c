@@ -47,26 +47,30 @@ typedef struct sink {
 /* n: fact rows (ignored by builds, whose size is the dimension's rows);
  * match: the match rate of probes, the share of dimension rows inserted by
  * builds (their selectivity). */
+static void probe_point(wb_point *p, int op, int64_t n, int64_t rows, double match, double lf, int ilp, double occ) {
+    wb_point_init(p);
+    snprintf(p->family, sizeof p->family, "probe");
+    snprintf(p->variant, sizeof p->variant, "%s", probe_variants[op]);
+    p->variant_id = op;
+    snprintf(p->dtype, sizeof p->dtype, "int32");
+    snprintf(p->layout, sizeof p->layout, "uniform");
+    p->table_entries = rows;
+    if (is_build(op)) {
+        p->n = rows;
+        p->selectivity = match;
+    } else {
+        p->n = n;
+        p->match_rate = match;
+    }
+    if (table_of(op) == WB_PROBE_BUILD_HASH) p->load_factor = lf;
+    p->launch.block = PROBE_BLOCK;
+    p->launch.ilp = ilp;
+    p->launch.occupancy_target = occ;
+}
+
 static int add(const sink *s, int op, int64_t n, int64_t rows, double match, double lf, int ilp, double occ) {
     wb_point p;
-    wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "probe");
-    snprintf(p.variant, sizeof p.variant, "%s", probe_variants[op]);
-    p.variant_id = op;
-    snprintf(p.dtype, sizeof p.dtype, "int32");
-    snprintf(p.layout, sizeof p.layout, "uniform");
-    p.table_entries = rows;
-    if (is_build(op)) {
-        p.n = rows;
-        p.selectivity = match;
-    } else {
-        p.n = n;
-        p.match_rate = match;
-    }
-    if (table_of(op) == WB_PROBE_BUILD_HASH) p.load_factor = lf;
-    p.launch.block = PROBE_BLOCK;
-    p.launch.ilp = ilp;
-    p.launch.occupancy_target = occ;
+    probe_point(&p, op, n, rows, match, lf, ilp, occ);
     return s->add(s->ctx, &p);
 }
 
@@ -80,19 +84,8 @@ static int default_parts(int64_t rows) {
 /* The partitioned probe; parts 0: the default, slices of SLICE_ENTRIES. */
 static int add_part(const sink *s, int64_t n, int64_t rows, int parts) {
     wb_point p;
-    wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "probe");
-    snprintf(p.variant, sizeof p.variant, "%s", probe_variants[WB_PROBE_PARTITIONED]);
-    p.variant_id = WB_PROBE_PARTITIONED;
-    snprintf(p.dtype, sizeof p.dtype, "int32");
-    snprintf(p.layout, sizeof p.layout, "uniform");
-    p.table_entries = rows;
-    p.n = n;
-    p.match_rate = 1;
+    probe_point(&p, WB_PROBE_PARTITIONED, n, rows, 1, NAN, 4, 1);
     p.partitions = parts ? parts : default_parts(rows);
-    p.launch.block = PROBE_BLOCK;
-    p.launch.ilp = 4;
-    p.launch.occupancy_target = 1;
     return s->add(s->ctx, &p);
 }
 
