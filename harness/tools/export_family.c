@@ -91,10 +91,11 @@ static double x_table_bytes(const wb_row *r) {
     return isfinite(r->p.table_bytes) ? r->p.table_bytes : (double)r->p.table_entries * probe_entry_bytes(r);
 }
 /* only hash tables have a load factor (direct-mapped ones have NaN): it names
- * the series instead of splitting the slice */
+ * the series instead of splitting the slice; the bytes a row takes follow */
 static void series_probe(const wb_row *r, char *buf, size_t len) {
-    if (isfinite(r->p.load_factor)) snprintf(buf, len, "%s/lf%g", r->p.variant, r->p.load_factor);
-    else snprintf(buf, len, "%s", r->p.variant);
+    const double eb = probe_entry_bytes(r);
+    if (isfinite(r->p.load_factor)) snprintf(buf, len, "%s/lf%g (%g B/row)", r->p.variant, r->p.load_factor, eb);
+    else snprintf(buf, len, "%s (%g B/row)", r->p.variant, eb);
 }
 static double per_item_ns(const wb_row *r) {
     double items = isfinite(r->p.items) && r->p.items > 0 ? r->p.items : (double)r->p.n;
