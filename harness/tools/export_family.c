@@ -94,8 +94,8 @@ static double x_table_bytes(const wb_row *r) {
  * the series instead of splitting the slice; the bytes a row takes follow */
 static void series_probe(const wb_row *r, char *buf, size_t len) {
     const double eb = probe_entry_bytes(r);
-    if (isfinite(r->p.load_factor)) snprintf(buf, len, "%s/lf%g (%g B/row)", r->p.variant, r->p.load_factor, eb);
-    else snprintf(buf, len, "%s (%g B/row)", r->p.variant, eb);
+    if (isfinite(r->p.load_factor)) snprintf(buf, len, "%s/lf%g (%.3g B/row)", r->p.variant, r->p.load_factor, eb);
+    else snprintf(buf, len, "%s (%.3g B/row)", r->p.variant, eb);
 }
 static double per_item_ns(const wb_row *r) {
     double items = isfinite(r->p.items) && r->p.items > 0 ? r->p.items : (double)r->p.n;
