@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/gpus.h"
 
@@ -206,27 +207,24 @@ static void info_profile(const wb_device *d) {
 }
 
 int wb_cmd_info(int argc, char **argv) {
-    int quiet = 0, ordinal = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            info_usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--quiet")) {
+    int quiet = 0, ordinal = 0, k, first = argc;
+    static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'}, {"device", required_argument, NULL, 'd'},
+                                          {0, 0, 0, 0}};
+    wb_cli cli = {"info", longs, 0};
+    const char *arg;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return info_usage(stdout), 0;
+        if (k == WB_CLI_BAD) return info_usage(stderr), 2;
+        if (k == 'q') {
             quiet = 1;
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || v < 0 || v > 1024) {
-                fprintf(stderr, "wallbench info: bad --device '%s': expected a device ordinal\n", argv[i]);
-                return 2;
-            }
-            ordinal = (int)v;
-        } else {
-            fprintf(stderr, "wallbench info: unknown option '%s'\n", argv[i]);
-            info_usage(stderr);
-            return 2;
+            continue;
         }
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (*end || end == arg || v < 0 || v > 1024) return wb_cli_bad("info", "bad --device '%s': expected a device ordinal", arg);
+        ordinal = (int)v;
     }
+    if (first < argc) return wb_cli_bad("info", "unexpected argument '%s'", argv[first]);
     wb_device d;
     wb_err e;
     if (wb_device_open(ordinal, &d, &e) != WB_OK) {

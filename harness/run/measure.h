@@ -41,6 +41,7 @@ typedef struct wb_spent {
 typedef struct wb_run {
     /* set by run.c before the first point */
     int reps, warmup;
+    int ncu;                       /* --ncu: NVTX range around the timed launch only (ncu.h) */
     wb_device dev;
     wb_timing timing;
     wb_store *store;

@@ -16,6 +16,7 @@
 #include "harness/run/measure.h"
 #include "harness/run/provenance.h"
 #include "harness/run/run_opts.h"
+#include "harness/run/summary.h"
 
 static void run_usage(FILE *f) {
     fprintf(f,
@@ -35,6 +36,13 @@ static void run_usage(FILE *f) {
             "  --seed S               seed of the random inputs\n"
             "  --debug-launch         log grid, block, ILP and occupancy of every plan\n"
             "  --device D             CUDA device ordinal (default 0)\n"
+            "  --plugin LIB.so        also load the families of this plugin (repeatable; see\n"
+            "                         examples/wallbench-plugin); they run with --family NAME or all\n"
+            "  --ncu                  for Nsight Compute: per point one timed launch inside an NVTX\n"
+            "                         range named like the point, no warm-up, no counter pass:\n"
+            "                         ncu --nvtx --nvtx-include '<point>/' wallbench run --ncu ...\n"
+            "  --summary-json FILE    also write one JSON object about the run (results file, points\n"
+            "                         ok/skipped/failed, ceilings, time split, warnings)\n"
             "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
             "  names of wallbench list --points), --benchmark_repetitions=K (one row per\n"
             "  repetition), --benchmark_format=json, --benchmark_out=FILE, ...\n"
@@ -170,8 +178,9 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
         if (rc) goto fail;
         goto out;
     }
+    r.ncu = o->ncu;
     if (!o->counters) {
-        snprintf(r.counters_off, sizeof r.counters_off, "off (--no-counters)");
+        snprintf(r.counters_off, sizeof r.counters_off, "off (%s)", o->ncu ? "--ncu" : "--no-counters");
     } else if (wb_counters_open(dev, &r.counters, &e) != WB_OK) {
         r.counters = NULL;
         snprintf(r.counters_off, sizeof r.counters_off, "off: %.90s", e.msg);
@@ -196,6 +205,10 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     fprintf(stderr, "wallbench run: %lld ok, %lld skipped, %lld failed%s%s; results in %s\n", (long long)r.ok,
             (long long)r.skipped, (long long)r.failed, r.broken ? "; " : "", r.broken ? r.broken_msg : "", path);
     rc = r.failed || r.broken ? 1 : 0;
+    if (o->summary_json && wb_summary_write(o->summary_json, &r, path, cmdline, rc, &e) != WB_OK) {
+        fprintf(stderr, "wallbench run: %s\n", e.msg);
+        rc = 1;
+    }
     goto out;
 fail:
     fprintf(stderr, "wallbench run: %s\n", e.msg);
@@ -228,7 +241,9 @@ int wb_cmd_run(int argc, char **argv) {
     wb_selection sel;
     wb_gpu_table gpus = {NULL, 0};
     const wb_gpu_ref *prof = NULL;
-    if (wb_run_opts_parse("run", argc, argv, 1, &o) != 0) return 2;
+    int prc = wb_run_opts_parse("run", argc, argv, 1, &o);
+    if (prc == 1) return run_usage(stdout), 0;
+    if (prc || wb_run_opts_plugins("run", &o)) return 2;
     int rc = 2;
     if (wb_selection_parse(o.family, o.variant, o.sizes, &sel, &e) != WB_OK ||
         wb_gpu_table_load(NULL, &gpus, &e) != WB_OK)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness/tools/ceilings.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/textable.h"
 
@@ -155,20 +156,24 @@ int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int m
 
 int wb_cmd_roofline(int argc, char **argv) {
     const char *path = NULL;
-    int markdown = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--markdown") == 0) markdown = 1;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    int markdown = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'}, {0, 0, 0, 0}};
+    wb_cli cli = {"roofline", longs, 0};
+    const char *v;
+    while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_BAD) return 2;
+        if (k == WB_CLI_HELP) {
             printf("usage: wallbench roofline [results.h5] [--markdown]\n"
                    "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a "
                    "file)\n");
             return 0;
-        } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "wallbench roofline: unexpected argument '%s' (usage: wallbench roofline [results.h5] "
-                            "[--markdown])\n", argv[i]);
-            return 2;
-        } else path = argv[i];
+        }
+        markdown = 1;
     }
+    if (first < argc) path = argv[first++];
+    if (first < argc)
+        return wb_cli_bad("roofline", "unexpected argument '%s' (usage: wallbench roofline [results.h5] [--markdown])",
+                          argv[first]);
     wb_err e = {""};
     wb_gpu_table t;
     if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) {
