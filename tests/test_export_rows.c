@@ -4,7 +4,8 @@
  * samples) exported through the command and read back: every CSV cell
  * equals the HDF5 row's value (reals exactly, NaN as NaN), the header
  * carries each column's unit, the samples table holds every sample in
- * order; the JSON is checked by tests/export_json.py when python3 is there.
+ * order; the JSON is checked by tests/export_json.py when python3 is there;
+ * fig4 draws the point of a family that is not built in (a plugin's).
  * Also the command's input errors (exit 2). */
 #include <math.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ static void write_file(const char *path) {
     wb_row b = synth_row("hashprobe", "ilp4", 7, 1.0 / 7);
     b.p.table_entries = 1000;
     b.p.load_factor = 1000.0 / 2048;
+    synth_counters(&b, 5e6, 40000.0, 1000.0); /* a plugin family's point with counters: fig4 draws it */
     double five[5] = {0.1, 0.2, 1.0 / 3, 0.4, 0.5};
     synth_put(&z, &b, five, 5);
     wb_row c = synth_row("scan", "cub", 1, NAN);
@@ -190,6 +192,18 @@ int main(void) {
     check_points_csv(synth_path(dir, "points.csv"), &r);
     check_samples_csv(synth_path(dir, "samples.csv"), &r);
     check_errors(h5);
+    /* fig4 places the plugin family's point like a built-in one. */
+    char a1[512], a2[512], log[2048];
+    snprintf(a1, sizeof a1, "%s", h5);
+    snprintf(a2, sizeof a2, "%s", dir);
+    char *fig4[] = {"export", a1, "--fig=fig4", "--out", a2, NULL};
+    CHECK(synth_run(wb_cmd_export, 5, fig4, log, sizeof log) == 0);
+    FILE *f4 = fopen(synth_path(dir, "fig4-roofline-points.dat"), "r");
+    char line[512];
+    int hashprobe = 0;
+    while (f4 && fgets(line, sizeof line, f4)) hashprobe += !strncmp(line, "hashprobe/ilp4 hashprobe ilp4", 29);
+    if (f4) fclose(f4);
+    CHECK(hashprobe == 1);
     /* The JSON against the CSV (itself checked above): python3's json module. */
     const char *src = getenv("WB_SOURCE_DIR");
     if (src && system("command -v python3 >/dev/null 2>&1") == 0) {
