@@ -101,6 +101,14 @@ static void json_head(const wb_results *r, const char *format, FILE *f) {
     fputs("},\n", f);
 }
 
+/* Opens the JSON object of row i with its "point" key: the rows of both tables start alike. */
+static void json_row_open(FILE *f, const wb_results *r, int64_t i) {
+    char name[256];
+    fputs(i ? ",\n{" : "\n{", f);
+    wb_json_key(f, "point", 1);
+    wb_json_str(f, wb_point_name(&r->rows[i].p, name, sizeof name));
+}
+
 static void points_json(const wb_results *r, FILE *f) {
     int n;
     const wb_column *cols = wb_schema_columns(&n);
@@ -134,10 +142,7 @@ static void points_json(const wb_results *r, FILE *f) {
     wb_json_key(f, "points", 1);
     fputc('[', f);
     for (int64_t i = 0; i < r->nrows; i++) {
-        char name[256];
-        fputs(i ? ",\n{" : "\n{", f);
-        wb_json_key(f, "point", 1);
-        wb_json_str(f, wb_point_name(&r->rows[i].p, name, sizeof name));
+        json_row_open(f, r, i);
         for (int k = 0; k < n; k++) {
             wb_json_key(f, cols[k].name, 0);
             cell(f, WB_TABLE_JSON, &r->rows[i], &cols[k]);
@@ -154,10 +159,7 @@ static void samples_json(const wb_results *r, FILE *f) {
     wb_json_key(f, "samples", 1);
     fputc('[', f);
     for (int64_t i = 0; i < r->nrows; i++) {
-        char name[256];
-        fputs(i ? ",\n{" : "\n{", f);
-        wb_json_key(f, "point", 1);
-        wb_json_str(f, wb_point_name(&r->rows[i].p, name, sizeof name));
+        json_row_open(f, r, i);
         wb_json_key(f, "id", 0);
         fprintf(f, "%lld", (long long)r->rows[i].m.id);
         wb_json_key(f, "time_ms", 0);
