@@ -5,7 +5,8 @@
  * equals the HDF5 row's value (reals exactly, NaN as NaN), the header
  * carries each column's unit, the samples table holds every sample in
  * order; the JSON is checked by tests/export_json.py when python3 is there;
- * fig4 draws the point of a family that is not built in (a plugin's).
+ * fig4, report and compare show the point of a family that is not built in
+ * (a plugin's).
  * Also the command's input errors (exit 2). */
 #include <math.h>
 #include <stdlib.h>
@@ -194,6 +195,7 @@ int main(void) {
     check_errors(h5);
     /* fig4 places the plugin family's point like a built-in one. */
     char a1[512], a2[512], log[2048];
+    static char big[65536];
     snprintf(a1, sizeof a1, "%s", h5);
     snprintf(a2, sizeof a2, "%s", dir);
     char *fig4[] = {"export", a1, "--fig=fig4", "--out", a2, NULL};
@@ -204,6 +206,14 @@ int main(void) {
     while (f4 && fgets(line, sizeof line, f4)) hashprobe += !strncmp(line, "hashprobe/ilp4 hashprobe ilp4", 29);
     if (f4) fclose(f4);
     CHECK(hashprobe == 1);
+    /* report and compare list it by its family name too. */
+    char *report[] = {"report", a1, NULL};
+    CHECK(synth_run(wb_cmd_report, 2, report, big, sizeof big) == 0);
+    CHECK(strstr(big, "hashprobe") != NULL);
+    char *compare[] = {"compare", a1, a1, "--family=hashprobe", NULL};
+    CHECK(synth_run(wb_cmd_compare, 4, compare, big, sizeof big) == 0);
+    CHECK(strstr(big, "hashprobe") != NULL);
+    if (wb_test_failures) fprintf(stderr, "%s\n", big);
     /* The JSON against the CSV (itself checked above): python3's json module. */
     const char *src = getenv("WB_SOURCE_DIR");
     if (src && system("command -v python3 >/dev/null 2>&1") == 0) {
