@@ -12,9 +12,9 @@
    smsp__inst_executed.sum --csv  wallbench run --ncu <options>
    and keeps the kernels ncu profiled, in launch order. --ncu pushes one NVTX
    range per point around its one timed launch, so ncu must profile exactly
-   `launches` kernels per point: the sum is checked first. If ncu splits the
-   '/' of the point names into nested ranges and profiles nothing, the same
-   run is retried with '/' escaped as '\\/', then with regex: filters.
+   `launches` kernels per point: the sum is checked first. ncu reads '/' as
+   range nesting, so the '/' of a point name is escaped ('\\/'); should that
+   profile nothing, the run is retried unescaped, then with regex: filters.
 3. Sums ncu's instruction counts per point (consecutive kernels, `launches`
    of them) and compares with the file's inst column: they must be equal.
 Exit 0 when every ok point with counters matches exactly, 1 otherwise."""
@@ -41,9 +41,12 @@ if not points:
     sys.exit("no ok point with counters in %s" % a.results)
 want_kernels = sum(n for _, n, _ in points)
 
+# ncu reads '/' as "nested in" and escapes a literal quantifier with '\\';
+# the escaped spelling is the expected one, the others are fallbacks.
 def spellings(name):
-    yield name + "/"
     yield name.replace("/", "\\/") + "/"
+    yield name + "/"
+    yield "regex:^" + re.escape(name).replace("/", "\\/") + "$/"
     yield "regex:^" + re.escape(name) + "$/"
 
 def run_ncu(style):
@@ -66,7 +69,7 @@ def run_ncu(style):
                     vals.append((r.get("Kernel Name", "?"), float(r["Metric Value"].replace(",", ""))))
     return vals
 
-for style in range(3):
+for style in range(4):
     kernels = run_ncu(style)
     print("filter style %d: ncu profiled %d kernels, the points launch %d" % (style, len(kernels), want_kernels))
     if len(kernels) == want_kernels:

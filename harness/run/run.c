@@ -40,7 +40,7 @@ static void run_usage(FILE *f) {
             "                         examples/wallbench-plugin); they run with --family NAME or all\n"
             "  --ncu                  for Nsight Compute: per point one timed launch inside an NVTX\n"
             "                         range named like the point, no warm-up, no counter pass:\n"
-            "                         ncu --nvtx --nvtx-include '<point>/' wallbench run --ncu ...\n"
+            "                         ncu --nvtx --nvtx-include '<point, each / as \\/>/' wallbench run --ncu\n"
             "  --summary-json FILE    also write one JSON object about the run (results file, points\n"
             "                         ok/skipped/failed, ceilings, time split, warnings)\n"
             "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
