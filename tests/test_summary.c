@@ -57,12 +57,12 @@ int main(void) {
     wb_spent_add(&r, "hashprobe", WB_SPENT_VERIFY, 0.25);
     wb_spent_add(&r, "scan", WB_SPENT_DATA, 2.0);
     wb_err e;
-    CHECK(wb_summary_write(js, &r, h5, "wallbench run --ncu", 1, &e) == WB_OK);
+    CHECK(wb_summary_write(js, &r, h5, "wallbench run --ncu", 1, "", &e) == WB_OK);
     const char *s = slurp(js);
     CHECK(s != NULL);
     if (s) {
         CHECK(strstr(s, "\"results_file\":\"/tmp/wb_summary_") != NULL);
-        CHECK(strstr(s, "\"exit_code\":1") != NULL);
+        CHECK(strstr(s, "\"exit_code\":1,\"error\":null") != NULL);
         CHECK(strstr(s, "\"points\":{\"ok\":1,\"skipped\":1,\"failed\":1,\"rows\":3}") != NULL);
         CHECK(strstr(s, "\"failed\":[{\"point\":\"scan/cub/int32/n:7/ilp:4/block:256/occ:1\",\"id\":2,"
                         "\"reason\":\"verify: 1 of 7 mismatched; first: [3] got \\\"x\\\" expected 4\"}]") != NULL);
@@ -80,7 +80,12 @@ int main(void) {
         snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", js);
         CHECK(system(cmd) == 0);
     }
-    CHECK(wb_summary_write("/nonexistent/dir/s.json", &r, h5, "x", 0, &e) == WB_ERR);
+    /* A run that failed before its results file existed. */
+    CHECK(wb_summary_write(js, &r, "", "x", 1, "no point matches --benchmark_filter", &e) == WB_OK);
+    s = slurp(js);
+    CHECK(s && strstr(s, "\"results_file\":null") && strstr(s, "\"error\":\"no point matches --benchmark_filter\""));
+    CHECK(s && strstr(s, "\"failed\":[]"));
+    CHECK(wb_summary_write("/nonexistent/dir/s.json", &r, h5, "x", 0, "", &e) == WB_ERR);
     CHECK(strstr(e.msg, "--summary-json /nonexistent/dir/s.json: cannot write") != NULL);
     synth_remove_dir(dir);
     return TEST_DONE();

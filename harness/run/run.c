@@ -147,6 +147,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_err e = {""};
     wb_run r;
     int rc = 1;
+    char path[1200] = ""; /* the results file, once created */
     int64_t matched = 0;
     if (wb_run_init(&r, o->reps, o->warmup, &e) != WB_OK) goto fail;
     r.dev = *dev;
@@ -193,7 +194,6 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_provenance_init(&pv);
     wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
                               wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, wb_seed};
-    char path[1200];
     if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
     fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s -> %s\n", (long long)r.total,
             npts, wb_sweep_kind_name(o->sweep), dev->name, path);
@@ -205,10 +205,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     fprintf(stderr, "wallbench run: %lld ok, %lld skipped, %lld failed%s%s; results in %s\n", (long long)r.ok,
             (long long)r.skipped, (long long)r.failed, r.broken ? "; " : "", r.broken ? r.broken_msg : "", path);
     rc = r.failed || r.broken ? 1 : 0;
-    if (o->summary_json && wb_summary_write(o->summary_json, &r, path, cmdline, rc, &e) != WB_OK) {
-        fprintf(stderr, "wallbench run: %s\n", e.msg);
-        rc = 1;
-    }
+    e.msg[0] = '\0';
     goto out;
 fail:
     fprintf(stderr, "wallbench run: %s\n", e.msg);
@@ -216,6 +213,14 @@ out:
     if (r.store) {
         wb_err ignored;
         wb_store_close(r.store, &ignored);
+    }
+    /* Also after a failure (its message is the error), once the file is closed. */
+    if (o->summary_json && !wb_gb_listing()) {
+        wb_err se;
+        if (wb_summary_write(o->summary_json, &r, path, cmdline, rc, e.msg, &se) != WB_OK) {
+            fprintf(stderr, "wallbench run: %s\n", se.msg);
+            if (!rc) rc = 1;
+        }
     }
     wb_run_free(&r);
     wb_timing_close(&r.timing);

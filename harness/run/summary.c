@@ -46,10 +46,10 @@ static void rows(FILE *f, const wb_results *res, const char *status) {
 }
 
 int wb_summary_write(const char *path, const wb_run *r, const char *results, const char *cmdline, int exit_code,
-                     wb_err *e) {
+                     const char *error, wb_err *e) {
     wb_results res;
     wb_err re;
-    int have = wb_results_open(results, &res, &re) == WB_OK;
+    int have = *results && wb_results_open(results, &res, &re) == WB_OK;
     FILE *f = fopen(path, "w");
     if (!f) {
         if (have) wb_results_free(&res);
@@ -59,11 +59,15 @@ int wb_summary_write(const char *path, const wb_run *r, const char *results, con
     wb_json_key(f, "summary_version", 1);
     fputs("1", f);
     wb_json_key(f, "results_file", 0);
-    wb_json_str(f, results);
+    if (*results) wb_json_str(f, results);
+    else fputs("null", f);
     wb_json_key(f, "command", 0);
     wb_json_str(f, cmdline);
     wb_json_key(f, "exit_code", 0);
     fprintf(f, "%d", exit_code);
+    wb_json_key(f, "error", 0);
+    if (error && *error) wb_json_str(f, error);
+    else fputs("null", f);
     wb_json_key(f, "gpu", 0);
     wb_json_str(f, r->dev.name);
     wb_json_key(f, "points", 0);
@@ -112,7 +116,7 @@ int wb_summary_write(const char *path, const wb_run *r, const char *results, con
     char counters[128];
     snprintf(counters, sizeof counters, "counters %s", r->counters_off);
     const char *run_warn[3] = {r->counters_off[0] ? counters : NULL, r->broken ? r->broken_msg : NULL,
-                               have ? NULL : re.msg};
+                               have || !*results ? NULL : re.msg};
     for (int i = 0; i < 3; i++) {
         if (!run_warn[i]) continue;
         if (!first) fputc(',', f);

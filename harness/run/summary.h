@@ -8,8 +8,10 @@
 #include "harness/run/measure.h"
 
 /* Writes the object to path (overwritten); results is the file the run
- * wrote, re-read for the rows' warnings; exit_code the run's exit code. */
+ * wrote ("" if none: the run failed first), re-read for the rows'
+ * warnings; exit_code the run's exit code; error what stopped it ("" if
+ * nothing did). */
 int wb_summary_write(const char *path, const wb_run *r, const char *results, const char *cmdline, int exit_code,
-                     wb_err *e);
+                     const char *error, wb_err *e);
 
 #endif
