@@ -66,7 +66,10 @@ def run_ncu(style):
         if start >= 0:
             for r in csv.DictReader(io.StringIO(text[start:])):
                 if r.get("Metric Name") == "smsp__inst_executed.sum":
-                    vals.append((r.get("Kernel Name", "?"), float(r["Metric Value"].replace(",", ""))))
+                    # --print-units base asks for plain counts; scale anyway should ncu print Kinst/Minst
+                    unit = r.get("Metric Unit", "")
+                    scale = {"K": 1e3, "M": 1e6, "G": 1e9}.get(unit[:1], 1) if unit[1:] == "inst" else 1
+                    vals.append((r.get("Kernel Name", "?"), scale * float(r["Metric Value"].replace(",", ""))))
     return vals
 
 for style in range(4):
