@@ -5,11 +5,11 @@
 #include "harness/run/family.h"
 
 extern const wb_family wb_family_ceiling, wb_family_transform, wb_family_select, wb_family_scan,
-    wb_family_probe, wb_family_groupby, wb_family_expr;
+    wb_family_probe, wb_family_groupby, wb_family_expr, wb_family_ssb;
 
 const wb_family *const wb_families[] = {
     &wb_family_ceiling, &wb_family_transform, &wb_family_select, &wb_family_scan,
-    &wb_family_probe,   &wb_family_groupby,   &wb_family_expr,   NULL,
+    &wb_family_probe,   &wb_family_groupby,   &wb_family_expr,   &wb_family_ssb, NULL,
 };
 
 const wb_family *wb_family_find(const char *name) {
