@@ -27,22 +27,26 @@ __global__ void generate_kernel(wb_ssb_columns c, wb_ssb_sizes z, uint64_t seed)
     }
 }
 
-__device__ __forceinline__ int key_column(int dim) {
-    return dim == WB_SSB_DATE ? WB_SSB_LO_ORDERDATE
-           : dim == WB_SSB_CUST ? WB_SSB_LO_CUSTKEY
-           : dim == WB_SSB_SUPP ? WB_SSB_LO_SUPPKEY
-                                : WB_SSB_LO_PARTKEY;
-}
-
 __device__ __forceinline__ bool in(int32_t v, int32_t lo, int32_t hi) { return v >= lo && v <= hi; }
 
 // Map probe of one key: the row's share of the group, or -1 (filtered out).
-__device__ __forceinline__ int32_t probe_map(const wb_ssb_query &q, int dim, int32_t key) {
-    return __ldg(q.map[dim] + (dim == WB_SSB_DATE ? key - WB_SSB_FIRST_DATE : key));
+__device__ __forceinline__ int32_t probe_map(const wb_ssb_probe &p, int32_t key) {
+    return __ldg(p.map + (p.dim == WB_SSB_DATE ? key - WB_SSB_FIRST_DATE : key));
+}
+// The packed form's probe: one byte, the code, scaled by the stride.
+__device__ __forceinline__ int32_t probe_packed(const wb_ssb_probe &p, int32_t key) {
+    const unsigned code = __ldg(p.packed + key);
+    return code == WB_SSB_PACKED_NONE ? -1 : (int32_t)code * p.stride;
 }
 // The date dimension without its table: the yyyymmdd key carries the year.
-__device__ __forceinline__ int32_t date_arith(const wb_ssb_query &q, int32_t key) {
-    return in(key, q.date_lo, q.date_hi) ? (key / 10000 - q.year_base) * q.year_stride : -1;
+__device__ __forceinline__ int32_t date_arith(const wb_ssb_query &q, const wb_ssb_probe &p, int32_t key) {
+    return in(key, q.date_lo, q.date_hi) ? (key / 10000 - q.year_base) * p.stride : -1;
+}
+// The lifted forms' probe: date by arithmetic, the others through the int32 or packed map.
+template <bool PACKED>
+__device__ __forceinline__ int32_t probe_lifted(const wb_ssb_query &q, const wb_ssb_probe &p, int32_t key) {
+    if (p.dim == WB_SSB_DATE) return date_arith(q, p, key);
+    return PACKED ? probe_packed(p, key) : probe_map(p, key);
 }
 
 __device__ __forceinline__ int32_t measure(const wb_ssb_columns &c, int64_t i, bool profit) {
@@ -86,13 +90,14 @@ __device__ __forceinline__ void tiled_group_tile(const wb_ssb_columns &c, const 
     wb_tile_flags_init<wb_layout::striped, int32_t, BT, IPT, FULL>(valid, flags);
 #pragma unroll
     for (int i = 0; i < IPT; i++) group[i] = 0;
-    for (int p = 0; p < q.nprobe; p++) {
-        const int dim = q.order[p];
-        pred_load<BT, IPT>(c.col[key_column(dim)] + base, flags, v);
+#pragma unroll
+    for (int p = 0; p < WB_SSB_DIMS; p++) {
+        if (p >= q.nprobe) break;
+        pred_load<BT, IPT>(q.probe[p].key + base, flags, v);
 #pragma unroll
         for (int i = 0; i < IPT; i++) {
             if (!flags[i]) continue;
-            const int32_t share = probe_map(q, dim, v[i]);
+            const int32_t share = probe_map(q.probe[p], v[i]);
             if (share < 0) flags[i] = 0;
             else group[i] += share;
         }
@@ -144,29 +149,31 @@ __device__ __forceinline__ void direct_flight1_tile(const wb_ssb_columns &c, con
     }
 }
 
-template <int ILP, bool Full>
-__device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base) {
+// The direct and packed forms differ in the map a probe reads and the
+// group table the sum goes to (global, or the block's copy in shared memory).
+template <int ILP, bool Full, bool PACKED>
+__device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
+                                                  unsigned long long *groups) {
     using T = wb_grid_tile<ILP>;
-    const int first = q.order[0];
     int32_t k[ILP];
-    T::template load<Full>(c.col[key_column(first)], base, c.n, k);
+    T::template load<Full>(q.probe[0].key, base, c.n, k);
     const bool profit = q.flight == 4;
 #pragma unroll
     for (int j = 0; j < ILP; j++) {
         if (!T::template valid<Full>(base, j, c.n)) continue;
-        int32_t group = first == WB_SSB_DATE ? date_arith(q, k[j]) : probe_map(q, first, k[j]);
+        int32_t group = probe_lifted<PACKED>(q, q.probe[0], k[j]);
         const int64_t i = T::index(base, j);
-        for (int p = 1; p < q.nprobe && group >= 0; p++) {
-            const int dim = q.order[p];
-            const int32_t key = c.col[key_column(dim)][i];
-            const int32_t share = dim == WB_SSB_DATE ? date_arith(q, key) : probe_map(q, dim, key);
+#pragma unroll
+        for (int p = 1; p < WB_SSB_DIMS; p++) {
+            if (p >= q.nprobe || group < 0) break;
+            const int32_t share = probe_lifted<PACKED>(q, q.probe[p], q.probe[p].key[i]);
             group = share < 0 ? -1 : group + share;
         }
-        if (group >= 0) atomicAdd(q.out + group, (unsigned long long)(int64_t)measure(c, i, profit));
+        if (group >= 0) atomicAdd(groups + group, (unsigned long long)(int64_t)measure(c, i, profit));
     }
 }
 
-template <int ILP, bool FLIGHT1>
+template <int ILP, bool FLIGHT1, bool PACKED>
 __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     if constexpr (FLIGHT1) {
         unsigned long long sum = 0;
@@ -175,9 +182,19 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
         });
         sum = wb_warp_sum(sum);
         if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
+    } else if constexpr (PACKED) {
+        extern __shared__ unsigned long long block_groups[];
+        for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
+        __syncthreads();
+        wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+            direct_group_tile<ILP, decltype(full)::value, true>(c, q, base, block_groups);
+        });
+        __syncthreads();
+        for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
+            if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
     } else {
         wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-            direct_group_tile<ILP, decltype(full)::value>(c, q, base);
+            direct_group_tile<ILP, decltype(full)::value, false>(c, q, base, q.out);
         });
     }
 }
@@ -197,11 +214,19 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
                     : tiled_kernel<decltype(bt)::value, decltype(ipt)::value, false>;
             return cudaSuccess;
         });
-    if (form != WB_SSB_DIRECT || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
+    if ((form != WB_SSB_DIRECT && form != WB_SSB_PACKED) || block < 32 || block % 32 != 0)
+        return cudaErrorInvalidValue;
     *k = wb_grid_pick_ilp(ilp, [&](auto i) -> query_kernel_t {
-        return f1 ? direct_kernel<decltype(i)::value, true> : direct_kernel<decltype(i)::value, false>;
+        constexpr int I = decltype(i)::value;
+        if (f1) return direct_kernel<I, true, false>;
+        return form == WB_SSB_PACKED ? direct_kernel<I, false, true> : direct_kernel<I, false, false>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// Dynamic shared memory the query's kernel needs: the packed form's group table.
+int64_t smem_of(wb_ssb_form form, int flight, int64_t groups) {
+    return form == WB_SSB_PACKED && flight != 1 ? groups * (int64_t)sizeof(unsigned long long) : 0;
 }
 
 }  // namespace
@@ -215,12 +240,15 @@ extern "C" cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_siz
     return wb_launched();
 }
 
-extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, int flight, wb_launch *l, int64_t n) {
+extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, int flight, int64_t groups, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
     cudaError_t e = kernel_of(form, flight, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
-    return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent, 0);
+    const int64_t smem = smem_of(form, flight, groups);
+    if (smem > 0x7fffffff) return cudaErrorInvalidValue;
+    return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
+                          (int)smem);
 }
 
 extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c,

@@ -32,6 +32,10 @@ typedef enum wb_ssb_form {
                       with vector loads, the rest only for rows still passing (short-circuit), the
                       date join replaced by arithmetic on the yyyymmdd key (range test, year =
                       key / 10000), flight 1 summed per warp */
+    WB_SSB_PACKED, /* direct plus seed 002's two lifted optimizations (section 4): 1-byte dimension maps
+                      (the group code, 0xFF = filtered out: the 3 M-row customer map is 3 MB, not 12,
+                      and stays in L2) and the group table privatized per block in shared memory (one
+                      global atomic per group and block at the end); flight 1 as direct */
     WB_SSB_FORMS
 } wb_ssb_form;
 
@@ -47,27 +51,41 @@ typedef struct wb_ssb_columns {
     int64_t n;
 } wb_ssb_columns;
 
+/* One dimension probe of a query, in probe order. The kernels index these by
+ * probe position in unrolled loops, so that no pointer array is indexed at
+ * run time (which would put it in local memory). */
+typedef struct wb_ssb_probe {
+    int dim;                /* WB_SSB_DATE .. WB_SSB_PART */
+    const int32_t *key;     /* the lineorder column it joins on (device) */
+    const int32_t *map;     /* device map (see above); date: WB_SSB_DATE_SPAN entries */
+    const uint8_t *packed;  /* the packed form's map: code = share / stride, or WB_SSB_PACKED_NONE */
+    int32_t stride;         /* the dimension's stride in the group index */
+} wb_ssb_probe;
+
 typedef struct wb_ssb_query {
     int flight;                      /* 1..4; flight 4 sums lo_revenue - lo_supplycost, 2 and 3 lo_revenue */
     int32_t date_lo, date_hi;        /* lo_orderdate range (all flights) */
     int32_t qty_lo, qty_hi;          /* flight 1: lo_quantity range */
     int32_t disc_lo, disc_hi;        /* flight 1: lo_discount range */
-    int nprobe;                      /* flights 2-4: dimensions probed, in order[] */
-    int order[WB_SSB_DIMS];
-    int32_t year_base, year_stride;  /* date's share of the group: (year - base) x stride */
-    const int32_t *map[WB_SSB_DIMS]; /* device maps (see above); map[WB_SSB_DATE] has WB_SSB_DATE_SPAN entries */
+    int nprobe;                      /* flights 2-4: dimensions probed, in this order */
+    wb_ssb_probe probe[WB_SSB_DIMS];
+    int32_t year_base;               /* date's share of the group: (year - base) x its stride */
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
 } wb_ssb_query;
 
+#define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */
+
 /* Fills the nine columns of c from (seed, row) on s. */
 cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);
 
-/* Completes l (block, ilp, occupancy_target set) for a query of `flight` over
- * n rows: tiled covers the rows with one block per tile, direct is
- * persistent. cudaErrorInvalidValue for a shape that is not compiled (tiled:
- * blocks 128, 256, 512; both: ILP 1, 2, 4, 8, 16). */
-cudaError_t wb_ssb_plan(wb_ssb_form form, int flight, wb_launch *l, int64_t n);
+/* Completes l (block, ilp, occupancy_target set) for a query of `flight` with
+ * `groups` groups over n rows: tiled covers the rows with one block per tile,
+ * direct and packed are persistent (packed: groups x 8 bytes of shared
+ * memory). cudaErrorInvalidValue for a shape that is not compiled (tiled:
+ * blocks 128, 256, 512; all: ILP 1, 2, 4, 8, 16) or a group table larger
+ * than a block's shared memory. */
+cudaError_t wb_ssb_plan(wb_ssb_form form, int flight, int64_t groups, wb_launch *l, int64_t n);
 
 /* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */
 cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c, const wb_ssb_query *q,

@@ -1,5 +1,5 @@
 /* ssb.c - the ssb family: the 13 Star Schema Benchmark queries (Q1.1-Q4.3),
- * each in the tiled (Crystal) and direct (seed 002) form, on data generated
+ * each in the tiled (Crystal), direct and packed (seed 002) form, on data generated
  * on the GPU at scale factor SF = n / 6,000,000 (ssb_gen.h) and answered on
  * the CPU (ssb_ref.c). One data set per n serves all 26 variants; the
  * dimension maps of every query are built on the host once per data set,
@@ -17,12 +17,12 @@
 #include "micro/keys.h"
 #include "micro/ssb_query.h"
 
-#define FORMS(q) q "_tiled", q "_direct"
+#define FORMS(q) q "_tiled", q "_direct", q "_packed"
 static const char *const ssb_variants[] = {
     FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
     FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"), NULL,
 };
-#define VARIANTS (2 * WB_SSB_QUERIES)
+#define VARIANTS (WB_SSB_FORMS * WB_SSB_QUERIES)
 
 static int query_of(int variant) { return variant / WB_SSB_FORMS; }
 static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_FORMS); }
@@ -66,7 +66,7 @@ static int add_all(const sink *s, int64_t n, int ilp, double occ) {
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, and a one-row table. 156 points, 3 data sets. */
+ * 128 and 512 too, and a one-row table. 221 points, 3 data sets. */
 static int sweep_test(const sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -77,38 +77,44 @@ static int sweep_test(const sink *s) {
     return add_all(s, 1, 4, 1);
 }
 
-/* The ILP x occupancy grid of one query's two forms (the default ILP 4,
- * occupancy 1 point is in add_all). */
-static int add_grid(const sink *s, int query, int64_t n) {
-    static const int ilps[] = {1, 2, 8, 16};
-    static const double occs[] = {0.25, 0.5};
+/* Launch shapes beside the default (ILP 4, occupancy 1, in add_all). */
+typedef struct shapes {
+    int nilp;
+    int ilps[4];
+    int nocc;
+    double occs[2];
+} shapes;
+static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {2, {2, 8}, 1, {0.5}};
+
+/* The ILP x occupancy grid of one query's forms. */
+static int add_grid(const sink *s, int query, int64_t n, const shapes *g) {
     for (int f = 0; f < WB_SSB_FORMS; f++) {
         const int v = query * WB_SSB_FORMS + f;
-        for (int i = 0; i < 4; i++)
-            if (add(s, v, n, SSB_BLOCK, ilps[i], 1) != WB_OK) return WB_ERR;
-        for (int o = 0; o < 2; o++)
-            if (add(s, v, n, SSB_BLOCK, 4, occs[o]) != WB_OK) return WB_ERR;
+        for (int i = 0; i < g->nilp; i++)
+            if (add(s, v, n, SSB_BLOCK, g->ilps[i], 1) != WB_OK) return WB_ERR;
+        for (int o = 0; o < g->nocc; o++)
+            if (add(s, v, n, SSB_BLOCK, 4, g->occs[o]) != WB_OK) return WB_ERR;
     }
     return WB_OK;
 }
 
-/* quick: SF 1 and 10, every variant (52); the ILP x occupancy grid of Q1.1
- * (a scan) and Q4.1 (four probes) at SF 10 (24). 76 points, 2 data sets
- * (SF 10: 2.4 GB, generated in ~10 ms on an H200, CPU reference ~1 s on 16
- * cores). */
+/* quick: SF 1 and 10, every variant (78); ILP {1, 2, 8, 16} and occupancy
+ * {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10 (36). 114
+ * points, 2 data sets (SF 10: 2.2 GB, generated in ~10 ms on an H200, CPU
+ * reference ~1 s on 16 cores). */
 static int sweep_quick(const sink *s) {
     if (add_all(s, SF(1), 4, 1) != WB_OK || add_all(s, SF(10), 4, 1) != WB_OK) return WB_ERR;
-    return add_grid(s, 0, SF(10)) == WB_OK && add_grid(s, 10, SF(10)) == WB_OK ? WB_OK : WB_ERR;
+    return add_grid(s, 0, SF(10), &wide) == WB_OK && add_grid(s, 10, SF(10), &wide) == WB_OK ? WB_OK : WB_ERR;
 }
 
 /* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB: skipped where it
- * does not fit): every variant (26) and the grid of every query (156). The
- * SF 100 part: generation ~0.1 s, CPU reference ~10 s on 16 cores, 182
- * points of 1-10 ms launches. */
+ * does not fit): every variant (39) and ILP {2, 8} and occupancy 1/2 of every
+ * query (117). The SF 100 part: generation ~0.1 s, CPU reference ~7 s on 16
+ * cores, 156 points of 1-10 ms launches. 270 points. */
 static int sweep_full(const sink *s) {
     if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
     for (int q = 0; q < WB_SSB_QUERIES; q++)
-        if (add_grid(s, q, SF(100)) != WB_OK) return WB_ERR;
+        if (add_grid(s, q, SF(100), &narrow) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
@@ -124,7 +130,7 @@ static double maps_bytes(const wb_ssb_sizes *z) {
     double b = 0;
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
         for (int dim = 0; dim < WB_SSB_DIMS; dim++)
-            if (wb_ssb_specs[qi].dim[dim].joined) b += 4.0 * (double)wb_ssb_map_entries(dim, z);
+            if (wb_ssb_specs[qi].dim[dim].joined) b += 5.0 * (double)wb_ssb_map_entries(dim, z); /* int32 + packed */
     return b;
 }
 
@@ -146,6 +152,7 @@ typedef struct ssb_data {
     wb_ssb_sizes z;
     wb_ssb_columns cols;
     int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
+    uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
     unsigned long long *out[WB_SSB_QUERIES];   /* device group sums */
     wb_ssb_answer ans[WB_SSB_QUERIES];
 } ssb_data;
@@ -155,11 +162,30 @@ static void ssb_data_destroy(void *data) {
     if (!d) return;
     for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) wb_dev_free(d->cols.col[c]);
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
-        for (int dim = 0; dim < WB_SSB_DIMS; dim++) wb_dev_free(d->map[qi][dim]);
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++) wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]);
         wb_dev_free(d->out[qi]);
     }
     wb_ssb_answers_free(d->ans);
     free(d);
+}
+
+/* The map of one query's dimension, int32 and packed (code = share / stride;
+ * every code of the 13 queries is below 255). */
+static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *bytes, wb_err *e) {
+    const wb_ssb_layout *l = &d->ans[qi].layout;
+    const int64_t entries = wb_ssb_map_entries(dim, &d->z);
+    wb_ssb_map_fill(&wb_ssb_specs[qi], l, dim, &d->z, d->seed, host);
+    for (int64_t k = 0; k < entries; k++) {
+        const int32_t code = host[k] < 0 ? WB_SSB_PACKED_NONE : host[k] / l->stride[dim];
+        if (code > WB_SSB_PACKED_NONE || (host[k] >= 0 && code == WB_SSB_PACKED_NONE))
+            return wb_fail(e, "ssb %s: group code %d does not fit the packed map", wb_ssb_specs[qi].name, code);
+        bytes[k] = (uint8_t)code;
+    }
+    int rc = wb_dev_alloc((void **)&d->map[qi][dim], (size_t)entries * sizeof(int32_t), "ssb dimension map", e);
+    if (rc == WB_OK) rc = wb_upload(d->map[qi][dim], host, (size_t)entries * sizeof(int32_t), e);
+    if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
+    if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
+    return rc;
 }
 
 static int upload_maps(ssb_data *d, wb_err *e) {
@@ -167,21 +193,16 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     for (int dim = 0; dim < WB_SSB_DIMS; dim++)
         if (wb_ssb_map_entries(dim, &d->z) > most) most = wb_ssb_map_entries(dim, &d->z);
     int32_t *host = wb_host_alloc((size_t)most * sizeof(int32_t), "ssb dimension map", e);
-    if (!host) return WB_ERR;
-    int rc = WB_OK;
+    uint8_t *bytes = host ? wb_host_alloc((size_t)most, "ssb packed map", e) : NULL;
+    int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
-        const wb_ssb_spec *q = &wb_ssb_specs[qi];
         rc = wb_dev_alloc((void **)&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                           "ssb group sums", e);
-        for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++) {
-            if (!q->dim[dim].joined) continue;
-            const size_t bytes = (size_t)wb_ssb_map_entries(dim, &d->z) * sizeof(int32_t);
-            wb_ssb_map_fill(q, &d->ans[qi].layout, dim, &d->z, d->seed, host);
-            rc = wb_dev_alloc((void **)&d->map[qi][dim], bytes, "ssb dimension map", e);
-            if (rc == WB_OK) rc = wb_upload(d->map[qi][dim], host, bytes, e);
-        }
+        for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
+            if (wb_ssb_specs[qi].dim[dim].joined) rc = upload_map(d, qi, dim, host, bytes, e);
     }
     free(host);
+    free(bytes);
     return rc;
 }
 
@@ -220,9 +241,14 @@ static wb_ssb_query query_args(const ssb_data *d, int qi) {
     q.date_lo = s->date_lo, q.date_hi = s->date_hi;
     q.qty_lo = s->qty_lo, q.qty_hi = s->qty_hi, q.disc_lo = s->disc_lo, q.disc_hi = s->disc_hi;
     q.nprobe = s->nprobe;
-    memcpy(q.order, s->order, sizeof q.order);
-    q.year_base = l->base[WB_SSB_DATE], q.year_stride = l->stride[WB_SSB_DATE];
-    for (int dim = 0; dim < WB_SSB_DIMS; dim++) q.map[dim] = d->map[qi][dim];
+    static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
+                                            WB_SSB_LO_PARTKEY};
+    for (int p = 0; p < s->nprobe; p++) {
+        const int dim = s->order[p];
+        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[key_of[dim]], d->map[qi][dim], d->packed[qi][dim],
+                                    l->stride[dim]};
+    }
+    q.year_base = l->base[WB_SSB_DATE];
     q.out = d->out[qi];
     q.groups = l->groups;
     return q;
@@ -233,9 +259,10 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     if (p->variant_id < 0 || p->variant_id >= VARIANTS) return wb_fail(e, "ssb: no variant %d", p->variant_id);
     const int qi = query_of(p->variant_id);
     const wb_ssb_spec *q = &wb_ssb_specs[qi];
-    cudaError_t ce = wb_ssb_plan(form_of(p->variant_id), q->flight, &p->launch, d->cols.n);
+    cudaError_t ce = wb_ssb_plan(form_of(p->variant_id), q->flight, d->ans[qi].layout.groups, &p->launch, d->cols.n);
     if (ce == cudaErrorInvalidValue)
-        return wb_skip(e, "ssb: block %d / ILP %d is not a compiled shape", p->launch.block, p->launch.ilp);
+        return wb_skip(e, "ssb: block %d / ILP %d is not a compiled shape, or %lld groups exceed shared memory",
+                       p->launch.block, p->launch.ilp, (long long)d->ans[qi].layout.groups);
     WB_CUDA_TRY(e, ce);
     double lookups = 0;
     p->bytes_model = wb_ssb_bytes_model(q, &d->ans[qi], &d->z, &lookups);
