@@ -149,11 +149,14 @@ __device__ __forceinline__ void direct_flight1_tile(const wb_ssb_columns &c, con
     }
 }
 
-// The direct and packed forms differ in the map a probe reads and the
-// group table the sum goes to (global, or the block's copy in shared memory).
-template <int ILP, bool Full, bool PACKED>
+// The direct, packed and bitmap forms differ in the map a probe reads, the
+// group table the sum goes to (global, or the block's copy in shared memory)
+// and, for bitmap, the first probe: a bit of the block's shared-memory copy
+// of its filter, the map read only for rows that pass.
+template <int ILP, bool Full, wb_ssb_form FORM>
 __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
-                                                  unsigned long long *groups) {
+                                                  unsigned long long *groups, const uint32_t *bits) {
+    constexpr bool PACKED = FORM != WB_SSB_DIRECT;
     using T = wb_grid_tile<ILP>;
     int32_t k[ILP];
     T::template load<Full>(q.probe[0].key, base, c.n, k);
@@ -161,7 +164,11 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
 #pragma unroll
     for (int j = 0; j < ILP; j++) {
         if (!T::template valid<Full>(base, j, c.n)) continue;
-        int32_t group = probe_lifted<PACKED>(q, q.probe[0], k[j]);
+        int32_t group;
+        if constexpr (FORM == WB_SSB_BITMAP)
+            group = (bits[k[j] >> 5] >> (k[j] & 31)) & 1u ? probe_packed(q.probe[0], k[j]) : -1;
+        else
+            group = probe_lifted<PACKED>(q, q.probe[0], k[j]);
         const int64_t i = T::index(base, j);
 #pragma unroll
         for (int p = 1; p < WB_SSB_DIMS; p++) {
@@ -173,7 +180,7 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
     }
 }
 
-template <int ILP, bool FLIGHT1, bool PACKED>
+template <int ILP, bool FLIGHT1, wb_ssb_form FORM>
 __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     if constexpr (FLIGHT1) {
         unsigned long long sum = 0;
@@ -182,20 +189,24 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
         });
         sum = wb_warp_sum(sum);
         if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
-    } else if constexpr (PACKED) {
+    } else if constexpr (FORM == WB_SSB_DIRECT) {
+        wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+            direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, q.out, nullptr);
+        });
+    } else {
+        // Shared memory: the block's group table, then (bitmap) the filter bits.
         extern __shared__ unsigned long long block_groups[];
+        uint32_t *bits = reinterpret_cast<uint32_t *>(block_groups + q.groups);
         for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
+        if constexpr (FORM == WB_SSB_BITMAP)
+            for (int w = threadIdx.x; w < q.bitmap_words; w += blockDim.x) bits[w] = __ldg(q.bitmap + w);
         __syncthreads();
         wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-            direct_group_tile<ILP, decltype(full)::value, true>(c, q, base, block_groups);
+            direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, block_groups, bits);
         });
         __syncthreads();
         for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
             if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
-    } else {
-        wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-            direct_group_tile<ILP, decltype(full)::value, false>(c, q, base, q.out);
-        });
     }
 }
 
@@ -214,19 +225,23 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
                     : tiled_kernel<decltype(bt)::value, decltype(ipt)::value, false>;
             return cudaSuccess;
         });
-    if ((form != WB_SSB_DIRECT && form != WB_SSB_PACKED) || block < 32 || block % 32 != 0)
-        return cudaErrorInvalidValue;
+    if (form < WB_SSB_DIRECT || form >= WB_SSB_FORMS || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
     *k = wb_grid_pick_ilp(ilp, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
-        if (f1) return direct_kernel<I, true, false>;
-        return form == WB_SSB_PACKED ? direct_kernel<I, false, true> : direct_kernel<I, false, false>;
+        if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
+        return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
+               : form == WB_SSB_BITMAP ? direct_kernel<I, false, WB_SSB_BITMAP>
+                                       : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// Dynamic shared memory the query's kernel needs: the packed form's group table.
-int64_t smem_of(wb_ssb_form form, int flight, int64_t groups) {
-    return form == WB_SSB_PACKED && flight != 1 ? groups * (int64_t)sizeof(unsigned long long) : 0;
+// Dynamic shared memory the query's kernel needs: the group table (packed,
+// bitmap) and the filter bits (bitmap).
+int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q) {
+    if (form < WB_SSB_PACKED || q->flight == 1) return 0;
+    return q->groups * (int64_t)sizeof(unsigned long long) +
+           (form == WB_SSB_BITMAP ? (int64_t)q->bitmap_words * (int64_t)sizeof(uint32_t) : 0);
 }
 
 }  // namespace
@@ -240,12 +255,14 @@ extern "C" cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_siz
     return wb_launched();
 }
 
-extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, int flight, int64_t groups, wb_launch *l, int64_t n) {
+extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, flight, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
-    const int64_t smem = smem_of(form, flight, groups);
+    if (form == WB_SSB_BITMAP && q->flight != 1 && (!q->bitmap || q->probe[0].dim == WB_SSB_DATE))
+        return cudaErrorInvalidValue;
+    const int64_t smem = smem_of(form, q);
     if (smem > 0x7fffffff) return cudaErrorInvalidValue;
     return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
                           (int)smem);

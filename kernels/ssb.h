@@ -36,6 +36,11 @@ typedef enum wb_ssb_form {
                       (the group code, 0xFF = filtered out: the 3 M-row customer map is 3 MB, not 12,
                       and stays in L2) and the group table privatized per block in shared memory (one
                       global atomic per group and block at the end); flight 1 as direct */
+    WB_SSB_BITMAP, /* packed, and the first probe's filter as a bitmap in shared memory, one bit a key,
+                      so that only rows passing it read its map: the first probe of 600 M rows runs at
+                      the key stream's speed instead of the L2's random-request rate (~150 G/s for
+                      maps of 1.4-3 M entries on the H200). The host orders the probes: first the most
+                      selective dimension whose bitmap fits (micro/ssb.c); flight 1 as direct */
     WB_SSB_FORMS
 } wb_ssb_form;
 
@@ -70,6 +75,8 @@ typedef struct wb_ssb_query {
     int nprobe;                      /* flights 2-4: dimensions probed, in this order */
     wb_ssb_probe probe[WB_SSB_DIMS];
     int32_t year_base;               /* date's share of the group: (year - base) x its stride */
+    const uint32_t *bitmap;          /* bitmap form: bit k of word k / 32 set iff key k passes probe[0]'s filter */
+    int32_t bitmap_words;
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
 } wb_ssb_query;
@@ -79,13 +86,13 @@ typedef struct wb_ssb_query {
 /* Fills the nine columns of c from (seed, row) on s. */
 cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);
 
-/* Completes l (block, ilp, occupancy_target set) for a query of `flight` with
- * `groups` groups over n rows: tiled covers the rows with one block per tile,
- * direct and packed are persistent (packed: groups x 8 bytes of shared
- * memory). cudaErrorInvalidValue for a shape that is not compiled (tiled:
- * blocks 128, 256, 512; all: ILP 1, 2, 4, 8, 16) or a group table larger
- * than a block's shared memory. */
-cudaError_t wb_ssb_plan(wb_ssb_form form, int flight, int64_t groups, wb_launch *l, int64_t n);
+/* Completes l (block, ilp, occupancy_target set) for query q over n rows:
+ * tiled covers the rows with one block per tile, the others are persistent
+ * (packed: groups x 8 bytes of shared memory, bitmap: plus the bitmap).
+ * cudaErrorInvalidValue for a shape that is not compiled (tiled: blocks 128,
+ * 256, 512; all: ILP 1, 2, 4, 8, 16), a bitmap form without a bitmap, or
+ * shared memory beyond a block's. */
+cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
 
 /* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */
 cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c, const wb_ssb_query *q,

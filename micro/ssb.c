@@ -1,5 +1,5 @@
 /* ssb.c - the ssb family: the 13 Star Schema Benchmark queries (Q1.1-Q4.3),
- * each in the tiled (Crystal), direct and packed (seed 002) form, on data generated
+ * each in the tiled (Crystal), direct, packed and bitmap (seed 002) forms, on data generated
  * on the GPU at scale factor SF = n / 6,000,000 (ssb_gen.h) and answered on
  * the CPU (ssb_ref.c). One data set per n serves all 26 variants; the
  * dimension maps of every query are built on the host once per data set,
@@ -17,7 +17,7 @@
 #include "micro/keys.h"
 #include "micro/ssb_query.h"
 
-#define FORMS(q) q "_tiled", q "_direct", q "_packed"
+#define FORMS(q) q "_tiled", q "_direct", q "_packed", q "_bitmap"
 static const char *const ssb_variants[] = {
     FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
     FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"), NULL,
@@ -28,6 +28,11 @@ static int query_of(int variant) { return variant / WB_SSB_FORMS; }
 static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_FORMS); }
 
 #define SSB_BLOCK 256
+/* The bitmap form's filter bits: at most 64 KB a block, so that three blocks
+ * of 256 threads stay resident on an SM of 228 KB (H100/H200) and one on an
+ * L4's 100 KB. At SF 100 the supplier fits (25 KB), part (175 KB) and
+ * customer (366 KB) do not; at SF 10 customer does (37.5 KB). */
+#define BITMAP_MAX_BYTES (64 * 1024)
 #define SF(x) ((int64_t)llround((x) * WB_SSB_ROWS_PER_SF))
 
 /* ---- sweep ---- */
@@ -66,7 +71,7 @@ static int add_all(const sink *s, int64_t n, int ilp, double occ) {
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, and a one-row table. 221 points, 3 data sets. */
+ * 128 and 512 too, and a one-row table. 286 points, 3 data sets. */
 static int sweep_test(const sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -84,7 +89,7 @@ typedef struct shapes {
     int nocc;
     double occs[2];
 } shapes;
-static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {2, {2, 8}, 1, {0.5}};
+static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {1, {8}, 1, {0.5}};
 
 /* The ILP x occupancy grid of one query's forms. */
 static int add_grid(const sink *s, int query, int64_t n, const shapes *g) {
@@ -98,8 +103,8 @@ static int add_grid(const sink *s, int query, int64_t n, const shapes *g) {
     return WB_OK;
 }
 
-/* quick: SF 1 and 10, every variant (78); ILP {1, 2, 8, 16} and occupancy
- * {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10 (36). 114
+/* quick: SF 1 and 10, every variant (104); ILP {1, 2, 8, 16} and occupancy
+ * {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10 (48). 152
  * points, 2 data sets (SF 10: 2.2 GB, generated in ~10 ms on an H200, CPU
  * reference ~1 s on 16 cores). */
 static int sweep_quick(const sink *s) {
@@ -108,9 +113,9 @@ static int sweep_quick(const sink *s) {
 }
 
 /* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB: skipped where it
- * does not fit): every variant (39) and ILP {2, 8} and occupancy 1/2 of every
- * query (117). The SF 100 part: generation ~0.1 s, CPU reference ~7 s on 16
- * cores, 156 points of 1-10 ms launches. 270 points. */
+ * does not fit): every variant (52) and ILP 8 and occupancy 1/2 of every
+ * query and form (104). The SF 100 part: generation ~0.1 s, CPU reference
+ * ~7 s on 16 cores, 156 points of 1-10 ms launches. 308 points. */
 static int sweep_full(const sink *s) {
     if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
     for (int q = 0; q < WB_SSB_QUERIES; q++)
@@ -130,7 +135,8 @@ static double maps_bytes(const wb_ssb_sizes *z) {
     double b = 0;
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
         for (int dim = 0; dim < WB_SSB_DIMS; dim++)
-            if (wb_ssb_specs[qi].dim[dim].joined) b += 5.0 * (double)wb_ssb_map_entries(dim, z); /* int32 + packed */
+            if (wb_ssb_specs[qi].dim[dim].joined) /* int32 + packed + bitmap */
+                b += (4.0 + 1.0 + 1.0 / 8) * (double)wb_ssb_map_entries(dim, z) + 4;
     return b;
 }
 
@@ -153,6 +159,8 @@ typedef struct ssb_data {
     wb_ssb_columns cols;
     int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
     uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
+    int bitmap_dim[WB_SSB_QUERIES];               /* the bitmap form's first probe; -1: none fits */
+    uint32_t *bitmap[WB_SSB_QUERIES];             /* its filter, one bit a key */
     unsigned long long *out[WB_SSB_QUERIES];   /* device group sums */
     wb_ssb_answer ans[WB_SSB_QUERIES];
 } ssb_data;
@@ -163,10 +171,37 @@ static void ssb_data_destroy(void *data) {
     for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) wb_dev_free(d->cols.col[c]);
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
         for (int dim = 0; dim < WB_SSB_DIMS; dim++) wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]);
-        wb_dev_free(d->out[qi]);
+        wb_dev_free(d->out[qi]), wb_dev_free(d->bitmap[qi]);
     }
     wb_ssb_answers_free(d->ans);
     free(d);
+}
+
+static int32_t bitmap_words(const ssb_data *d, int dim) {
+    return (int32_t)((wb_ssb_map_entries(dim, &d->z) + 31) / 32);
+}
+
+/* The bitmap form's first dimension: the most selective one whose bitmap fits. */
+static int bitmap_dim_of(const ssb_data *d, int qi) {
+    int best = -1;
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
+        if (!wb_ssb_specs[qi].dim[dim].joined || 4.0 * bitmap_words(d, dim) > BITMAP_MAX_BYTES) continue;
+        if (best < 0 || wb_ssb_dim_share(&wb_ssb_specs[qi], dim) < wb_ssb_dim_share(&wb_ssb_specs[qi], best)) best = dim;
+    }
+    return best;
+}
+
+static int upload_bitmap(ssb_data *d, int qi, const int32_t *map, wb_err *e) {
+    const int dim = d->bitmap_dim[qi];
+    const int32_t words = bitmap_words(d, dim);
+    uint32_t *bits = calloc((size_t)words, sizeof *bits);
+    if (!bits) return wb_fail(e, "calloc(ssb bitmap) failed");
+    for (int64_t k = 0; k < wb_ssb_map_entries(dim, &d->z); k++)
+        if (map[k] >= 0) bits[k >> 5] |= 1u << (k & 31);
+    int rc = wb_dev_alloc((void **)&d->bitmap[qi], (size_t)words * sizeof *bits, "ssb bitmap", e);
+    if (rc == WB_OK) rc = wb_upload(d->bitmap[qi], bits, (size_t)words * sizeof *bits, e);
+    free(bits);
+    return rc;
 }
 
 /* The map of one query's dimension, int32 and packed (code = share / stride;
@@ -185,6 +220,7 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     if (rc == WB_OK) rc = wb_upload(d->map[qi][dim], host, (size_t)entries * sizeof(int32_t), e);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
     if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
+    if (rc == WB_OK && dim == d->bitmap_dim[qi]) rc = upload_bitmap(d, qi, host, e);
     return rc;
 }
 
@@ -196,6 +232,7 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     uint8_t *bytes = host ? wb_host_alloc((size_t)most, "ssb packed map", e) : NULL;
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
+        d->bitmap_dim[qi] = bitmap_dim_of(d, qi);
         rc = wb_dev_alloc((void **)&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                           "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -232,7 +269,9 @@ static int ssb_data_create(const wb_point *p, void **out, wb_err *e) {
 
 /* ---- plan, reset, launch, verify ---- */
 
-static wb_ssb_query query_args(const ssb_data *d, int qi) {
+/* The query as the kernels of `form` run it. The bitmap form probes its
+ * bitmap's dimension first, then the others in the specification's order. */
+static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     const wb_ssb_spec *s = &wb_ssb_specs[qi];
     const wb_ssb_layout *l = &d->ans[qi].layout;
     wb_ssb_query q;
@@ -241,10 +280,19 @@ static wb_ssb_query query_args(const ssb_data *d, int qi) {
     q.date_lo = s->date_lo, q.date_hi = s->date_hi;
     q.qty_lo = s->qty_lo, q.qty_hi = s->qty_hi, q.disc_lo = s->disc_lo, q.disc_hi = s->disc_hi;
     q.nprobe = s->nprobe;
+    int order[WB_SSB_DIMS], k = 0;
+    const int lead = form == WB_SSB_BITMAP ? d->bitmap_dim[qi] : -1;
+    if (lead >= 0) {
+        order[k++] = lead;
+        q.bitmap = d->bitmap[qi];
+        q.bitmap_words = bitmap_words(d, lead);
+    }
+    for (int p = 0; p < s->nprobe; p++)
+        if (s->order[p] != lead) order[k++] = s->order[p];
     static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
                                             WB_SSB_LO_PARTKEY};
     for (int p = 0; p < s->nprobe; p++) {
-        const int dim = s->order[p];
+        const int dim = order[p];
         q.probe[p] = (wb_ssb_probe){dim, d->cols.col[key_of[dim]], d->map[qi][dim], d->packed[qi][dim],
                                     l->stride[dim]};
     }
@@ -259,7 +307,12 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     if (p->variant_id < 0 || p->variant_id >= VARIANTS) return wb_fail(e, "ssb: no variant %d", p->variant_id);
     const int qi = query_of(p->variant_id);
     const wb_ssb_spec *q = &wb_ssb_specs[qi];
-    cudaError_t ce = wb_ssb_plan(form_of(p->variant_id), q->flight, d->ans[qi].layout.groups, &p->launch, d->cols.n);
+    const wb_ssb_form form = form_of(p->variant_id);
+    if (form == WB_SSB_BITMAP && q->flight != 1 && d->bitmap_dim[qi] < 0)
+        return wb_skip(e, "ssb: no dimension of %s has a bitmap of at most %d KB at SF %g", q->name,
+                       BITMAP_MAX_BYTES / 1024, (double)d->cols.n / WB_SSB_ROWS_PER_SF);
+    const wb_ssb_query args = query_args(d, qi, form);
+    cudaError_t ce = wb_ssb_plan(form, &args, &p->launch, d->cols.n);
     if (ce == cudaErrorInvalidValue)
         return wb_skip(e, "ssb: block %d / ILP %d is not a compiled shape, or %lld groups exceed shared memory",
                        p->launch.block, p->launch.ilp, (long long)d->ans[qi].layout.groups);
@@ -287,7 +340,7 @@ static int ssb_reset(void *data, const wb_point *p, int poison, cudaStream_t s, 
 
 static int ssb_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
     ssb_data *d = data;
-    const wb_ssb_query q = query_args(d, query_of(p->variant_id));
+    const wb_ssb_query q = query_args(d, query_of(p->variant_id), form_of(p->variant_id));
     return WB_CUDA(e, wb_ssb_launch(form_of(p->variant_id), &p->launch, &d->cols, &q, s));
 }
 
@@ -313,7 +366,7 @@ static int ssb_verify(void *data, const wb_point *p, wb_err *e) {
 
 const wb_family wb_family_ssb = {
     .name = "ssb",
-    .summary = "Star Schema Benchmark Q1.1-Q4.3, Crystal-tiled vs direct, on GPU-generated data by scale factor",
+    .summary = "Star Schema Benchmark Q1.1-Q4.3: Crystal-tiled, direct, packed, bitmap; GPU-generated data by SF",
     .variants = ssb_variants,
     .sweep = ssb_sweep,
     .device_bytes = ssb_device_bytes,

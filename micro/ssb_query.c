@@ -162,15 +162,18 @@ void wb_ssb_layout_of(const wb_ssb_spec *q, wb_ssb_layout *l) {
     l->groups = stride;
 }
 
+double wb_ssb_dim_share(const wb_ssb_spec *q, int dim) {
+    if (dim == WB_SSB_DATE) return (double)order_days_in(q->date_lo, q->date_hi) / WB_SSB_ORDER_DAYS;
+    if (!q->dim[dim].joined) return 1;
+    int pass = 0;
+    for (int32_t f = 0; f < fine_values(dim); f++) pass += wb_ssb_dim_passes(&q->dim[dim], dim, f);
+    return (double)pass / fine_values(dim);
+}
+
 double wb_ssb_expected_selectivity(const wb_ssb_spec *q) {
-    double s = (double)order_days_in(q->date_lo, q->date_hi) / WB_SSB_ORDER_DAYS;
+    double s = wb_ssb_dim_share(q, WB_SSB_DATE);
     if (q->flight == 1) return s * (q->qty_hi - q->qty_lo + 1) / 50.0 * (q->disc_hi - q->disc_lo + 1) / 11.0;
-    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
-        if (!q->dim[dim].joined) continue;
-        int pass = 0;
-        for (int32_t f = 0; f < fine_values(dim); f++) pass += wb_ssb_dim_passes(&q->dim[dim], dim, f);
-        s *= (double)pass / fine_values(dim);
-    }
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) s *= wb_ssb_dim_share(q, dim);
     return s;
 }
 

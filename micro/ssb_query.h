@@ -51,6 +51,9 @@ int wb_ssb_dim_passes(const wb_ssb_dim_spec *d, int dim, int32_t fine);
 /* The specification's expected share of lineorder rows passing, from the
  * value distributions (ssb_gen.h). */
 double wb_ssb_expected_selectivity(const wb_ssb_spec *q);
+/* The specification's share of a dimension's rows (date: of the order days)
+ * passing the query's filter; 1 for a dimension the query does not join. */
+double wb_ssb_dim_share(const wb_ssb_spec *q, int dim);
 
 /* Entries of a dimension's direct map (keys are 1-based: entry 0 is unused;
  * date: WB_SSB_DATE_SPAN), and the map itself (-1 or code x stride). */

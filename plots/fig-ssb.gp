@@ -1,6 +1,6 @@
 # fig-ssb.gp - the 13 Star Schema Benchmark queries (family ssb) at the
 # largest scale factor of the file, each form at its fastest launch shape.
-# Left: time of the tiled (Crystal), direct and packed (seed 002) forms against the
+# Left: time of the tiled (Crystal), direct, packed and bitmap (seed 002) forms against the
 # query's bandwidth model (its bytes model at the file's DRAM read ceiling,
 # the black bars). Right: instructions per DRAM sector against the ridges of
 # the file's GPU, the L4 and the GH200: a query below a ridge is memory-bound
@@ -40,7 +40,7 @@ do for [t = 1:2] {
     set boxwidth 0.7
     set style fill transparent solid 0.15 noborder
     plot F index 0 using 16:6 with boxes lc rgb "#000000" title "bandwidth model", \
-         for [b = 1:NB] F index (b - 1) using ($16 + (b - 2) * 0.22):5 with points pt pair_pt(b) ps 1.6 \
+         for [b = 1:NB] F index (b - 1) using ($16 + (b - 2.5) * 0.18):5 with points pt pair_pt(b) ps 1.6 \
          lc rgb col(b - 1) title esc(SER[b])
     set title "instructions per DRAM sector against the ridges"
     set ylabel "warp instructions per DRAM sector"
@@ -50,7 +50,7 @@ do for [t = 1:2] {
         set arrow from graph 0, first RR[k] to graph 1, first RR[k] nohead dt 3 lw 1.5 lc rgb col(k + 3)
         set label esc(sprintf("%s ridge %.3g", RN[k], RR[k])) at graph (0.02 + 0.24 * (k - 1)), first RR[k] offset 0, 0.6 font ",9" tc rgb col(k + 3)
     }
-    plot for [b = 1:NB] F index (b - 1) using ($16 + (b - 2) * 0.22):11 with points pt pair_pt(b) ps 1.6 \
+    plot for [b = 1:NB] F index (b - 1) using ($16 + (b - 2.5) * 0.18):11 with points pt pair_pt(b) ps 1.6 \
          lc rgb col(b - 1) title esc(SER[b])
     unset arrow; unset label
     unset logscale y

@@ -92,7 +92,7 @@ static int fig4_shares(wb_export *x, const ranked *pts, int n, wb_err *e) {
 int wb_export_fig4(wb_export *x, wb_err *e) {
     ranked *pts = malloc((size_t)(x->r->nrows + 1) * sizeof *pts);
     if (!pts) return wb_fail(e, "out of memory");
-    char fams[32][NAME_LEN], vars[32][64][NAME_LEN]; /* ssb has 39 variants */
+    char fams[32][NAME_LEN], vars[32][64][NAME_LEN]; /* ssb has 52 variants */
     int nf = 0, nv[32] = {0}, n = 0;
     for (int64_t i = 0; i < x->r->nrows; i++) {
         const wb_row *r = &x->r->rows[i];

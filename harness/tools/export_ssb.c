@@ -16,10 +16,10 @@
 #include "harness/tools/export.h"
 
 #define QUERIES 13
-#define FORMS 3
+#define FORMS 4
 #define SFS 8
 
-static const char *const form_names[FORMS] = {"tiled", "direct", "packed"};
+static const char *const form_names[FORMS] = {"tiled", "direct", "packed", "bitmap"};
 
 typedef struct best {
     const wb_row *row[SFS][QUERIES][FORMS];
@@ -101,14 +101,14 @@ static void row_out(FILE *f, const wb_export *x, const wb_row *r, int q, int for
 }
 
 static int sums_out(wb_export *x, const best *b, wb_err *e) {
-    FILE *f = wb_export_open(x, "-sums", "sf queries tiled_ms direct_ms packed_ms best_ms model_ms best_pct_of_model", e);
+    FILE *f = wb_export_open(x, "-sums", "sf queries tiled_ms direct_ms packed_ms bitmap_ms best_ms model_ms best_pct_of_model", e);
     if (!f) return WB_ERR;
     for (int s = 0; s < b->nsf; s++) {
         double t[FORMS] = {0}, bestsum = 0, model = 0;
         int complete = 0;
         for (int q = 0; q < QUERIES; q++) {
             const wb_row *const *r = b->row[s][q];
-            if (!r[0] || !r[1] || !r[2]) continue;
+            if (!r[0] || !r[1] || !r[2] || !r[3]) continue;
             complete++;
             double fastest = INFINITY;
             for (int form = 0; form < FORMS; form++)
