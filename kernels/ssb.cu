@@ -1,8 +1,9 @@
-// ssb.cu - the generator and the two query forms of the ssb family (see
-// ssb.h). Both forms run every query as one kernel; they differ in the grid
-// (a tile per block vs persistent), how the first column is read (striped
-// scalar vs vector), how the date dimension is met (map probe vs arithmetic)
-// and where flight 1's sum is reduced (block vs warp).
+// ssb.cu - the generator and the four query forms of the ssb family (see
+// ssb.h). Every form runs a query as one kernel. Tiled and direct differ in
+// the grid (a tile per block vs persistent), how the first column is read
+// (striped scalar vs vector), how the date dimension is met (map probe vs
+// arithmetic) and where flight 1's sum is reduced (block vs warp); packed and
+// bitmap change only the direct form's maps and group table.
 #include "ssb.h"
 
 #include "grid_tile.cuh"

@@ -57,6 +57,11 @@ static int add(const sink *s, int variant, int64_t n, int block, int ilp, double
     p.selectivity = wb_ssb_expected_selectivity(q);
     p.groups = l.groups;
     p.columns = q->flight == 1 ? 4 : q->nprobe + (q->flight == 4 ? 2 : 1);
+    /* table_entries: the largest dimension the query joins (-1 for flight 1) */
+    const wb_ssb_sizes z = wb_ssb_sizes_of(n);
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++)
+        if (q->dim[dim].joined && wb_ssb_map_entries(dim, &z) - 1 > p.table_entries)
+            p.table_entries = wb_ssb_map_entries(dim, &z) - 1;
     p.launch.block = block;
     p.launch.ilp = ilp;
     p.launch.occupancy_target = occ;
@@ -320,9 +325,6 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     double lookups = 0;
     p->bytes_model = wb_ssb_bytes_model(q, &d->ans[qi], &d->z, &lookups);
     p->items = (double)d->cols.n;
-    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++)
-        if (q->dim[dim].joined && wb_ssb_map_entries(dim, &d->z) - 1 > p->table_entries)
-            p->table_entries = wb_ssb_map_entries(dim, &d->z) - 1;
     snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
              (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6);
     return WB_OK;
