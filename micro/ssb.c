@@ -186,46 +186,26 @@ static int32_t bitmap_words(const ssb_data *d, int dim) {
     return (int32_t)((wb_ssb_map_entries(dim, &d->z) + 31) / 32);
 }
 
-/* The bitmap form's first dimension: the most selective one whose bitmap fits. */
-static int bitmap_dim_of(const ssb_data *d, int qi) {
-    int best = -1;
-    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
-        if (!wb_ssb_specs[qi].dim[dim].joined || 4.0 * bitmap_words(d, dim) > BITMAP_MAX_BYTES) continue;
-        if (best < 0 || wb_ssb_dim_share(&wb_ssb_specs[qi], dim) < wb_ssb_dim_share(&wb_ssb_specs[qi], best)) best = dim;
-    }
-    return best;
-}
-
-static int upload_bitmap(ssb_data *d, int qi, const int32_t *map, wb_err *e) {
-    const int dim = d->bitmap_dim[qi];
-    const int32_t words = bitmap_words(d, dim);
-    uint32_t *bits = calloc((size_t)words, sizeof *bits);
-    if (!bits) return wb_fail(e, "calloc(ssb bitmap) failed");
-    for (int64_t k = 0; k < wb_ssb_map_entries(dim, &d->z); k++)
-        if (map[k] >= 0) bits[k >> 5] |= 1u << (k & 31);
-    int rc = wb_dev_alloc((void **)&d->bitmap[qi], (size_t)words * sizeof *bits, "ssb bitmap", e);
-    if (rc == WB_OK) rc = wb_upload(d->bitmap[qi], bits, (size_t)words * sizeof *bits, e);
-    free(bits);
-    return rc;
-}
-
-/* The map of one query's dimension, int32 and packed (code = share / stride;
- * every code of the 13 queries is below 255). */
+/* One query's dimension map: int32, packed and (the bitmap form's first
+ * dimension) as filter bits. */
 static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *bytes, wb_err *e) {
     const wb_ssb_layout *l = &d->ans[qi].layout;
     const int64_t entries = wb_ssb_map_entries(dim, &d->z);
     wb_ssb_map_fill(&wb_ssb_specs[qi], l, dim, &d->z, d->seed, host);
-    for (int64_t k = 0; k < entries; k++) {
-        const int32_t code = host[k] < 0 ? WB_SSB_PACKED_NONE : host[k] / l->stride[dim];
-        if (code > WB_SSB_PACKED_NONE || (host[k] >= 0 && code == WB_SSB_PACKED_NONE))
-            return wb_fail(e, "ssb %s: group code %d does not fit the packed map", wb_ssb_specs[qi].name, code);
-        bytes[k] = (uint8_t)code;
-    }
+    if (wb_ssb_pack_map(host, entries, l->stride[dim], bytes) != WB_OK)
+        return wb_fail(e, "ssb %s: a group code does not fit the packed map", wb_ssb_specs[qi].name);
     int rc = wb_dev_alloc((void **)&d->map[qi][dim], (size_t)entries * sizeof(int32_t), "ssb dimension map", e);
     if (rc == WB_OK) rc = wb_upload(d->map[qi][dim], host, (size_t)entries * sizeof(int32_t), e);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
     if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
-    if (rc == WB_OK && dim == d->bitmap_dim[qi]) rc = upload_bitmap(d, qi, host, e);
+    if (rc != WB_OK || dim != d->bitmap_dim[qi]) return rc;
+    const size_t bits_bytes = (size_t)bitmap_words(d, dim) * sizeof(uint32_t);
+    uint32_t *bits = wb_host_alloc(bits_bytes, "ssb bitmap", e);
+    if (!bits) return WB_ERR;
+    wb_ssb_bitmap_of(host, entries, bits);
+    rc = wb_dev_alloc((void **)&d->bitmap[qi], bits_bytes, "ssb bitmap", e);
+    if (rc == WB_OK) rc = wb_upload(d->bitmap[qi], bits, bits_bytes, e);
+    free(bits);
     return rc;
 }
 
@@ -237,7 +217,7 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     uint8_t *bytes = host ? wb_host_alloc((size_t)most, "ssb packed map", e) : NULL;
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
-        d->bitmap_dim[qi] = bitmap_dim_of(d, qi);
+        d->bitmap_dim[qi] = wb_ssb_bitmap_dim(&wb_ssb_specs[qi], &d->z, BITMAP_MAX_BYTES);
         rc = wb_dev_alloc((void **)&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                           "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -285,15 +265,10 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     q.date_lo = s->date_lo, q.date_hi = s->date_hi;
     q.qty_lo = s->qty_lo, q.qty_hi = s->qty_hi, q.disc_lo = s->disc_lo, q.disc_hi = s->disc_hi;
     q.nprobe = s->nprobe;
-    int order[WB_SSB_DIMS], k = 0;
+    int order[WB_SSB_DIMS];
     const int lead = form == WB_SSB_BITMAP ? d->bitmap_dim[qi] : -1;
-    if (lead >= 0) {
-        order[k++] = lead;
-        q.bitmap = d->bitmap[qi];
-        q.bitmap_words = bitmap_words(d, lead);
-    }
-    for (int p = 0; p < s->nprobe; p++)
-        if (s->order[p] != lead) order[k++] = s->order[p];
+    wb_ssb_probe_order(s, lead, order);
+    if (lead >= 0) q.bitmap = d->bitmap[qi], q.bitmap_words = bitmap_words(d, lead);
     static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
                                             WB_SSB_LO_PARTKEY};
     for (int p = 0; p < s->nprobe; p++) {

@@ -212,6 +212,37 @@ void wb_ssb_map_fill(const wb_ssb_spec *q, const wb_ssb_layout *l, int dim, cons
     }
 }
 
+int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t *bytes) {
+    for (int64_t k = 0; k < entries; k++) {
+        const int32_t code = map[k] < 0 ? WB_SSB_PACKED_NONE : map[k] / stride;
+        if (map[k] >= 0 && (code >= WB_SSB_PACKED_NONE || code * stride != map[k])) return WB_ERR;
+        bytes[k] = (uint8_t)code;
+    }
+    return WB_OK;
+}
+
+void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits) {
+    for (int64_t w = 0; w < (entries + 31) / 32; w++) bits[w] = 0;
+    for (int64_t k = 0; k < entries; k++)
+        if (map[k] >= 0) bits[k >> 5] |= 1u << (k & 31);
+}
+
+int wb_ssb_bitmap_dim(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes) {
+    int best = -1;
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
+        if (!q->dim[dim].joined || 4 * ((wb_ssb_map_entries(dim, z) + 31) / 32) > max_bytes) continue;
+        if (best < 0 || wb_ssb_dim_share(q, dim) < wb_ssb_dim_share(q, best)) best = dim;
+    }
+    return best;
+}
+
+void wb_ssb_probe_order(const wb_ssb_spec *q, int lead, int order[WB_SSB_DIMS]) {
+    int k = 0;
+    if (lead >= 0) order[k++] = lead;
+    for (int p = 0; p < q->nprobe; p++)
+        if (q->order[p] != lead) order[k++] = q->order[p];
+}
+
 /* Share of 32-byte sectors (8 rows of int32) holding at least one row that
  * survived the stages before a column, for independent rows. */
 static double sector_share(double s) { return s >= 1 ? 1 : 1 - pow(1 - s, 8); }

@@ -61,6 +61,17 @@ int64_t wb_ssb_map_entries(int dim, const wb_ssb_sizes *z);
 void wb_ssb_map_fill(const wb_ssb_spec *q, const wb_ssb_layout *l, int dim, const wb_ssb_sizes *z, uint64_t seed,
                      int32_t *map);
 
+/* The packed form's map from the int32 one: code = share / stride, or
+ * WB_SSB_PACKED_NONE; WB_ERR when a code does not fit a byte. */
+int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t *bytes);
+/* The bitmap form's filter: bit k of word k / 32 set iff map[k] >= 0; words = (entries + 31) / 32. */
+void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits);
+/* The bitmap form's first dimension: the most selective joined one whose
+ * bitmap takes at most max_bytes; -1 when none does (or flight 1). */
+int wb_ssb_bitmap_dim(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes);
+/* The probe order with `lead` first (lead -1: the specification's order). */
+void wb_ssb_probe_order(const wb_ssb_spec *q, int lead, int order[WB_SSB_DIMS]);
+
 /* The CPU answer of every query on the rows of (seed, sizes): dense group
  * sums, and rows surviving each probe stage (stage[0] = n, stage[k] after k
  * predicates or probes in the kernels' order; flight 1: date, quantity,
