@@ -15,7 +15,7 @@ load gpdir."lib-common.gp"
 F = data."/".fig.".dat"
 R = data."/".fig."-roofs.dat"
 load gpdir."lib-blocks.gp"
-W = 1400; H = 620
+W = 1400; H = 680
 
 sf = 0
 stats F index 0 every ::0::0 using (sf = $4, 0) nooutput
@@ -30,10 +30,10 @@ do for [k = 1:NR] { RMAX = RR[k] > RMAX ? RR[k] : RMAX }
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"
-    set multiplot layout 1, 2 title sprintf("Star Schema Benchmark at SF %g: tiled vs direct against the roofline\n{/*0.8 %s}", sf, source)
+    set multiplot layout 1, 2 title sprintf("Star Schema Benchmark at SF %g: four forms of each query against the roofline\n{/*0.8 %s}", sf, source)
     set xrange [-0.6:12.6]
-    set xlabel "query"
-    set key top right box opaque Left reverse font ",9"
+    unset xlabel   # the tics name the queries; the key sits below
+    set key below horizontal box Left reverse font ",9"
     set title "time (bars: bytes model at the DRAM read ceiling)"
     set ylabel "time (ms, median)"
     set logscale y
