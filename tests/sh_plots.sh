@@ -40,6 +40,17 @@ for gp in "$src"/plots/fig*.gp; do
     name=$(basename "$gp" .gp)
     if grep -q "^skip $name:" "$tmp/log"; then
         if [ "$name" = fig-compare ] && [ -z "$with" ] && [ "$results" != "$tmp/synthetic.h5" ]; then continue; fi
+        # A committed record older than a family: its figure renders from the synthetic file instead.
+        if [ "$results" != "$tmp/synthetic.h5" ] && grep -q "^skip $name: no ok point of the .* family" "$tmp/log" &&
+            [ -x "${WB_BUILD_DIR:-}/tests/test_export" ]; then
+            [ -f "$tmp/synthetic.h5" ] || "$WB_BUILD_DIR/tests/test_export" --write "$tmp/synthetic.h5"
+            mkdir -p "$tmp/synthetic"
+            if "$wb" export "$tmp/synthetic.h5" --fig "$name" --out "$tmp/synthetic" >/dev/null &&
+                gnuplot -e "data='$tmp/synthetic'; out='$tmp/synthetic/$name'" "$gp" && [ -s "$tmp/synthetic/$name.png" ]; then
+                echo "$name: not in $(basename "$results"); rendered from the synthetic file"
+                continue
+            fi
+        fi
         echo "FAIL: $name was skipped"
         fail=1
         continue

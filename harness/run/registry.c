@@ -9,11 +9,11 @@
 #include "harness/run/family.h"
 
 extern const wb_family wb_family_ceiling, wb_family_transform, wb_family_select, wb_family_scan,
-    wb_family_probe, wb_family_groupby, wb_family_expr;
+    wb_family_probe, wb_family_groupby, wb_family_expr, wb_family_ssb;
 
 const wb_family *wb_families[WB_FAMILIES_MAX + 1] = {
     &wb_family_ceiling, &wb_family_transform, &wb_family_select, &wb_family_scan,
-    &wb_family_probe,   &wb_family_groupby,   &wb_family_expr,   NULL,
+    &wb_family_probe,   &wb_family_groupby,   &wb_family_expr,   &wb_family_ssb, NULL,
 };
 
 /* The entries before the first wb_registry_add. */

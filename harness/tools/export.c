@@ -30,6 +30,7 @@ static const struct {
     {"fig-probe", wb_export_probe, 1},               {"fig-groupby", wb_export_groupby, 1},
     {"fig-expr", wb_export_expr, 1},                 {"fig-transform", wb_export_transform, 1},
     {"fig-ilp-occupancy", wb_export_ilp_occupancy, 1}, {"fig-compare", wb_export_compare, 1},
+    {"fig-ssb", wb_export_ssb, 1},
 };
 #define NFIG ((int)(sizeof figures / sizeof figures[0]))
 
