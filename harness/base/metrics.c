@@ -20,8 +20,9 @@
 const wb_metric wb_metrics[] = {
     {"inst", "smsp__inst_executed.sum", "warp inst", 1.0, "warp instructions executed"},
     {"inst_issued", "smsp__inst_issued.sum", "warp inst", 1.0, "warp instructions issued (replays included)"},
-    /* GB20x spell them dram__sectors_op_*; the integrated chips (GA10B, GB10B, GB20B) have no dram__
-     * unit: their DRAM is system memory behind the L2, read on an L2 miss and written from it. */
+    /* GB20x spell them dram__sectors_op_*. The integrated chips (GA10B, GB10B, GB20B) have no dram__
+     * unit: their DRAM is system memory behind the L2, so reads are the L2's read misses to it and
+     * writes the sectors written to it at the L2 (an upper bound: the L2 may merge them). */
     {"dram_sectors_read", "dram__sectors_read.sum", "sector", 1.0, "32-byte DRAM sectors read",
      {"dram__sectors_op_read.sum", "lts__t_sectors_aperture_sysmem_op_read_lookup_miss.sum"}},
     {"dram_sectors_write", "dram__sectors_write.sum", "sector", 1.0, "32-byte DRAM sectors written",
