@@ -273,8 +273,11 @@ const wb_gpu_ref *wb_gpu_table_match(const wb_gpu_table *t, const char *device_n
 }
 
 /* "NVIDIA GeForce RTX 3090 Ti" -> "rtx-3090-ti": the non-vendor words,
- * lower case, joined by hyphens; -sm<cc> added if a row has that name. */
-static void generic_name(const wb_gpu_table *t, const char *device_name, int cc, char *out, size_t len) {
+ * lower case, joined by hyphens, at most 40 characters (a results and build
+ * folder name, not a sentence); -sm<cc> added if a row has that name. */
+#define WB_GENERIC_NAME 40
+static void generic_name(const wb_gpu_table *t, const char *device_name, int cc, char *out, size_t cap) {
+    size_t len = cap < WB_GENERIC_NAME + 1 ? cap : WB_GENERIC_NAME + 1;
     char buf[160];
     char *w[WB_NAME_WORDS];
     int n = name_words(device_name, buf, sizeof buf, w);
@@ -289,7 +292,7 @@ static void generic_name(const wb_gpu_table *t, const char *device_name, int cc,
         out[at] = '\0';
     }
     if (!out[0]) snprintf(out, len, "gpu");
-    if (wb_gpu_table_find(t, out) && strlen(out) + 8 < len) snprintf(out + strlen(out), len - strlen(out), "-sm%d", cc);
+    if (wb_gpu_table_find(t, out)) snprintf(out + strlen(out), cap - strlen(out), "-sm%d", cc);
 }
 
 const wb_gpu_ref *wb_gpu_resolve(const wb_gpu_table *t, const char *device_name, int cc, wb_gpu_ref *out) {
@@ -299,8 +302,7 @@ const wb_gpu_ref *wb_gpu_resolve(const wb_gpu_table *t, const char *device_name,
         return g;
     }
     memset(out, 0, sizeof *out);
-    /* 40 characters: a results folder and build folder name, not a sentence */
-    generic_name(t, device_name, cc, out->profile, sizeof out->profile < 41 ? sizeof out->profile : 41);
+    generic_name(t, device_name, cc, out->profile, sizeof out->profile);
     snprintf(out->model, sizeof out->model, "%s", device_name);
     snprintf(out->match, sizeof out->match, "-");
     out->arch = cc;
