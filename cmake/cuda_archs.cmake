@@ -38,3 +38,6 @@ foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
     message(FATAL_ERROR "sm_${n} is not an architecture this CUDA toolkit (${WB_NVCC}) builds: it builds ${have}")
   endif()
 endforeach()
+# The list the binary is built with, for the run-time check of harness/gpu/code.c
+# (commas: a ';' would split the compile definition).
+string(REPLACE ";" "," WB_CUDA_ARCH_LIST "${CMAKE_CUDA_ARCHITECTURES}")

@@ -8,5 +8,3 @@ set_target_properties(wb_kernels_archs PROPERTIES CUDA_ARCHITECTURES "${WB_CI_AR
 target_compile_options(wb_kernels_archs PRIVATE $<TARGET_PROPERTY:wb_kernels,COMPILE_OPTIONS>)
 target_include_directories(wb_kernels_archs PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(wb_kernels_archs PRIVATE CUDA::cudart)
-# The list the binary was built with, for the run-time check of harness/gpu/code.c.
-string(REPLACE ";" "," WB_CUDA_ARCH_LIST "${CMAKE_CUDA_ARCHITECTURES}")
