@@ -40,9 +40,9 @@ const wb_metric wb_metrics[] = {
     {"sm_throughput_pct", "sm__inst_executed.avg.pct_of_peak_sustained_elapsed", "%", 1.0,
      "instruction throughput: warp instructions executed over the issue peak, elapsed cycles"},
     {"dram_throughput_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "DRAM throughput, share of peak"},
-    /* 9 replay passes alone on GA100, 15 on GV100 (L2), 3 and 10 (L1): left out there first. */
+    /* 9 replay passes alone on GA100, 15 on GV100 (L2), 3 and 10 (L1): left out there first, L2 before L1. */
     {"l2_throughput_pct", "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L2 throughput, share of peak",
-     {NULL}, 2},
+     {NULL}, 3},
     {"l1_throughput_pct", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L1 throughput, share of peak",
      {NULL}, 2},
     {"sm_clock_hz", "sm__cycles_elapsed.avg.per_second", "Hz", 1.0, "SM clock during the kernels"},

@@ -16,7 +16,7 @@ typedef struct wb_metric {
     const char *alt[3];
     /* > 0: may be left out on a chip where the whole set needs more replay
      * passes than WB_PASS_BUDGET; higher ranks go first, later rows first
-     * within a rank (L1/L2 throughput 2, stall reasons 1). */
+     * within a rank (L2 throughput 3, L1 throughput 2, stall reasons 1). */
     int extra;
 } wb_metric;
 
