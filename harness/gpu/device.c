@@ -13,6 +13,7 @@
 #include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/gpus.h"
+#include "harness/gpu/code.h"
 
 /* The few NVML types and constants used, as nvml.h declares them. */
 typedef int wb_nvml_return;                   /* nvmlReturn_t; NVML_SUCCESS = 0 */
@@ -193,16 +194,13 @@ static void info_profile(const wb_device *d) {
         printf("  profile:     unknown (%s)\n", e.msg);
         return;
     }
-    const wb_gpu_ref *g = wb_gpu_table_match(&t, d->name);
     int cc = d->cc_major * 10 + d->cc_minor;
-    char names[256];
-    if (g)
-        printf("  profile:     %s (%s, sm_%d)%s\n", g->profile, g->model, g->arch,
-               g->arch == cc ? "" : "  WARNING: the profile's arch differs from the device's");
-    else
-        printf("  profile:     none matches \"%s\" (profiles: %s)\n", d->name, wb_gpu_table_profiles(&t, names, sizeof names));
-    printf("  build:       profile %s, sm_%d%s\n", WB_PROFILE, WB_CUDA_ARCH,
-           WB_CUDA_ARCH == cc ? "" : "  (differs from the device: rebuild with GPU=<profile of this GPU>)");
+    wb_gpu_ref g;
+    char code[128];
+    wb_gpu_resolve(&t, d->name, cc, &g);
+    printf("  profile:     %s (%s, sm_%d)%s\n", g.profile, g.model, g.arch, g.generic ? ", generic: no datasheet row" : "");
+    printf("  build:       CUDA_ARCHS=\"%s\", %s\n", wb_build_archs(),
+           wb_device_code(d, code, sizeof code, &e) == WB_OK ? code : e.msg);
     wb_gpu_table_free(&t);
 }
 
