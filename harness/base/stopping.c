@@ -75,13 +75,16 @@ wb_stop wb_stop_check(const wb_stop_rule *r, const double *ms, const unsigned ch
     return WB_STOP_MORE;
 }
 
+int wb_throttled(double clock_mhz, uint64_t reasons, double typical_mhz) {
+    const int slow = !isnan(typical_mhz) && !isnan(clock_mhz) && clock_mhz < 0.9 * typical_mhz;
+    return slow || (reasons & WB_THROTTLE_POWER_THERMAL) != 0;
+}
+
 int wb_throttle_filter(const double *clock_mhz, const uint64_t *reasons, int n, double typical_mhz,
                        unsigned char *keep) {
     int flagged = 0;
     for (int i = 0; i < n; i++) {
-        const int slow = !isnan(typical_mhz) && clock_mhz && !isnan(clock_mhz[i]) && clock_mhz[i] < 0.9 * typical_mhz;
-        const int limited = reasons && (reasons[i] & WB_THROTTLE_POWER_THERMAL) != 0;
-        keep[i] = !(slow || limited);
+        keep[i] = !wb_throttled(clock_mhz ? clock_mhz[i] : NAN, reasons ? reasons[i] : 0, typical_mhz);
         flagged += !keep[i];
     }
     if (flagged == n)

@@ -53,6 +53,9 @@ wb_stop wb_stop_check(const wb_stop_rule *r, const double *ms, const unsigned ch
  * SW power cap, HW slowdown, SW/HW thermal slowdown, HW power brake. */
 #define WB_THROTTLE_POWER_THERMAL 0xECull
 
+/* 1 when one sample counts as throttled (the rule below, no fallback). */
+int wb_throttled(double clock_mhz, uint64_t reasons, double typical_mhz);
+
 /* Flags the samples taken while throttled: SM clock under 90% of typical_mhz
  * (the run's median; NaN: clock not judged) or a reason bit of
  * WB_THROTTLE_POWER_THERMAL set. clock_mhz[i] NaN: not judged by clock.

@@ -44,7 +44,7 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
     memset(o, 0, sizeof *o);
     o->out = "results";
     o->sweep = WB_SWEEP_QUICK;
-    o->reps = 10;
+    o->reps = 0; /* noise-driven (harness/base/stopping.h); --reps R fixes the count */
     o->warmup = 2;
     o->counters = 1;
     for (int i = 1; i < argc; i++) {

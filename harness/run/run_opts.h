@@ -11,7 +11,7 @@ typedef struct wb_run_opts {
     const char *family, *variant, *sizes; /* raw lists; NULL: all / every / the sweep's */
     const char *out, *profile;            /* profile NULL: the device's */
     wb_sweep_kind sweep;
-    int reps, warmup, counters, debug_launch, device, points;
+    int reps, warmup, counters, debug_launch, device, points; /* reps 0: noise-driven sampling */
     uint64_t seed;
     int seed_set;
 } wb_run_opts;
