@@ -17,7 +17,7 @@ W = 1000; H = 650
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"
-    set title sprintf("Group-by: shared-memory vs global atomics against the number of groups\n{/*0.8 %s}", source)
+    set title sprintf("Group-by: shared-memory vs global atomics against the number of groups\n{/*0.8 %s}", source_shaped)
     set logscale xy
     set format x "10^{%L}"
     set xlabel "groups"

@@ -32,7 +32,7 @@ sel_title(b) = is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" 
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"
-    set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source)
+    set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source_shaped)
     set xrange [-0.02:1.02]
     set xlabel "selectivity (share of rows selected)"
     # log: the atomic variants are 100x the others and would flatten them

@@ -25,7 +25,7 @@ W = 1000; H = 650
 
 do for [t = 1:2] {
     load gpdir."lib-term.gp"
-    set title sprintf("Transform: achieved bandwidth against ILP, scalar vs vectorized (seed 000 section 7)\n{/*0.8 %s; 100%% = measured DRAM copy ceiling %.0f GB/s}", source, CEIL)
+    set title sprintf("Transform: achieved bandwidth against ILP, scalar vs vectorized (seed 000 section 7)\n{/*0.8 %s; 100%% = measured DRAM copy ceiling %.0f GB/s}", source_shaped, CEIL)
     set logscale x 2
     set xrange [0.8:20]
     set xlabel "ILP (items per thread)"
@@ -34,6 +34,6 @@ do for [t = 1:2] {
     set key bottom right box opaque Left reverse
     set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead lw 1.5 lc rgb "#000000"
     plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt peer_dash(b) \
-         pt (PEER[b] > 0 ? -1 : pair_pt(b)) ps pair_ps(b) lc rgb col(b - 1) title esc(SER[b]).(PEER[b] > 0 ? " (library peer, no ILP axis)" : "")
+         pt (PEER[b] > 0 ? -1 : pair_pt(b)) ps pair_ps(b) lc rgb col(b - 1) title esc(SER[b]).(PEER[b] > 0 ? " (library peer at the same n, no ILP axis)" : "")
     set output
 }

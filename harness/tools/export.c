@@ -126,7 +126,7 @@ int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
 
 /* DIR/<name>-info.dat: the title line every script prints. */
 static int write_info(wb_export *x, wb_err *e) {
-    FILE *f = wb_export_open(x, "-info", "gpu kind results", e);
+    FILE *f = wb_export_open(x, "-info", "gpu kind results shape", e);
     if (!f) return WB_ERR;
     char stem[512] = "-";
     if (x->r) {
@@ -141,18 +141,26 @@ static int write_info(wb_export *x, wb_err *e) {
     wb_export_str(f, x->r ? x->v.kind : "reference");
     fputc(' ', f);
     wb_export_str(f, stem);
+    fputc(' ', f);
+    char shape[96];
+    wb_export_str(f, wb_shape_text(&x->shape, shape, sizeof shape));
     fputc('\n', f);
     return wb_export_close(f, x, "-info", e);
 }
 
 int wb_export_figure(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
                      const char *dir, int *rows, wb_err *e) {
+    return wb_export_figure_shaped(name, r, other, t, &wb_shape_fastest, dir, rows, e);
+}
+
+int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                            const wb_shape *shape, const char *dir, int *rows, wb_err *e) {
     const char *fig = wb_export_resolve(name);
     if (!fig) return wb_fail(e, "unknown or ambiguous figure '%s'", name);
     int i = 0;
     while (strcmp(figures[i].name, fig) != 0) i++;
     if (figures[i].needs_file && !r) return wb_fail(e, "%s needs a results file", fig);
-    wb_export x = {fig, dir, r, other, t, {{0}}, 0};
+    wb_export x = {fig, dir, r, other, t, {{0}}, 0, *shape};
     wb_gpu_view_init(r, t, &x.v);
     int rc = figures[i].fn(&x, e);
     if (rc == WB_OK) rc = write_info(&x, e);
@@ -189,8 +197,10 @@ static int open_other(const wb_results *r, const char *with, wb_results *other, 
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5]\n"
-               "       wallbench export <results.h5> --all [--out DIR]\n"
+    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
+               "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
+               "  --shape fastest (default) | ilp=I[,occ=O][,block=B][,sms=S]: the launch shape a family figure\n"
+               "  draws where a point was measured at several (fastest: best-of per point); stated in its key\n"
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
                "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file. Figures:");
     for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figures[i].name);
@@ -199,9 +209,9 @@ static int usage(FILE *f) {
 }
 
 static int export_one(const char *fig, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
-                      const char *dir) {
+                      const wb_shape *shape, const char *dir) {
     wb_err e = {""};
-    int rows = 0, rc = wb_export_figure(fig, r, other, t, dir, &rows, &e);
+    int rows = 0, rc = wb_export_figure_shaped(fig, r, other, t, shape, dir, &rows, &e);
     if (rc == WB_OK) printf("%s: %d rows -> %s/%s.dat\n", fig, rows, dir, fig);
     else if (rc == WB_SKIP) printf("%s: skipped: %s\n", fig, e.msg);
     else fprintf(stderr, "wallbench export: %s: %s\n", fig, e.msg);
@@ -211,9 +221,15 @@ static int export_one(const char *fig, const wb_results *r, const wb_results *ot
 int wb_cmd_export(int argc, char **argv) {
     const char *path = NULL, *fig = NULL, *dir = ".", *with = NULL;
     int all = 0;
+    wb_shape shape = wb_shape_fastest;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        wb_err se;
         if (strcmp(a, "--all") == 0) all = 1;
+        else if (strcmp(a, "--shape") == 0 && i + 1 < argc) {
+            if (wb_shape_parse(argv[++i], &shape, &se) != WB_OK)
+                return fprintf(stderr, "wallbench export: %s\n", se.msg), usage(stderr);
+        }
         else if ((strcmp(a, "--fig") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--with") == 0) && i + 1 < argc)
             *(a[2] == 'f' ? &fig : a[2] == 'o' ? &dir : &with) = argv[++i];
         else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return usage(stdout), 0;
@@ -238,11 +254,11 @@ int wb_cmd_export(int argc, char **argv) {
         if (have_other < 0) goto out;
     }
     if (make_dirs(dir, &e) != WB_OK) goto out;
-    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, dir);
+    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, &shape, dir);
     else {
         rc = 0;
         for (int i = 0; i < NFIG; i++) {
-            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, dir);
+            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, &shape, dir);
             if (one == 2) rc = 2;
         }
     }

@@ -159,7 +159,7 @@ static void series_vec(const wb_row *r, char *buf, size_t len) {
  * range as a flat line (peer = 1). ctx: the ceiling in GB/s. */
 static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const void *ctx) {
     const double ceiling = *(const double *)ctx;
-    slice s = {"transform", x_peer, series_vec, AX_VEC};
+    slice s = {"transform", x_peer, series_vec, AX_VEC, p[0].row->p.n}; /* at the series' n, not the peer's largest */
     pick *q;
     char sig[320];
     double *xs = malloc((size_t)n * sizeof *xs);
@@ -186,7 +186,7 @@ int wb_export_transform(wb_export *x, wb_err *e) {
     const char *which = "ceiling: dram_copy";
     if (!(ceiling > 0)) ceiling = x->v.dram_read_gbps, which = "ceiling: dram_read (no dram_copy ceiling)";
     if (!(ceiling > 0)) return wb_skip(e, "the file has no DRAM ceiling (run the ceiling family)");
-    table t = {{"transform", x_ilp, series_vec, AX_VEC}, "series ilp pct_of_ceiling gbps ceiling_gbps peer",
+    table t = {{"transform", x_ilp, series_vec, AX_VEC | AX_ILP}, "series ilp pct_of_ceiling gbps ceiling_gbps peer",
                transform_row, transform_peers, which};
     return wb_export_table(x, &t, &ceiling, e);
 }
@@ -204,7 +204,7 @@ static double items_per_s(const wb_row *r) {
  * main table listing the families; the variant is held at the family's most
  * swept one. */
 static int ilp_family(wb_export *x, FILE *list, const char *family, wb_err *e) {
-    slice s = {family, x_occ, series_ilp, AX_VARIANT_FIXED};
+    slice s = {family, x_occ, series_ilp, AX_VARIANT_FIXED | AX_ILP | AX_OCC};
     pick *p;
     char sig[320], part[40];
     int n = wb_pick_rows(x, &s, &p, sig, sizeof sig);
