@@ -23,7 +23,10 @@ static int usage(FILE *f) {
                "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
                "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
                "  bandwidth and instruction throughput ratios B/A (measured ceilings; reference numbers for a\n"
-               "  projected file). Points in one file only are listed.\n");
+               "  projected file). Points in one file only are listed.\n"
+               "  --repeat  instead: repeatability of two runs of one sweep: the share of points with both\n"
+               "            medians >= 1 ms that agree within 1%%, per family, and the 25 least repeatable\n"
+               "            with their spread and each side's in-run noise\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -152,11 +155,12 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[2] = {NULL, NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0;
+    int np = 0, repeat = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
         if (!strcmp(a, "--markdown")) c.md = 1;
+        else if (!strcmp(a, "--repeat")) repeat = 1;
         else if (!strcmp(a, "--family") && i + 1 < argc) c.family = argv[++i];
         else if (a[0] == '-' || np == 2) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", a), usage(stderr);
         else paths[np++] = a;
@@ -178,6 +182,10 @@ int wb_cmd_compare(int argc, char **argv) {
     }
     if (c.md) printf("## wallbench compare\n\n");
     header(&c);
+    if (repeat) { /* two runs of one sweep: repeatability only */
+        rc = wb_cmp_repeat(&c, 1.0, 0.01, 25, &e) == WB_OK ? 0 : 2;
+        goto done;
+    }
     hardware_table(&c, fam, nfam);
     family_table(&c, fam, nfam);
     for (int f = 0; f < nfam; f++)

@@ -64,3 +64,50 @@ const char *wb_shape_text(const wb_shape *sh, char *buf, size_t len) {
 #undef PART
     return buf;
 }
+
+/* The point without its launch shape: rows that differ only in shape share it. */
+static void unshaped_name(const wb_row *r, char *buf, size_t len) {
+    wb_point p = r->p;
+    p.launch.ilp = p.launch.block = p.launch.sm_limit = 0;
+    p.launch.occupancy_target = 0;
+    p.vector_bytes = 0;
+    wb_point_name(&p, buf, len);
+}
+
+int64_t wb_shape_filter(wb_results *r, const wb_shape *sh) {
+    const int64_t n = r->nrows;
+    unsigned char *keep = malloc((size_t)(n ? n : 1));
+    char (*names)[256] = sh->fastest ? malloc((size_t)(n ? n : 1) * sizeof *names) : NULL;
+    if (!keep || (sh->fastest && !names)) {
+        free(keep);
+        free(names);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const wb_row *w = &r->rows[i];
+        keep[i] = strcmp(w->m.status, "ok") != 0 || wb_shape_match(sh, w);
+        if (names) unshaped_name(w, names[i], sizeof names[i]);
+    }
+    for (int64_t i = 0; names && i < n; i++) {
+        const wb_row *a = &r->rows[i];
+        if (strcmp(a->m.status, "ok") != 0) continue;
+        for (int64_t j = 0; j < n && keep[i]; j++) {
+            const wb_row *b = &r->rows[j];
+            if (j == i || strcmp(b->m.status, "ok") != 0 || strcmp(names[i], names[j]) != 0) continue;
+            /* a faster row of the same point wins; ties go to the earlier row */
+            if (b->m.time_median_ms < a->m.time_median_ms || (b->m.time_median_ms == a->m.time_median_ms && j < i))
+                keep[i] = 0;
+        }
+    }
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!keep[i]) continue;
+        r->rows[k] = r->rows[i];
+        if (r->sample_start) r->sample_start[k] = r->sample_start[i], r->sample_count[k] = r->sample_count[i];
+        k++;
+    }
+    r->nrows = k;
+    free(keep);
+    free(names);
+    return k;
+}

@@ -13,6 +13,7 @@
 
 #include "harness/base/error.h"
 #include "harness/base/point.h"
+#include "harness/store/store_h5.h"
 
 typedef struct wb_shape {
     int fastest;   /* 1: best-of per point; the fields below unused */
@@ -33,5 +34,12 @@ int wb_shape_match(const wb_shape *sh, const wb_row *r);
 /* "fastest launch shape per point" or "launch shape ILP 4, occupancy 1,
  * block 256" (parts that are "any" left out). */
 const char *wb_shape_text(const wb_shape *sh, char *buf, size_t len);
+
+/* Applies the rule to a whole file in place (rows and their samples): a
+ * fixed shape keeps the rows measured at it; fastest keeps, per point (every
+ * axis but ILP, occupancy, block, SM limit and the vector width that follows
+ * ILP), its ok row of least median time; not-ok rows stay. Returns the rows
+ * left, -1 when out of memory. */
+int64_t wb_shape_filter(wb_results *r, const wb_shape *sh);
 
 #endif
