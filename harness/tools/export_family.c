@@ -118,15 +118,18 @@ int wb_export_probe(wb_export *x, wb_err *e) {
 
 static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.groups : NAN; }
 
+/* fallback = 1: a shared-memory point whose table did not fit and ran the
+ * global-atomic kernel instead (micro/groupby.c notes it "fell back"). */
 static int groupby_row(const void *ctx, const pick *pk, double *v) {
     (void)ctx;
     v[0] = pk->x, v[1] = pk->row->m.time_median_ms, v[2] = per_item_ns(pk->row);
-    return 3;
+    v[3] = strncmp(pk->row->p.note, "fell back", 9) == 0;
+    return 4;
 }
 
 int wb_export_groupby(wb_export *x, wb_err *e) {
-    table t = {{"groupby", x_groups, series_variant, AX_GROUPS}, "series groups time_ms ns_per_row", groupby_row, NULL,
-               NULL};
+    table t = {{"groupby", x_groups, series_variant, AX_GROUPS}, "series groups time_ms ns_per_row fallback", groupby_row,
+               NULL, NULL};
     return wb_export_table(x, &t, NULL, e);
 }
 
