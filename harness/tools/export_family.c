@@ -40,6 +40,8 @@ static void select_model(FILE *f, const wb_export *x, const pick *p, int n) {
 static void select_tail(FILE *f, wb_export *x, const pick *p, int n, const void *ctx) {
     (void)ctx;
     select_model(f, x, p, n);
+    wb_err e;
+    if (wb_export_series_shapes(x, p, n, &e) != WB_OK) fprintf(f, "# no -shapes table: %s\n", e.msg);
 }
 
 static int select_row(const void *ctx, const pick *pk, double *v) {

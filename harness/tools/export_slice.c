@@ -153,3 +153,43 @@ int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e) {
     return f ? wb_export_close(f, x, "", e) : WB_ERR;
 }
 
+
+/* "4/8/16" from the distinct values of one launch axis over a series. */
+static void distinct_ints(const pick *p, int n, int order, int which, char *buf, size_t len) {
+    int seen[32], ns = 0, at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (p[i].order != order) continue;
+        const wb_launch *l = &p[i].row->p.launch;
+        int v = which == 0 ? l->ilp : which == 1 ? l->block : (int)lround(100 * l->occupancy_target);
+        int k = 0;
+        while (k < ns && seen[k] != v) k++;
+        if (k < ns || ns == 32) continue;
+        seen[ns++] = v;
+    }
+    for (int a = 0; a < ns; a++) /* ascending */
+        for (int b = a + 1; b < ns; b++)
+            if (seen[b] < seen[a]) { int t = seen[a]; seen[a] = seen[b]; seen[b] = t; }
+    for (int k = 0; k < ns && at >= 0 && (size_t)at < len; k++)
+        at += which == 2 ? snprintf(buf + at, len - (size_t)at, "%s%g", k ? "/" : "", seen[k] / 100.0)
+                         : snprintf(buf + at, len - (size_t)at, "%s%d", k ? "/" : "", seen[k]);
+}
+
+int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e) {
+    FILE *f = wb_export_open(x, "-shapes", "series shape", e);
+    if (!f) return WB_ERR;
+    for (int i = 0; i < n; i++) {
+        if (i && p[i].order == p[i - 1].order) continue;
+        char ilp[64], block[64], occ[64], text[224];
+        distinct_ints(p, n, p[i].order, 0, ilp, sizeof ilp);
+        distinct_ints(p, n, p[i].order, 1, block, sizeof block);
+        distinct_ints(p, n, p[i].order, 2, occ, sizeof occ);
+        if (p[i].row->p.launch.ilp < 0) snprintf(text, sizeof text, "library peer, its own launch");
+        else snprintf(text, sizeof text, "ILP %s, block %s, occupancy %s", ilp, block, occ);
+        wb_export_str(f, p[i].series);
+        fputc(' ', f);
+        wb_export_str(f, text);
+        fputc('\n', f);
+    }
+    return wb_export_close(f, x, "-shapes", e);
+}

@@ -56,6 +56,10 @@ void wb_block_break(FILE *f, const pick *p, int i);
 int wb_distinct_x(const pick *p, int n, double *out);
 /* One row: the series, then k numbers. */
 void wb_row_out(FILE *f, const char *series, const double *v, int k);
+/* DIR/<name>-shapes.dat (series shape): per series, in block order, the
+ * launch shapes its points were drawn at ("ILP 8/16, block 256, occupancy
+ * 1": more than one value where the rule picked per point). */
+int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e);
 /* Picks t's rows and writes its main table (ctx goes to t->row and t->tail). */
 int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e);
 
