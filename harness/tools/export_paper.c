@@ -129,14 +129,28 @@ int wb_export_fig4(wb_export *x, wb_err *e) {
 /* Input sizes bucketed to the nearest power of two: families sweep different n. */
 static double size_bucket(int64_t n) { return n > 0 ? exp2(round(log2((double)n))) : NAN; }
 
+/* Series of fig 5: "all" and each family over the full-GPU points, then
+ * "sm_limit" for the points whose grid was restricted to fewer SMs on
+ * purpose (the sm_limit axis): under one wave by design, they would
+ * otherwise read as undersaturation of the operators. */
+static int fig5_member(const wb_row *r, const char *series) {
+    if (!wb_agg_is_op_point(r) || !isfinite(r->p.launch.waves)) return 0;
+    const int restricted = r->p.launch.sm_limit > 0;
+    if (strcmp(series, "sm_limit") == 0) return restricted;
+    return !restricted && (strcmp(series, "all") == 0 || strcmp(r->p.family, series) == 0);
+}
+
 int wb_export_fig5(wb_export *x, wb_err *e) {
-    char series[33][NAME_LEN];
-    int ns = 1;
+    char series[34][NAME_LEN];
+    int ns = 1, restricted = 0;
     snprintf(series[0], NAME_LEN, "all");
-    for (int64_t i = 0; i < x->r->nrows; i++)
-        if (wb_agg_is_op_point(&x->r->rows[i]) && isfinite(x->r->rows[i].p.launch.waves))
-            name_index(series, &ns, 33, x->r->rows[i].p.family);
+    for (int64_t i = 0; i < x->r->nrows; i++) {
+        const wb_row *r = &x->r->rows[i];
+        if (fig5_member(r, "all")) name_index(series, &ns, 33, r->p.family);
+        restricted |= fig5_member(r, "sm_limit");
+    }
     if (ns == 1) return wb_skip(e, "no operator point records its launch waves");
+    if (restricted) snprintf(series[ns++], NAME_LEN, "sm_limit");
     FILE *f = wb_export_open(x, "", "series n_bucket time_ms under_ms under_pct points", e);
     if (!f) return WB_ERR;
     for (int s = 0; s < ns; s++) {
@@ -148,8 +162,7 @@ int wb_export_fig5(wb_export *x, wb_err *e) {
             for (int64_t i = 0; i < x->r->nrows; i++) {
                 const wb_row *r = &x->r->rows[i];
                 double rb = size_bucket(r->p.n);
-                if (!wb_agg_is_op_point(r) || !isfinite(r->p.launch.waves) || !(rb > done)) continue;
-                if (s && strcmp(r->p.family, series[s]) != 0) continue;
+                if (!fig5_member(r, series[s]) || !(rb > done)) continue;
                 if (rb < b) b = rb, time = under = 0, count = 0;
                 if (rb == b) {
                     time += r->m.time_median_ms, count++;
