@@ -3,13 +3,13 @@
 # shared-memory privatized vs global-atomic aggregation against the number of
 # groups (1 .. 1M); the dotted lines mark 56 and 175 groups, the group counts
 # seed 000 discusses. The suite measures one row count. Every series at one
-# launch shape (the shape line below: the one every group count was measured
+# launch shape (the rule line below: the one every group count was measured
 # at; only G = 175 and 8192 also ran an ILP x occupancy grid, and best-of
 # there would compare shapes, not variants). Shared-memory points whose table
 # does not fit shared memory ran the global-atomic kernel: ringed and named.
 # Reads DATA/fig-groupby.dat: series groups time_ms ns_per_row fallback (one
 # block per variant), -info.dat.
-# shape: ilp=4,occ=1,block=256
+# launch-shape rule: ilp=4,occ=1,block=256
 # Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig-groupby.gp
 fig = "fig-groupby"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }

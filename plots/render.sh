@@ -7,7 +7,7 @@
 # fig-compare (export --with). $WALLBENCH: the binary (default: the
 # newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests);
 # $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
-# overriding a script's own "# shape:" line.
+# overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
 # 2 bad input, 3 gnuplot missing.
 set -u
@@ -38,9 +38,9 @@ trap 'rm -rf "$tmp"' EXIT
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do
     name=$(basename "$gp" .gp)
-    # A figure's launch-shape rule: $WB_SHAPE, else its "# shape: RULE" line,
+    # A figure's launch-shape rule: $WB_SHAPE, else its "# launch-shape rule: RULE" line,
     # else the fastest shape per point; the figure states it in its title.
-    shape=${WB_SHAPE:-$(sed -n 's/^# shape: *//p' "$gp" | head -n 1)}
+    shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}
     msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} --shape "${shape:-fastest}" 2>&1)
     rc=$?
     if [ $rc -eq 3 ]; then
