@@ -244,11 +244,12 @@ static wb_probe_args args_of(const probe_data *d) {
     return a;
 }
 
-/* Gives d the table `table` needs. The buffer only grows: the driver zeroes
- * freed device memory in the background, and a 4 GiB hash table freed just
- * before the direct table's first counted range was written to DRAM inside
- * that range (12.5 B per probe of DRAM writes in a read-only kernel, record
- * 0dafc16). Switching kinds within one data set therefore frees nothing. */
+/* Gives d the table `table` needs. The buffer only grows, so switching kinds
+ * within one data set frees nothing: in record 0dafc16 the direct table's
+ * first counted range right after a 4 GiB hash table was freed counted
+ * 12.5 B per probe of DRAM writes in a read-only kernel, most likely the
+ * driver zeroing the freed memory in the background (test_gpu_writeback
+ * prints what a free before a range does). */
 static int ensure_table(probe_data *d, wb_probe_op table, double lf, wb_err *e) {
     int64_t slots = table == WB_PROBE_BUILD_HASH ? wb_probe_hash_slots(d->gen.dim_rows, lf) : 0;
     size_t bytes = (size_t)table_bytes(table, d->gen.dim_rows, lf);
