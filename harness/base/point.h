@@ -32,7 +32,7 @@ typedef struct wb_point {
 
 typedef struct wb_measure {
     int64_t id;             /* row number in /points; key of /samples */
-    int reps;               /* timed samples */
+    int reps;               /* --reps R (fixed count); 0: noise-driven sampling */
     int repetition;         /* Google Benchmark repetition index (0 unless --benchmark_repetitions) */
     double time_median_ms, time_min_ms, time_max_ms, time_stddev_ms;
     double gbps_model;      /* bytes_model / time_median */

@@ -41,7 +41,7 @@ static const wb_column fixed_before[] = {
     F64("match_rate", p.match_rate, "fraction", "share of probes that match"),
     I32("warm_cache", p.warm_cache, "bool", "1: L2 not flushed between samples"),
     STR("note", p.note, "what the point did that its axes do not say"),
-    I32("reps", m.reps, "samples", "timed samples"),
+    I32("reps", m.reps, "samples", "--reps R: the fixed sample count; 0: noise-driven (see samples_taken, stop)"),
     I32("repetition", m.repetition, "", "Google Benchmark repetition index"),
     F64("time_median_ms", m.time_median_ms, "ms", "median of the timed samples (CUDA events)"),
     F64("time_min_ms", m.time_min_ms, "ms", "fastest sample"),
