@@ -172,8 +172,9 @@ static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const v
     for (int i = 0; i < nq; i++) {
         wb_export_block_end(f);
         for (int k = 0; k < m; k++) {
-            double v[5] = {xs[k], 100.0 * q[i].row->m.gbps_model / ceiling, q[i].row->m.gbps_model, ceiling, 1};
-            wb_row_out(f, q[i].series, v, 5);
+            double v[6] = {xs[k], 100.0 * q[i].row->m.gbps_model / ceiling, q[i].row->m.gbps_model, ceiling, 1,
+                           (double)q[i].row->p.n};
+            wb_row_out(f, q[i].series, v, 6);
         }
     }
     if (nq > 0) free(q);
@@ -183,7 +184,8 @@ static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const v
 static int transform_row(const void *ctx, const pick *pk, double *v) {
     const double ceiling = *(const double *)ctx;
     v[0] = pk->x, v[1] = 100.0 * pk->row->m.gbps_model / ceiling, v[2] = pk->row->m.gbps_model, v[3] = ceiling, v[4] = 0;
-    return 5;
+    v[5] = (double)pk->row->p.n;
+    return 6;
 }
 
 int wb_export_transform(wb_export *x, wb_err *e) {
@@ -191,7 +193,7 @@ int wb_export_transform(wb_export *x, wb_err *e) {
     const char *which = "ceiling: dram_copy";
     if (!(ceiling > 0)) ceiling = x->v.dram_read_gbps, which = "ceiling: dram_read (no dram_copy ceiling)";
     if (!(ceiling > 0)) return wb_skip(e, "the file has no DRAM ceiling (run the ceiling family)");
-    table t = {{"transform", x_ilp, series_vec, AX_VEC | AX_ILP}, "series ilp pct_of_ceiling gbps ceiling_gbps peer",
+    table t = {{"transform", x_ilp, series_vec, AX_VEC | AX_ILP}, "series ilp pct_of_ceiling gbps ceiling_gbps peer n",
                transform_row, transform_peers, which};
     return wb_export_table(x, &t, &ceiling, e);
 }
