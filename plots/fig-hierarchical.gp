@@ -29,7 +29,7 @@ COLS = NB <= 4 ? 2 : 3
 ROWS = (NB + COLS - 1) / COLS
 W = 520 * COLS; H = 420 * ROWS + 60
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout ROWS, COLS title sprintf("Hierarchical instruction roofline (Ding and Williams, PMBS 2019)\n{/*0.8 %s}", source)
     set logscale xy

@@ -27,7 +27,7 @@ stats G using 1 nooutput
 if (exists("STATS_records")) { NG = STATS_records }
 W = 1000; H = 650
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Probe throughput against table size, and the random-access wall (guide 001 4.3, paper 002 3.3)\n{/*0.8 %s}", source)
     set logscale xy
