@@ -5,9 +5,9 @@
 // neither hoist a repeated pass out of its loop nor merge passes.
 #include <cub/device/device_reduce.cuh>
 
-#include "ceiling.h"
-#include "launch.cuh"
-#include "stream.cuh"
+#include "kernels/ceiling.h"
+#include "kernels/launch.cuh"
+#include "kernels/stream.cuh"
 
 namespace {
 

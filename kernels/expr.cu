@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "expr.h"
-#include "launch.cuh"
+#include "kernels/expr.h"
+#include "kernels/launch.cuh"
 
 // ---- element operators -------------------------------------------------------
 

@@ -1,14 +1,14 @@
 // groupby.cu - the group-by kernels (see groupby.h): global atomics, the
 // shared-memory privatized table in four layouts, and CUB sort + reduce-by-key.
-#include "groupby.h"
+#include "kernels/groupby.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "grid_tile.cuh"
-#include "launch.cuh"
+#include "kernels/grid_tile.cuh"
+#include "kernels/launch.cuh"
 
 namespace {
 

@@ -3,10 +3,10 @@
 // ILP table reads and only then consumes them, so ILP independent random
 // loads are in flight per thread: what a DRAM-resident table needs (Little's
 // law: the random-read roof needs tens of thousands of probes in flight).
-#include "probe.h"
+#include "kernels/probe.h"
 
-#include "grid_tile.cuh"
-#include "launch.cuh"
+#include "kernels/grid_tile.cuh"
+#include "kernels/launch.cuh"
 
 namespace {
 

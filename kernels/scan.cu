@@ -3,11 +3,11 @@
 // whose SKIP parameter decides whether a later column's vector is loaded only
 // when one of its rows still passes. Query shape is a template parameter too;
 // all of them are picked at run time through one kernel-pointer lookup.
-#include "scan.h"
+#include "kernels/scan.h"
 
-#include "launch.cuh"
-#include "tile.cuh"
-#include "tile_dispatch.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/tile.cuh"
+#include "kernels/tile_dispatch.cuh"
 
 namespace {
 

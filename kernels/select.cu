@@ -5,15 +5,15 @@
 // wb_pred_form template parameter of all three, used in one line (tile.cuh's
 // wb_tile_pred_and). Layers: tile.cuh primitives -> __device__ compaction
 // steps -> thin __global__ kernels -> select_impl (plan, launch) -> extern "C".
-#include "select.h"
+#include "kernels/select.h"
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
 
-#include "launch.cuh"
-#include "tile.cuh"
-#include "tile_dispatch.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/tile.cuh"
+#include "kernels/tile_dispatch.cuh"
 
 namespace {
 

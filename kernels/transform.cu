@@ -4,9 +4,9 @@
 // and the extern "C" plan/launch that pick the instantiation at run time.
 #include <cub/device/device_transform.cuh>
 
-#include "launch.cuh"
-#include "stream.cuh"
-#include "transform.h"
+#include "kernels/launch.cuh"
+#include "kernels/stream.cuh"
+#include "kernels/transform.h"
 
 namespace {
 

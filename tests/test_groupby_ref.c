@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "micro/data.h"
 #include "micro/exact.h"
 #include "micro/groupby_gen.h"

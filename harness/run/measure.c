@@ -98,7 +98,7 @@ static int step_data(wb_run *r, const wb_run_point *rp, wb_err *e) {
     }
     drop_cache(r);
     void *d = NULL;
-    int rc = f->data_create(&rp->p, &d, e);
+    int rc = f->data_create(&rp->p, r->seed, &d, e);
     if (rc != WB_OK) return rc;
     r->cache_family = f;
     r->cache_point = rp->p;

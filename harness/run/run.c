@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "micro/data.h"
 #include "harness/commands.h"
 #include "harness/run/gbench.h"
 #include "harness/base/gpus.h"
@@ -142,6 +141,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     int64_t matched = 0;
     if (wb_run_init(&r, o->reps, o->warmup, &e) != WB_OK) goto fail;
     r.dev = *dev;
+    r.seed = o->seed;
     for (int i = 0; i < npts; i++) {
         pts[i].run = &r;
         if (wb_gb_register(pts[i].name, o->reps, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
@@ -183,7 +183,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_provenance pv;
     wb_provenance_init(&pv);
     wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
-                              wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, wb_seed};
+                              wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, o->seed};
     char path[1200];
     if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
     fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s -> %s\n", (long long)r.total,
@@ -257,7 +257,6 @@ int wb_cmd_run(int argc, char **argv) {
         free(pts);
         goto bad;
     }
-    if (o.seed_set) wb_seed = o.seed;
     wb_launch_debug = o.debug_launch;
     rc = measure_all(&o, &gpus, prof, &dev, pts, npts, cmdline);
     free(pts);

@@ -47,6 +47,7 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
     o->reps = 10;
     o->warmup = 2;
     o->counters = 1;
+    o->seed = WB_SEED_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v = NULL;
         int k = 0;

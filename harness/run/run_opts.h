@@ -7,12 +7,15 @@
 
 #include "harness/run/family.h"
 
+/* The inputs' seed when --seed is not given (the records were made with it). */
+#define WB_SEED_DEFAULT 20261129ull
+
 typedef struct wb_run_opts {
     const char *family, *variant, *sizes; /* raw lists; NULL: all / every / the sweep's */
     const char *out, *profile;            /* profile NULL: the device's */
     wb_sweep_kind sweep;
     int reps, warmup, counters, debug_launch, device, points;
-    uint64_t seed;
+    uint64_t seed;          /* WB_SEED_DEFAULT unless --seed */
     int seed_set;
 } wb_run_opts;
 

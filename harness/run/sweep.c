@@ -42,8 +42,8 @@ static int each_item(const char *list, const char *what, int (*fn)(const char *i
 static const char *family_names(char *buf, size_t len) {
     size_t at = 0;
     buf[0] = '\0';
-    for (int i = 0; wb_families[i] && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s ", wb_families[i]->name);
+    for (int i = 0; wb_registry_at(i) && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s ", wb_registry_at(i)->name);
     if (at < len) snprintf(buf + at, len - at, "all");
     return buf;
 }
@@ -53,7 +53,7 @@ static int add_family(const char *name, void *ctx, wb_err *e) {
     char names[256];
     if (strcmp(name, "all") == 0) {
         s->nfamilies = 0;
-        for (int i = 0; wb_families[i] && i < WB_SWEEP_MAX_NAMES; i++) s->families[s->nfamilies++] = wb_families[i];
+        for (int i = 0; wb_registry_at(i) && i < WB_SWEEP_MAX_NAMES; i++) s->families[s->nfamilies++] = wb_registry_at(i);
         return WB_OK;
     }
     const wb_family *f = wb_family_find(name);
@@ -78,8 +78,8 @@ static int add_variant(const char *name, void *ctx, wb_err *e) {
     valid[0] = '\0';
     for (int i = 0; i < s->nfamilies && at < sizeof valid; i++) {
         at += (size_t)snprintf(valid + at, sizeof valid - at, "%s%s:", i ? "; " : "", s->families[i]->name);
-        for (int v = 0; s->families[i]->variants[v] && at < sizeof valid; v++)
-            at += (size_t)snprintf(valid + at, sizeof valid - at, " %s", s->families[i]->variants[v]);
+        for (int v = 0; v < s->families[i]->nvariants && at < sizeof valid; v++)
+            at += (size_t)snprintf(valid + at, sizeof valid - at, " %s", s->families[i]->variants[v].name);
     }
     return wb_fail(e, "unknown variant '%s'; valid variants of the chosen families: %s", name, valid);
 }
@@ -171,7 +171,8 @@ int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, 
     for (int fi = 0; fi < s->nfamilies; fi++) {
         const wb_family *f = s->families[fi];
         collect c = {NULL, 0, 0};
-        if (f->sweep(k, d, collect_add, &c) != WB_OK) {
+        wb_sink sink = {f, d, collect_add, &c};
+        if (f->sweep[k](&sink) != WB_OK) {
             free(c.pts);
             free(l.v);
             return wb_fail(e, "family %s: its %s sweep failed (out of memory?)", f->name, wb_sweep_kind_name(k));

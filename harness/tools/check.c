@@ -192,9 +192,9 @@ int wb_cmd_check(int argc, char **argv) {
     memset(&k, 0, sizeof k);
     wb_err e = {""};
     int rc = 2, have_base = 0, have_now = 0;
-    if (wb_thresholds_load(thr, &k.thr, &e) != WB_OK) goto done;
     if (wb_results_open(base, &k.base, &e) != WB_OK) goto done;
     have_base = 1;
+    if (wb_thresholds_load(thr, &k.base, &k.thr, &e) != WB_OK) goto done;
     if (wb_results_open(now, &k.now, &e) != WB_OK) goto done;
     have_now = 1;
     const char *gb = wb_results_attr(&k.base, "gpu_name"), *gn = wb_results_attr(&k.now, "gpu_name");
