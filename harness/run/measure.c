@@ -231,12 +231,44 @@ static void keep_row(wb_run *r) {
     r->kept[r->nkept++] = r->row;
 }
 
-static void progress(wb_run *r, const char *what) {
+void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total, double eta_s,
+                     char *buf, size_t len) {
+    char what[sizeof ((wb_err *)0)->msg + 64];
+    const wb_measure *m = &row->m;
+    if (status == WB_OK) {
+        char rate[32] = "", noise[24] = "";
+        if (isfinite(m->gbps_model) && m->gbps_model > 0) snprintf(rate, sizeof rate, "  %.1f GB/s", m->gbps_model);
+        else if (isfinite(row->c.gips)) snprintf(rate, sizeof rate, "  %.1f G inst/s", row->c.gips);
+        if (m->time_median_ms > 0 && isfinite(m->time_stddev_ms))
+            snprintf(noise, sizeof noise, "  noise %.1f%%", 100 * m->time_stddev_ms / m->time_median_ms);
+        snprintf(what, sizeof what, "%.4g ms%s%s", m->time_median_ms, rate, noise);
+    } else {
+        snprintf(what, sizeof what, "%s: %s", status == WB_SKIP ? "skipped" : "FAILED", why);
+    }
+    long eta = isfinite(eta_s) && eta_s > 0 ? (long)(eta_s + 0.5) : 0;
+    snprintf(buf, len, "[%lld/%lld] %s  %s  ETA %ld:%02ld", (long long)done, (long long)total, name, what, eta / 60,
+             eta % 60);
+}
+
+/* The point's one line (wb_gb_line: stdout, or stderr beside Google
+ * Benchmark's JSON), and its values as user counters for that JSON: the
+ * stored median and every sample. */
+static void progress(wb_run *r, int status, const char *why, wb_gb_state *st) {
     double el = wb_now_s() - r->t0_s;
     int64_t total = r->total > r->done ? r->total : r->done;
-    long eta = (long)(el / (double)r->done * (double)(total - r->done) + 0.5);
-    fprintf(stderr, "[%lld/%lld] %s  %s  ETA %ld:%02ld\n", (long long)r->done, (long long)total, r->cur->name, what,
-            eta / 60, eta % 60);
+    char line[sizeof ((wb_err *)0)->msg + 512];
+    wb_measure_line(r->cur->name, &r->row, status, why, r->done, total, el / (double)r->done * (double)(total - r->done), line,
+                    sizeof line);
+    wb_gb_line(line);
+    if (status != WB_OK) return;
+    wb_gb_counter(st, "median_ms", r->row.m.time_median_ms);
+    if (isfinite(r->row.m.gbps_model)) wb_gb_counter(st, "GB/s", r->row.m.gbps_model);
+    if (isfinite(r->row.c.gips)) wb_gb_counter(st, "G inst/s", r->row.c.gips);
+    for (int i = 0; i < r->nsamples; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "sample_%03d_ms", i);
+        wb_gb_counter(st, key, r->samples[i]);
+    }
 }
 
 static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
@@ -282,18 +314,10 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
     r->spent.points++;
     wb_spent *b = wb_spent_of(r, rp->family->name);
     if (b) b->points++;
-    char what[sizeof e->msg + 16]; /* the whole reason: the row keeps only its start */
-    if (status == WB_OK) {
-        r->ok++;
-        snprintf(what, sizeof what, "%.4g ms  %.1f GB/s", row->m.time_median_ms, row->m.gbps_model);
-        wb_gb_counter(st, "median_ms", row->m.time_median_ms);
-        wb_gb_counter(st, "GB/s", row->m.gbps_model);
-    } else {
-        if (status == WB_SKIP) r->skipped++;
-        else r->failed++;
-        snprintf(what, sizeof what, "%s: %s", status == WB_SKIP ? "skipped" : "FAILED", e->msg);
-    }
-    progress(r, what);
+    if (status == WB_OK) r->ok++;
+    else if (status == WB_SKIP) r->skipped++;
+    else r->failed++;
+    progress(r, status, e->msg, st); /* the whole reason: the row keeps only its start */
     return status;
 }
 

@@ -95,6 +95,11 @@ int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e);
 int wb_run_rederive(wb_run *r, wb_err *e);
 /* Frees the cached data and the run's arrays (not store, timing, counters). */
 void wb_run_free(wb_run *r);
+/* The one line of a finished point: "[done/total] name  median ms  rate
+ * (GB/s, or G inst/s where the point moves no modelled bytes)  noise
+ * (stddev / median)  ETA m:ss", or "skipped: why" / "FAILED: why". */
+void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total, double eta_s,
+                     char *buf, size_t len);
 /* Monotonic seconds. */
 double wb_now_s(void);
 
