@@ -15,6 +15,7 @@
 #include "kernels/ceiling.h"
 #include "micro/ceiling_ref.h"
 #include "micro/data.h"
+#include "harness/base/roof.h"
 #include "harness/run/family.h"
 
 WB_VARIANT_TABLE(variant_names, WB_CEILING_VARIANT_LIST, WB_CEILING_VARIANTS);
@@ -438,7 +439,8 @@ static int ceiling_verify(void *data, const wb_point *p, wb_err *e) {
 }
 
 const wb_family wb_family_ceiling = {
-    .name = "ceiling",
+    .name = WB_CEILING_FAMILY,
+    .ceilings = 1,
     .summary = "measured roofs: DRAM read/write/copy, memcpy, L2, L1, shared memory, issue limit, ALU, FMA, PCIe",
     .variants = variant_names,
     .nvariants = WB_VARIANT_COUNT(variant_names),

@@ -1,4 +1,5 @@
 /* measure.c - the steps of one point (see measure.h for their order). */
+#include "harness/base/grow.h"
 #include "harness/run/measure.h"
 
 #include <math.h>
@@ -14,9 +15,6 @@
  * stacks and library workspaces need some, and an out-of-memory failure in
  * data_create would count as a failed point instead of a skipped one. */
 #define WB_MEM_MARGIN_BYTES (64.0 * 1024 * 1024)
-/* The ceiling family's variants that define the measured roof. */
-#define WB_CEILING_INST "inst_issue"
-#define WB_CEILING_DRAM "dram_read"
 
 double wb_now_s(void) {
     struct timespec ts;
@@ -159,13 +157,7 @@ static void step_clock(wb_run *r) {
     wb_measure *m = &r->row.m;
     m->sm_clock_mhz = wb_nvml_sm_clock_mhz(&r->dev);
     if (isnan(m->sm_clock_mhz)) return;
-    if (r->nclocks == r->clocks_cap) {
-        int cap = r->clocks_cap ? 2 * r->clocks_cap : 64;
-        double *c = realloc(r->clocks, (size_t)cap * sizeof *c);
-        if (!c) return;
-        r->clocks = c;
-        r->clocks_cap = cap;
-    }
+    if (wb_grow(&r->clocks, r->nclocks, &r->clocks_cap, sizeof *r->clocks, 64) != 0) return;
     r->clocks[r->nclocks++] = m->sm_clock_mhz;
     double typical = wb_stats_median(r->clocks, r->nclocks);
     if (m->sm_clock_mhz < 0.9 * typical) {
@@ -189,11 +181,12 @@ static void step_summaries(wb_run *r) {
     m->gbps_model = s.median > 0 ? r->row.p.bytes_model / (s.median * 1e-3) / 1e9 : NAN;
 }
 
-/* The measured roof: the best ok point of the instruction and DRAM-read
- * ceilings; every ceiling variant's best also goes into a file attribute. */
+/* In a family of ceilings (wb_family.ceilings): every variant's best goes
+ * into a file attribute, and the best ok points of the instruction and
+ * DRAM-read ceilings make the measured roof. */
 static int track_ceiling(wb_run *r, wb_err *e) {
     const wb_row *row = &r->row;
-    if (strcmp(row->p.family, "ceiling") != 0) return WB_OK;
+    if (!r->cur->family->ceilings) return WB_OK;
     wb_ceiling *c = NULL;
     for (int i = 0; i < r->nceilings; i++)
         if (strcmp(r->ceilings[i].variant, row->p.variant) == 0) c = &r->ceilings[i];
@@ -206,28 +199,20 @@ static int track_ceiling(wb_run *r, wb_err *e) {
     char name[64];
     if (!isnan(row->m.gbps_model) && (isnan(c->gbps) || row->m.gbps_model > c->gbps)) {
         c->gbps = row->m.gbps_model;
-        snprintf(name, sizeof name, "ceiling_%s_gbps", c->variant);
-        if (wb_store_attr_f64(r->store, name, c->gbps, e) != WB_OK) return WB_ERR;
+        if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gbps", name, sizeof name), c->gbps, e) != WB_OK) return WB_ERR;
     }
     if (!isnan(row->c.gips) && (isnan(c->gips) || row->c.gips > c->gips)) {
         c->gips = row->c.gips;
-        snprintf(name, sizeof name, "ceiling_%s_gips", c->variant);
-        if (wb_store_attr_f64(r->store, name, c->gips, e) != WB_OK) return WB_ERR;
+        if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gips", name, sizeof name), c->gips, e) != WB_OK) return WB_ERR;
     }
-    if (strcmp(c->variant, WB_CEILING_INST) == 0) r->measured.inst_gips = c->gips;
-    if (strcmp(c->variant, WB_CEILING_DRAM) == 0) r->measured.dram_gbps = c->gbps;
+    if (strcmp(c->variant, WB_ROOF_INST_VARIANT) == 0) r->measured.inst_gips = c->gips;
+    if (strcmp(c->variant, WB_ROOF_DRAM_VARIANT) == 0) r->measured.dram_gbps = c->gbps;
     return WB_OK;
 }
 
 static void keep_row(wb_run *r) {
     if (r->row.c.launches < 0) return; /* no counter pass: nothing to derive */
-    if (r->nkept == r->kept_cap) {
-        int cap = r->kept_cap ? 2 * r->kept_cap : 64;
-        wb_row *k = realloc(r->kept, (size_t)cap * sizeof *k);
-        if (!k) return;
-        r->kept = k;
-        r->kept_cap = cap;
-    }
+    if (wb_grow(&r->kept, r->nkept, &r->kept_cap, sizeof *r->kept, 64) != 0) return;
     r->kept[r->nkept++] = r->row;
 }
 

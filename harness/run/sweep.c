@@ -1,4 +1,5 @@
 /* sweep.c - the points of a run (see sweep.h). */
+#include "harness/base/grow.h"
 #include "harness/run/sweep.h"
 
 #include <errno.h>
@@ -122,13 +123,7 @@ typedef struct collect {
 
 static int collect_add(void *ctx, const wb_point *p) {
     collect *c = ctx;
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 256;
-        wb_point *q = realloc(c->pts, (size_t)cap * sizeof *q);
-        if (!q) return WB_ERR;
-        c->pts = q;
-        c->cap = cap;
-    }
+    if (wb_grow(&c->pts, c->n, &c->cap, sizeof *c->pts, 256) != 0) return WB_ERR;
     c->pts[c->n++] = *p;
     return WB_OK;
 }
@@ -152,13 +147,7 @@ static int list_add(point_list *l, int from, const wb_family *f, const wb_point 
     wb_point_name(p, rp.name, sizeof rp.name);
     for (int i = from; i < l->n; i++)
         if (strcmp(l->v[i].name, rp.name) == 0) return WB_OK;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 256;
-        wb_run_point *q = realloc(l->v, (size_t)cap * sizeof *q);
-        if (!q) return WB_ERR;
-        l->v = q;
-        l->cap = cap;
-    }
+    if (wb_grow(&l->v, l->n, &l->cap, sizeof *l->v, 256) != 0) return WB_ERR;
     l->v[l->n++] = rp;
     return WB_OK;
 }

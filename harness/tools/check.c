@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/grow.h"
 #include "harness/commands.h"
 #include "harness/tools/match.h"
 #include "harness/base/textable.h"
@@ -31,13 +32,7 @@ typedef struct checker {
 } checker;
 
 static int add(checker *k, violation x) {
-    if (k->nv == k->cap) {
-        int cap = k->cap ? 2 * k->cap : 64;
-        violation *grown = realloc(k->v, (size_t)cap * sizeof *grown);
-        if (!grown) return WB_ERR;
-        k->v = grown;
-        k->cap = cap;
-    }
+    if (wb_grow(&k->v, k->nv, &k->cap, sizeof *k->v, 64) != 0) return WB_ERR;
     k->v[k->nv++] = x;
     return WB_OK;
 }

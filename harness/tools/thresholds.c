@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/grow.h"
 #include "harness/tools/match.h"
 
 #define MAX_TOKENS 8
@@ -125,14 +126,9 @@ int wb_thresholds_load(const char *path, const wb_results *base, wb_thresholds *
         line++;
         buf[strcspn(buf, "#")] = '\0';
         if (strspn(buf, " \t\r\n") == strlen(buf)) continue;
-        if (t->n == room) {
-            room = room ? 2 * room : 16;
-            wb_threshold *grown = realloc(t->rules, (size_t)room * sizeof *grown);
-            if (!grown) {
-                rc = wb_fail(e, "%s:%d: out of memory", path, line);
-                break;
-            }
-            t->rules = grown;
+        if (wb_grow(&t->rules, t->n, &room, sizeof *t->rules, 16) != 0) {
+            rc = wb_fail(e, "%s:%d: out of memory", path, line);
+            break;
         }
         if ((rc = parse_line(t, base, buf, line, &t->rules[t->n], e)) == WB_OK) t->n++;
     }
