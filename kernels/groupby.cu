@@ -17,7 +17,7 @@ __device__ __forceinline__ unsigned long long widen(int32_t v) { return (unsigne
 template <int ILP>
 __global__ void global_kernel(wb_groupby_args a) {
     using T = wb_grid_tile<ILP>;
-    wb_grid_tiles<ILP>(a.n, [&](int64_t base, auto full) {
+    wb_for_tiles<ILP>(a.n, [&](int64_t base, auto full) {
         constexpr bool F = decltype(full)::value;
         int32_t k[ILP], v[ILP];
         T::template load<F>(a.keys, base, a.n, k);
@@ -65,7 +65,7 @@ __global__ void shared_kernel(wb_groupby_args a) {
 
     unsigned long long reg = 0;
     unsigned *lo = w32 + (TABLE == WB_GROUPBY_TABLE_WARP ? warp * 2 * G : 0), *hi = lo + G;
-    wb_grid_tiles<ILP>(a.n, [&](int64_t base, auto full) {
+    wb_for_tiles<ILP>(a.n, [&](int64_t base, auto full) {
         constexpr bool F = decltype(full)::value;
         int32_t k[ILP], v[ILP];
         T::template load<F>(a.keys, base, a.n, k);

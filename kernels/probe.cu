@@ -118,16 +118,16 @@ template <wb_probe_op OP, int ILP>
 __global__ void probe_kernel(wb_probe_args a) {
     if constexpr (OP == WB_PROBE_HASH || OP == WB_PROBE_DIRECT || OP == WB_PROBE_PACKED) {
         probe_sums s;
-        wb_grid_tiles<ILP>(a.n,
-                           [&](int64_t base, auto full) { probe_tile<OP, ILP, decltype(full)::value>(a, base, s); });
+        wb_for_tiles<ILP>(a.n,
+                          [&](int64_t base, auto full) { probe_tile<OP, ILP, decltype(full)::value>(a, base, s); });
         unsigned long long sum = wb_warp_sum(s.sum), matches = wb_warp_sum(s.matches);
         if ((threadIdx.x & 31) == 0 && matches) {
             atomicAdd(&a.out[0], sum);
             atomicAdd(&a.out[1], matches);
         }
     } else {
-        wb_grid_tiles<ILP>(a.dim_rows,
-                           [&](int64_t base, auto full) { build_tile<OP, ILP, decltype(full)::value>(a, base); });
+        wb_for_tiles<ILP>(a.dim_rows,
+                          [&](int64_t base, auto full) { build_tile<OP, ILP, decltype(full)::value>(a, base); });
     }
 }
 

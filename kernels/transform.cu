@@ -5,7 +5,7 @@
 #include <cub/device/device_transform.cuh>
 
 #include "kernels/launch.cuh"
-#include "kernels/stream.cuh"
+#include "kernels/tile_loop.cuh"
 #include "kernels/transform.h"
 
 namespace {
@@ -34,7 +34,8 @@ template <> struct access<double, 16> { using type = double2; };
 // possible alias is what keeps the source order.
 template <int ILP, typename V, typename T>
 __device__ __forceinline__ void stream_tiles(const V *in, V *out, int64_t n, T a, T b) {
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
         V v[ILP];
 #pragma unroll
         for (int k = 0; k < ILP; k++) {
@@ -54,7 +55,8 @@ __device__ __forceinline__ void stream_tiles(const V *in, V *out, int64_t n, T a
 // for the same reason as stream_tiles.
 template <int ILP, typename T>
 __device__ __forceinline__ void gather_tiles(const T *in, T *out, const int32_t *map, int64_t n, T a, T b) {
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
         int32_t j[ILP];
         T v[ILP];
 #pragma unroll
