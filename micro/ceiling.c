@@ -133,7 +133,8 @@ static int sweep_run(int full, const wb_sink *sink) {
     const wb_device *dev = sink->dev;
     /* ILP 1 is in the quick set: one 16-byte access per thread and a grid that
      * covers the input was the fastest copy on the H200 (100% of cudaMemcpy,
-     * against 97% at ILP 2 and 4; .device experiment of 2026-11-29). */
+     * against 97% at ILP 2 and 4; measured on the H200 on 2026-11-29, before
+     * the records in results/). */
     static const int ilps_quick[] = {1, 2, 4}, ilps_full[] = {1, 2, 4, 8, 16};
     static const double occs[] = {1.0, 0.5, 0.25};
     const int *ilps = full ? ilps_full : ilps_quick;

@@ -130,7 +130,7 @@ static int sweep_quick(const wb_sink *sink) {
             if (add_all_variants(sink, dtypes[t], "aligned", sizes[s], 4, 256) != WB_OK) return WB_ERR;
         /* ILP 1 and 2 at the largest size too: one 16-byte access per thread
          * over a covering grid matched cudaMemcpy on the H200, ILP 4 reached
-         * 97% (.device experiment, 2026-11-29). */
+         * 97% (H200, 2026-11-29, before the records in results/). */
         for (int ilp = 1; ilp <= 2; ilp++)
             if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", big, ilp, 1.0, 256, 0) ||
                 add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], "aligned", big, ilp, 1.0, 256, 0))

@@ -6,7 +6,7 @@
  * fixed-axes signature of the figure tables (export_slice.c). type is I32,
  * I64 or F64; an axis that does not apply holds not_applicable (-1, NaN,
  * 0 for flags). A new axis is one line here (and the sweep that sets it);
- * the schema version goes up by one, since the file gains a column. */
+ * the file gains a column (see WB_SCHEMA_VERSION, harness/store/schema.h). */
 #ifndef WB_AXES_H
 #define WB_AXES_H
 

@@ -1,6 +1,6 @@
 /* metrics.c - the hardware-counter table (see metrics.h). Every metric name
- * exists for GH100 and AD104 (tests/test_counters.c checks it against
- * ../shared/reference/ncu-metrics-*.tsv and CUPTI's host API). The set costs 6
+ * exists for GH100 and AD104 (tests/test_counters.c checks it with CUPTI's
+ * host API). The set costs 6
  * replay passes on GH100 and AD104 (CUPTI host API, CUDA 13.0); the counter
  * pass replays the point once per pass, so each added metric is weighed
  * against that: ncu's sm__throughput alone needed 8 of the 14 passes the
