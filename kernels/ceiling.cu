@@ -7,6 +7,7 @@
 
 #include "kernels/ceiling.h"
 #include "kernels/launch.cuh"
+#include "kernels/tile_dispatch.cuh"
 #include "kernels/tile_loop.cuh"
 
 namespace {
@@ -158,27 +159,9 @@ __global__ void inst_kernel(uint32_t *__restrict__ out, int64_t n, uint32_t seed
     }
 }
 
-// Calls f(ilp_c<ILP>{}) for the run-time ILP; `invalid` for any other.
-template <int I>
-struct ilp_c {
-    static constexpr int value = I;
-};
-
-template <typename R, typename F>
-R with_ilp(int ilp, R invalid, F &&f) {
-    switch (ilp) {
-    case 1: return f(ilp_c<1>{});
-    case 2: return f(ilp_c<2>{});
-    case 4: return f(ilp_c<4>{});
-    case 8: return f(ilp_c<8>{});
-    case 16: return f(ilp_c<16>{});
-    default: return invalid;
-    }
-}
-
 // The kernel a variant runs at an ILP, for planning.
 const void *pick(wb_ceiling_variant v, int ilp) {
-    return with_ilp(ilp, (const void *)nullptr, [&](auto I) -> const void * {
+    return wb_with_ilp(ilp, (const void *)nullptr, [&](auto I) -> const void * {
         constexpr int K = decltype(I)::value;
         switch (v) {
         case WB_CEILING_DRAM_READ: return reinterpret_cast<const void *>(dram_read_kernel<K>);
@@ -258,7 +241,7 @@ extern "C" cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_laun
     if (l->grid == 0) return cudaSuccess;
     const int ilp = is_inst(c->variant) ? 1 : l->ilp;
     uint32_t *out = static_cast<uint32_t *>(c->dst);
-    const cudaError_t e = with_ilp(ilp, cudaErrorInvalidValue, [&](auto I) {
+    const cudaError_t e = wb_with_ilp(ilp, cudaErrorInvalidValue, [&](auto I) {
         constexpr int K = decltype(I)::value;
         const dim3 g(l->grid), b(l->block);
         const size_t sm = l->smem_bytes;

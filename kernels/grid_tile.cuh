@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <cuda_runtime.h>
 
+#include "kernels/tile_dispatch.cuh"
 #include "kernels/tile_loop.cuh"
 
 template <int ILP>
@@ -68,19 +69,4 @@ __device__ __forceinline__ unsigned long long wb_warp_sum(unsigned long long x) 
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
     return x;
-}
-
-// ILP dispatch on the host: pick(std::integral_constant<int, ILP>{}) for a
-// runtime ilp in {1, 2, 4, 8, 16}, or nullptr for any other value. pick
-// returns the kernel instance of that ILP (all of one pointer type).
-template <typename Pick>
-inline auto wb_grid_pick_ilp(int ilp, Pick pick) -> decltype(pick(std::integral_constant<int, 1>{})) {
-    switch (ilp) {
-    case 1: return pick(std::integral_constant<int, 1>{});
-    case 2: return pick(std::integral_constant<int, 2>{});
-    case 4: return pick(std::integral_constant<int, 4>{});
-    case 8: return pick(std::integral_constant<int, 8>{});
-    case 16: return pick(std::integral_constant<int, 16>{});
-    default: return nullptr;
-    }
 }

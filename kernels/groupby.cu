@@ -110,12 +110,12 @@ using gb_kernel_t = void (*)(wb_groupby_args);
 
 template <int TABLE>
 gb_kernel_t pick_shared(int ilp) {
-    return wb_grid_pick_ilp(ilp, [](auto i) -> gb_kernel_t { return shared_kernel<decltype(i)::value, TABLE>; });
+    return wb_with_ilp(ilp, (gb_kernel_t)nullptr, [](auto i) -> gb_kernel_t { return shared_kernel<decltype(i)::value, TABLE>; });
 }
 
 gb_kernel_t kernel_of(wb_groupby_variant v, int table, int ilp) {
     if (v == WB_GROUPBY_GLOBAL || (v == WB_GROUPBY_SHARED && table == WB_GROUPBY_TABLE_GLOBAL))
-        return wb_grid_pick_ilp(ilp, [](auto i) -> gb_kernel_t { return global_kernel<decltype(i)::value>; });
+        return wb_with_ilp(ilp, (gb_kernel_t)nullptr, [](auto i) -> gb_kernel_t { return global_kernel<decltype(i)::value>; });
     if (v != WB_GROUPBY_SHARED) return nullptr;
     switch (table) {
     case WB_GROUPBY_TABLE_REGS: return pick_shared<WB_GROUPBY_TABLE_REGS>(ilp);

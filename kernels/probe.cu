@@ -135,7 +135,8 @@ using probe_kernel_t = void (*)(wb_probe_args);
 
 template <wb_probe_op OP>
 probe_kernel_t pick(int ilp) {
-    return wb_grid_pick_ilp(ilp, [](auto i) -> probe_kernel_t { return probe_kernel<OP, decltype(i)::value>; });
+    return wb_with_ilp(ilp, (probe_kernel_t)nullptr,
+                       [](auto i) -> probe_kernel_t { return probe_kernel<OP, decltype(i)::value>; });
 }
 
 probe_kernel_t kernel_of(wb_probe_op op, int ilp) {

@@ -5,6 +5,7 @@
 #include <cub/device/device_transform.cuh>
 
 #include "kernels/launch.cuh"
+#include "kernels/tile_dispatch.cuh"
 #include "kernels/tile_loop.cuh"
 #include "kernels/transform.h"
 
@@ -122,14 +123,8 @@ using kernel_fn = void (*)(params<T>);
 
 template <typename T, int WIDTH>
 kernel_fn<T> by_ilp(int ilp) {
-    switch (ilp) {
-    case 1: return transform_kernel<T, WIDTH, 1>;
-    case 2: return transform_kernel<T, WIDTH, 2>;
-    case 4: return transform_kernel<T, WIDTH, 4>;
-    case 8: return transform_kernel<T, WIDTH, 8>;
-    case 16: return transform_kernel<T, WIDTH, 16>;
-    default: return nullptr;
-    }
+    return wb_with_ilp(ilp, (kernel_fn<T>)nullptr,
+                       [](auto i) -> kernel_fn<T> { return transform_kernel<T, WIDTH, decltype(i)::value>; });
 }
 
 // Bytes per access of a variant; 0 for the gathers.
