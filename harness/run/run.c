@@ -21,7 +21,8 @@ static void run_usage(FILE *f) {
             "usage: wallbench run [options] [--benchmark_* flags of Google Benchmark]\n"
             "  Measures every point of the chosen sweep: verified on poisoned outputs, counted\n"
             "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of --reps), stored row by\n"
-            "  row in DIR/<UTC time>-<git rev>.h5, one progress line per point on stderr.\n"
+            "  row in DIR/<UTC time>-<git rev>.h5. One line per point on stdout (name, median,\n"
+            "  GB/s or G inst/s, noise, ETA); warnings and the run's summary on stderr.\n"
             "  --family NAME[,NAME]   families to run, or all (default all); see wallbench list\n"
             "  --variant NAME[,NAME]  keep only these variants\n"
             "  --sweep test|quick|full  sizes and axes (default quick)\n"
@@ -36,7 +37,9 @@ static void run_usage(FILE *f) {
             "  --device D             CUDA device ordinal (default 0)\n"
             "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
             "  names of wallbench list --points), --benchmark_repetitions=K (one row per\n"
-            "  repetition), --benchmark_format=json, --benchmark_out=FILE, ...\n"
+            "  repetition), --benchmark_format=json (Google Benchmark's JSON on stdout, with the\n"
+            "  median and every sample as counters; the point lines move to stderr),\n"
+            "  --benchmark_out=FILE, ...\n"
             "exit codes: 0 every point ok or skipped, 1 a point failed, 2 bad input, 3 no usable GPU\n");
 }
 
