@@ -37,12 +37,11 @@ static int add(const wb_sink *s, int v, int64_t n, int64_t groups, int zipf, int
     return wb_sink_add(s, &p);
 }
 
-/* global and shared at each ILP of ilps, then sort once. */
+/* Every variant: at each ILP of ilps, then sort (CUB's own launch) once. */
 static int add_variants(const wb_sink *s, int64_t n, int64_t groups, int zipf, const int *ilps, int nilps) {
     for (int i = 0; i < nilps; i++)
-        if (add(s, WB_GROUPBY_GLOBAL, n, groups, zipf, ilps[i], 1) != WB_OK ||
-            add(s, WB_GROUPBY_SHARED, n, groups, zipf, ilps[i], 1) != WB_OK)
-            return WB_ERR;
+        for (int v = 0; v < WB_GROUPBY_VARIANTS; v++)
+            if (v != WB_GROUPBY_SORT && add(s, v, n, groups, zipf, ilps[i], 1) != WB_OK) return WB_ERR;
     return add(s, WB_GROUPBY_SORT, n, groups, zipf, -1, 1);
 }
 

@@ -61,8 +61,8 @@ static int add(const wb_sink *s, int op, int64_t n, int64_t rows, double match, 
 }
 
 static int add_probes(const wb_sink *s, int64_t n, int64_t rows, double match, int ilp, double occ) {
-    for (int op = WB_PROBE_HASH; op <= WB_PROBE_PACKED; op++)
-        if (add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK) return WB_ERR;
+    for (int op = 0; op < WB_PROBE_VARIANTS; op++) /* every probe variant; the builds have their own sizes */
+        if (!is_build(op) && add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
@@ -86,9 +86,10 @@ static int sweep_test(const wb_sink *s) {
     if (add_probes(s, 1000003, 1000, 1, 4, 1) != WB_OK || add_probes(s, 1000003, 1000, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
     for (int r = 0; r < 4; r++)
-        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
+        for (int op = 0; op < WB_PROBE_VARIANTS; op++)
             for (int ilp = 1; ilp <= 4; ilp += 3)
-                if (add(s, op, -1, build_rows[r], build_rows[r] >= 2 ? 0.5 : 1, PROBE_LF, ilp, 1) != WB_OK)
+                if (is_build(op) &&
+                    add(s, op, -1, build_rows[r], build_rows[r] >= 2 ? 0.5 : 1, PROBE_LF, ilp, 1) != WB_OK)
                     return WB_ERR;
     return WB_OK;
 }
@@ -110,8 +111,8 @@ static int sweep_quick(const wb_sink *s) {
     if (add_probes(s, ROWS28, ROWS28, 0.5, 4, 1) != WB_OK || add_probes(s, ROWS28, ROWS28, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
     for (int sh = 12; sh <= 28; sh += sh < 20 ? 8 : 4)
-        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
-            if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
+        for (int op = 0; op < WB_PROBE_VARIANTS; op++)
+            if (is_build(op) && add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
@@ -142,8 +143,8 @@ static int sweep_full(const wb_sink *s) {
             add_probes(s, 1LL << nsh, ROWS28, 1, 4, 1) != WB_OK)
             return WB_ERR;
     for (int sh = 10; sh <= 28; sh += 2)
-        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
-            if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
+        for (int op = 0; op < WB_PROBE_VARIANTS; op++)
+            if (is_build(op) && add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
     for (int i = 0; i < 3; i++)
         for (int l = 0; l < 2; l++)
             if (add(s, WB_PROBE_BUILD_HASH, -1, 1LL << miss_shifts[i], 1, lfs[l], 4, 1) != WB_OK) return WB_ERR;
