@@ -12,5 +12,6 @@ int wb_micro_families_add(wb_err *e) {
     if (wb_registry_add(&wb_family_##name, e) != WB_OK) return WB_ERR;
 #include "micro/families.def"
 #undef WB_FAMILY
+    wb_registry_mark_builtin();
     return WB_OK;
 }

@@ -15,6 +15,7 @@
 #include "kernels/transform.h"
 #include "micro/data.h"
 #include "harness/run/family.h"
+#include "harness/run/sweep.h"
 #include "micro/transform_ref.h"
 
 WB_VARIANT_TABLE(variant_names, WB_TRANSFORM_VARIANT_LIST, WB_TRANSFORM_VARIANTS);
@@ -141,8 +142,8 @@ static int sweep_quick(const wb_sink *sink) {
         return WB_ERR;
     /* SM scaling for `wallbench project --validate`: one block of 1024
      * threads per SM on k SMs; k = all SMs is the base. */
-    const int ks[] = {8, 16, 33, 66, dev->sms > 0 ? dev->sms : 132};
-    for (int i = 0; i < 5; i++)
+    int ks[WB_SM_STEPS];
+    for (int i = 0, nk = wb_sm_steps(dev, ks); i < nk; i++)
         if (add_point(sink, WB_TRANSFORM_SCALAR, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]) ||
             add_point(sink, WB_TRANSFORM_VEC16, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]))
             return WB_ERR;

@@ -19,7 +19,7 @@ bw = 1; inst = 1; this = "?"; other = "?"
 stats data."/".fig."-ratios.dat" using (bw = $1, inst = $2, this = strcol(3), other = strcol(4), 0) nooutput
 W = 1100; H = 680
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Speedup of %s over %s per benchmark point (seed 000 Table 1)\n{/*0.8 %s}", esc(this), esc(other), source)
     set logscale xy

@@ -15,7 +15,7 @@ F = data."/".fig.".dat"
 load gpdir."lib-blocks.gp"
 W = 1000; H = 650
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Group-by: shared-memory vs global atomics against the number of groups\n{/*0.8 %s}", source)
     set logscale xy

@@ -18,7 +18,7 @@ COLS = NFAM < 3 ? NFAM : 3
 ROWS = (NFAM + COLS - 1) / COLS
 W = 520 * COLS + 80; H = 430 * ROWS + 90
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout ROWS, COLS title sprintf("Throughput over ILP x occupancy (seed 000 section 6.2, paper 002 section 4.3)\n{/*0.8 %s}", source)
     set xrange [0:105]

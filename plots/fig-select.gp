@@ -30,7 +30,7 @@ sel_ps(b) = (!is_model(b) && !is_peer(b) && (int(b) - 1) % 2 == 1) ? 2.2 : 1.3
 sel_title(b) = is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" \
              : (is_peer(b) ? "CUB DeviceSelect (library peer)" : esc(SER[b]))
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source)
     set xrange [-0.02:1.02]

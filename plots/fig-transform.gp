@@ -23,7 +23,7 @@ peer_dash(b) = PEER[b] > 0 ? 3 : dash(b - 1)
 pair_ps(b) = (int(b) - 1) % 2 == 1 ? 2.2 : 1.3
 W = 1000; H = 650
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Transform: achieved bandwidth against ILP, scalar vs vectorized (seed 000 section 7)\n{/*0.8 %s; 100%% = measured DRAM copy ceiling %.0f GB/s}", source, CEIL)
     set logscale x 2

@@ -11,7 +11,7 @@ load gpdir."lib-common.gp"
 F = data."/".fig.".dat"
 W = 900; H = 600
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title "GPU trends relative to P100: memory bandwidth outgrows instruction throughput\n{/*0.8 datasheet values (harness/gpus.tsv); B200 and Rubin at the H200 clock as seed 000 assumes}"
     set logscale y 2

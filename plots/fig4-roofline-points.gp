@@ -31,7 +31,7 @@ stats data."/".fig."-shares.dat" using (shares = shares.sprintf("%s%s ridge %.1f
       strlen(shares) ? ";   " : "", esc(strcol(1)), $2, $3, $4), 0) nooutput
 W = 1300; H = 820
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Benchmark points on the %s roofline (seed 000 Fig 4)\n{/*0.8 %s. Share of time memory- / compute-bound against each ridge:}\n{/*0.8 %s}", measured_word, source, shares)
     set logscale xy

@@ -16,7 +16,7 @@ load gpdir."lib-blocks.gp"
 W = 1000; H = 620
 first_dash(b) = b == 1 ? 1 : dash(b)   # block 1 = all families, solid
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Share of time in launches of less than one full wave (seed 000 Fig 5)\n{/*0.8 %s}", source)
     set logscale x 2

@@ -20,7 +20,7 @@ W = 600 + 42 * NBAR; H = 720
 array GN[7] = ["memory throughput (a tier >= 75% BW)", "memory latency (all tiers < 75% BW)", "dependency", \
                "synchronization", "throttle", "other", "issued + ready"]
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Stall breakdown by bound (seed 000 Fig 6)\n{/*0.8 %s; bar label: points:bound (share of time)}", source)
     set style data histograms

@@ -14,7 +14,7 @@ load gpdir."lib-blocks.gp"
 W = 900; H = 620
 hit_title(s) = s eq "max" ? "max of L1 and L2" : s." hit ratio"
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Time at or above a cache hit ratio (seed 000 Fig 9)\n{/*0.8 %s}", source)
     set xrange [0:100]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # render.sh RESULTS.h5 [OTHER.h5] - exports the data of every plots/fig*.gp from one
-# results file (wallbench export) and renders each figure as PNG and PDF into
+# results file (wallbench export) and renders each figure as PNG, PDF and SVG into
 # plots/out/<results-file-stem>/. A figure whose data the file lacks (export
 # exit 3: family not run, counters missing, no second file for fig-compare)
 # is skipped with its one-line reason. OTHER.h5 is the second file of
@@ -50,7 +50,7 @@ for gp in "$here"/fig*.gp; do
     echo "$msg"
     # gnuplot's warnings stay in the log unless the render fails
     if gnuplot -e "data='$tmp'; out='$out/$name'" "$gp" >"$tmp/$name.log" 2>&1 && [ -s "$out/$name.png" ] &&
-        [ -s "$out/$name.pdf" ]; then
+        [ -s "$out/$name.pdf" ] && [ -s "$out/$name.svg" ]; then
         rendered=$((rendered + 1))
     else
         echo "render: gnuplot $name failed:" >&2

@@ -15,6 +15,7 @@
 
 #include "tests/check.h"
 #include "harness/run/measure.h"
+#include "harness/run/ncu.h"
 
 /* ---- the mock family: n is the datum, variant 1 verifies wrongly ---- */
 
@@ -84,6 +85,11 @@ int wb_timing_sample(const wb_family *f, void *data, const wb_point *p, wb_timin
     if (broken_after >= 0 && launches >= broken_after) return wb_fail(e, "cudaEventSynchronize: an illegal memory access");
     *ms = fake_ms + 0.1 * (launches % 3); /* samples fake_ms, +0.1, +0.2, ... */
     return f->launch(data, p, NULL, e);
+}
+int wb_ncu_sample(const wb_family *f, void *data, const wb_point *p, wb_timing *t, const char *name, double *ms,
+                  wb_err *e) { /* --ncu (tests/test_ncu.c): off here */
+    (void)f, (void)data, (void)p, (void)t, (void)name, (void)ms;
+    return wb_fail(e, "--ncu is not part of this test");
 }
 int wb_timing_context_broken(wb_err *e) {
     if (broken_after < 0 || launches < broken_after) return 0;

@@ -42,9 +42,10 @@ static int all_of(void *ctx, const wb_point *p) {
 int main(void) {
     wb_err e = {""};
     CHECK(wb_micro_families_add(&e) == WB_OK);
-    static const char *const order[] = {"ceiling", "transform", "select", "scan", "probe", "groupby", "expr"};
-    CHECK(wb_registry_count() >= 7);
-    for (int i = 0; i < 7; i++) CHECK(wb_registry_at(i) && strcmp(wb_registry_at(i)->name, order[i]) == 0);
+    static const char *const order[] = {"ceiling", "transform", "select", "scan", "probe", "groupby", "expr", "ssb"};
+    CHECK(wb_registry_count() == 8);
+    for (int i = 0; i < 8; i++) CHECK(wb_registry_at(i) && strcmp(wb_registry_at(i)->name, order[i]) == 0);
+    CHECK(wb_family_builtin(wb_registry_at(7)));
     CHECK(wb_registry_at(wb_registry_count()) == NULL && wb_registry_at(-1) == NULL);
     CHECK(wb_family_find("select") == wb_registry_at(2) && wb_family_find("nosuch") == NULL);
     CHECK(wb_family_variant(wb_family_find("groupby"), "sort") == 2);
@@ -62,22 +63,23 @@ int main(void) {
     /* A second "select" is refused, naming it; the registry is unchanged. */
     const int before = wb_registry_count();
     static const wb_family dup = FAMILY("select");
-    CHECK(wb_registry_add(&dup, &e) == WB_ERR && strstr(e.msg, "family 'select' is registered twice"));
+    CHECK(wb_registry_add(&dup, &e) == WB_ERR && strstr(e.msg, "family 'select' collides with the built-in family"));
     CHECK(wb_registry_count() == before);
 
     static const wb_family ok = FAMILY("plugin_x");
-    CHECK(wb_registry_add(&ok, &e) == WB_OK && wb_family_find("plugin_x") == &ok);
+    CHECK(wb_registry_add(&ok, &e) == WB_OK && wb_family_find("plugin_x") == &ok && !wb_family_builtin(&ok));
+    CHECK(wb_registry_add(&ok, &e) == WB_ERR && strstr(e.msg, "collides with the already loaded family"));
     CHECK(wb_registry_count() == before + 1);
 
     wb_family no_verify = FAMILY("no_verify");
     no_verify.verify = NULL;
-    CHECK(wb_registry_add(&no_verify, &e) == WB_ERR && strstr(e.msg, "callback"));
+    CHECK(wb_registry_add(&no_verify, &e) == WB_ERR && strstr(e.msg, "lacks its variant names or one of its callbacks"));
     wb_family no_full = FAMILY("no_full");
     no_full.sweep[WB_SWEEP_FULL] = NULL;
-    CHECK(wb_registry_add(&no_full, &e) == WB_ERR && strstr(e.msg, "no sweep"));
+    CHECK(wb_registry_add(&no_full, &e) == WB_ERR && strstr(e.msg, "a sweep of each kind"));
     wb_family no_variants = FAMILY("no_variants");
     no_variants.nvariants = 0;
-    CHECK(wb_registry_add(&no_variants, &e) == WB_ERR && strstr(e.msg, "no variants"));
+    CHECK(wb_registry_add(&no_variants, &e) == WB_ERR && strstr(e.msg, "no_variants' lacks its variant names"));
     static const wb_variant twice[] = {{"a", ""}, {"a", ""}};
     wb_family twice_f = FAMILY("twice");
     twice_f.variants = twice;

@@ -11,7 +11,9 @@
 #include <hdf5_hl.h>
 
 #include "tests/check.h"
+#include "harness/base/metrics.h"
 #include "harness/store/h5util.h"
+#include "harness/store/schema.h"
 #include "harness/store/store_h5.h"
 #include "tests/row_fixture.h"
 
@@ -121,6 +123,37 @@ static void check_columns_table(const char *path) {
     }
     CHECK(H5Sclose(space) >= 0 && H5Tclose(s48) >= 0 && H5Tclose(s32) >= 0 && H5Tclose(t) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+    free(got);
+}
+
+/* A counter column's /columns source is what the run's chip counted it with,
+ * or why it is NaN (wb_schema_metric_source, set by `wallbench run`). */
+static void check_metric_source(void) {
+    typedef struct { char name[48], source[256]; } entry;
+    const char *why = "dram__sectors_read.sum (NaN: GX100 has no dram__sectors_read.sum nor its fallbacks)";
+    char path[512];
+    in_dir(path, "source.h5");
+    int m = wb_metric_index("dram_sectors_read"), n, col = -1;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(c[i].name, "dram_sectors_read") == 0) col = i;
+    CHECK(m >= 0 && col >= 0);
+    if (m < 0 || col < 0) return;
+    wb_schema_metric_source(m, why);
+    wb_store *st = NULL;
+    wb_err e = {""};
+    CHECK(wb_store_create(path, &st, &e) == WB_OK && wb_store_close(st, &e) == WB_OK);
+    wb_schema_metric_source(m, NULL);
+    CHECK(strcmp(wb_schema_columns(NULL)[col].source, wb_metrics[m].ncu) == 0);
+    entry *got = calloc((size_t)n, sizeof *got);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "columns", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(entry)), s48 = H5Tcopy(H5T_C_S1), s256 = H5Tcopy(H5T_C_S1);
+    CHECK(got && f >= 0 && d >= 0 && H5Tset_size(s48, 48) >= 0 && H5Tset_size(s256, 256) >= 0);
+    CHECK(H5Tinsert(t, "name", offsetof(entry, name), s48) >= 0);
+    CHECK(H5Tinsert(t, "source", offsetof(entry, source), s256) >= 0);
+    CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+    CHECK(got && strcmp(got[col].source, why) == 0);
+    CHECK(H5Tclose(s48) >= 0 && H5Tclose(s256) >= 0 && H5Tclose(t) >= 0 && H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
     free(got);
 }
 
@@ -313,6 +346,7 @@ int main(void) {
     check_file(good);
     check_columns_table(good);
     check_stored_string(good);
+    check_metric_source();
     test_create_refusals(good);
     check_file(good); /* the refused create left it alone */
     test_open_refusals(good);

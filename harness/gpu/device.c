@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/gpus.h"
+#include "harness/gpu/code.h"
 
 /* The few NVML types and constants used, as nvml.h declares them. */
 typedef int wb_nvml_return;                   /* nvmlReturn_t; NVML_SUCCESS = 0 */
@@ -192,41 +194,35 @@ static void info_profile(const wb_device *d) {
         printf("  profile:     unknown (%s)\n", e.msg);
         return;
     }
-    const wb_gpu_ref *g = wb_gpu_table_match(&t, d->name);
     int cc = d->cc_major * 10 + d->cc_minor;
-    char names[256];
-    if (g)
-        printf("  profile:     %s (%s, sm_%d)%s\n", g->profile, g->model, g->arch,
-               g->arch == cc ? "" : "  WARNING: the profile's arch differs from the device's");
-    else
-        printf("  profile:     none matches \"%s\" (profiles: %s)\n", d->name, wb_gpu_table_profiles(&t, names, sizeof names));
-    printf("  build:       profile %s, sm_%d%s\n", WB_PROFILE, WB_CUDA_ARCH,
-           WB_CUDA_ARCH == cc ? "" : "  (differs from the device: rebuild with GPU=<profile of this GPU>)");
+    wb_gpu_ref g;
+    char code[128];
+    wb_gpu_resolve(&t, d->name, cc, &g);
+    printf("  profile:     %s (%s, sm_%d)%s\n", g.profile, g.model, g.arch, g.generic ? ", generic: no datasheet row" : "");
+    printf("  build:       CUDA_ARCHS=\"%s\", %s\n", wb_build_archs(),
+           wb_device_code(d, code, sizeof code, &e) == WB_OK ? code : e.msg);
     wb_gpu_table_free(&t);
 }
 
 int wb_cmd_info(int argc, char **argv) {
-    int quiet = 0, ordinal = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            info_usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--quiet")) {
+    int quiet = 0, ordinal = 0, k, first = argc;
+    static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'}, {"device", required_argument, NULL, 'd'},
+                                          {0, 0, 0, 0}};
+    wb_cli cli = {"info", longs, 0};
+    const char *arg;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return info_usage(stdout), 0;
+        if (k == WB_CLI_BAD) return info_usage(stderr), 2;
+        if (k == 'q') {
             quiet = 1;
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || v < 0 || v > 1024) {
-                fprintf(stderr, "wallbench info: bad --device '%s': expected a device ordinal\n", argv[i]);
-                return 2;
-            }
-            ordinal = (int)v;
-        } else {
-            fprintf(stderr, "wallbench info: unknown option '%s'\n", argv[i]);
-            info_usage(stderr);
-            return 2;
+            continue;
         }
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (*end || end == arg || v < 0 || v > 1024) return wb_cli_bad("info", "bad --device '%s': expected a device ordinal", arg);
+        ordinal = (int)v;
     }
+    if (first < argc) return wb_cli_bad("info", "unexpected argument '%s'", argv[first]);
     wb_device d;
     wb_err e;
     if (wb_device_open(ordinal, &d, &e) != WB_OK) {

@@ -2,7 +2,8 @@
  * to measure), its data (inputs, filled once and shared by the points that
  * agree on data axes, with the CPU reference), and a launch callback that
  * only launches. Adding a family: kernels/<family>.cu, micro/<family>.c,
- * one line in micro/families.def (README: Adding a family). */
+ * one line in micro/families.def (README: Adding a family); or, outside
+ * the tree, a plugin (WB_PLUGIN below, examples/wallbench-plugin). */
 #ifndef WB_FAMILY_H
 #define WB_FAMILY_H
 
@@ -113,10 +114,15 @@ typedef struct wb_family {
  * them, ceiling first: the others are judged against its ceilings); a
  * plugin adds its own after them. */
 #define WB_REGISTRY_MAX 32
-/* WB_ERR, naming the family, when its name is empty, too long or already
- * registered, a callback or its variant list is missing, or the registry
- * is full. */
+/* Appends f. WB_ERR with one sentence naming the family when its name is
+ * empty, too long for wb_point.family or taken (built in or loaded), a
+ * callback, sweep or its variant table is missing or names a variant
+ * twice, or the registry is full. */
 int wb_registry_add(const wb_family *f, wb_err *e);
+/* The families added so far are the built-in ones (micro/families.c). */
+void wb_registry_mark_builtin(void);
+/* 1 if f is one of the families compiled into wallbench. */
+int wb_family_builtin(const wb_family *f);
 int wb_registry_count(void);
 /* The i-th family in run order, NULL past the end. */
 const wb_family *wb_registry_at(int i);
@@ -124,6 +130,43 @@ const wb_family *wb_registry_at(int i);
 const wb_family *wb_family_find(const char *name);
 /* Empties the registry (tests). */
 void wb_registry_clear(void);
+
+/* ---- plugins: families in a shared library (wallbench run --plugin) ----
+ * A plugin defines its families exactly like micro/<family>.c and ends
+ * with one line, WB_PLUGIN(&my_family) or WB_PLUGIN(&a, &b), which defines
+ * the entry point the harness looks up after dlopen. The harness refuses a
+ * plugin built against another interface: bump WB_FAMILY_INTERFACE_VERSION
+ * whenever wb_family, wb_point, wb_launch, wb_device or wb_err change. */
+#define WB_FAMILY_INTERFACE_VERSION 2 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings */
+#define WB_PLUGIN_ENTRY "wb_plugin_entry"
+
+typedef struct wb_plugin {
+    int interface_version;             /* WB_FAMILY_INTERFACE_VERSION the plugin was compiled with */
+    size_t family_size, point_size;    /* sizeof(wb_family), sizeof(wb_point) there: a second check */
+    const wb_family *const *families;  /* NULL-terminated */
+} wb_plugin;
+
+typedef const wb_plugin *(*wb_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+#define WB_PLUGIN_EXTERN extern "C"
+#else
+#define WB_PLUGIN_EXTERN
+#endif
+#define WB_PLUGIN(...)                                                                                       \
+    static const wb_family *const wb_plugin_families_[] = {__VA_ARGS__, NULL};                               \
+    static const wb_plugin wb_plugin_info_ = {WB_FAMILY_INTERFACE_VERSION, sizeof(wb_family), sizeof(wb_point), \
+                                              wb_plugin_families_};                                          \
+    WB_PLUGIN_EXTERN __attribute__((visibility("default"))) const wb_plugin *wb_plugin_entry(void);          \
+    WB_PLUGIN_EXTERN __attribute__((visibility("default"))) const wb_plugin *wb_plugin_entry(void) {         \
+        return &wb_plugin_info_;                                                                             \
+    }
+
+/* Loads the plugin at path (dlopen) and registers its families. WB_ERR with
+ * one sentence naming the file when it does not load, lacks the entry
+ * point, was built against another interface version, or a family's name
+ * is taken (a built-in family or an earlier plugin). */
+int wb_plugin_load(const char *path, wb_err *e);
 /* Index of a variant name in f->variants, or -1. */
 int wb_family_variant(const wb_family *f, const char *variant);
 

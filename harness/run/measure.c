@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "harness/base/stats.h"
+#include "harness/run/ncu.h"
 
 /* Memory left free beyond a point's declared bytes: the context, kernel
  * stacks and library workspaces need some, and an out-of-memory failure in
@@ -126,9 +127,12 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     spend(r, WB_SPENT_DATA, t1 - t0);
     if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
-    /* Every launch of the point inside one range, for ncu/nsys --nvtx filters. */
-    nvtxRangePushA(rp->name);
-    r->nvtx_open = 1;
+    /* Every launch of the point inside one range, for nsys/ncu --nvtx filters;
+     * with --ncu the range holds the timed launch alone (sample). */
+    if (!r->ncu) {
+        nvtxRangePushA(rp->name);
+        r->nvtx_open = 1;
+    }
     rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
     spend(r, WB_SPENT_VERIFY, wb_now_s() - t1);
     if (rc != WB_OK || wb_measure_counters(r, rp, e) != WB_OK) return WB_ERR; /* 5 */
@@ -143,7 +147,9 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
     wb_run *r = rp->run;
     double ms = 0;
     if (index >= r->reps) return wb_fail(e, "sample %d beyond --reps %d", index, r->reps);
-    if (wb_timing_sample(rp->family, r->data, &r->row.p, &r->timing, &ms, e) != WB_OK) return WB_ERR;
+    if ((r->ncu ? wb_ncu_sample(rp->family, r->data, &r->row.p, &r->timing, rp->name, &ms, e)
+                : wb_timing_sample(rp->family, r->data, &r->row.p, &r->timing, &ms, e)) != WB_OK)
+        return WB_ERR;
     r->samples[r->nsamples++] = ms;
     *seconds = ms * 1e-3;
     return WB_OK;

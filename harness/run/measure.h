@@ -42,6 +42,7 @@ typedef struct wb_run {
     /* set by run.c before the first point */
     int reps, warmup;
     uint64_t seed;                 /* of the inputs: every family's data_create gets it */
+    int ncu;                       /* --ncu: NVTX range around the timed launch only (ncu.h) */
     wb_device dev;
     wb_timing timing;
     wb_store *store;

@@ -1,39 +1,49 @@
 /* registry.c - the families a run can choose from, in the order they were
- * added (see family.h). The harness owns the list; micro/families.c and
- * plugins hand their families in. */
+ * added (see family.h): the built-in ones of micro/families.def (ceiling
+ * first: the others are judged against its measured ceilings), then plugin
+ * families in the order they were loaded. The harness owns the list;
+ * micro/families.c and plugin.c hand their families in. */
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/run/family.h"
 
 static const wb_family *families[WB_REGISTRY_MAX];
-static int nfamilies;
+static int nfamilies, nbuiltin;
 
 int wb_registry_add(const wb_family *f, wb_err *e) {
     if (!f || !f->name || !f->name[0]) return wb_fail(e, "family without a name");
     if (strlen(f->name) >= sizeof ((wb_point *)0)->family)
         return wb_fail(e, "family name '%s' is longer than %d characters", f->name,
                        (int)sizeof ((wb_point *)0)->family - 1);
-    if (wb_family_find(f->name))
-        return wb_fail(e, "family '%s' is registered twice (built in or by an earlier plugin)", f->name);
-    if (!f->variants || f->nvariants <= 0) return wb_fail(e, "family '%s' has no variants", f->name);
+    const wb_family *old = wb_family_find(f->name);
+    if (old)
+        return wb_fail(e, "family '%s' collides with the %s family of that name: rename it", f->name,
+                       wb_family_builtin(old) ? "built-in" : "already loaded");
+    if (!f->variants || f->nvariants <= 0 || !f->sweep[WB_SWEEP_TEST] || !f->sweep[WB_SWEEP_QUICK] ||
+        !f->sweep[WB_SWEEP_FULL] || !f->device_bytes || !f->same_data || !f->data_create || !f->data_destroy ||
+        !f->plan || !f->reset || !f->launch || !f->verify)
+        return wb_fail(e, "family '%s' lacks its variant names or one of its callbacks (all of wb_family's are "
+                          "required, and a sweep of each kind)", f->name);
     for (int v = 0; v < f->nvariants; v++) {
         const char *name = f->variants[v].name;
         if (!name || !name[0] || strlen(name) >= sizeof ((wb_point *)0)->variant)
             return wb_fail(e, "family '%s': variant %d has no name or one longer than %d characters", f->name, v,
                            (int)sizeof ((wb_point *)0)->variant - 1);
-        if (wb_family_variant(f, name) != v)
-            return wb_fail(e, "family '%s' lists variant '%s' twice", f->name, name);
+        if (wb_family_variant(f, name) != v) return wb_fail(e, "family '%s' lists variant '%s' twice", f->name, name);
     }
-    for (int k = 0; k < WB_SWEEP_KINDS; k++)
-        if (!f->sweep[k]) return wb_fail(e, "family '%s' has no sweep of kind %d (test, quick, full)", f->name, k);
-    if ( !f->device_bytes || !f->same_data || !f->data_create || !f->data_destroy || !f->plan ||
-        !f->reset || !f->launch || !f->verify)
-        return wb_fail(e, "family '%s' leaves a callback of wb_family NULL", f->name);
     if (nfamilies == WB_REGISTRY_MAX)
         return wb_fail(e, "cannot add family '%s': the registry holds at most %d families", f->name, WB_REGISTRY_MAX);
     families[nfamilies++] = f;
     return WB_OK;
+}
+
+void wb_registry_mark_builtin(void) { nbuiltin = nfamilies; }
+
+int wb_family_builtin(const wb_family *f) {
+    for (int i = 0; i < nbuiltin; i++)
+        if (families[i] == f) return 1;
+    return 0;
 }
 
 int wb_registry_count(void) { return nfamilies; }
@@ -46,7 +56,7 @@ const wb_family *wb_family_find(const char *name) {
     return NULL;
 }
 
-void wb_registry_clear(void) { nfamilies = 0; }
+void wb_registry_clear(void) { nfamilies = nbuiltin = 0; }
 
 int wb_family_variant(const wb_family *f, const char *variant) {
     for (int i = 0; i < f->nvariants; i++)

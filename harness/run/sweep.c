@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"test", "quick", "full"};
@@ -223,13 +224,20 @@ void wb_sweep_nominal_device(const wb_gpu_ref *g, wb_device *d) {
     d->l2_bytes = (int64_t)(g->l2_mib * 1048576.0);
     d->mem_total_bytes = (int64_t)(g->mem_gib * 1073741824.0);
     d->max_threads_per_sm = g->threads_per_sm;
-    /* Shared memory per SM by architecture (CUDA C Programming Guide, compute
-     * capabilities table); the profile table does not carry it. */
-    d->smem_per_sm = g->arch >= 90 ? 228 * 1024 : g->arch == 80 ? 164 * 1024 : 100 * 1024;
+    d->smem_per_sm = isfinite(g->smem_per_sm_kib) ? (int)(g->smem_per_sm_kib * 1024) : -1;
     d->sm_clock_max_mhz = g->boost_clock_ghz * 1000.0;
     d->mem_clock_mhz = -1;
     d->mem_bus_bits = -1;
     d->driver_version = d->runtime_version = -1;
+}
+
+int wb_sm_steps(const wb_device *d, int ks[WB_SM_STEPS]) {
+    int sms = d->sms > 0 ? d->sms : 1, n = 0;
+    for (int shift = 4; shift >= 0; shift--) {
+        int k = sms >> shift;
+        if (k >= 1 && (n == 0 || k > ks[n - 1])) ks[n++] = k;
+    }
+    return n;
 }
 
 int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max) {

@@ -86,6 +86,20 @@ static void build(void) {
     ncolumns = k;
 }
 
+static char metric_source[WB_METRICS_MAX][200];
+
+void wb_schema_metric_source(int i, const char *source) {
+    if (!ncolumns) build();
+    if (i < 0 || i >= wb_n_metrics || i >= WB_METRICS_MAX) return;
+    wb_column *c = &columns[NFIX(fixed_before) + i];
+    if (!source) {
+        c->source = wb_metrics[i].ncu;
+        return;
+    }
+    snprintf(metric_source[i], sizeof metric_source[i], "%s", source);
+    c->source = metric_source[i];
+}
+
 const wb_column *wb_schema_columns(int *count) {
     if (!ncolumns) build();
     if (count) *count = ncolumns;

@@ -25,6 +25,10 @@ typedef struct wb_column {
 
 /* All columns, in file order. */
 const wb_column *wb_schema_columns(int *count);
+/* The source of counter column i of wb_metrics[] in /columns of files created
+ * from now on: the name this GPU's chip was counted with, or why it is NaN
+ * (copied; NULL: back to the table's name). */
+void wb_schema_metric_source(int i, const char *source);
 /* Column by name, or NULL. */
 const wb_column *wb_schema_find(const char *name);
 /* Value of a numeric column as double (NaN for -1 integer "not applicable"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/compare.h"
 #include "harness/tools/project.h"
@@ -152,14 +153,19 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[2] = {NULL, NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        if (!strcmp(a, "--markdown")) c.md = 1;
-        else if (!strcmp(a, "--family") && i + 1 < argc) c.family = argv[++i];
-        else if (a[0] == '-' || np == 2) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", a), usage(stderr);
-        else paths[np++] = a;
+    int np = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'}, {"family", required_argument, NULL, 'f'}, {0, 0, 0, 0}};
+    wb_cli cli = {"compare", longs, 0};
+    const char *v;
+    while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return usage(stdout);
+        if (k == WB_CLI_BAD) return usage(stderr);
+        if (k == 'm') c.md = 1;
+        else c.family = v;
+    }
+    for (; first < argc; first++) {
+        if (np == 2) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
+        paths[np++] = argv[first];
     }
     if (np != 2) return fprintf(stderr, "wallbench compare: give two results files\n"), usage(stderr);
     wb_err e = {""};

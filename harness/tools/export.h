@@ -70,6 +70,8 @@ int wb_export_groupby(wb_export *x, wb_err *e);
 int wb_export_expr(wb_export *x, wb_err *e);
 int wb_export_transform(wb_export *x, wb_err *e);
 int wb_export_ilp_occupancy(wb_export *x, wb_err *e);
+/* export_ssb.c: the ssb family's queries (and its per-query table) */
+int wb_export_ssb(wb_export *x, wb_err *e);
 /* export_compare.c: two results files */
 int wb_export_compare(wb_export *x, wb_err *e);
 

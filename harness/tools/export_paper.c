@@ -92,13 +92,13 @@ static int fig4_shares(wb_export *x, const ranked *pts, int n, wb_err *e) {
 int wb_export_fig4(wb_export *x, wb_err *e) {
     ranked *pts = malloc((size_t)(x->r->nrows + 1) * sizeof *pts);
     if (!pts) return wb_fail(e, "out of memory");
-    char fams[32][NAME_LEN], vars[32][32][NAME_LEN];
+    char fams[32][NAME_LEN], vars[32][64][NAME_LEN]; /* ssb has 52 variants */
     int nf = 0, nv[32] = {0}, n = 0;
     for (int64_t i = 0; i < x->r->nrows; i++) {
         const wb_row *r = &x->r->rows[i];
         if (!wb_agg_is_op_point(r) || !(r->c.inst_per_sector > 0) || !(r->c.gips > 0)) continue;
         int fam = name_index(fams, &nf, 32, r->p.family);
-        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 32, r->p.variant)};
+        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 64, r->p.variant)};
     }
     if (!n) {
         free(pts);

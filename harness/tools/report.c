@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/roofline.h"
 #include "harness/base/textable.h"
@@ -259,15 +260,17 @@ static int usage(FILE *f) {
 
 int wb_cmd_report(int argc, char **argv) {
     const char *path = NULL;
-    int md = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--markdown") == 0) md = 1;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) return usage(stdout), 0;
-        else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "wallbench report: unexpected argument '%s'\n", argv[i]);
-            return usage(stderr);
-        } else path = argv[i];
+    int md = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'}, {0, 0, 0, 0}};
+    wb_cli cli = {"report", longs, 0};
+    const char *arg;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return usage(stdout), 0;
+        if (k == WB_CLI_BAD) return usage(stderr);
+        md = 1;
     }
+    if (first < argc) path = argv[first++];
+    if (first < argc) return fprintf(stderr, "wallbench report: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return usage(stderr);
     wb_err e = {""};
     wb_gpu_table gt;
