@@ -46,10 +46,6 @@ typedef int (*wb_sweep_fn)(const wb_sink *s);
 typedef struct wb_variant {
     const char *name;
     const char *summary;
-    /* 1: the family's rows are ceilings: each variant's best value is kept
-     * as a file attribute (wb_ceiling_attr, harness/base/roof.h), and its
-     * inst_issue and dram_read rows make the run's measured roof. */
-    int ceilings;
 } wb_variant;
 
 /* A family's variant table from its list in kernels/<f>.h (see
