@@ -30,8 +30,12 @@ do for [t = 1:3] {
         F = data."/".fig."-".FAMN[f].".dat"
         load gpdir."lib-blocks.gp"
         set title esc(FAMN[f]."/".FAMV[f])
-        plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt dash(b - 1) pt pt(b - 1) ps 1.1 \
-             lc rgb col(b - 1) title SER[b]
+        # colour, dash and marker follow the ILP (log2: ILP 1, 2, 4, 8, 16 ->
+        # 0..4), not the block order, so that one ILP looks alike in every panel
+        array IL[NB]
+        do for [b = 1:NB] { stats F index (b - 1) every ::0::0 using (IL[b] = int(log($5) / log(2) + 0.5), 0) nooutput }
+        plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt dash(IL[b]) pt pt(IL[b]) ps 1.1 \
+             lc rgb col(IL[b]) title SER[b]
     }
     unset multiplot
     set output

@@ -21,7 +21,7 @@ do for [t = 1:3] {
     set yrange [0:102]
     set xlabel "hit ratio x (%)"
     set ylabel "share of time where hit ratio >= x (%)"
-    set key bottom left box opaque Left reverse
+    set key top right box opaque Left reverse   # the curves fall before x = 80%: the top right is empty
     plot for [b = 1:NB] F index (b - 1) using 2:3 with lines lw (SER[b] eq "max" ? 3.5 : 2.2) dt b \
          lc rgb (SER[b] eq "max" ? "#000000" : col(b - 1)) title hit_title(SER[b])
     set output

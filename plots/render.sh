@@ -5,7 +5,9 @@
 # exit 3: family not run, counters missing, no second file for fig-compare)
 # is skipped with its one-line reason. OTHER.h5 is the second file of
 # fig-compare (export --with). $WALLBENCH: the binary (default: the
-# newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests).
+# newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests);
+# $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
+# overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
 # 2 bad input, 3 gnuplot missing.
 set -u
@@ -36,7 +38,10 @@ trap 'rm -rf "$tmp"' EXIT
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do
     name=$(basename "$gp" .gp)
-    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} 2>&1)
+    # A figure's launch-shape rule: $WB_SHAPE, else its "# launch-shape rule: RULE" line,
+    # else the fastest shape per point; the figure states it in its title.
+    shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}
+    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} --shape "${shape:-fastest}" 2>&1)
     rc=$?
     if [ $rc -eq 3 ]; then
         echo "skip $name: ${msg#*skipped: }"

@@ -67,6 +67,7 @@ static const wb_family mock = {
 
 int64_t wb_device_mem_free(void) { return (int64_t)fake_free_bytes; }
 double wb_nvml_sm_clock_mhz(const wb_device *d) { (void)d; return 1980; }
+int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) { (void)d; *bits = 0; return 0; } /* no throttling */
 int wb_timing_verify(const wb_family *f, void *data, const wb_point *p, wb_timing *t, int *verified, wb_err *e) {
     (void)t;
     if (f->reset(data, p, 1, NULL, e) != WB_OK || f->launch(data, p, NULL, e) != WB_OK) return *verified = -1, WB_ERR;

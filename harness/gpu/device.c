@@ -29,6 +29,7 @@ static struct {
     wb_nvml_return (*by_uuid)(const char *uuid, wb_nvml_device *dev);
     wb_nvml_return (*clock)(wb_nvml_device dev, int type, unsigned *mhz);
     wb_nvml_return (*driver)(char *buf, unsigned len);
+    wb_nvml_return (*reasons)(wb_nvml_device dev, unsigned long long *bits); /* NULL: driver has neither name */
     const char *(*error_string)(wb_nvml_return r);
     wb_nvml_device dev;
     char dev_uuid[48];
@@ -63,6 +64,10 @@ static int nvml_load(void) {
     nv.clock = (wb_nvml_return(*)(wb_nvml_device, int, unsigned *))nvml_sym("nvmlDeviceGetClockInfo");
     nv.driver = (wb_nvml_return(*)(char *, unsigned))nvml_sym("nvmlSystemGetDriverVersion");
     nv.error_string = (const char *(*)(wb_nvml_return))dlsym(nv.lib, "nvmlErrorString");
+    /* Renamed in driver 535 ("clock events"); the old name stays exported. */
+    typedef wb_nvml_return (*reasons_fn)(wb_nvml_device, unsigned long long *);
+    nv.reasons = (reasons_fn)dlsym(nv.lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!nv.reasons) nv.reasons = (reasons_fn)dlsym(nv.lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
     if (!nv.init || !nv.by_uuid || !nv.clock || !nv.driver) return 0;
     wb_nvml_return r = nv.init();
     if (r != WB_NVML_SUCCESS) {
@@ -98,6 +103,19 @@ double wb_nvml_sm_clock_mhz(const wb_device *d) {
         return NAN;
     }
     return (double)mhz;
+}
+
+int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) {
+    *bits = 0;
+    if (!nvml_device(d) || !nv.reasons) return 0;
+    unsigned long long b = 0;
+    wb_nvml_return r = nv.reasons(nv.dev, &b);
+    if (r != WB_NVML_SUCCESS) {
+        snprintf(nv.status, sizeof nv.status, "nvmlDeviceGetCurrentClocksEventReasons: %s", nvml_error(r));
+        return 0;
+    }
+    *bits = (uint64_t)b;
+    return 1;
 }
 
 const char *wb_nvml_status(void) {

@@ -24,14 +24,16 @@ static void run_usage(FILE *f) {
     fprintf(f,
             "usage: wallbench run [options] [--benchmark_* flags of Google Benchmark]\n"
             "  Measures every point of the chosen sweep: verified on poisoned outputs, counted\n"
-            "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of --reps), stored row by\n"
+            "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of the samples), stored row by\n"
             "  row in DIR/<UTC time>-<git rev>.h5. One line per point on stdout (name, median,\n"
             "  GB/s or G inst/s, noise, ETA); warnings and the run's summary on stderr.\n"
             "  --family NAME[,NAME]   families to run, or all (default all); see wallbench list\n"
             "  --variant NAME[,NAME]  keep only these variants\n"
             "  --sweep test|quick|full  sizes and axes (default quick)\n"
             "  --n N[,N]              replace the sweep's sizes (elements; 1000003, 2^28)\n"
-            "  --reps R               timed samples per point (default 10)\n"
+            "  --reps R               exactly R timed samples per point; default: noise-driven, until the\n"
+            "                         samples' relative stddev <= 0.5%% (>= 10 samples, >= 5 ms measured;\n"
+            "                         at most 200 samples or 1 s; stops early on a noise plateau)\n"
             "  --warmup W             untimed launches before the samples (default 2)\n"
             "  --out DIR              results folder (default results; created if missing)\n"
             "  --profile NAME         GPU profile of harness/gpus.tsv (default: the device's)\n"
@@ -180,7 +182,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     r.seed = o->seed;
     for (int i = 0; i < npts; i++) {
         pts[i].run = &r;
-        if (wb_gb_register(pts[i].name, o->reps, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
+        if (wb_gb_register(pts[i].name, o->reps > 0 ? o->reps : 1, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
     }
     unsigned char *selected = calloc(npts > 0 ? (size_t)npts : 1, 1);
     if (!selected) {

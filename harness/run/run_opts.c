@@ -41,7 +41,7 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
     memset(o, 0, sizeof *o);
     o->out = "results";
     o->sweep = WB_SWEEP_QUICK;
-    o->reps = 10;
+    o->reps = 0; /* noise-driven (harness/base/stopping.h); --reps R fixes the count */
     o->warmup = 2;
     o->counters = 1;
     o->seed = WB_SEED_DEFAULT;

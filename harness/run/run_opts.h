@@ -18,7 +18,7 @@ typedef struct wb_run_opts {
     const char *plugins[WB_PLUGINS_MAX];  /* --plugin, in the order given */
     int nplugins;
     wb_sweep_kind sweep;
-    int reps, warmup, counters, debug_launch, device, points;
+    int reps, warmup, counters, debug_launch, device, points; /* reps 0: noise-driven sampling */
     int ncu;                              /* --ncu: one timed launch per point, NVTX range around it alone */
     uint64_t seed;                        /* WB_SEED_DEFAULT unless --seed */
     int seed_set;

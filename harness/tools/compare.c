@@ -24,7 +24,10 @@ static int usage(FILE *f) {
                "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
                "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
                "  bandwidth and instruction throughput ratios B/A (measured ceilings; reference numbers for a\n"
-               "  projected file). Points in one file only are listed.\n");
+               "  projected file). Points in one file only are listed.\n"
+               "  --repeat  instead: repeatability of two runs of one sweep: the share of points with both\n"
+               "            medians >= 1 ms that agree within 1%%, per family, and the 25 least repeatable\n"
+               "            with their spread and each side's in-run noise\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -153,14 +156,17 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[2] = {NULL, NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0, k, first = argc;
-    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'}, {"family", required_argument, NULL, 'f'}, {0, 0, 0, 0}};
+    int np = 0, repeat = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"family", required_argument, NULL, 'f'},
+                                          {"repeat", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
     wb_cli cli = {"compare", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
         if (k == WB_CLI_HELP) return usage(stdout);
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 'm') c.md = 1;
+        else if (k == 'r') repeat = 1;
         else c.family = v;
     }
     for (; first < argc; first++) {
@@ -184,6 +190,10 @@ int wb_cmd_compare(int argc, char **argv) {
     }
     if (c.md) printf("## wallbench compare\n\n");
     header(&c);
+    if (repeat) { /* two runs of one sweep: repeatability only */
+        rc = wb_cmp_repeat(&c, 1.0, 0.01, 25, &e) == WB_OK ? 0 : 2;
+        goto done;
+    }
     hardware_table(&c, fam, nfam);
     family_table(&c, fam, nfam);
     for (int f = 0; f < nfam; f++)

@@ -129,7 +129,7 @@ int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
 
 /* DIR/<name>-info.dat: the title line every script prints. */
 static int write_info(wb_export *x, wb_err *e) {
-    FILE *f = wb_export_open(x, "-info", "gpu kind results", e);
+    FILE *f = wb_export_open(x, "-info", "gpu kind results shape", e);
     if (!f) return WB_ERR;
     char stem[512] = "-";
     if (x->r) {
@@ -144,18 +144,26 @@ static int write_info(wb_export *x, wb_err *e) {
     wb_export_str(f, x->r ? x->v.kind : "reference");
     fputc(' ', f);
     wb_export_str(f, stem);
+    fputc(' ', f);
+    char shape[96];
+    wb_export_str(f, wb_shape_text(&x->shape, shape, sizeof shape));
     fputc('\n', f);
     return wb_export_close(f, x, "-info", e);
 }
 
 int wb_export_figure(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
                      const char *dir, int *rows, wb_err *e) {
+    return wb_export_figure_shaped(name, r, other, t, &wb_shape_fastest, dir, rows, e);
+}
+
+int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                            const wb_shape *shape, const char *dir, int *rows, wb_err *e) {
     const char *fig = wb_export_resolve(name);
     if (!fig) return wb_fail(e, "unknown or ambiguous figure '%s'", name);
     int i = 0;
     while (strcmp(figures[i].name, fig) != 0) i++;
     if (figures[i].needs_file && !r) return wb_fail(e, "%s needs a results file", fig);
-    wb_export x = {fig, dir, r, other, t, {{0}}, 0};
+    wb_export x = {fig, dir, r, other, t, {{0}}, 0, *shape};
     wb_gpu_view_init(r, t, &x.v);
     int rc = figures[i].fn(&x, e);
     if (rc == WB_OK) rc = write_info(&x, e);
@@ -192,13 +200,15 @@ static int open_other(const wb_results *r, const char *with, wb_results *other, 
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5]\n"
-               "       wallbench export <results.h5> --all [--out DIR]\n"
+    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
+               "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
                "       wallbench export <results.h5> --points|--samples --format csv|json [--out FILE]\n"
                "  --points/--samples: the rows of /points (one per point, every column with its unit) or\n"
                "  /samples (one per timed sample) to FILE or stdout; CSV header name[unit], NaN for a\n"
                "  missing real, -1 for an integer axis that does not apply; JSON with the provenance,\n"
                "  the columns' units and null for NaN. pandas: pd.read_csv(FILE).\n"
+               "  --shape fastest (default) | ilp=I[,occ=O][,block=B][,sms=S]: the launch shape a family figure\n"
+               "  draws where a point was measured at several (fastest: best-of per point); stated in its key\n"
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
                "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file. Figures:");
     for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figures[i].name);
@@ -207,9 +217,9 @@ static int usage(FILE *f) {
 }
 
 static int export_one(const char *fig, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
-                      const char *dir) {
+                      const wb_shape *shape, const char *dir) {
     wb_err e = {""};
-    int rows = 0, rc = wb_export_figure(fig, r, other, t, dir, &rows, &e);
+    int rows = 0, rc = wb_export_figure_shaped(fig, r, other, t, shape, dir, &rows, &e);
     if (rc == WB_OK) printf("%s: %d rows -> %s/%s.dat\n", fig, rows, dir, fig);
     else if (rc == WB_SKIP) printf("%s: skipped: %s\n", fig, e.msg);
     else fprintf(stderr, "wallbench export: %s: %s\n", fig, e.msg);
@@ -247,12 +257,14 @@ static int export_rows(const char *path, wb_table_kind kind, const char *format,
 int wb_cmd_export(int argc, char **argv) {
     const char *path = NULL, *fig = NULL, *dir = NULL, *with = NULL, *format = NULL;
     int all = 0, rows = -1;
-    enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT };
+    wb_shape shape = wb_shape_fastest;
+    wb_err se;
+    enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT, O_SHAPE };
     static const struct option longs[] = {
         {"all", no_argument, NULL, O_ALL},         {"fig", required_argument, NULL, O_FIG},
         {"out", required_argument, NULL, O_OUT},   {"with", required_argument, NULL, O_WITH},
         {"points", no_argument, NULL, O_POINTS},   {"samples", no_argument, NULL, O_SAMPLES},
-        {"format", required_argument, NULL, O_FORMAT}, {0, 0, 0, 0}};
+        {"format", required_argument, NULL, O_FORMAT}, {"shape", required_argument, NULL, O_SHAPE}, {0, 0, 0, 0}};
     wb_cli c = {"export", longs, 0};
     const char *v;
     int k, first = argc;
@@ -267,6 +279,10 @@ int wb_cmd_export(int argc, char **argv) {
         case O_POINTS: rows = rows == -1 ? WB_TABLE_POINTS : -2; break;
         case O_SAMPLES: rows = rows == -1 ? WB_TABLE_SAMPLES : -2; break;
         case O_FORMAT: format = v; break;
+        case O_SHAPE:
+            if (wb_shape_parse(v, &shape, &se) != WB_OK)
+                return fprintf(stderr, "wallbench export: %s\n", se.msg), usage(stderr);
+            break;
         }
     }
     if (first < argc) path = argv[first];
@@ -296,11 +312,11 @@ int wb_cmd_export(int argc, char **argv) {
         if (have_other < 0) goto out;
     }
     if (make_dirs(dir, &e) != WB_OK) goto out;
-    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, dir);
+    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, &shape, dir);
     else {
         rc = 0;
         for (int i = 0; i < NFIG; i++) {
-            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, dir);
+            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, &shape, dir);
             if (one == 2) rc = 2;
         }
     }

@@ -4,6 +4,7 @@
 #ifndef WB_EXPORT_SLICE_H
 #define WB_EXPORT_SLICE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "harness/tools/export.h"
@@ -11,9 +12,16 @@
 /* The axes a slice plots (x or series), left out of its fixed signature:
  * AX(column) for an axis of harness/base/axes.h, AX_DTYPE and AX_LAYOUT for
  * the two string axes; AX_VARIANT_FIXED holds the variant at its most
- * frequent value too. */
+ * frequent value too; AX_ILP, AX_OCC: the figure plots that launch axis, so
+ * the export's shape rule does not hold it fixed. */
 #define AX(column) (1u << WB_AXIS_##column)
-enum { AX_DTYPE = 1u << WB_POINT_AXES_N, AX_LAYOUT = AX_DTYPE << 1, AX_VARIANT_FIXED = AX_DTYPE << 2 };
+enum {
+    AX_DTYPE = 1u << WB_POINT_AXES_N,
+    AX_LAYOUT = AX_DTYPE << 1,
+    AX_VARIANT_FIXED = AX_DTYPE << 2,
+    AX_ILP = AX_DTYPE << 3,
+    AX_OCC = AX_DTYPE << 4
+};
 /* AX(vector_bytes) in select, scan, expr: vector width follows ILP (4 B at
  * ILP 1, 16 B from ILP 4; library peers -1), a launch shape that must not
  * split a pair; AX(table_entries) in scan: only the Q3.1-like join has a
@@ -23,7 +31,8 @@ typedef struct slice {
     const char *family;
     double (*x)(const wb_row *r);                       /* NaN: not on the figure */
     void (*series)(const wb_row *r, char *buf, size_t len);
-    unsigned axes;  /* AX(column), AX_DTYPE, AX_LAYOUT plotted; AX_VARIANT_FIXED */
+    unsigned axes;  /* AX(column), AX_DTYPE, AX_LAYOUT, AX_ILP, AX_OCC plotted; AX_VARIANT_FIXED */
+    int64_t n;      /* > 0: draw this n (e.g. a peer at its figure's size); 0: the rule picks it */
 } slice;
 
 typedef struct pick {
@@ -56,6 +65,10 @@ void wb_block_break(FILE *f, const pick *p, int i);
 int wb_distinct_x(const pick *p, int n, double *out);
 /* One row: the series, then k numbers. */
 void wb_row_out(FILE *f, const char *series, const double *v, int k);
+/* DIR/<name>-shapes.dat (series shape): per series, in block order, the
+ * launch shapes its points were drawn at ("ILP 8/16, block 256, occupancy
+ * 1": more than one value where the rule picked per point). */
+int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e);
 /* Picks t's rows and writes its main table (ctx goes to t->row and t->tail). */
 int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e);
 
