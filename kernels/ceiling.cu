@@ -13,6 +13,7 @@
 namespace {
 
 __device__ __forceinline__ uint32_t lanes_sum(uint4 v) { return (v.x + v.y) + (v.z + v.w); }
+__device__ __forceinline__ uint32_t lanes_sum(uint32_t v) { return v; }
 
 __device__ __forceinline__ uint4 load_cg(const uint4 *p) {  // L2, not L1
     uint4 v;
@@ -46,23 +47,30 @@ __device__ __forceinline__ void block_sum_add(uint32_t acc, uint32_t *sum) {
     }
 }
 
-// One pass over n words, grid-stride, ILP loads before the first add.
-template <int ILP, bool CG>
-__device__ __forceinline__ uint32_t read_pass(const uint4 *__restrict__ src, int64_t n) {
+// One pass over items [0, n), grid-stride: ILP loads (load(i) for item i)
+// before the first add, then their sum. T is what one load returns.
+template <int ILP, typename T, typename Load>
+__device__ __forceinline__ uint32_t sum_pass(int64_t n, Load &&load) {
     uint32_t acc = 0;
     wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
         const int64_t first = base + threadIdx.x;
-        uint4 v[ILP];
+        T v[ILP];
 #pragma unroll
         for (int k = 0; k < ILP; k++) {
             const int64_t i = wb_tile_item(first, k);
-            v[k] = make_uint4(0, 0, 0, 0);
-            if (full || i < n) v[k] = CG ? load_cg(src + i) : src[i];
+            v[k] = T{};
+            if (full || i < n) v[k] = load(i);
         }
 #pragma unroll
         for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
     });
     return acc;
+}
+
+// One pass over n words.
+template <int ILP, bool CG>
+__device__ __forceinline__ uint32_t read_pass(const uint4 *__restrict__ src, int64_t n) {
+    return sum_pass<ILP, uint4>(n, [&](int64_t i) { return CG ? load_cg(src + i) : src[i]; });
 }
 
 template <int ILP>
@@ -153,20 +161,9 @@ __global__ void dram_copy_kernel(const uint4 *__restrict__ src, uint4 *__restric
 template <int ILP>
 __global__ void gather_word_kernel(const uint32_t *__restrict__ table, uint64_t words, int64_t n, uint32_t seed,
                                    uint32_t *sum) {
-    uint32_t acc = 0;
-    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
-        uint32_t v[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            v[k] = 0;
-            if (full || i < n) v[k] = __ldg(table + wb_ceiling_gather_slot((uint64_t)i, seed, words));
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) acc += v[k];
-    });
-    block_sum_add(acc, sum);
+    block_sum_add(sum_pass<ILP, uint32_t>(
+                      n, [&](int64_t i) { return __ldg(table + wb_ceiling_gather_slot((uint64_t)i, seed, words)); }),
+                  sum);
 }
 
 // Random aligned 32-byte sectors: lanes 2r and 2r + 1 read the two 16-byte
@@ -175,21 +172,12 @@ __global__ void gather_word_kernel(const uint32_t *__restrict__ table, uint64_t 
 template <int ILP>
 __global__ void gather_sector_kernel(const uint4 *__restrict__ table, uint64_t sectors, int64_t n, uint32_t seed,
                                      uint32_t *sum) {
-    uint32_t acc = 0;
-    const int64_t halves = 2 * n;
-    wb_for_tiles<ILP>(halves, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
-        uint4 v[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            v[k] = make_uint4(0, 0, 0, 0);
-            if (full || i < halves) v[k] = __ldg(table + 2 * wb_ceiling_gather_slot((uint64_t)i >> 1, seed, sectors) + (i & 1));
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
-    });
-    block_sum_add(acc, sum);
+    block_sum_add(sum_pass<ILP, uint4>(2 * n,
+                                       [&](int64_t i) {
+                                           return __ldg(table + 2 * wb_ceiling_gather_slot((uint64_t)i >> 1, seed, sectors) +
+                                                        (i & 1));
+                                       }),
+                  sum);
 }
 
 __global__ void gather_fill_kernel(uint4 *__restrict__ table, uint64_t quads, uint32_t seed) {
