@@ -5,6 +5,7 @@ GPU ?= auto
 SWEEP ?= quick
 ARGS ?=
 RESULTS ?=
+GPUS ?=
 WITH ?=
 CMAKE_ARGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -31,7 +32,8 @@ test:
 run:
 	@$(build); mkdir -p results/$$prof; \
 	export LD_LIBRARY_PATH=$$(sed -n 's/^CUDAToolkit_LIBRARY_DIR:PATH=//p' $$b/CMakeCache.txt)$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; \
-	$$b/wallbench run --profile $$prof --sweep $(SWEEP) --out results/$$prof $(ARGS); rc=$$?; \
+	if [ -n "$(GPUS)" ]; then harness/node_run.sh $$b/wallbench "$(GPUS)" results/$$prof --profile $$prof --sweep $(SWEEP) $(ARGS); \
+	else $$b/wallbench run --profile $$prof --sweep $(SWEEP) --out results/$$prof $(ARGS); fi; rc=$$?; \
 	latest=$$(ls -t results/$$prof/*.h5 2>/dev/null | head -n 1); \
 	if [ -n "$$latest" ]; then \
 	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$$prof RESULTS=$$latest; \

@@ -16,6 +16,7 @@
 #include "harness/run/measure.h"
 #include "harness/run/provenance.h"
 #include "harness/run/run_opts.h"
+#include "harness/run/shard.h"
 
 static void run_usage(FILE *f) {
     fprintf(f,
@@ -35,6 +36,9 @@ static void run_usage(FILE *f) {
             "  --seed S               seed of the random inputs\n"
             "  --debug-launch         log grid, block, ILP and occupancy of every plan\n"
             "  --device D             CUDA device ordinal (default 0)\n"
+            "  --shard I/N            measure shard I of N: 1/N of the points, balanced by cost,\n"
+            "                         plus the ceilings; combine shards with wallbench merge\n"
+            "  --shard-cost FILE.h5   balance by the pass times of a previous run (default: bytes)\n"
             "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
             "  names of wallbench list --points), --benchmark_repetitions=K (one row per\n"
             "  repetition), --benchmark_format=json, --benchmark_out=FILE, ...\n"
@@ -135,7 +139,7 @@ static void report_spent(const wb_run *r) {
 
 /* Everything after the checks; returns the exit code. */
 static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_gpu_ref *prof, const wb_device *dev,
-                       wb_run_point *pts, int npts, const char *cmdline) {
+                       wb_run_point *pts, int npts, const wb_shard *shard, const char *cmdline) {
     wb_err e = {""};
     wb_run r;
     int rc = 1;
@@ -185,7 +189,9 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
                               wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, wb_seed};
     char path[1200];
-    if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
+    if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK ||
+        wb_shard_write_attrs(r.store, shard, &e) != WB_OK)
+        goto fail;
     fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s -> %s\n", (long long)r.total,
             npts, wb_sweep_kind_name(o->sweep), dev->name, path);
     if (wb_gb_run(&matched, &e) != WB_OK || wb_run_rederive(&r, &e) != WB_OK) goto fail;
@@ -246,6 +252,10 @@ int wb_cmd_run(int argc, char **argv) {
             goto bad;
         }
     }
+    if (o.shard_cost && !o.shard_count) {
+        wb_fail(&e, "--shard-cost %s needs --shard I/N", o.shard_cost);
+        goto bad;
+    }
     if (results_dir(o.out, &e) != WB_OK) goto bad;
 
     wb_device dev;
@@ -257,9 +267,17 @@ int wb_cmd_run(int argc, char **argv) {
         free(pts);
         goto bad;
     }
+    wb_shard shard = {o.shard_index, o.shard_count};
+    if (wb_shard_select(pts, &npts, o.shard_cost, &shard, &e) != WB_OK) {
+        free(pts);
+        goto bad;
+    }
+    if (shard.count)
+        fprintf(stderr, "wallbench run: shard %d/%d: %d points (%d ceilings in every shard), balanced by %s\n",
+                shard.index, shard.count, npts, shard.ceilings, shard.cost_source);
     if (o.seed_set) wb_seed = o.seed;
     wb_launch_debug = o.debug_launch;
-    rc = measure_all(&o, &gpus, prof, &dev, pts, npts, cmdline);
+    rc = measure_all(&o, &gpus, prof, &dev, pts, npts, &shard, cmdline);
     free(pts);
     goto done;
 bad:

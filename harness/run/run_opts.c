@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/run/shard.h"
 #include "harness/run/sweep.h"
 
-enum { O_FAMILY, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG, O_DEVICE, O_POINTS };
+enum { O_FAMILY, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG, O_DEVICE, O_POINTS, O_SHARD, O_SHARD_COST };
 
 static const struct {
     const char *name;
@@ -21,6 +22,7 @@ static const struct {
     [O_NO_COUNTERS] = {"--no-counters", 0, 1, 0}, [O_SEED] = {"--seed", 1, 1, 0},
     [O_DEBUG] = {"--debug-launch", 0, 1, 0},   [O_DEVICE] = {"--device", 1, 1, 1},
     [O_POINTS] = {"--points", 0, 0, 1},
+    [O_SHARD] = {"--shard", 1, 1, 0},          [O_SHARD_COST] = {"--shard-cost", 1, 1, 0},
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -92,6 +94,10 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
         case O_DEVICE:
             if (int_value(v, 0, 1023, &o->device)) return bad(cmd, "bad --device '%s': expected a device ordinal%s", v, "");
             break;
+        case O_SHARD:
+            if (wb_shard_parse(v, &o->shard_index, &o->shard_count, &e) != WB_OK) return bad(cmd, "%s%s", e.msg, "");
+            break;
+        case O_SHARD_COST: o->shard_cost = v; break;
         case O_SEED: {
             char *end;
             errno = 0;

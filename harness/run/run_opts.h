@@ -14,6 +14,8 @@ typedef struct wb_run_opts {
     int reps, warmup, counters, debug_launch, device, points;
     uint64_t seed;
     int seed_set;
+    int shard_index, shard_count;         /* --shard I/N; count 0: the whole sweep */
+    const char *shard_cost;               /* --shard-cost FILE.h5, or NULL: by bytes */
 } wb_run_opts;
 
 /* Parses argv[1..] ("--name value" or "--name=value"); is_run 0 accepts only
