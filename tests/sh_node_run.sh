@@ -4,7 +4,7 @@
 # all shards merged and complete; a failing device loses only its shard,
 # which is named; bad GPUS and bad --shard specs are refused with exit 2.
 set -u
-real=$1
+real=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=${WB_SOURCE_DIR:?} build=${WB_BUILD_DIR:?}
 export WB_REAL=$real WB_SYNTH=$build/tests/wb_synth_shard
 node=$src/harness/node_run.sh fake=$src/tests/fake_wallbench.sh

@@ -62,7 +62,19 @@ sb=(sbatch --parsable --chdir="$out" $extra)
 gres_opt() { # default per mode, none, or as given
     case "$gres" in none) ;; default) echo "--gres=gpu:$1" ;; *) echo "--gres=$gres" ;; esac
 }
-env_common="ALL,WB_OUT=$out,WB_MODE=,WB_ARGS=${args[*]:-}"
+# Each job reads its settings from a file in the results folder (sbatch's
+# --export cannot carry run options with commas, like --family a,b).
+job_env() { # FILE NAME=VALUE ...: writes FILE, prints the --export option
+    local f=$1
+    shift
+    {
+        for kv in "WB_OUT=$out" "$@"; do printf 'export %q\n' "$kv"; done
+        printf 'WB_ARGS=('
+        [ ${#args[@]} -gt 0 ] && printf '%q ' "${args[@]}"
+        printf ')\n'
+    } >"$f" || { say "cannot write $f"; exit 2; }
+    echo "--export=ALL,WB_ENV=$f"
+}
 
 if [ "$mode" = fleet ]; then
     IFS=, read -r -a profiles <<<"$tasks"
@@ -71,7 +83,7 @@ if [ "$mode" = fleet ]; then
         b=${bin:-$repo/build/$p/wallbench}
         [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$p (or give --bin)"; exit 2; }
         id=$("${sb[@]}" --job-name="wallbench-$p" --output="$out/%x-%j.out" $(gres_opt 1) \
-            --export="${env_common/WB_MODE=/WB_MODE=whole},WB_BIN=$b,WB_TASKS=1,WB_PROFILE=$p" "$here/task.sbatch") ||
+            "$(job_env "$out/job-$p.env" WB_MODE=whole WB_BIN="$b" WB_TASKS=1 WB_PROFILE="$p")" "$here/task.sbatch") ||
             { say "sbatch refused the $p job"; exit 2; }
         ids+=("$id")
         say "profile $p: job $id"
@@ -79,7 +91,7 @@ if [ "$mode" = fleet ]; then
     dep=$(IFS=:; echo "${ids[*]}")
     b=${bin:-$repo/build/${profiles[0]}/wallbench}
     after=$("${sb[@]}" --dependency="afterok:$dep" --kill-on-invalid-dep=yes --output="$out/%x-%j.out" \
-        --export="${env_common/WB_MODE=/WB_MODE=whole},WB_BIN=$b" "$here/after.sbatch") || { say "sbatch refused the compare job"; exit 2; }
+        "$(job_env "$out/job-after.env" WB_MODE=whole WB_BIN="$b")" "$here/after.sbatch") || { say "sbatch refused the compare job"; exit 2; }
     say "compare job $after (afterok:$dep) -> $out/fleet.txt"
     echo "${ids[*]} $after"
     exit 0
@@ -89,15 +101,15 @@ b=${bin:-$repo/build/$profile/wallbench}
 [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$profile (or give --bin)"; exit 2; }
 if [ "$mode" = gpus ]; then
     job=$("${sb[@]}" --array="0-$((tasks - 1))" --output="$out/%x-%A_%a.out" $(gres_opt 1) \
-        --export="${env_common/WB_MODE=/WB_MODE=gpu},WB_BIN=$b,WB_TASKS=$tasks" "$here/task.sbatch")
+        "$(job_env "$out/job-array.env" WB_MODE=gpu WB_BIN="$b" WB_TASKS="$tasks")" "$here/task.sbatch")
 else
     job=$("${sb[@]}" --array="0-$((tasks - 1))" --nodes=1 --exclusive --output="$out/%x-%A_%a.out" $(gres_opt "$gpn") \
-        --export="${env_common/WB_MODE=/WB_MODE=node},WB_BIN=$b,WB_TASKS=$tasks,WB_GPUS_PER_NODE=$gpn,WB_NODE_RUN=$repo/harness/node_run.sh" \
-        "$here/task.sbatch")
+        "$(job_env "$out/job-array.env" WB_MODE=node WB_BIN="$b" WB_TASKS="$tasks" WB_GPUS_PER_NODE="$gpn" \
+            WB_NODE_RUN="$repo/harness/node_run.sh")" "$here/task.sbatch")
 fi
 [ -n "$job" ] || { say "sbatch refused the array"; exit 2; }
 after=$("${sb[@]}" --dependency="afterok:$job" --kill-on-invalid-dep=yes --output="$out/%x-%j.out" \
-    --export="${env_common/WB_MODE=/WB_MODE=$([ "$mode" = gpus ] && echo gpu || echo node)},WB_BIN=$b" "$here/after.sbatch") ||
+    "$(job_env "$out/job-after.env" WB_MODE="$([ "$mode" = gpus ] && echo gpu || echo node)" WB_BIN="$b")" "$here/after.sbatch") ||
     { say "sbatch refused the merge job"; exit 2; }
 say "array job $job ($tasks tasks), merge job $after (afterok) -> $out/merged.h5"
 echo "$job $after"
