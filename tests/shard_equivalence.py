@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""shard_equivalence.py UNSHARDED.h5 MERGED.h5 - is a merge of shards the
+same measurement as one unsharded run of that sweep on the same GPU?
+
+Pairs the rows of /points on every axis column (as wallbench compare does)
+and prints: points in both and in one only, instruction counts (column
+`inst`, CUPTI smsp__inst_executed.sum) equal or not, and the time ratio
+merged / unsharded per point with a noise verdict: within noise when
+|ratio - 1| <= max(5%, 3 x the larger relative sample standard deviation).
+Exit 0 when the point sets are the same, every instruction count is equal
+(both NaN counts as equal) and at least 95% of the times are within noise;
+1 otherwise, listing the offenders. Needs h5py and numpy."""
+import math
+import sys
+
+import h5py
+import numpy as np
+
+AXES = ["family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target", "block", "sm_limit",
+        "selectivity", "table_entries", "groups", "expr_ops", "vector_bytes", "columns", "load_factor",
+        "match_rate", "warm_cache", "repetition"]
+
+
+def key_of(row):
+    k = []
+    for a in AXES:
+        v = row[a]
+        if isinstance(v, bytes):
+            v = v.decode()
+        elif isinstance(v, (float, np.floating)):
+            v = "nan" if math.isnan(v) else repr(float(v))
+        else:
+            v = int(v)
+        k.append(v)
+    return tuple(k)
+
+
+def name_of(k):
+    return "/".join(str(v) for v in k[:2]) + "/" + ",".join(f"{a}={v}" for a, v in zip(AXES[2:], k[2:])
+                                                          if v not in ("", -1, "nan"))
+
+
+def load(path):
+    with h5py.File(path, "r") as f:
+        pts = f["points"][()]
+        attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+    rows = {}
+    for r in pts:
+        rows.setdefault(key_of(r), r)
+    return rows, attrs
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    a, aa = load(sys.argv[1])
+    b, ba = load(sys.argv[2])
+    print(f"unsharded: {sys.argv[1]} ({aa.get('gpu_name')}, {aa.get('sweep')} sweep, {len(a)} points)")
+    print(f"merged:    {sys.argv[2]} ({ba.get('gpu_name')}, shards {ba.get('merged_shards')}, {len(b)} points)")
+    only_a = sorted(set(a) - set(b))
+    only_b = sorted(set(b) - set(a))
+    both = [k for k in a if k in b]
+    print(f"points in both: {len(both)}; only unsharded: {len(only_a)}; only merged: {len(only_b)}")
+    for k in only_a[:10]:
+        print(f"  only unsharded: {name_of(k)}")
+    for k in only_b[:10]:
+        print(f"  only merged: {name_of(k)}")
+
+    inst_diff, ratios, noisy = [], [], []
+    for k in both:
+        x, y = a[k], b[k]
+        ix, iy = float(x["inst"]), float(y["inst"])
+        if not (ix == iy or (math.isnan(ix) and math.isnan(iy))):
+            inst_diff.append((k, ix, iy))
+        sx, sy = x["status"].decode(), y["status"].decode()
+        tx, ty = float(x["time_median_ms"]), float(y["time_median_ms"])
+        if sx != "ok" or sy != "ok" or not (tx > 0 and ty > 0):
+            continue
+        r = ty / tx
+        ratios.append(r)
+        rel = max(float(x["time_stddev_ms"]) / tx, float(y["time_stddev_ms"]) / ty)
+        tol = max(0.05, 3 * rel if math.isfinite(rel) else 0.05)
+        if abs(r - 1) > tol:
+            noisy.append((k, tx, ty, tol))
+    print(f"instruction counts equal: {len(both) - len(inst_diff)} of {len(both)}")
+    for k, ix, iy in inst_diff[:20]:
+        print(f"  inst differs: {name_of(k)}: {ix:.0f} vs {iy:.0f} ({(iy - ix) / ix * 100 if ix else float('nan'):+.4f}%)")
+    if ratios:
+        q = np.percentile(ratios, [5, 50, 95])
+        within = len(ratios) - len(noisy)
+        print(f"time merged/unsharded over {len(ratios)} timed pairs: median {q[1]:.4f}, 5% {q[0]:.4f}, "
+              f"95% {q[2]:.4f}, geomean {math.exp(np.mean(np.log(ratios))):.4f}; within noise {within} "
+              f"({within / len(ratios) * 100:.1f}%)")
+    for k, tx, ty, tol in sorted(noisy, key=lambda t: -abs(t[2] / t[1] - 1))[:20]:
+        print(f"  outside noise: {name_of(k)}: {tx:.4f} -> {ty:.4f} ms ({ty / tx:.3f}x, tolerance {tol * 100:.1f}%)")
+    ok = not only_a and not only_b and not inst_diff and ratios and len(noisy) <= 0.05 * len(ratios)
+    print("verdict:", "the merge equals the unsharded run" if ok else "DIFFERENT (see above)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
