@@ -161,6 +161,7 @@ typedef struct shard_spec {
     const char *name, *spec, *gpu, *fingerprint, *counts;
     int64_t n[4]; /* select points (n), 0 ends */
     int with_shard_attr;
+    const char *rev; /* NULL: abc1234 */
 } shard_spec;
 
 static const char *shard_file(const char *dir, const shard_spec *s) {
@@ -172,6 +173,7 @@ static const char *shard_file(const char *dir, const shard_spec *s) {
     synth_attr_f64(&z, "reps", 3);
     synth_attr_str(&z, "gpu_uuid", s->name);
     synth_attr_str(&z, "sweep_fingerprint", s->fingerprint);
+    synth_attr_str(&z, "git_revision", s->rev ? s->rev : "abc1234");
     if (s->with_shard_attr) {
         synth_attr_str(&z, "shard", s->spec);
         synth_attr_f64(&z, "shard_count", atoi(strchr(s->spec, '/') + 1));
@@ -217,6 +219,8 @@ static void merges(const char *dir) {
         CHECK(u1 && u2 && !strcmp(u1, "s1.h5") && !strcmp(u2, "s2.h5"));
         CHECK(wb_results_attr(&r, "merge_ceilings") && strstr(wb_results_attr(&r, "merge_ceilings"), "shard 1/2"));
         CHECK(!wb_results_attr(&r, "shard")); /* the merge is no shard */
+        const char *cl = wb_results_attr(&r, "command_line");
+        CHECK(cl && !strncmp(cl, "wallbench merge ", 16));
         wb_results_free(&r);
     }
     CHECK(merge(out, s1, s2, msg, sizeof msg) != 0); /* the output exists: not overwritten */
@@ -232,6 +236,7 @@ static void merges(const char *dir) {
         {{"overlap.h5", "2/2", "NVIDIA H200", "f00d", "2,1", {11}, 1}, 2, "overlap"},
         {{"count.h5", "2/3", "NVIDIA H200", "f00d", "2,1,1", {20}, 1}, 2, "different shard counts"},
         {{"plain.h5", "", "NVIDIA H200", "f00d", "", {20}, 0}, 2, "not a shard"},
+        {{"rev.h5", "2/2", "NVIDIA H200", "f00d", "2,1", {20}, 1, "def5678"}, 2, "different builds"},
     };
     for (size_t k = 0; k < sizeof refusals / sizeof refusals[0]; k++) {
         const char *o = shard_file(dir, &refusals[k].other), *bad_out = synth_path(dir, "refused.h5");

@@ -1,8 +1,8 @@
 /* merge.c - `wallbench merge A.h5 B.h5 ... -o ALL.h5`: the shards of one
  * sweep (`wallbench run --shard I/N`) on one GPU model as one results file.
  * Refuses, naming the files and the reason, shards of different schema
- * versions, GPU models, sweeps (fingerprint, sweep kind, seed, reps, shard
- * count) and shards that overlap in a non-ceiling point. Every shard ran the
+ * versions, GPU models, builds (git revision), sweeps (fingerprint, sweep
+ * kind, seed, reps, shard count) and shards that overlap in a non-ceiling point. Every shard ran the
  * ceilings: the merge keeps the lowest shard's set and records the others'
  * ceiling attributes with the rest of their provenance (attributes
  * shard<I>_<name>). Missing shards or points are named; the merge is still
@@ -61,6 +61,7 @@ static const struct {
 } same_attrs[] = {
     {"schema_version", "different schema versions"},
     {"gpu_name", "different GPU models (compare them with wallbench compare instead)"},
+    {"git_revision", "different builds"},
     {"profile", "different GPU profiles"},
     {"sweep", "different sweeps"},
     {"sweep_fingerprint", "different sweeps (other families, variants, sizes or build)"},
@@ -105,10 +106,11 @@ static int shard_only(const char *name) {
     return !strncmp(name, "shard", 5);
 }
 
-static int write_attrs(wb_store *s, const shard_file *f, int nf, wb_err *e) {
+static int write_attrs(wb_store *s, const shard_file *f, int nf, const char *cmdline, wb_err *e) {
+    if (wb_store_attr_str(s, "command_line", cmdline, e) != WB_OK) return WB_ERR;
     for (int k = 0; k < f[0].r.nattrs; k++) {
         const wb_attr *a = &f[0].r.attrs[k];
-        if (shard_only(a->name) || !strcmp(a->name, "schema_version")) continue;
+        if (shard_only(a->name) || !strcmp(a->name, "schema_version") || !strcmp(a->name, "command_line")) continue;
         int rc = a->is_number ? wb_store_attr_f64(s, a->name, strtod(a->value, NULL), e)
                               : wb_store_attr_str(s, a->name, a->value, e);
         if (rc != WB_OK) return WB_ERR;
@@ -215,7 +217,11 @@ int wb_cmd_merge(int argc, char **argv) {
     int missing = shard_gaps(f, nf, gaps, sizeof gaps);
 
     rc = 1;
-    if (wb_store_create(out, &s, &e) != WB_OK || write_attrs(s, f, nf, &e) != WB_OK) goto done;
+    char cmdline[4096];
+    size_t at0 = (size_t)snprintf(cmdline, sizeof cmdline, "wallbench");
+    for (int i = 0; i < argc && at0 < sizeof cmdline; i++)
+        at0 += (size_t)snprintf(cmdline + at0, sizeof cmdline - at0, " %s", argv[i]);
+    if (wb_store_create(out, &s, &e) != WB_OK || write_attrs(s, f, nf, cmdline, &e) != WB_OK) goto done;
     char merged[2048], note[512];
     size_t at = 0;
     for (int i = 0; i < nf && at < sizeof merged; i++)
