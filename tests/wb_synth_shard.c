@@ -4,7 +4,8 @@
  * assignment, with synthetic times in place of measurements, written
  * through the store like a run writes them.
  *   wb_synth_shard write DIR I/N [SWEEP [GPU_NAME [KEEP]]]  DIR/shard-I-of-N.h5
- *       KEEP: write only the first KEEP points (a run killed early)
+ *       KEEP: write only the first KEEP points (a run killed early);
+ *       $WB_SYNTH_SHARD_COST: balance by that results file (--shard-cost)
  *   wb_synth_shard check MERGED.h5 [SWEEP]   exit 0 iff MERGED holds every
  *       point of the sweep once (ceilings once), 1 otherwise, saying which */
 #include <math.h>
@@ -41,7 +42,7 @@ static int write_shard(const char *dir, const char *spec, const char *kind, cons
     wb_run_point *pts = NULL;
     int n = 0;
     if (wb_shard_parse(spec, &sh.index, &sh.count, e) != WB_OK || sweep_of(kind, &pts, &n, e) != WB_OK ||
-        wb_shard_select(pts, &n, NULL, &sh, e) != WB_OK) {
+        wb_shard_select(pts, &n, getenv("WB_SYNTH_SHARD_COST"), &sh, e) != WB_OK) {
         free(pts);
         return WB_ERR;
     }
