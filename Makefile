@@ -5,6 +5,7 @@ GPU ?= auto
 SWEEP ?= quick
 ARGS ?=
 RESULTS ?=
+# GPUS=all or a number: every GPU of this node on its own shard, merged (harness/node_run.sh)
 GPUS ?=
 WITH ?=
 CMAKE_ARGS ?=
