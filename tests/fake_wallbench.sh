@@ -7,6 +7,7 @@
 #   WB_FAKE_FAIL_DEVICE  this device fails (exit 1) ...
 #   WB_FAKE_FAIL_KEEP    ... after writing this many points (unset: no file)
 #   WB_FAKE_SWEEP        sweep kind (default test)
+#   WB_PROFILE           h200, h100 or l4: the GPU the file claims (Slurm fleet jobs)
 set -u
 if [ "${1:-}" != run ]; then exec "$WB_REAL" "$@"; fi
 shift
@@ -26,4 +27,9 @@ if [ "$device" = "${WB_FAKE_FAIL_DEVICE:-none}" ]; then
     [ -n "${WB_FAKE_FAIL_KEEP:-}" ] && "$WB_SYNTH" write "$out" "$shard" "$sweep" "NVIDIA H200" "$WB_FAKE_FAIL_KEEP" >/dev/null
     exit 1
 fi
-exec "$WB_SYNTH" write "$out" "$shard" "$sweep"
+case "${WB_PROFILE:-h200}" in
+h100) gpu="NVIDIA H100 80GB HBM3" ;;
+l4) gpu="NVIDIA L4" ;;
+*) gpu="NVIDIA H200" ;;
+esac
+exec "$WB_SYNTH" write "$out" "$shard" "$sweep" "$gpu"

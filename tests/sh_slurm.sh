@@ -7,8 +7,8 @@
 # the real sweep and assignment); the merge is the real `wallbench merge`.
 # Checks: the per-GPU array and its afterok merge hold the sweep once; the
 # per-node array (node_run.sh, 2 GPUs a node) too; a failed task drops the
-# merge job and a merge by hand names the lost shard; no sbatch: one
-# sentence, exit 2. Skips (77) with the reason where Slurm is missing and
+# merge job and a merge by hand names the lost shard; a fleet of three GPU
+# models ends in the compare matrix; no sbatch: one sentence, exit 2. Skips (77) with the reason where Slurm is missing and
 # cannot be installed (harness/deps.sh slurm: root and apt).
 set -u
 real=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -125,7 +125,15 @@ WB_ENV=$tmp/failed/job-after.env bash "$src/harness/slurm/after.sbatch" >"$tmp/h
 [ $? = 1 ] && grep -q "shard 2/4 missing" "$tmp/hand.out" && grep -q "shard 4/4 missing" "$tmp/hand.out" ||
     fail "the merge by hand does not name the lost shards: $(cat "$tmp/hand.out")"
 
-# 4. no Slurm: one sentence, exit 2.
+# 4. a fleet: the whole sweep once per GPU model, then the compare matrix.
+ids=$("$submit" fleet h200,h100,l4 --out "$tmp/fleet" --bin "$fake" --gres none \
+    --sbatch-for l4 "--job-name=wallbench-l4-node" 2>"$tmp/submit.err") || fail "submit fleet: $(cat "$tmp/submit.err")"
+wait_jobs "${ids// /,}" 60
+grep -q "fleet of 3 files" "$tmp/fleet/fleet.txt" && grep -q "select: speedup of column over row" "$tmp/fleet/fleet.txt" &&
+    grep -q "3: L4" "$tmp/fleet/fleet.txt" || fail "no fleet matrix: $(cat "$tmp"/fleet/*.out "$tmp/fleet/fleet.txt" 2>&1 | head -20)"
+ls "$tmp"/fleet/wallbench-l4-node-*.out >/dev/null 2>&1 || fail "--sbatch-for did not reach the l4 job"
+
+# 5. no Slurm: one sentence, exit 2.
 mkdir -p "$tmp/nobin" && for c in bash dirname; do ln -s "$(command -v $c)" "$tmp/nobin/$c"; done
 PATH=$tmp/nobin "$submit" gpus 2 --bin "$fake" >"$tmp/noslurm.out" 2>&1
 [ $? = 2 ] && grep -q "no Slurm here" "$tmp/noslurm.out" || fail "submit without sbatch: $(cat "$tmp/noslurm.out")"

@@ -16,12 +16,14 @@
 #   --gres SPEC      GPUs per task as Slurm's --gres (default gpu:1, nodes: gpu:G;
 #                    none: no --gres, for a cluster without GPU GRES)
 #   --sbatch ARGS    more sbatch options for every job (partition, account, time)
+#   --sbatch-for PROFILE ARGS   fleet: sbatch options of that model's job only, the
+#                    ones that put it on that model's nodes (--partition, --constraint)
 # Prints the job ids; exit 2 on bad input or where there is no Slurm.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 say() { echo "submit.sh: $*" >&2; }
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [ $# -ge 2 ] || usage
 mode=$1 tasks=$2 gpn=1
@@ -33,6 +35,7 @@ fleet) ;;
 *) say "unknown mode '$mode': expected gpus, nodes or fleet"; exit 2 ;;
 esac
 out="" bin="" profile=h200 gres=default extra="" args=()
+declare -A extra_for=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) out=${2:?}; shift ;;
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
     --profile) profile=${2:?}; shift ;;
     --gres) gres=${2:?}; shift ;;
     --sbatch) extra=${2:?}; shift ;;
+    --sbatch-for) extra_for[${2:?}]=${3:?}; shift 2 ;;
     --) shift; args=("$@"); break ;;
     *) say "unknown option '$1'"; exit 2 ;;
     esac
@@ -82,7 +86,8 @@ if [ "$mode" = fleet ]; then
     for p in "${profiles[@]}"; do
         b=${bin:-$repo/build/$p/wallbench}
         [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$p (or give --bin)"; exit 2; }
-        id=$("${sb[@]}" --job-name="wallbench-$p" --output="$out/%x-%j.out" $(gres_opt 1) \
+        # shellcheck disable=SC2086
+        id=$("${sb[@]}" --job-name="wallbench-$p" --output="$out/%x-%j.out" $(gres_opt 1) ${extra_for[$p]:-} \
             "$(job_env "$out/job-$p.env" WB_MODE=whole WB_BIN="$b" WB_TASKS=1 WB_PROFILE="$p")" "$here/task.sbatch") ||
             { say "sbatch refused the $p job"; exit 2; }
         ids+=("$id")
