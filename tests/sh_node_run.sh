@@ -15,7 +15,8 @@ merged_of() { ls "$1"/*-node.h5 2>/dev/null | head -n 1; }
 
 # 1. three GPUs, all well: one merge that holds the sweep once.
 WB_GPU_COUNT=3 "$node" "$fake" all "$tmp/ok" >"$tmp/ok.out" 2>&1 || fail "node run of 3 good GPUs exited $?: $(cat "$tmp/ok.out")"
-[ "$(ls -d "$tmp"/ok/node-*/shard-* 2>/dev/null | grep -vc '\.log$')" = 3 ] || fail "expected 3 shard folders"
+shards=("$tmp"/ok/node-*/shard-*/)
+[ ${#shards[@]} = 3 ] || fail "expected 3 shard folders, got ${#shards[@]}"
 m=$(merged_of "$tmp/ok")
 [ -n "$m" ] && "$WB_SYNTH" check "$m" >/dev/null || fail "the merge of 3 shards is not the whole sweep"
 

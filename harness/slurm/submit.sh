@@ -86,7 +86,7 @@ if [ "$mode" = fleet ]; then
     for p in "${profiles[@]}"; do
         b=${bin:-$repo/build/$p/wallbench}
         [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$p (or give --bin)"; exit 2; }
-        # shellcheck disable=SC2086
+        # shellcheck disable=SC2086,SC2046 # gres_opt and the options split into words on purpose
         id=$("${sb[@]}" --job-name="wallbench-$p" --output="$out/%x-%j.out" $(gres_opt 1) ${extra_for[$p]:-} \
             "$(job_env "$out/job-$p.env" WB_MODE=whole WB_BIN="$b" WB_TASKS=1 WB_PROFILE="$p")" "$here/task.sbatch") ||
             { say "sbatch refused the $p job"; exit 2; }
@@ -104,6 +104,7 @@ fi
 
 b=${bin:-$repo/build/$profile/wallbench}
 [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$profile (or give --bin)"; exit 2; }
+# shellcheck disable=SC2046 # gres_opt prints nothing or one word
 if [ "$mode" = gpus ]; then
     job=$("${sb[@]}" --array="0-$((tasks - 1))" --output="$out/%x-%A_%a.out" $(gres_opt 1) \
         "$(job_env "$out/job-array.env" WB_MODE=gpu WB_BIN="$b" WB_TASKS="$tasks")" "$here/task.sbatch")
