@@ -94,6 +94,14 @@ def main():
               f"({within / len(ratios) * 100:.1f}%)")
     for k, tx, ty, tol in sorted(noisy, key=lambda t: -abs(t[2] / t[1] - 1))[:20]:
         print(f"  outside noise: {name_of(k)}: {tx:.4f} -> {ty:.4f} ms ({ty / tx:.3f}x, tolerance {tol * 100:.1f}%)")
+    wall_a = aa.get("run_wall_s")
+    shards = sorted(k for k in ba if k.startswith("shard") and k.endswith("_run_wall_s"))
+    walls = [float(ba[k]) for k in shards]
+    if walls:
+        print("shard run times (s): " + ", ".join(f"{k[5:-11]}: {w:.0f}" for k, w in zip(shards, walls)) +
+              (f"; unsharded {float(wall_a):.0f} s; sum of shards / unsharded {sum(walls) / float(wall_a):.3f}"
+               f" (the ceilings run in every shard); unsharded / longest shard {float(wall_a) / max(walls):.2f}x"
+               " (the speed-up when the shards run side by side)" if wall_a is not None else ""))
     ok = not only_a and not only_b and not inst_diff and ratios and len(noisy) <= 0.05 * len(ratios)
     print("verdict:", "the merge equals the unsharded run" if ok else "DIFFERENT (see above)")
     return 0 if ok else 1

@@ -175,6 +175,8 @@ static const char *shard_file(const char *dir, const shard_spec *s) {
     synth_attr_str(&z, "sweep_fingerprint", s->fingerprint);
     synth_attr_str(&z, "git_revision", s->rev ? s->rev : "abc1234");
     if (s->with_shard_attr) {
+        synth_attr_f64(&z, "run_wall_s", 10.0 * atoi(s->spec));          /* 1/2: 10 s, 2/2: 20 s */
+        synth_attr_f64(&z, "ceiling_dram_read_gbps", 4000 + 400 * (atoi(s->spec) - 1));
         synth_attr_str(&z, "shard", s->spec);
         synth_attr_f64(&z, "shard_count", atoi(strchr(s->spec, '/') + 1));
         synth_attr_str(&z, "shard_counts", s->counts);
@@ -202,6 +204,7 @@ static void merges(const char *dir) {
     const char *out = synth_path(dir, "all.h5");
     unlink(out);
     CHECK(merge(out, s2, s1, msg, sizeof msg) == 0);
+    CHECK(strstr(msg, "run time 100.0%, DRAM read 10.0%, inst -") != NULL);
     wb_results r;
     wb_err e;
     CHECK(wb_results_open(out, &r, &e) == WB_OK);

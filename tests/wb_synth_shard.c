@@ -57,7 +57,8 @@ static int write_shard(const char *dir, const char *spec, const char *kind, cons
         rc = wb_store_attr_str(s, "gpu_name", gpu, e) || wb_store_attr_str(s, "profile", "h200", e) ||
              wb_store_attr_str(s, "sweep", kind, e) || wb_store_attr_str(s, "seed", "20261129", e) ||
              wb_store_attr_f64(s, "reps", 3, e) || wb_store_attr_str(s, "gpu_uuid", uuid, e) ||
-             wb_store_attr_f64(s, "projected", 0, e) || wb_shard_write_attrs(s, &sh, e);
+             wb_store_attr_f64(s, "projected", 0, e) || wb_store_attr_f64(s, "run_wall_s", 60 + sh.index, e) ||
+             wb_shard_write_attrs(s, &sh, e);
     for (int i = 0; i < n && rc == WB_OK && (keep < 0 || i < keep); i++) {
         wb_row r;
         wb_row_init(&r);

@@ -195,6 +195,9 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s -> %s\n", (long long)r.total,
             npts, wb_sweep_kind_name(o->sweep), dev->name, path);
     if (wb_gb_run(&matched, &e) != WB_OK || wb_run_rederive(&r, &e) != WB_OK) goto fail;
+    /* From the first point to the last: what a shard costs, so that a merge
+     * can say how the GPUs of a node or cluster shared the sweep. */
+    if (r.t0_s > 0 && wb_store_attr_f64(r.store, "run_wall_s", wb_now_s() - r.t0_s, &e) != WB_OK) goto fail;
     wb_store *s = r.store;
     r.store = NULL;
     if (wb_store_close(s, &e) != WB_OK) goto fail;

@@ -97,6 +97,33 @@ static int check_disjoint(const shard_file *a, const shard_file *b, wb_err *e) {
     return rc;
 }
 
+/* Per shard: its GPU, how long it ran and two of its ceilings, then how
+ * far apart the GPUs were (max / min - 1): the spread between the GPUs
+ * that one sweep was spread over. */
+static void shard_table(const shard_file *f, int nf) {
+    static const char *const cols[] = {"run_wall_s", "ceiling_dram_read_gbps", "ceiling_inst_issue_gips"};
+    static const char *const names[] = {"run time", "DRAM read", "inst"};
+    double lo[3], hi[3];
+    for (int c = 0; c < 3; c++) lo[c] = INFINITY, hi[c] = -INFINITY;
+    printf("  shard  points  run s  DRAM read GB/s  inst G/s  GPU\n");
+    for (int i = 0; i < nf; i++) {
+        char cell[3][32];
+        for (int c = 0; c < 3; c++) {
+            double v = wb_results_attr_f64(&f[i].r, cols[c]);
+            snprintf(cell[c], sizeof cell[c], isfinite(v) ? "%.0f" : "-", v);
+            if (isfinite(v)) lo[c] = fmin(lo[c], v), hi[c] = fmax(hi[c], v);
+        }
+        printf("  %2d/%-2d  %6lld  %5s  %14s  %8s  %s\n", f[i].index, f[i].count, (long long)f[i].r.nrows, cell[0], cell[1],
+               cell[2], attr_or(&f[i].r, "gpu_uuid", "?"));
+    }
+    if (nf < 2) return;
+    printf("  spread between the shards' GPUs (max / min - 1):");
+    for (int c = 0; c < 3; c++)
+        if (hi[c] > 0 && lo[c] > 0) printf("%s %s %.1f%%", c ? "," : "", names[c], (hi[c] / lo[c] - 1) * 100);
+        else printf("%s %s -", c ? "," : "", names[c]);
+    printf("\n");
+}
+
 static int by_index(const void *x, const void *y) {
     return ((const shard_file *)x)->index - ((const shard_file *)y)->index;
 }
@@ -247,6 +274,7 @@ int wb_cmd_merge(int argc, char **argv) {
     if (wb_store_close(closing, &e) != WB_OK) goto done;
     printf("wallbench merge: %s: %lld points of %d shard(s) of %d, %lld ceiling rows (%s)\n", out, (long long)points, nf,
            f[0].count, (long long)ceilings, note);
+    shard_table(f, nf);
     if (missing) {
         fprintf(stderr, "wallbench merge: %s is incomplete:\n%s", out, gaps);
         rc = 1;
