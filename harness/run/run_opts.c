@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/shard.h"
+#include "harness/base/shard_spec.h"
 #include "harness/run/sweep.h"
 
 enum { O_FAMILY, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG, O_DEVICE, O_POINTS, O_SHARD, O_SHARD_COST };

@@ -13,14 +13,9 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
+#include "harness/base/shard_spec.h"
 #include "harness/run/sweep.h"
 #include "harness/store/store_h5.h"
-
-#define WB_SHARD_MAX 4096
-#define WB_SHARD_CEILING_FAMILY "ceiling"
-
-/* "I/N" with 1 <= I <= N <= WB_SHARD_MAX; WB_ERR with one sentence otherwise. */
-int wb_shard_parse(const char *s, int *index, int *count, wb_err *e);
 
 /* Expected cost of every point, in one unit: ms of a previous run's timing +
  * counter pass when cost_path names a results file (points it lacks get

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "harness/commands.h"
-#include "harness/run/shard.h"
+#include "harness/base/shard_spec.h"
 #include "harness/store/schema.h"
 #include "harness/store/store_h5.h"
 #include "harness/tools/match.h"
