@@ -9,18 +9,25 @@ RESULTS ?=
 GPUS ?=
 WITH ?=
 CMAKE_ARGS ?=
+# CUDA_ARCHS="80;86;89;90;100;120": one binary for several GPUs (build/<profile>-80_86_...);
+# CUDA_ARCHS=80-virtual: PTX only, JIT-compiled by the driver. Default: the profile's architecture.
+CUDA_ARCHS ?=
+# Results folder of make run (default results/<profile>).
+OUT ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE ?= cmake
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
 
-# Resolves GPU= to "<profile> <arch>", configures and builds; sets $$prof and $$b.
+# Resolves GPU= (and CUDA_ARCHS=) to "<profile> <archs> <kind> <build>" (harness/profile.sh),
+# configures and builds; sets $$prof, $$kind (row or generic) and $$b.
 define build
 harness/deps.sh build || exit 1; \
-line=$$(harness/profile.sh $(GPU)) || exit 2; read -r prof arch <<< "$$line"; b=build/$$prof; \
-if [ ! -f $$b/CMakeCache.txt ]; then cmake -S . -B $$b $(GENERATOR) -DWB_PROFILE=$$prof -DCMAKE_CUDA_ARCHITECTURES=$$arch $(CMAKE_ARGS) >/dev/null || exit 1; fi; \
-cmake --build $$b -j $(JOBS) || exit 1
+line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/profile.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; b=build/$$bdir; \
+if [ ! -f $$b/CMakeCache.txt ]; then $(CMAKE) -S . -B $$b $(GENERATOR) -DWB_PROFILE=$$prof "-DCMAKE_CUDA_ARCHITECTURES=$$arch" $(CMAKE_ARGS) >/dev/null || exit 1; fi; \
+$(CMAKE) --build $$b -j $(JOBS) || exit 1
 endef
 
-.PHONY: all build test run plots clean
+.PHONY: all build test run plots clean ci-archs
 all: build
 
 build:
@@ -30,14 +37,16 @@ test:
 	@$(build); harness/deps.sh plots; \
 	cd $$b && ctest --output-on-failure -j $(JOBS)
 
+# A generic profile (a GPU without a row) is found by wallbench itself, from the device.
 run:
-	@$(build); mkdir -p results/$$prof; \
+	@$(build); out=$(if $(OUT),$(OUT),results/$$prof); mkdir -p $$out; \
 	export LD_LIBRARY_PATH=$$(sed -n 's/^CUDAToolkit_LIBRARY_DIR:PATH=//p' $$b/CMakeCache.txt)$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; \
-	if [ -n "$(GPUS)" ]; then harness/node_run.sh $$b/wallbench "$(GPUS)" results/$$prof --profile $$prof --sweep $(SWEEP) $(ARGS); \
-	else $$b/wallbench run --profile $$prof --sweep $(SWEEP) --out results/$$prof $(ARGS); fi; rc=$$?; \
-	latest=$$(ls -t results/$$prof/*.h5 2>/dev/null | head -n 1); \
+	popt=$$([ $$kind = row ] && echo --profile $$prof); \
+	if [ -n "$(GPUS)" ]; then harness/node_run.sh $$b/wallbench "$(GPUS)" $$out $$popt --sweep $(SWEEP) $(ARGS); \
+	else $$b/wallbench run $$popt --sweep $(SWEEP) --out $$out $(ARGS); fi; rc=$$?; \
+	latest=$$(ls -t $$out/*.h5 2>/dev/null | head -n 1); \
 	if [ -n "$$latest" ]; then \
-	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$$prof RESULTS=$$latest; \
+	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest; \
 	  else echo "plots skipped: render them elsewhere with: make plots RESULTS=$$latest"; fi; \
 	fi; exit $$rc
 
@@ -45,6 +54,11 @@ plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \
 	harness/deps.sh plots || exit 3; \
 	WALLBENCH=$$b/wallbench plots/render.sh "$(RESULTS)" $(WITH)
+
+# CI: the kernels compiled (not linked) for sm_80, 86, 89, 100 and 120, which CI has no GPU of.
+ci-archs:
+	@$(build); t0=$$(date +%s); cmake --build $$b -j $(JOBS) --target wb_kernels_archs || exit 1; \
+	echo "ci-archs: kernels compiled for $$(sed -n 's/^WB_CI_ARCHS:STRING=//p' $$b/CMakeCache.txt) in $$(( $$(date +%s) - t0 )) s"
 
 clean:
 	rm -rf build plots/out/tmp

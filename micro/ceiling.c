@@ -16,6 +16,7 @@
 #include "ceiling_ref.h"
 #include "data.h"
 #include "harness/run/family.h"
+#include "harness/run/sweep.h"
 
 static const char *const variant_names[] = {"dram_read",  "dram_write", "dram_copy", "memcpy", "l2_read",
                                             "l1_read",    "smem_read",  "inst_issue", "int_alu", "fma",
@@ -23,7 +24,6 @@ static const char *const variant_names[] = {"dram_read",  "dram_write", "dram_co
 
 enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H };
 
-#define DRAM_WORDS ((int64_t)1 << 27)  /* 2 GiB: 34x the H200's 60 MB L2 */
 #define HOST_WORDS ((int64_t)1 << 24)  /* 256 MiB over the interconnect */
 #define L1_WORDS 2048                  /* 32 KiB per SM, whatever the L1/shared split */
 #define SMEM_WORDS 1024                /* 16 KiB per block: 8 blocks of 256 threads fit an SM */
@@ -95,6 +95,16 @@ static int64_t l2_words(const wb_device *dev) {
     return w;
 }
 
+/* The DRAM set: 2^27 words (2 GiB, 34x the H200's 60 MB L2), doubled until
+ * it is 32x the device's L2 (B200, RTX 5090: 2^28), halved while source and
+ * destination would take more than half of its memory. */
+static int64_t dram_words(const wb_device *dev) {
+    int64_t w = (int64_t)1 << 27;
+    while (dev->l2_bytes > 0 && w * 16 < 32 * dev->l2_bytes) w *= 2;
+    while (dev->mem_total_bytes > 0 && w > ((int64_t)1 << 20) && 32 * w > dev->mem_total_bytes / 2) w /= 2;
+    return w;
+}
+
 /* 16 ids per thread of a full wave: the persistent grid gives every thread
  * the same work, so no SM idles at the end. */
 static int64_t inst_threads(const wb_device *dev) {
@@ -144,10 +154,10 @@ static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < nilp; i++)
             for (int o = 0; o < nocc; o++)
-                if (add_point(add, ctx, streams[k], DRAM_WORDS, ilps[i], occs[o], 256)) return WB_ERR;
-        if (k == 0 && add_point(add, ctx, WB_CEILING_CUB_REDUCE, DRAM_WORDS, -1, 0, -1)) return WB_ERR;
+                if (add_point(add, ctx, streams[k], dram_words(dev), ilps[i], occs[o], 256)) return WB_ERR;
+        if (k == 0 && add_point(add, ctx, WB_CEILING_CUB_REDUCE, dram_words(dev), -1, 0, -1)) return WB_ERR;
     }
-    if (add_point(add, ctx, WB_CEILING_MEMCPY, DRAM_WORDS, -1, 0, -1)) return WB_ERR;
+    if (add_point(add, ctx, WB_CEILING_MEMCPY, dram_words(dev), -1, 0, -1)) return WB_ERR;
     for (int i = full ? 1 : 2; i < (full ? 5 : 4); i++)
         if (add_point(add, ctx, WB_CEILING_L2_READ, l2_words(dev), ilps_full[i], 1.0, 256)) return WB_ERR;
     for (int ilp = full ? 1 : 4; ilp <= (full ? 8 : 4); ilp *= 2)
@@ -162,9 +172,9 @@ static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx
     /* SM scaling (issue 8's validation of `wallbench project`): the read
      * stream and two instruction ceilings on k SMs, one block of 1024
      * threads per SM; k = all SMs is the base the others are projected from. */
-    const int ks[] = {8, 16, 33, 66, dev->sms > 0 ? dev->sms : 132};
-    for (int i = 0; i < 5; i++)
-        if (add_point_on(add, ctx, WB_CEILING_DRAM_READ, DRAM_WORDS, 4, 1.0, 512, ks[i]) || /* 1024 does not fit */
+    int ks[WB_SM_STEPS];
+    for (int i = 0, nk = wb_sm_steps(dev, ks); i < nk; i++)
+        if (add_point_on(add, ctx, WB_CEILING_DRAM_READ, dram_words(dev), 4, 1.0, 512, ks[i]) || /* 1024 does not fit */
             add_point_on(add, ctx, WB_CEILING_INST_ISSUE, inst_threads(dev), -1, 1.0, 1024, ks[i]) ||
             add_point_on(add, ctx, WB_CEILING_INT_ALU, inst_threads(dev), -1, 1.0, 1024, ks[i]))
             return WB_ERR;

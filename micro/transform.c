@@ -15,6 +15,7 @@
 #include "../kernels/transform.h"
 #include "data.h"
 #include "harness/run/family.h"
+#include "harness/run/sweep.h"
 #include "transform_ref.h"
 
 static const char *const variant_names[] = {"scalar", "vec8", "vec16", "gather_seq", "gather_rand", "cub", NULL};
@@ -142,8 +143,8 @@ static int sweep_quick(const wb_device *dev, wb_point_add add, void *ctx) {
         return WB_ERR;
     /* SM scaling for `wallbench project --validate`: one block of 1024
      * threads per SM on k SMs; k = all SMs is the base. */
-    const int ks[] = {8, 16, 33, 66, dev->sms > 0 ? dev->sms : 132};
-    for (int i = 0; i < 5; i++)
+    int ks[WB_SM_STEPS];
+    for (int i = 0, nk = wb_sm_steps(dev, ks); i < nk; i++)
         if (add_point(add, ctx, WB_TRANSFORM_SCALAR, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]) ||
             add_point(add, ctx, WB_TRANSFORM_VEC16, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]))
             return WB_ERR;

@@ -17,9 +17,9 @@ load gpdir."lib-blocks.gp"
 load gpdir."lib-roofs.gp"
 W = 1500; H = 600
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 1, 3 title sprintf("Expression interpreter vs compiled code against expression size (seed 000 section 7)\n{/*0.8 %s}", source)
+    set multiplot layout 1, 3 title sprintf("Expression interpreter vs compiled code against expression size (seed 000 section 7)\n{/*0.8 %s}", source_shaped)
     set logscale x 2
     set xlabel "expression operators"
     set key top left box opaque Left reverse font ",9"

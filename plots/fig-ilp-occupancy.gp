@@ -18,7 +18,7 @@ COLS = NFAM < 3 ? NFAM : 3
 ROWS = (NFAM + COLS - 1) / COLS
 W = 520 * COLS + 80; H = 430 * ROWS + 90
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout ROWS, COLS title sprintf("Throughput over ILP x occupancy (seed 000 section 6.2, paper 002 section 4.3)\n{/*0.8 %s}", source)
     set xrange [0:105]
@@ -30,8 +30,12 @@ do for [t = 1:2] {
         F = data."/".fig."-".FAMN[f].".dat"
         load gpdir."lib-blocks.gp"
         set title esc(FAMN[f]."/".FAMV[f])
-        plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt dash(b - 1) pt pt(b - 1) ps 1.1 \
-             lc rgb col(b - 1) title SER[b]
+        # colour, dash and marker follow the ILP (log2: ILP 1, 2, 4, 8, 16 ->
+        # 0..4), not the block order, so that one ILP looks alike in every panel
+        array IL[NB]
+        do for [b = 1:NB] { stats F index (b - 1) every ::0::0 using (IL[b] = int(log($5) / log(2) + 0.5), 0) nooutput }
+        plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt dash(IL[b]) pt pt(IL[b]) ps 1.1 \
+             lc rgb col(IL[b]) title SER[b]
     }
     unset multiplot
     set output

@@ -18,7 +18,7 @@ array LN[4]; array LE[4]
 stats data."/".fig."-levels.dat" using (NL = NL + 1, LN[NL] = strcol(1), LE[NL] = $2, 0) nooutput
 W = 1000; H = 650
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Probe time against dimension-table size (guide 001 section 4.3, paper 002 section 3.3)\n{/*0.8 %s}", source)
     set logscale xy

@@ -22,9 +22,9 @@ is_join(b) = strstrt(SER[b], "/q3") > 0
 scan_pt(b) = is_join(b) ? pto(vi(b)) : pt(vi(b))
 scan_dt(b) = is_join(b) ? dash(vi(b) + 4) : dash(vi(b))
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 1, 2 title sprintf("Tiled vs direct scan against selectivity (paper 002 section 3.2)\n{/*0.8 %s}", source)
+    set multiplot layout 1, 2 title sprintf("Tiled vs direct scan against selectivity (paper 002 section 3.2)\n{/*0.8 %s}", source_shaped)
     set xrange [-0.02:1.02]
     set xlabel "selectivity (share of rows passing)"
     set key bottom right box opaque Left reverse font ",9"

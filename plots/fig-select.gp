@@ -7,7 +7,9 @@
 # measures one n (the largest swept at several selectivities), each variant
 # at its fastest launch shape; the table's second line names the fixed axes.
 # Reads DATA/fig-select.dat: series selectivity time_ms gbps n (one block per
-# variant; the block "model" is the bandwidth model), -info.dat.
+# variant; the block "model" is the bandwidth model), -shapes.dat (series
+# shape: the launch shapes each series was drawn at, in its key entry),
+# -info.dat.
 # Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig-select.gp
 fig = "fig-select"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
@@ -27,12 +29,15 @@ sel_lc(b) = (is_model(b) || is_peer(b)) ? "#000000" : col((b - 1) / 2)
 # the second of a pair is drawn larger, so its open shape rings the first's
 # filled one where the two coincide (if == pred)
 sel_ps(b) = (!is_model(b) && !is_peer(b) && (int(b) - 1) % 2 == 1) ? 2.2 : 1.3
+array SHAPE[64]
+do for [b = 1:64] { SHAPE[b] = "" }
+stats data."/".fig."-shapes.dat" using (SHAPE[int($0) + 1] = unus(strcol(2)), 0) nooutput
 sel_title(b) = is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" \
-             : (is_peer(b) ? "CUB DeviceSelect (library peer)" : esc(SER[b]))
+             : (is_peer(b) ? "CUB DeviceSelect (library peer)" : esc(SER[b]).(strlen(SHAPE[b]) ? " (".SHAPE[b].")" : ""))
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source)
+    set title sprintf("Selection: time against selectivity, n = %.0f (Crystal section 4.2)\n{/*0.8 %s}", N, source_shaped)
     set xrange [-0.02:1.02]
     set xlabel "selectivity (share of rows selected)"
     # log: the atomic variants are 100x the others and would flatten them
@@ -40,7 +45,7 @@ do for [t = 1:2] {
     set logscale y
     set yrange [*:*]
     set format y "%g"
-    set key inside top right box opaque Left reverse
+    set key inside top right box opaque Left reverse font ",9"
     plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints \
          lw (is_model(b) ? 3 : 2) dt sel_dt(b) pt sel_pt(b) ps sel_ps(b) lc rgb sel_lc(b) title sel_title(b)
     set output

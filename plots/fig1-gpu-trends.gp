@@ -10,8 +10,12 @@ d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d,
 load gpdir."lib-common.gp"
 F = data."/".fig.".dat"
 W = 900; H = 600
+# value labels off the markers and lines: the upper series of a GPU above and
+# to the left of its marker (the line leaves to the right), the lower one
+# below and to the right (the line arrives from the lower left)
+up(a, b) = a >= b
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title "GPU trends relative to P100: memory bandwidth outgrows instruction throughput\n{/*0.8 datasheet values (harness/gpus.tsv); B200 and Rubin at the H200 clock as seed 000 assumes}"
     set logscale y 2
@@ -23,7 +27,9 @@ do for [t = 1:2] {
     set key top left box opaque reverse Left
     plot F using 0:8:xtic(1) with linespoints lw 2.5 dt 1 pt 7 ps 1.4 lc rgb col(0) title "memory bandwidth (GB/s)", \
          F using 0:7 with linespoints lw 2.5 dt 2 pt 4 ps 1.4 lc rgb col(1) title "warp-instruction throughput (SMs x 4 x clock)", \
-         F using 0:8:(sprintf("%.1fx", $8)) with labels offset 0, 1.1 font ",9" tc rgb col(0), \
-         F using 0:7:(sprintf("%.1fx", $7)) with labels offset 0, -1.1 font ",9" tc rgb col(1)
+         F using ($0 - 0.08):(up($8, $7) ? $8 * 1.16 : NaN):(sprintf("%.1fx", $8)) with labels right font ",9" tc rgb col(0), \
+         F using ($0 + 0.08):(up($8, $7) ? NaN : $8 / 1.16):(sprintf("%.1fx", $8)) with labels left font ",9" tc rgb col(0), \
+         F using ($0 - 0.08):(up($8, $7) ? NaN : $7 * 1.16):(sprintf("%.1fx", $7)) with labels right font ",9" tc rgb col(1), \
+         F using ($0 + 0.08):(up($8, $7) ? $7 / 1.16 : NaN):(sprintf("%.1fx", $7)) with labels left font ",9" tc rgb col(1)
     set output
 }

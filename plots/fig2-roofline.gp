@@ -16,7 +16,7 @@ load gpdir."lib-roofs.gp"
 W = 1000; H = 680
 ymin = 5; ymax = 5000
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Instruction rooflines: seed 000's L4 and GH200 (dashed) and the %s GPU (solid)\n{/*0.8 %s}", measured_word, source)
     set logscale xy

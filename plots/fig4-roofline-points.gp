@@ -4,7 +4,8 @@
 # queries) on the measured roofline of the results file's GPU: x = warp
 # instructions per DRAM sector, y = achieved G warp inst/s (both from the
 # counter pass), point area growing with the point's median time; colour =
-# family, filled/open shape = the variants of a pair. The L4 and GH200 roofs
+# family, marker shape = variant within its family (the two variants of a
+# pair share a shape, filled and open). The L4 and GH200 roofs
 # and ridges of the paper are drawn dashed, and the share of time left
 # (memory-bound) and right (compute-bound) of each ridge is printed.
 # Reads DATA/fig4-roofline-points.dat (series family variant fam_idx var_idx
@@ -30,8 +31,15 @@ shares = ""
 stats data."/".fig."-shares.dat" using (shares = shares.sprintf("%s%s ridge %.1f: %.0f%% / %.0f%%", \
       strlen(shares) ? ";   " : "", esc(strcol(1)), $2, $3, $4), 0) nooutput
 W = 1300; H = 820
+# variant v of a family: shape v/2, filled for even v, open for odd
+var_pt(v) = int(v) % 2 ? pto(int(v) / 2) : pt(int(v) / 2)
+# ridge labels stand at the foot of their ridge; one that is within 1.3x of
+# an earlier ridge in x (measured 7.1 next to the datasheet's 7.0) stacks
+# above it instead of printing over it
+array RSTACK[16]
+do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Benchmark points on the %s roofline (seed 000 Fig 4)\n{/*0.8 %s. Share of time memory- / compute-bound against each ridge:}\n{/*0.8 %s}", measured_word, source, shares)
     set logscale xy
@@ -45,11 +53,11 @@ do for [t = 1:2] {
     unset arrow; unset label
     do for [i = 1:NR] {
         set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
-        set label sprintf("%s ridge %.1f", RN[i], RR[i]) at RR[i], ymin * 1.4 * 1.8**(i - 1) left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+        set label sprintf("%s ridge %.1f", RN[i], RR[i]) at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
     }
     set label "point area grows with the point's median time" at graph 0.01, graph 0.03 font ",9"
     plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_short(i), \
          for [b = 1:NB] F index (b - 1) using 6:7:(psz($8)) with points pointsize variable \
-             pt (int(VAR[b]) % 2 ? pto(FAM[b]) : pt(FAM[b])) lc rgb col(FAM[b]) title esc(SER[b])
+             pt var_pt(VAR[b]) lc rgb col(FAM[b]) title esc(SER[b])
     set output
 }

@@ -16,7 +16,7 @@ array AT75[2]
 do for [b = 1:NB] { stats F index (b - 1) every ::75::75 using (AT75[b] = $3, 0) nooutput }
 W = 900; H = 620
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("Time at or above an occupancy (seed 000 Fig 7)\n{/*0.8 %s}", source)
     set xrange [0:100]

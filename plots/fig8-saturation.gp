@@ -21,7 +21,7 @@ stats data."/".fig."-summary.dat" every ::1::1 using (speedup = $3, 0) nooutput
 array RES[5] = ["DRAM bandwidth", "L2 bandwidth", "L1 bandwidth", "instruction throughput", "max of all"]
 W = 1400; H = 620
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout 1, 2 title sprintf("Time at or above a saturation (seed 000 Fig 8)\n{/*0.8 %s}", source)
     set xrange [0:100]

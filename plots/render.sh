@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # render.sh RESULTS.h5 [OTHER.h5] - exports the data of every plots/fig*.gp from one
-# results file (wallbench export) and renders each figure as PNG and PDF into
+# results file (wallbench export) and renders each figure as PNG, PDF and SVG into
 # plots/out/<results-file-stem>/. A figure whose data the file lacks (export
 # exit 3: family not run, counters missing, no second file for fig-compare)
 # is skipped with its one-line reason. OTHER.h5 is the second file of
 # fig-compare (export --with). $WALLBENCH: the binary (default: the
-# newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests).
+# newest build/*/wallbench); $WB_PLOTS_OUT: another output folder (tests);
+# $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
+# overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
 # 2 bad input, 3 gnuplot missing.
 set -u
@@ -36,7 +38,10 @@ trap 'rm -rf "$tmp"' EXIT
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do
     name=$(basename "$gp" .gp)
-    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} 2>&1)
+    # A figure's launch-shape rule: $WB_SHAPE, else its "# launch-shape rule: RULE" line,
+    # else the fastest shape per point; the figure states it in its title.
+    shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}
+    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} --shape "${shape:-fastest}" 2>&1)
     rc=$?
     if [ $rc -eq 3 ]; then
         echo "skip $name: ${msg#*skipped: }"
@@ -50,7 +55,7 @@ for gp in "$here"/fig*.gp; do
     echo "$msg"
     # gnuplot's warnings stay in the log unless the render fails
     if gnuplot -e "data='$tmp'; out='$out/$name'" "$gp" >"$tmp/$name.log" 2>&1 && [ -s "$out/$name.png" ] &&
-        [ -s "$out/$name.pdf" ]; then
+        [ -s "$out/$name.pdf" ] && [ -s "$out/$name.svg" ]; then
         rendered=$((rendered + 1))
     else
         echo "render: gnuplot $name failed:" >&2

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# gpu_family.sh WALLBENCH FAMILY OUTDIR - runs one family's test sweep (every
-# variant, odd sizes, verified before timing); CTest skip (77) without a GPU.
+# gpu_family.sh WALLBENCH FAMILY OUTDIR [RUN ARGS...] - runs one family's test
+# sweep (every variant, odd sizes, verified before timing); CTest skip (77)
+# without a GPU. RUN ARGS: e.g. --plugin LIB.so for a plugin family.
 set -u
 wb=$1 family=$2 out=$3
+shift 3
 if ! "$wb" info --quiet >/dev/null 2>&1; then
     echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
     exit 77
@@ -10,4 +12,4 @@ fi
 mkdir -p "$out"
 # Counters are exercised by test_gpu_counters and by every `make run`; here the
 # point is verification of every variant, so the test sweep skips them.
-exec "$wb" run --family "$family" --sweep test --reps 3 --warmup 1 --no-counters --out "$out"
+exec "$wb" run --family "$family" --sweep test --reps 3 --warmup 1 --no-counters --out "$out" "$@"

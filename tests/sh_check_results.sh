@@ -7,7 +7,7 @@
 # (tracked) files count, so that a commit carrying a regressed run fails
 # while an uncommitted scratch run does not. Exit 0 all within, 1 a
 # regression or a check that could not run, 77 (skipped) when no profile
-# has both a baseline and a newer file.
+# has both a baseline and a newer file that is not a copy of it.
 set -u
 wb=$1
 root=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -34,9 +34,30 @@ for dir in "$results"/*/; do
     if ! files_of "$dir" | grep -qx -- "$base"; then
         continue
     fi
-    newest=$(files_of "$dir" | grep -vx -- "$base" | grep -v -- '-projected-[^/]*\.h5$' | tail -n 1)
+    # A file byte-identical to the baseline is the record that became the
+    # baseline: checking it compares the baseline with itself and passes
+    # whatever it holds. It is named loudly; only files after it (by name,
+    # i.e. measured later) can show a regression since the baseline, so
+    # older files are not checked either (they predate the changes the
+    # baseline took in).
+    newest= copy=
+    while read -r f; do
+        if cmp -s -- "$f" "$base"; then
+            copy=$f
+            newest=
+        else
+            newest=$f
+        fi
+    done < <(files_of "$dir" | grep -vx -- "$base" | grep -v -- '-projected-[^/]*\.h5$')
+    if [ -n "$copy" ]; then
+        echo "NOTE: $profile: $(basename "$copy") is byte-identical to baseline.h5 (it is the baseline, not a run to check against it)"
+    fi
     if [ -z "$newest" ]; then
-        echo "$profile: only the baseline, nothing to check"
+        if [ -n "$copy" ]; then
+            echo "$profile: no committed results file newer than the baseline's own record, nothing to check"
+        else
+            echo "$profile: only the baseline, nothing to check"
+        fi
         continue
     fi
     echo "$profile: $(basename "$newest") against baseline.h5"
@@ -50,7 +71,7 @@ for dir in "$results"/*/; do
 done
 
 if [ "$checked" -eq 0 ]; then
-    echo "skipped: no results/<profile>/ holds a committed baseline.h5 and a newer results file"
+    echo "skipped: no results/<profile>/ holds a committed baseline.h5 and a committed results file measured after it (see the lines above)"
     exit 77
 fi
 [ "$failed" -eq 0 ]

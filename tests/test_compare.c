@@ -215,6 +215,14 @@ static void test_compare(void) {
     CHECK(section_has("### expr: per point", "### ", "instructions"));
     CHECK(!section_has("### expr: per point", "### ", "bandwidth"));
 
+    /* --repeat: of the 4 points of >= 1 ms on both sides (inst_issue, dram_read, scalar, interp), scalar
+     * moved 2x: 3 of 4 agree within 1%, and scalar heads the least repeatable with its 100% spread. */
+    char *rep[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--repeat", NULL};
+    rc = run(wb_cmd_compare, rep);
+    expect(rc, 0, "repeatability: 3 of 4 points with both medians >= 1 ms agree within 1% (75.0%)", "repeat share");
+    CHECK(line_has("2.0000", "100.00%", "transform/scalar"));
+    CHECK(strstr(out, "the 4 least repeatable") != NULL);
+
     char *fam[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "expr", NULL};
     rc = run(wb_cmd_compare, fam);
     expect(rc, 0, "expr: per point", "--family keeps its family");

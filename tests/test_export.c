@@ -117,6 +117,21 @@ static void operators(synth *z) {
                 counters(z, &r, 1.5, 250, h);
                 put(z, &r);
             }
+    /* ssb: 13 queries x 4 forms at SF 1 and 10 */
+    static const char *const queries[13] = {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1",
+                                            "q3.2", "q3.3", "q3.4", "q4.1", "q4.2", "q4.3"};
+    for (int sf = 1; sf <= 10; sf *= 10)
+        for (int q = 0; q < 13; q++)
+            for (int v = 0; v < 4; v++, h++) {
+                static const char *const forms[4] = {"tiled", "direct", "packed", "bitmap"};
+                char name[24];
+                snprintf(name, sizeof name, "%s_%s", queries[q], forms[v]);
+                wb_row r = op("ssb", name, 6000000LL * sf, 0.3 * sf * (1 + 0.1 * q) * (1 - 0.1 * v));
+                r.p.bytes_model = 16.0 * (double)r.p.n;
+                snprintf(r.p.note, sizeof r.p.note, "SF %d; %d rows pass; 1.5 M map lookups", sf, 100 + q);
+                counters(z, &r, 3 + 0.5 * q, 300, h);
+                put(z, &r);
+            }
     wb_row peer = op("transform", "cub", 1 << 26, 0.9);
     peer.p.launch.ilp = -1;
     peer.p.launch.block = -1;
@@ -193,10 +208,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     static const struct { const char *fig; int rows; } want[] = {
-        {"fig1-gpu-trends", 7}, {"fig2-roofline", 4}, {"fig4-roofline-points", 112}, {"fig5-undersaturation", 10},
+        {"fig1-gpu-trends", 7}, {"fig2-roofline", 4}, {"fig4-roofline-points", 216}, {"fig5-undersaturation", 13},
         {"fig7-occupancy", 202}, {"fig8-saturation", 1010}, {"fig9-hit-ratio", 303}, {"fig-select", 10},
         {"fig-scan", 20}, {"fig-probe", 18}, {"fig-groupby", 14}, {"fig-expr", 10}, {"fig-transform", 10},
-        {"fig-ilp-occupancy", 15}, {"fig6-stalls", -1}};
+        {"fig-ilp-occupancy", 15}, {"fig-ssb", 52}, {"fig6-stalls", -1}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         int rows = export_rows(want[i].fig, &r, NULL, &t, out, WB_OK);
         if (want[i].rows >= 0 && rows != want[i].rows) fprintf(stderr, "%s: %d rows, want %d\n", want[i].fig, rows, want[i].rows);
@@ -212,16 +227,19 @@ int main(int argc, char **argv) {
     CHECK(data_lines(out, "fig-probe", "-levels") == 1);
     CHECK(data_lines(out, "fig-ilp-occupancy", "") == 1); /* select sweeps ILP at one occupancy only */
     CHECK(data_lines(out, "fig8-saturation", "-summary") == 2);
+    CHECK(data_lines(out, "fig-ssb", "-table") == 104); /* both scale factors */
+    CHECK(data_lines(out, "fig-ssb", "-sums") == 2);
 
     /* compare: without a second file it is absent; against itself every speedup is 1 */
     export_rows("fig-compare", &r, NULL, &t, out, WB_SKIP);
-    CHECK(export_rows("fig-compare", &r, &r, &t, out, WB_OK) == 112);
+    CHECK(export_rows("fig-compare", &r, &r, &t, out, WB_OK) == 216);
     CHECK(data_lines(out, "fig-compare", "-ratios") == 1);
 
     /* the bare file: ceiling row without counters, projected */
     CHECK(export_rows("fig2-roofline", &b, NULL, &t, out, WB_OK) == 3);
     static const char *const absent[] = {"fig4-roofline-points", "fig6-stalls", "fig7-occupancy", "fig8-saturation",
-                                          "fig9-hit-ratio", "fig-select", "fig-ilp-occupancy", "fig-transform"};
+                                          "fig9-hit-ratio", "fig-select", "fig-ilp-occupancy", "fig-transform",
+                                          "fig-ssb"};
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) export_rows(absent[i], &b, NULL, &t, out, WB_SKIP);
     char info[600], line[256] = "";
     snprintf(info, sizeof info, "%s/fig2-roofline-info.dat", out);

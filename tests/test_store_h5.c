@@ -3,6 +3,8 @@
  * self-describing /columns table, and every refusal of the writer and the
  * reader (files written here with the raw HDF5 API where wallbench would
  * never write them). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,7 +13,9 @@
 #include <hdf5_hl.h>
 
 #include "check.h"
+#include "harness/base/metrics.h"
 #include "harness/store/h5util.h"
+#include "harness/store/schema.h"
 #include "harness/store/store_h5.h"
 #include "row_fixture.h"
 
@@ -121,6 +125,37 @@ static void check_columns_table(const char *path) {
     }
     CHECK(H5Sclose(space) >= 0 && H5Tclose(s48) >= 0 && H5Tclose(s32) >= 0 && H5Tclose(t) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+    free(got);
+}
+
+/* A counter column's /columns source is what the run's chip counted it with,
+ * or why it is NaN (wb_schema_metric_source, set by `wallbench run`). */
+static void check_metric_source(void) {
+    typedef struct { char name[48], source[256]; } entry;
+    const char *why = "dram__sectors_read.sum (NaN: GX100 has no dram__sectors_read.sum nor its fallbacks)";
+    char path[512];
+    in_dir(path, "source.h5");
+    int m = wb_metric_index("dram_sectors_read"), n, col = -1;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(c[i].name, "dram_sectors_read") == 0) col = i;
+    CHECK(m >= 0 && col >= 0);
+    if (m < 0 || col < 0) return;
+    wb_schema_metric_source(m, why);
+    wb_store *st = NULL;
+    wb_err e = {""};
+    CHECK(wb_store_create(path, &st, &e) == WB_OK && wb_store_close(st, &e) == WB_OK);
+    wb_schema_metric_source(m, NULL);
+    CHECK(strcmp(wb_schema_columns(NULL)[col].source, wb_metrics[m].ncu) == 0);
+    entry *got = calloc((size_t)n, sizeof *got);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "columns", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(entry)), s48 = H5Tcopy(H5T_C_S1), s256 = H5Tcopy(H5T_C_S1);
+    CHECK(got && f >= 0 && d >= 0 && H5Tset_size(s48, 48) >= 0 && H5Tset_size(s256, 256) >= 0);
+    CHECK(H5Tinsert(t, "name", offsetof(entry, name), s48) >= 0);
+    CHECK(H5Tinsert(t, "source", offsetof(entry, source), s256) >= 0);
+    CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+    CHECK(got && strcmp(got[col].source, why) == 0);
+    CHECK(H5Tclose(s48) >= 0 && H5Tclose(s256) >= 0 && H5Tclose(t) >= 0 && H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
     free(got);
 }
 
@@ -273,8 +308,8 @@ static void test_open_refusals(const char *good) {
 
     char want[128];
     raw_file(in_dir(p, "version.h5"), NULL, NULL, 0, WB_SCHEMA_VERSION + 98);
-    snprintf(want, sizeof want, "written with schema %d, this build reads %d", WB_SCHEMA_VERSION + 98,
-             WB_SCHEMA_VERSION);
+    snprintf(want, sizeof want, "written with schema %d, this build reads %d to %d", WB_SCHEMA_VERSION + 98,
+             WB_SCHEMA_OLDEST, WB_SCHEMA_VERSION);
     expect_open_refused(p, want);
     raw_file(in_dir(p, "noversion.h5"), NULL, NULL, 0, -1);
     expect_open_refused(p, "no schema_version attribute");
@@ -305,14 +340,40 @@ static void test_reordered(void) {
     wb_results_free(&res);
 }
 
+/* The committed record is schema 1: it still reads, the columns schema 2
+ * added read as "not applicable", the older ones as written. */
+static void check_schema1_record(void) {
+    const char *src = getenv("WB_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/results/h200/20261130T011431Z-0dafc16.h5", src ? src : ".");
+    wb_results r;
+    wb_err e = {""};
+    int rc = wb_results_open(path, &r, &e);
+    if (rc != WB_OK) fprintf(stderr, "%s\n", e.msg);
+    CHECK(rc == WB_OK);
+    if (rc != WB_OK) return;
+    CHECK(r.nrows == 1434);
+    int old_ok = 1, new_na = 1;
+    for (int64_t i = 0; i < r.nrows; i++) {
+        const wb_row *w = &r.rows[i];
+        old_ok &= w->m.reps == 10 && w->m.id == i;
+        new_na &= w->m.samples_taken == -1 && isnan(w->m.noise) && w->m.stop[0] == '\0' && w->m.throttled == -1 &&
+                  w->m.clock_events == -1;
+    }
+    CHECK(old_ok && new_na);
+    wb_results_free(&r);
+}
+
 int main(void) {
     char good[512];
+    check_schema1_record();
     if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
     in_dir(good, "rt.h5");
     write_file(good);
     check_file(good);
     check_columns_table(good);
     check_stored_string(good);
+    check_metric_source();
     test_create_refusals(good);
     check_file(good); /* the refused create left it alone */
     test_open_refusals(good);

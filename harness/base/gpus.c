@@ -7,11 +7,13 @@
  * reach a figure unnoticed. */
 #include "harness/base/gpus.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "harness/base/roof.h"
 
@@ -20,11 +22,12 @@
 #endif
 
 enum { C_PROFILE, C_MODEL, C_MATCH, C_ARCH, C_SMS, C_SMSP, C_THREADS, C_BASE, C_BOOST, C_MEASURED,
-       C_INST, C_DRAM, C_RIDGE, C_L2, C_MEM, C_SOURCE, NCOLS };
+       C_INST, C_DRAM, C_RIDGE, C_L2, C_SMEM, C_MEM, C_SOURCE, NCOLS };
 
 static const char *const col_names[NCOLS] = {
     "profile", "model", "match", "arch", "sms", "smsp_per_sm", "threads_per_sm", "base_clock_ghz",
-    "boost_clock_ghz", "measured_clock_ghz", "inst_gips", "dram_gbps", "ridge", "l2_mib", "mem_gib", "source"};
+    "boost_clock_ghz", "measured_clock_ghz", "inst_gips", "dram_gbps", "ridge", "l2_mib", "smem_per_sm_kib", "mem_gib",
+    "source"};
 
 /* Rounded table values (413, 1037, 44.0, 8.3) must agree within this share. */
 #define WB_GPUS_TOLERANCE 0.01
@@ -120,7 +123,7 @@ static int parse_row(const char *path, int line, char **f, wb_gpu_ref *g, wb_err
     struct { int col; double *dst; } reals[] = {
         {C_BASE, &g->base_clock_ghz}, {C_BOOST, &g->boost_clock_ghz}, {C_MEASURED, &g->measured_clock_ghz},
         {C_INST, &g->inst_gips},      {C_DRAM, &g->dram_gbps},        {C_RIDGE, &g->ridge},
-        {C_L2, &g->l2_mib},           {C_MEM, &g->mem_gib},
+        {C_L2, &g->l2_mib},           {C_SMEM, &g->smem_per_sm_kib}, {C_MEM, &g->mem_gib},
     };
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
         if (parse_real(path, line, col_names[reals[i].col], f[reals[i].col], reals[i].dst, e)) return WB_ERR;
@@ -209,9 +212,107 @@ const wb_gpu_ref *wb_gpu_table_find(const wb_gpu_table *t, const char *profile) 
     return NULL;
 }
 
-const wb_gpu_ref *wb_gpu_table_match(const wb_gpu_table *t, const char *device_name) {
-    for (int i = 0; i < t->n; i++)
-        if (t->rows[i].arch >= 0 && strstr(device_name, t->rows[i].match)) return &t->rows[i];
+/* ---- matching device names (gpus.tsv header; harness/profile.sh does the same in awk) ---- */
+
+#define WB_NAME_WORDS 24
+
+/* Splits s at spaces, hyphens, underscores, slashes and commas into at most
+ * WB_NAME_WORDS words of buf; returns the word count. */
+static int name_words(const char *s, char *buf, size_t len, char **w) {
+    snprintf(buf, len, "%s", s);
+    int n = 0;
+    for (char *p = buf; *p && n < WB_NAME_WORDS;) {
+        while (*p && strchr(" -_/,\t", *p)) *p++ = '\0';
+        if (!*p) break;
+        w[n++] = p;
+        while (*p && !strchr(" -_/,\t", *p)) p++;
+    }
+    return n;
+}
+
+/* Words a device name may carry that say nothing about which GPU it is. */
+static int neutral_word(const char *w) {
+    static const char *const vendor[] = {"nvidia", "geforce", "tesla", "generation", "edition", "server", "workstation"};
+    for (size_t i = 0; i < sizeof vendor / sizeof vendor[0]; i++)
+        if (strcasecmp(w, vendor[i]) == 0) return 1;
+    if (strncasecmp(w, "HBM", 3) == 0 || strncasecmp(w, "GDDR", 4) == 0 || strncasecmp(w, "SXM", 3) == 0) return 1;
+    size_t d = 0;
+    while (isdigit((unsigned char)w[d])) d++;
+    return d > 0 && (strcasecmp(w + d, "G") == 0 || strcasecmp(w + d, "GB") == 0);
+}
+
+/* Words of the match that name the device, or 0 when it does not. */
+static int match_words(const wb_gpu_ref *g, const char *device_name) {
+    char dbuf[160], mbuf[96];
+    char *dw[WB_NAME_WORDS], *mw[WB_NAME_WORDS];
+    int nd = name_words(device_name, dbuf, sizeof dbuf, dw), nm = name_words(g->match, mbuf, sizeof mbuf, mw);
+    unsigned char used[WB_NAME_WORDS] = {0};
+    for (int j = 0; j < nm; j++) {
+        int found = 0;
+        for (int i = 0; i < nd && !found; i++)
+            if (!used[i] && strcasecmp(dw[i], mw[j]) == 0) used[i] = 1, found = 1;
+        if (!found) return 0;
+    }
+    for (int i = 0; i < nd; i++)
+        if (!used[i] && !neutral_word(dw[i])) return 0;
+    return nm;
+}
+
+int wb_gpu_names(const wb_gpu_ref *g, const char *device_name) { return match_words(g, device_name) > 0; }
+
+const wb_gpu_ref *wb_gpu_table_match(const wb_gpu_table *t, const char *device_name, int cc) {
+    const wb_gpu_ref *best = NULL;
+    int best_words = 0;
+    for (int i = 0; i < t->n; i++) {
+        const wb_gpu_ref *g = &t->rows[i];
+        if (cc >= 0 && g->arch != cc) continue;
+        int w = match_words(g, device_name);
+        if (w > best_words) best = g, best_words = w;
+    }
+    return best;
+}
+
+/* "NVIDIA GeForce RTX 3090 Ti" -> "rtx-3090-ti": the non-vendor words,
+ * lower case, joined by hyphens, at most 40 characters (a results and build
+ * folder name, not a sentence); -sm<cc> added if a row has that name. */
+#define WB_GENERIC_NAME 40
+static void generic_name(const wb_gpu_table *t, const char *device_name, int cc, char *out, size_t cap) {
+    size_t len = cap < WB_GENERIC_NAME + 1 ? cap : WB_GENERIC_NAME + 1;
+    char buf[160];
+    char *w[WB_NAME_WORDS];
+    int n = name_words(device_name, buf, sizeof buf, w);
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && at + 1 < len; i++) {
+        if (strcasecmp(w[i], "nvidia") == 0 || strcasecmp(w[i], "geforce") == 0 || strcasecmp(w[i], "tesla") == 0)
+            continue;
+        if (at && at + 1 < len) out[at++] = '-';
+        for (const char *c = w[i]; *c && at + 1 < len; c++)
+            if (isalnum((unsigned char)*c) || *c == '.') out[at++] = (char)tolower((unsigned char)*c);
+        out[at] = '\0';
+    }
+    if (!out[0]) snprintf(out, len, "gpu");
+    if (wb_gpu_table_find(t, out)) snprintf(out + strlen(out), cap - strlen(out), "-sm%d", cc);
+}
+
+const wb_gpu_ref *wb_gpu_resolve(const wb_gpu_table *t, const char *device_name, int cc, wb_gpu_ref *out) {
+    const wb_gpu_ref *g = wb_gpu_table_match(t, device_name, cc);
+    if (g) {
+        *out = *g;
+        return g;
+    }
+    memset(out, 0, sizeof *out);
+    generic_name(t, device_name, cc, out->profile, sizeof out->profile);
+    snprintf(out->model, sizeof out->model, "%s", device_name);
+    snprintf(out->match, sizeof out->match, "-");
+    out->arch = cc;
+    out->generic = 1;
+    out->sms = out->smsp_per_sm = out->threads_per_sm = -1;
+    out->base_clock_ghz = out->boost_clock_ghz = out->measured_clock_ghz = NAN;
+    out->inst_gips = out->dram_gbps = out->ridge = NAN;
+    out->l2_mib = out->smem_per_sm_kib = out->mem_gib = NAN;
+    snprintf(out->source, sizeof out->source, "no datasheet row for %s (generic sm_%d profile: the measured ceilings are its roofline)",
+             device_name, cc);
     return NULL;
 }
 

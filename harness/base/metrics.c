@@ -1,6 +1,7 @@
 /* metrics.c - the hardware-counter table (see metrics.h). Every metric name
- * exists for GH100 and AD104 (tests/test_counters.c checks it against
- * ../shared/reference/ncu-metrics-*.tsv and CUPTI's host API). The set costs 6
+ * exists for GH100 and AD104, and every chip CUPTI's host API knows (GV100 ..
+ * GB202) gives inst and the DRAM sectors, through a fallback name where it
+ * spells them otherwise (tests/test_counters.c walks them all). The set costs 6
  * replay passes on GH100 and AD104 (CUPTI host API, CUDA 13.0); the counter
  * pass replays the point once per pass, so each added metric is weighed
  * against that: ncu's sm__throughput alone needed 8 of the 14 passes the
@@ -14,13 +15,18 @@
 
 #define STALL(reason)                                                                   \
     { "stall_raw_" #reason, "smsp__average_warps_issue_stalled_" #reason "_per_issue_active.ratio", \
-      "warp-cycles/issue", 1.0, "warps stalled on " #reason " per issued instruction" }
+      "warp-cycles/issue", 1.0, "warps stalled on " #reason " per issued instruction", {NULL}, 1 }
 
 const wb_metric wb_metrics[] = {
     {"inst", "smsp__inst_executed.sum", "warp inst", 1.0, "warp instructions executed"},
     {"inst_issued", "smsp__inst_issued.sum", "warp inst", 1.0, "warp instructions issued (replays included)"},
-    {"dram_sectors_read", "dram__sectors_read.sum", "sector", 1.0, "32-byte DRAM sectors read"},
-    {"dram_sectors_write", "dram__sectors_write.sum", "sector", 1.0, "32-byte DRAM sectors written"},
+    /* GB20x spell them dram__sectors_op_*. The integrated chips (GA10B, GB10B, GB20B) have no dram__
+     * unit: their DRAM is system memory behind the L2, so reads are the L2's read misses to it and
+     * writes the sectors written to it at the L2 (an upper bound: the L2 may merge them). */
+    {"dram_sectors_read", "dram__sectors_read.sum", "sector", 1.0, "32-byte DRAM sectors read",
+     {"dram__sectors_op_read.sum", "lts__t_sectors_aperture_sysmem_op_read_lookup_miss.sum"}},
+    {"dram_sectors_write", "dram__sectors_write.sum", "sector", 1.0, "32-byte DRAM sectors written",
+     {"dram__sectors_op_write.sum", "lts__t_sectors_aperture_sysmem_op_write.sum"}},
     {"l2_sectors", "lts__t_sectors.sum", "sector", 1.0, "L2 sectors accessed (all clients)"},
     {"l1_sectors_ld", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", 1.0, "global load sectors at L1"},
     {"l1_sectors_st", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sector", 1.0, "global store sectors at L1"},
@@ -34,8 +40,11 @@ const wb_metric wb_metrics[] = {
     {"sm_throughput_pct", "sm__inst_executed.avg.pct_of_peak_sustained_elapsed", "%", 1.0,
      "instruction throughput: warp instructions executed over the issue peak, elapsed cycles"},
     {"dram_throughput_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "DRAM throughput, share of peak"},
-    {"l2_throughput_pct", "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L2 throughput, share of peak"},
-    {"l1_throughput_pct", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L1 throughput, share of peak"},
+    /* 9 replay passes alone on GA100, 15 on GV100 (L2), 3 and 10 (L1): left out there first, L2 before L1. */
+    {"l2_throughput_pct", "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L2 throughput, share of peak",
+     {NULL}, 3},
+    {"l1_throughput_pct", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "%", 1.0, "L1 throughput, share of peak",
+     {NULL}, 2},
     {"sm_clock_hz", "sm__cycles_elapsed.avg.per_second", "Hz", 1.0, "SM clock during the kernels"},
     {"kernel_time_ms", "gpu__time_duration.sum", "ms", 1e-6,
      "GPU duration of the point's profiled range (all its launches, gaps between them included)"},

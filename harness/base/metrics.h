@@ -11,6 +11,13 @@ typedef struct wb_metric {
     const char *unit;    /* unit of the column after scaling */
     double scale;        /* column = metric value * scale */
     const char *desc;
+    /* Names of the same count on chips that lack ncu (GB20x: dram__sectors_op_read.sum
+     * for dram__sectors_read.sum), tried in order; NULL-terminated. */
+    const char *alt[3];
+    /* > 0: may be left out on a chip where the whole set needs more replay
+     * passes than WB_PASS_BUDGET; higher ranks go first, later rows first
+     * within a rank (L2 throughput 3, L1 throughput 2, stall reasons 1). */
+    int extra;
 } wb_metric;
 
 extern const wb_metric wb_metrics[];

@@ -32,7 +32,7 @@ typedef struct wb_point {
 
 typedef struct wb_measure {
     int64_t id;             /* row number in /points; key of /samples */
-    int reps;               /* timed samples */
+    int reps;               /* --reps R (fixed count); 0: noise-driven sampling */
     int repetition;         /* Google Benchmark repetition index (0 unless --benchmark_repetitions) */
     double time_median_ms, time_min_ms, time_max_ms, time_stddev_ms;
     double gbps_model;      /* bytes_model / time_median */
@@ -41,6 +41,12 @@ typedef struct wb_measure {
     char reason[160];       /* why skipped or failed; warnings (e.g. low clock) */
     double sm_clock_mhz;    /* NVML, read right after the timed samples; NaN without NVML */
     int clock_low;          /* 1: clock below 90% of the run's typical clock */
+    /* The noise-driven sampling (stopping.h); -1/NaN/"" in schema-1 files. */
+    int samples_taken;      /* timed samples taken, throttled ones included */
+    double noise;           /* relative stddev of the kept samples when sampling stopped */
+    char stop[12];          /* what stopped it: noise, plateau, timeout, max_samples, fixed */
+    int throttled;          /* samples flagged throttled and left out of the median */
+    int64_t clock_events;   /* OR of NVML clock-event reasons seen during the samples; -1 unread */
     double timing_pass_ms;  /* host wall time of warm-up + timed samples */
     double counter_pass_ms; /* host wall time of the counter pass (all replays; its share of a batch); NaN if none */
 } wb_measure;

@@ -60,10 +60,33 @@ const char *wb_counters_summary(const wb_counters_session *s);
  * Start, the ranges, CUPTI's Stop, decode (one line into buf). */
 void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len);
 
-/* Without a GPU: builds the config image of wb_metrics[] for a chip name
- * ("GH100", "AD104") with CUPTI's host API and counts its replay passes.
- * *rejected = metrics the chip does not know (they would stay NaN). */
-int wb_counters_plan(const char *chip, int *passes, int *rejected, wb_err *e);
+/* Replay passes a point's counter set may take. The timing pass launches a
+ * point 12 times (--warmup 2, --reps 10) and issue 3 allows the counter pass
+ * 3x that time; each pass replays the point once, so more than 8 passes
+ * leave no room for CUPTI's own cost per pass. A chip where the whole set
+ * needs more gets a smaller set: the extra metrics (stall reasons) are left
+ * out from the end of wb_metrics[] until it fits. */
+#define WB_PASS_BUDGET 8
+
+/* What one chip makes of wb_metrics[] (CUPTI's host API, no GPU needed). */
+typedef struct wb_counters_plan_info {
+    int passes;                        /* of the set collected */
+    int full_passes;                   /* of every metric the chip knows */
+    int missing;                       /* rows no name of which the chip knows */
+    int left_out;                      /* extra rows left out for WB_PASS_BUDGET */
+    const char *used[WB_METRICS_MAX];  /* name collected per row of wb_metrics[]; NULL: NaN column */
+    char why[WB_METRICS_MAX][112];     /* for a NULL used[i]: why the column is NaN */
+} wb_counters_plan_info;
+
+/* Without a GPU: the plan of wb_metrics[] for a chip name ("GH100", "GB202"). */
+int wb_counters_plan(const char *chip, wb_counters_plan_info *plan, wb_err *e);
+/* The chips CUPTI's host API knows (cuptiProfilerHostGetSupportedChips);
+ * *names stays valid while the process runs. */
+int wb_counters_chips(const char *const **names, int *n, wb_err *e);
+/* The session's plan (NULL without a session). */
+const wb_counters_plan_info *wb_counters_session_plan(const wb_counters_session *s);
+/* For /columns: the metric row i was collected with, or why it is NaN. */
+const char *wb_counters_column_source(const wb_counters_plan_info *p, int i, char *buf, size_t len);
 
 /* Every value NaN, launches -1, bounds "", note copied (may be ""). */
 void wb_counters_clear(wb_counters *c, const char *note);

@@ -28,6 +28,7 @@ struct wb_counters_session {
     const char *names[WB_METRICS_MAX]; /* metrics the chip knows, in config order */
     int column[WB_METRICS_MAX];        /* row of names[k] in wb_metrics[] */
     int n, rejected;
+    wb_counters_plan_info plan;        /* per row of wb_metrics[]: name used, or why NaN */
     uint8_t *config;
     size_t config_size;
     uint8_t *data;                     /* counter data image, re-initialised per point */
@@ -64,7 +65,9 @@ int wb_cupti_status(CUptiResult r, const char *call, int rc, wb_err *e);
 /* dlopens libnvperf_host into s->nvperf before CUPTI looks for it. */
 int wb_cupti_load_nvperf(wb_counters_session *s, int rc, wb_err *e);
 /* Host object for chip (avail may be NULL without a GPU), the metrics of
- * wb_metrics[] the chip knows, their config image and s->passes. */
+ * wb_metrics[] the chip knows (a row's fallback names where it lacks the
+ * first), cut to WB_PASS_BUDGET passes, their config image and s->passes;
+ * s->plan says per row what was collected or why not. */
 int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e);
 /* Member m of a batch is counted in the range named WB_RANGE_PREFIX "<m>". */
 #define WB_RANGE_PREFIX "wb_point_"

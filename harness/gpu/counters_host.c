@@ -67,39 +67,37 @@ int wb_cupti_load_nvperf(wb_counters_session *s, int rc, wb_err *e) {
     return wb_cupti_fail(rc, e, "libnvperf_host.so not loadable (%s%s)", first, why ? why : "");
 }
 
-int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e) {
-    if (wb_n_metrics > WB_METRICS_MAX)
-        return wb_cupti_fail(rc, e, "wb_metrics[] has %d rows, WB_METRICS_MAX is %d", wb_n_metrics, WB_METRICS_MAX);
+/* 1 if the host object knows the metric name. */
+static int chip_knows(CUpti_Profiler_Host_Object *host, const char *name) {
+    CUpti_Profiler_Host_GetMetricProperties_Params mp = {
+        .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE, .pHostObject = host,
+        .pMetricName = name};
+    return cuptiProfilerHostGetMetricProperties(&mp) == CUPTI_SUCCESS;
+}
+
+static int host_init(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e) {
     CUpti_Profiler_Host_Initialize_Params ip = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
                                                 .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
                                                 .pChipName = chip, .pCounterAvailabilityImage = avail};
     if (WB_CUPTI(rc, e, cuptiProfilerHostInitialize, &ip) != WB_OK) return rc;
     s->host = ip.pHostObject;
+    return WB_OK;
+}
 
-    /* One metric unknown on a chip leaves its column NaN instead of failing the set. */
-    const char *first_rejected = NULL;
-    wb_err first_error = {""};
+/* Config image of the rows with a name in s->plan.used but the first drop
+ * rows of order; sets s->names, s->column, s->n and s->passes. */
+static int configure(wb_counters_session *s, const char *chip, const uint8_t *avail, const int *order, int drop, int rc,
+                     wb_err *e) {
+    wb_cupti_host_free(s);
+    if (host_init(s, chip, avail, rc, e) != WB_OK) return rc;
+    unsigned char out[WB_METRICS_MAX] = {0};
+    for (int k = 0; k < drop; k++) out[order[k]] = 1;
+    s->n = 0;
     for (int i = 0; i < wb_n_metrics; i++) {
-        CUpti_Profiler_Host_GetMetricProperties_Params mp = {
-            .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE, .pHostObject = s->host,
-            .pMetricName = wb_metrics[i].ncu};
-        wb_err me;
-        if (WB_CUPTI(rc, &me, cuptiProfilerHostGetMetricProperties, &mp) != WB_OK) {
-            if (!first_rejected) first_rejected = wb_metrics[i].ncu, first_error = me;
-            s->rejected++;
-            continue;
-        }
-        s->names[s->n] = wb_metrics[i].ncu;
+        if (!s->plan.used[i] || out[i]) continue;
+        s->names[s->n] = s->plan.used[i];
         s->column[s->n++] = i;
     }
-    if (s->n == 0) {
-        *e = first_error;
-        wb_err_prefix(e, "no metric of wb_metrics[] is known for this chip");
-        return rc;
-    }
-    if (first_rejected)
-        snprintf(s->note, sizeof s->note, "%d metric(s) unknown on %s, NaN: %s", s->rejected, chip, first_rejected);
-
     CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
         .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE, .pHostObject = s->host,
         .ppMetricNames = s->names, .numMetrics = (size_t)s->n};
@@ -121,6 +119,69 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
     s->passes = (int)np.numOfPasses;
     return WB_OK;
 }
+
+int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e) {
+    if (wb_n_metrics > WB_METRICS_MAX)
+        return wb_cupti_fail(rc, e, "wb_metrics[] has %d rows, WB_METRICS_MAX is %d", wb_n_metrics, WB_METRICS_MAX);
+    if (host_init(s, chip, avail, rc, e) != WB_OK) return rc;
+    wb_counters_plan_info *p = &s->plan;
+    memset(p, 0, sizeof *p);
+    /* A name unknown on a chip leaves its column NaN instead of failing the set. */
+    const char *first_missing = NULL;
+    for (int i = 0; i < wb_n_metrics; i++) {
+        const wb_metric *m = &wb_metrics[i];
+        if (chip_knows(s->host, m->ncu)) p->used[i] = m->ncu;
+        for (int k = 0; !p->used[i] && k < 3 && m->alt[k]; k++)
+            if (chip_knows(s->host, m->alt[k])) p->used[i] = m->alt[k];
+        if (!p->used[i]) {
+            snprintf(p->why[i], sizeof p->why[i], "NaN: %s has no %s%s", chip, m->ncu, m->alt[0] ? " nor its fallbacks" : "");
+            if (!first_missing) first_missing = m->column;
+            p->missing++;
+        }
+    }
+    s->rejected = p->missing;
+    if (p->missing == wb_n_metrics)
+        return wb_cupti_fail(rc, e, "no metric of wb_metrics[] is known for chip %s", chip);
+    /* Drop order: higher extra rank first, later rows first within a rank. */
+    int order[WB_METRICS_MAX], nextra = 0;
+    for (int rank = 9; rank >= 1; rank--)
+        for (int i = wb_n_metrics - 1; i >= 0; i--)
+            if (p->used[i] && wb_metrics[i].extra == rank) order[nextra++] = i;
+    if (configure(s, chip, avail, order, 0, rc, e) != WB_OK) return rc;
+    p->passes = p->full_passes = s->passes;
+    if (s->passes > WB_PASS_BUDGET && nextra > 0) {
+        /* The fewest drops that fit: passes shrink as extras go. */
+        int lo = 1, hi = nextra;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (configure(s, chip, avail, order, mid, rc, e) != WB_OK) return rc;
+            if (s->passes <= WB_PASS_BUDGET) hi = mid;
+            else lo = mid + 1;
+        }
+        if (configure(s, chip, avail, order, lo, rc, e) != WB_OK) return rc;
+        p->passes = s->passes;
+        for (int k = 0; k < lo; k++) {
+            int i = order[k];
+            snprintf(p->why[i], sizeof p->why[i], "NaN: left out on %s, the whole set needs %d replay passes, the budget %d",
+                     chip, p->full_passes, WB_PASS_BUDGET);
+            p->used[i] = NULL;
+            p->left_out++;
+        }
+    }
+    if (p->missing || p->left_out)
+        snprintf(s->note, sizeof s->note, "%d metric(s) NaN on %s (/columns says why), first %s", p->missing + p->left_out,
+                 chip, first_missing ? first_missing : "a stall reason");
+    return WB_OK;
+}
+
+const char *wb_counters_column_source(const wb_counters_plan_info *p, int i, char *buf, size_t len) {
+    if (!p || i < 0 || i >= wb_n_metrics) snprintf(buf, len, "%s", i >= 0 && i < wb_n_metrics ? wb_metrics[i].ncu : "");
+    else if (p->used[i]) snprintf(buf, len, "%s%s", p->used[i], p->used[i] != wb_metrics[i].ncu ? " (fallback name on this chip)" : "");
+    else snprintf(buf, len, "%s (%s)", wb_metrics[i].ncu, p->why[i]);
+    return buf;
+}
+
+const wb_counters_plan_info *wb_counters_session_plan(const wb_counters_session *s) { return s ? &s->plan : NULL; }
 
 int wb_cupti_evaluate(wb_counters_session *s, int ranges, double (*vals)[WB_METRICS_MAX], wb_err *e) {
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
@@ -163,14 +224,24 @@ void wb_cupti_host_free(wb_counters_session *s) {
     s->config = NULL;
 }
 
-int wb_counters_plan(const char *chip, int *passes, int *rejected, wb_err *e) {
+int wb_counters_plan(const char *chip, wb_counters_plan_info *plan, wb_err *e) {
     wb_counters_session *s = calloc(1, sizeof *s);
     if (!s) return wb_fail(e, "wb_counters_plan: out of host memory");
     int rc = wb_cupti_load_nvperf(s, WB_ERR, e);
     if (rc == WB_OK) rc = wb_cupti_host_build(s, chip, NULL, WB_ERR, e);
-    if (rc == WB_OK) *passes = s->passes, *rejected = s->rejected;
+    if (rc == WB_OK) *plan = s->plan;
     wb_cupti_host_free(s);
     if (s->nvperf) dlclose(s->nvperf);
     free(s);
     return rc;
+}
+
+int wb_counters_chips(const char *const **names, int *n, wb_err *e) {
+    wb_counters_session s = {0};
+    if (wb_cupti_load_nvperf(&s, WB_ERR, e) != WB_OK) return WB_ERR;
+    CUpti_Profiler_Host_GetSupportedChips_Params p = {.structSize = CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
+    if (WB_CUPTI(WB_ERR, e, cuptiProfilerHostGetSupportedChips, &p) != WB_OK) return WB_ERR;
+    *names = p.ppChipNames;
+    *n = (int)p.numChips;
+    return WB_OK; /* libnvperf_host stays loaded: the names live in it */
 }

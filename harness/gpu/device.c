@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/gpus.h"
+#include "harness/gpu/code.h"
 
 /* The few NVML types and constants used, as nvml.h declares them. */
 typedef int wb_nvml_return;                   /* nvmlReturn_t; NVML_SUCCESS = 0 */
@@ -27,6 +29,7 @@ static struct {
     wb_nvml_return (*by_uuid)(const char *uuid, wb_nvml_device *dev);
     wb_nvml_return (*clock)(wb_nvml_device dev, int type, unsigned *mhz);
     wb_nvml_return (*driver)(char *buf, unsigned len);
+    wb_nvml_return (*reasons)(wb_nvml_device dev, unsigned long long *bits); /* NULL: driver has neither name */
     const char *(*error_string)(wb_nvml_return r);
     wb_nvml_device dev;
     char dev_uuid[48];
@@ -61,6 +64,10 @@ static int nvml_load(void) {
     nv.clock = (wb_nvml_return(*)(wb_nvml_device, int, unsigned *))nvml_sym("nvmlDeviceGetClockInfo");
     nv.driver = (wb_nvml_return(*)(char *, unsigned))nvml_sym("nvmlSystemGetDriverVersion");
     nv.error_string = (const char *(*)(wb_nvml_return))dlsym(nv.lib, "nvmlErrorString");
+    /* Renamed in driver 535 ("clock events"); the old name stays exported. */
+    typedef wb_nvml_return (*reasons_fn)(wb_nvml_device, unsigned long long *);
+    nv.reasons = (reasons_fn)dlsym(nv.lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!nv.reasons) nv.reasons = (reasons_fn)dlsym(nv.lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
     if (!nv.init || !nv.by_uuid || !nv.clock || !nv.driver) return 0;
     wb_nvml_return r = nv.init();
     if (r != WB_NVML_SUCCESS) {
@@ -96,6 +103,19 @@ double wb_nvml_sm_clock_mhz(const wb_device *d) {
         return NAN;
     }
     return (double)mhz;
+}
+
+int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) {
+    *bits = 0;
+    if (!nvml_device(d) || !nv.reasons) return 0;
+    unsigned long long b = 0;
+    wb_nvml_return r = nv.reasons(nv.dev, &b);
+    if (r != WB_NVML_SUCCESS) {
+        snprintf(nv.status, sizeof nv.status, "nvmlDeviceGetCurrentClocksEventReasons: %s", nvml_error(r));
+        return 0;
+    }
+    *bits = (uint64_t)b;
+    return 1;
 }
 
 const char *wb_nvml_status(void) {
@@ -192,41 +212,35 @@ static void info_profile(const wb_device *d) {
         printf("  profile:     unknown (%s)\n", e.msg);
         return;
     }
-    const wb_gpu_ref *g = wb_gpu_table_match(&t, d->name);
     int cc = d->cc_major * 10 + d->cc_minor;
-    char names[256];
-    if (g)
-        printf("  profile:     %s (%s, sm_%d)%s\n", g->profile, g->model, g->arch,
-               g->arch == cc ? "" : "  WARNING: the profile's arch differs from the device's");
-    else
-        printf("  profile:     none matches \"%s\" (profiles: %s)\n", d->name, wb_gpu_table_profiles(&t, names, sizeof names));
-    printf("  build:       profile %s, sm_%d%s\n", WB_PROFILE, WB_CUDA_ARCH,
-           WB_CUDA_ARCH == cc ? "" : "  (differs from the device: rebuild with GPU=<profile of this GPU>)");
+    wb_gpu_ref g;
+    char code[128];
+    wb_gpu_resolve(&t, d->name, cc, &g);
+    printf("  profile:     %s (%s, sm_%d)%s\n", g.profile, g.model, g.arch, g.generic ? ", generic: no datasheet row" : "");
+    printf("  build:       CUDA_ARCHS=\"%s\", %s\n", wb_build_archs(),
+           wb_device_code(d, code, sizeof code, &e) == WB_OK ? code : e.msg);
     wb_gpu_table_free(&t);
 }
 
 int wb_cmd_info(int argc, char **argv) {
-    int quiet = 0, ordinal = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            info_usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--quiet")) {
+    int quiet = 0, ordinal = 0, k, first = argc;
+    static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'}, {"device", required_argument, NULL, 'd'},
+                                          {0, 0, 0, 0}};
+    wb_cli cli = {"info", longs, 0};
+    const char *arg;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return info_usage(stdout), 0;
+        if (k == WB_CLI_BAD) return info_usage(stderr), 2;
+        if (k == 'q') {
             quiet = 1;
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || v < 0 || v > 1024) {
-                fprintf(stderr, "wallbench info: bad --device '%s': expected a device ordinal\n", argv[i]);
-                return 2;
-            }
-            ordinal = (int)v;
-        } else {
-            fprintf(stderr, "wallbench info: unknown option '%s'\n", argv[i]);
-            info_usage(stderr);
-            return 2;
+            continue;
         }
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (*end || end == arg || v < 0 || v > 1024) return wb_cli_bad("info", "bad --device '%s': expected a device ordinal", arg);
+        ordinal = (int)v;
     }
+    if (first < argc) return wb_cli_bad("info", "unexpected argument '%s'", argv[first]);
     wb_device d;
     wb_err e;
     if (wb_device_open(ordinal, &d, &e) != WB_OK) {

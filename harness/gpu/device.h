@@ -36,6 +36,11 @@ int wb_device_open(int ordinal, wb_device *d, wb_err *e);
 int64_t wb_device_mem_free(void);
 /* SM clock now, MHz, through NVML; NaN when NVML cannot be loaded or read. */
 double wb_nvml_sm_clock_mhz(const wb_device *d);
+/* NVML's current clock-event (throttle) reasons, nvmlClocksEventReasons
+ * bits (harness/base/stopping.h names the power/thermal ones). Read only,
+ * never set. 1 with *bits on success; 0 with *bits = 0 when NVML or the
+ * call is unavailable (the failing call in wb_nvml_status()). */
+int wb_nvml_clock_events(const wb_device *d, uint64_t *bits);
 /* Why NVML is unavailable ("" when it works). */
 const char *wb_nvml_status(void);
 

@@ -2,7 +2,8 @@
  * to measure), its data (inputs, filled once and shared by the points that
  * agree on data axes, with the CPU reference), and a launch callback that
  * only launches. Adding a family: kernels/<family>.cu, micro/<family>.c,
- * one line in micro/registry.c, and its test. */
+ * one line in harness/run/registry.c, and its test; or, outside the tree,
+ * a plugin (WB_PLUGIN below, examples/wallbench-plugin). */
 #ifndef WB_FAMILY_H
 #define WB_FAMILY_H
 
@@ -72,10 +73,55 @@ typedef struct wb_family {
     int (*verify)(void *data, const wb_point *p, wb_err *e);
 } wb_family;
 
-/* The registry (micro/registry.c), NULL-terminated, in run order
- * (ceiling first: the others are judged against it). */
-extern const wb_family *const wb_families[];
+/* The registry (harness/run/registry.c), NULL-terminated, in run order
+ * (ceiling first: the others are judged against it); plugin families
+ * (wallbench run --plugin) follow the built-in ones. */
+#define WB_FAMILIES_MAX 32
+extern const wb_family *wb_families[];
 const wb_family *wb_family_find(const char *name);
+/* Appends f to the registry. WB_ERR with one sentence when a callback or
+ * the variant list is missing, the name is empty or too long for
+ * wb_point.family, another family has the name, or the registry is full. */
+int wb_registry_add(const wb_family *f, wb_err *e);
+/* 1 if f is one of the families compiled into wallbench. */
+int wb_family_builtin(const wb_family *f);
+
+/* ---- plugins: families in a shared library (wallbench run --plugin) ----
+ * A plugin defines its families exactly like micro/<family>.c and ends
+ * with one line, WB_PLUGIN(&my_family) or WB_PLUGIN(&a, &b), which defines
+ * the entry point the harness looks up after dlopen. The harness refuses a
+ * plugin built against another interface: bump WB_FAMILY_INTERFACE_VERSION
+ * whenever wb_family, wb_point, wb_launch, wb_device or wb_err change. */
+#define WB_FAMILY_INTERFACE_VERSION 1
+#define WB_PLUGIN_ENTRY "wb_plugin_entry"
+
+typedef struct wb_plugin {
+    int interface_version;             /* WB_FAMILY_INTERFACE_VERSION the plugin was compiled with */
+    size_t family_size, point_size;    /* sizeof(wb_family), sizeof(wb_point) there: a second check */
+    const wb_family *const *families;  /* NULL-terminated */
+} wb_plugin;
+
+typedef const wb_plugin *(*wb_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+#define WB_PLUGIN_EXTERN extern "C"
+#else
+#define WB_PLUGIN_EXTERN
+#endif
+#define WB_PLUGIN(...)                                                                                       \
+    static const wb_family *const wb_plugin_families_[] = {__VA_ARGS__, NULL};                               \
+    static const wb_plugin wb_plugin_info_ = {WB_FAMILY_INTERFACE_VERSION, sizeof(wb_family), sizeof(wb_point), \
+                                              wb_plugin_families_};                                          \
+    WB_PLUGIN_EXTERN __attribute__((visibility("default"))) const wb_plugin *wb_plugin_entry(void);          \
+    WB_PLUGIN_EXTERN __attribute__((visibility("default"))) const wb_plugin *wb_plugin_entry(void) {         \
+        return &wb_plugin_info_;                                                                             \
+    }
+
+/* Loads the plugin at path (dlopen) and registers its families. WB_ERR with
+ * one sentence naming the file when it does not load, lacks the entry
+ * point, was built against another interface version, or a family's name
+ * is taken (a built-in family or an earlier plugin). */
+int wb_plugin_load(const char *path, wb_err *e);
 /* Index of a variant name in f->variants, or -1. */
 int wb_family_variant(const wb_family *f, const char *variant);
 

@@ -13,11 +13,12 @@
 static void list_usage(FILE *f) {
     fprintf(f,
             "usage: wallbench list [--family NAME[,NAME]] [--variant NAME[,NAME]] [--sweep test|quick|full]\n"
-            "                      [--n N[,N]] [--points] [--profile NAME] [--device D]\n"
+            "                      [--n N[,N]] [--points] [--profile NAME] [--device D] [--plugin LIB.so]\n"
             "  Families in run order, their variants and the number of points of each sweep.\n"
             "  --points   also print the points of --sweep (default quick): the names that\n"
             "             wallbench run --benchmark_filter=REGEX matches\n"
             "  --profile  without a GPU, list the sweeps for this profile (default: the build's)\n"
+            "  --plugin   also list the families of this plugin (repeatable); its load errors exit 2\n"
             "exit codes: 0 ok, 2 bad input\n");
 }
 
@@ -86,7 +87,9 @@ int wb_cmd_list(int argc, char **argv) {
     wb_device dev;
     wb_err e;
     char note[160];
-    if (wb_run_opts_parse("list", argc, argv, 0, &o) != 0) return 2;
+    int prc = wb_run_opts_parse("list", argc, argv, 0, &o);
+    if (prc == 1) return list_usage(stdout), 0;
+    if (prc || wb_run_opts_plugins("list", &o)) return 2;
     if (wb_selection_parse(o.family, o.variant, o.sizes, &sel, &e) != WB_OK) {
         fprintf(stderr, "wallbench list: %s\n", e.msg);
         return 2;

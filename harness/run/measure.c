@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "harness/base/stats.h"
+#include "harness/run/ncu.h"
 
 /* Memory left free beyond a point's declared bytes: the context, kernel
  * stacks and library workspaces need some, and an out-of-memory failure in
@@ -28,10 +29,17 @@ int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
     memset(r, 0, sizeof *r);
     r->reps = reps;
     r->warmup = warmup;
+    r->rule = wb_stop_default;
+    r->cap = reps > 0 ? reps : r->rule.max_samples;
     snprintf(r->measured.name, sizeof r->measured.name, "measured");
     r->measured.inst_gips = r->measured.dram_gbps = NAN;
-    r->samples = malloc((size_t)reps * sizeof *r->samples);
-    return r->samples ? WB_OK : wb_fail(e, "malloc(%d samples) failed", reps);
+    r->samples = malloc((size_t)r->cap * sizeof *r->samples);
+    r->sample_clock = malloc((size_t)r->cap * sizeof *r->sample_clock);
+    r->sample_events = malloc((size_t)r->cap * sizeof *r->sample_events);
+    r->sample_keep = malloc((size_t)r->cap);
+    if (r->samples && r->sample_clock && r->sample_events && r->sample_keep) return WB_OK;
+    wb_run_free(r);
+    return wb_fail(e, "malloc(%d samples) failed", r->cap);
 }
 
 wb_spent *wb_spent_of(wb_run *r, const char *family) {
@@ -69,9 +77,14 @@ static void drop_cache(wb_run *r) {
 void wb_run_free(wb_run *r) {
     drop_cache(r);
     free(r->samples);
+    free(r->sample_clock);
+    free(r->sample_events);
+    free(r->sample_keep);
     free(r->clocks);
     free(r->kept);
-    r->samples = r->clocks = NULL;
+    r->samples = r->clocks = r->sample_clock = NULL;
+    r->sample_events = NULL;
+    r->sample_keep = NULL;
     r->kept = NULL;
 }
 
@@ -117,6 +130,8 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     r->row.m.repetition = repetition;
     r->row.m.reps = r->reps;
     r->nsamples = 0;
+    r->clock_before = NAN;
+    r->events_before = 0;
     r->data = NULL;
     r->nvtx_open = 0;
     r->store_row = !r->broken;
@@ -128,9 +143,12 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     spend(r, WB_SPENT_DATA, t1 - t0);
     if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
-    /* Every launch of the point inside one range, for ncu/nsys --nvtx filters. */
-    nvtxRangePushA(rp->name);
-    r->nvtx_open = 1;
+    /* Every launch of the point inside one range, for nsys/ncu --nvtx filters;
+     * with --ncu the range holds the timed launch alone (sample). */
+    if (!r->ncu) {
+        nvtxRangePushA(rp->name);
+        r->nvtx_open = 1;
+    }
     rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
     spend(r, WB_SPENT_VERIFY, wb_now_s() - t1);
     if (rc != WB_OK || wb_measure_counters(r, rp, e) != WB_OK) return WB_ERR; /* 5 */
@@ -138,16 +156,71 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     return wb_timing_warmup(f, r->data, &r->row.p, r->warmup, &r->timing, e); /* 6 */
 }
 
-/* ---- 7: one timed sample ---- */
+/* ---- 7: timed samples ---- */
+
+/* The run's typical SM clock: the median of the points' clocks so far (NaN
+ * before the first point with a clock). */
+static double typical_clock(const wb_run *r) { return r->nclocks ? wb_stats_median(r->clocks, r->nclocks) : NAN; }
+
+/* One sample, with NVML read (never set) after it: the sample's clock is the
+ * lower of the readings before and after it, its reasons both ORed. A
+ * sample under 90% of the typical clock or with a power/thermal reason is
+ * left out of the median (kept 0), here provisionally and again in finish
+ * against the final typical clock. */
+static int one_sample(wb_run *r, const char *name, double *ms, wb_err *e) {
+    if (r->nsamples >= r->cap) return wb_fail(e, "sample %d beyond the cap of %d", r->nsamples, r->cap);
+    if (isnan(r->clock_before)) {
+        r->clock_before = wb_nvml_sm_clock_mhz(&r->dev);
+        (void)wb_nvml_clock_events(&r->dev, &r->events_before);
+    }
+    if ((r->ncu ? wb_ncu_sample(r->cur->family, r->data, &r->row.p, &r->timing, name, ms, e)
+                : wb_timing_sample(r->cur->family, r->data, &r->row.p, &r->timing, ms, e)) != WB_OK)
+        return WB_ERR;
+    const double after = wb_nvml_sm_clock_mhz(&r->dev);
+    uint64_t ev = 0;
+    (void)wb_nvml_clock_events(&r->dev, &ev);
+    const int i = r->nsamples++;
+    r->samples[i] = *ms;
+    r->sample_clock[i] = isnan(after) || after > r->clock_before ? r->clock_before : after;
+    r->sample_events[i] = r->events_before | ev;
+    r->sample_keep[i] = !wb_throttled(r->sample_clock[i], r->sample_events[i], typical_clock(r));
+    r->clock_before = after;
+    r->events_before = ev;
+    return WB_OK;
+}
+
+/* Median of the kept samples (all when none is kept). */
+static double kept_median(wb_run *r) {
+    double *k = malloc((size_t)r->nsamples * sizeof *k);
+    if (!k) return NAN;
+    int n = 0;
+    for (int i = 0; i < r->nsamples; i++)
+        if (r->sample_keep[i]) k[n++] = r->samples[i];
+    double m = n ? wb_stats_median(k, n) : wb_stats_median(r->samples, r->nsamples);
+    free(k);
+    return m;
+}
 
 static int sample(void *ctx, int index, double *seconds, wb_err *e) {
     wb_run_point *rp = ctx;
     wb_run *r = rp->run;
     double ms = 0;
-    if (index >= r->reps) return wb_fail(e, "sample %d beyond --reps %d", index, r->reps);
-    if (wb_timing_sample(rp->family, r->data, &r->row.p, &r->timing, &ms, e) != WB_OK) return WB_ERR;
-    r->samples[r->nsamples++] = ms;
-    *seconds = ms * 1e-3;
+    if (r->reps > 0) { /* --reps R: Google Benchmark's iterations are the samples */
+        if (index >= r->reps) return wb_fail(e, "sample %d beyond --reps %d", index, r->reps);
+        if (one_sample(r, rp->name, &ms, e) != WB_OK) return WB_ERR;
+        *seconds = ms * 1e-3;
+        snprintf(r->row.m.stop, sizeof r->row.m.stop, "%s", wb_stop_name(WB_STOP_FIXED));
+        return WB_OK;
+    }
+    /* One iteration: samples until the rule stops; its time is their median. */
+    const double t0 = wb_now_s();
+    wb_stop why = WB_STOP_MORE;
+    while (why == WB_STOP_MORE) {
+        if (one_sample(r, rp->name, &ms, e) != WB_OK) return WB_ERR;
+        why = wb_stop_check(&r->rule, r->samples, r->sample_keep, r->nsamples, wb_now_s() - t0, &r->row.m.noise);
+    }
+    snprintf(r->row.m.stop, sizeof r->row.m.stop, "%s", wb_stop_name(why));
+    *seconds = kept_median(r) * 1e-3;
     return WB_OK;
 }
 
@@ -157,30 +230,53 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
  * (median of the clocks seen so far, this one included). */
 static void step_clock(wb_run *r) {
     wb_measure *m = &r->row.m;
-    m->sm_clock_mhz = wb_nvml_sm_clock_mhz(&r->dev);
-    if (isnan(m->sm_clock_mhz)) return;
-    if (r->nclocks == r->clocks_cap) {
-        int cap = r->clocks_cap ? 2 * r->clocks_cap : 64;
-        double *c = realloc(r->clocks, (size_t)cap * sizeof *c);
-        if (!c) return;
-        r->clocks = c;
-        r->clocks_cap = cap;
+    double *c = malloc((size_t)(r->nsamples ? r->nsamples : 1) * sizeof *c);
+    int n = 0;
+    uint64_t events = 0;
+    for (int i = 0; c && i < r->nsamples; i++) {
+        if (!isnan(r->sample_clock[i])) c[n++] = r->sample_clock[i];
+        events |= r->sample_events[i];
     }
-    r->clocks[r->nclocks++] = m->sm_clock_mhz;
-    double typical = wb_stats_median(r->clocks, r->nclocks);
-    if (m->sm_clock_mhz < 0.9 * typical) {
-        char why[128];
+    m->sm_clock_mhz = n ? wb_stats_median(c, n) : NAN;
+    free(c);
+    m->samples_taken = r->nsamples;
+    m->clock_events = isnan(m->sm_clock_mhz) && !events ? -1 : (int64_t)events;
+    if (!isnan(m->sm_clock_mhz) && r->nclocks == r->clocks_cap) {
+        int cap = r->clocks_cap ? 2 * r->clocks_cap : 64;
+        double *g = realloc(r->clocks, (size_t)cap * sizeof *g);
+        if (g) r->clocks = g, r->clocks_cap = cap;
+    }
+    if (!isnan(m->sm_clock_mhz) && r->nclocks < r->clocks_cap) r->clocks[r->nclocks++] = m->sm_clock_mhz;
+    const double typical = typical_clock(r);
+    /* Every sample judged again against the final typical clock. */
+    m->throttled = wb_throttle_filter(r->sample_clock, r->sample_events, r->nsamples, typical, r->sample_keep);
+    char why[128] = "";
+    if (!isnan(m->sm_clock_mhz) && m->sm_clock_mhz < 0.9 * typical) {
         snprintf(why, sizeof why, "SM clock %.0f MHz below 90%% of the run's typical %.0f MHz", m->sm_clock_mhz, typical);
         m->clock_low = 1;
+    } else if (m->throttled > 0) {
+        snprintf(why, sizeof why, "%d of %d samples throttled (clock-event reasons 0x%llx)%s", m->throttled,
+                 r->nsamples, (unsigned long long)events, m->throttled == r->nsamples ? ": all kept" : ", left out");
+    }
+    if (why[0]) {
         snprintf(m->reason, sizeof m->reason, "warning: %s", why);
         fprintf(stderr, "warning: %s: %s\n", r->cur->name, why);
     }
 }
 
-/* 9: median/min/max/stddev; the bytes model over the median. */
+/* 9: median/min/max/stddev and noise of the kept samples (every sample
+ * when all were throttled); the bytes model over the median. */
 static void step_summaries(wb_run *r) {
     wb_summary s;
-    wb_stats_summarize(r->samples, r->nsamples, &s);
+    int n = 0;
+    for (int i = 0; i < r->nsamples; i++)
+        if (r->sample_keep[i]) n++;
+    double *k = n && n < r->nsamples ? malloc((size_t)n * sizeof *k) : NULL;
+    for (int i = 0, j = 0; k && i < r->nsamples; i++)
+        if (r->sample_keep[i]) k[j++] = r->samples[i];
+    wb_stats_summarize(k ? k : r->samples, k ? n : r->nsamples, &s);
+    free(k);
+    r->row.m.noise = wb_noise(r->samples, r->sample_keep, r->nsamples);
     wb_measure *m = &r->row.m;
     m->time_median_ms = s.median;
     m->time_min_ms = s.min;

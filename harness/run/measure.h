@@ -1,7 +1,9 @@
 /* measure.h - the state of one `wallbench run` and the steps of one point,
  * in the order they run (nvbench's cold measurement):
  *   setup:  1 skip check, 2 data, 3 plan, 4 verify, 5 counter pass, 6 warm-up
- *   sample: 7 one timed sample per Google Benchmark iteration
+ *   sample: 7 timed samples: with --reps R one per Google Benchmark
+ *           iteration (R iterations); by default one iteration that samples
+ *           until the noise rule stops (stopping.h) and reports the median
  *   finish: 8 SM clock, 9 summaries, 10 derived counters, 11 store + progress
  * Google Benchmark calls them through wb_measure_calls (gbench.h), so every
  * call of a benchmark becomes one row of /points. A failing point does not
@@ -17,6 +19,7 @@
 #include "harness/run/gbench.h"
 #include "harness/base/point.h"
 #include "harness/base/roof.h"
+#include "harness/base/stopping.h"
 #include "harness/store/store_h5.h"
 #include "harness/run/sweep.h"
 #include "harness/run/timing.h"
@@ -40,7 +43,9 @@ typedef struct wb_spent {
 
 typedef struct wb_run {
     /* set by run.c before the first point */
-    int reps, warmup;
+    int reps, warmup;              /* reps 0: noise-driven (rule) */
+    wb_stop_rule rule;
+    int ncu;                       /* --ncu: NVTX range around the timed launch only (ncu.h) */
     wb_device dev;
     wb_timing timing;
     wb_store *store;
@@ -72,8 +77,13 @@ typedef struct wb_run {
     /* the call in progress */
     wb_run_point *cur;
     wb_row row;
-    double *samples;               /* reps entries */
-    int nsamples;
+    double *samples;               /* cap entries: reps, or rule.max_samples */
+    double *sample_clock;          /* SM clock around each sample (lower of before/after), NaN unread */
+    uint64_t *sample_events;       /* NVML clock-event reasons around each sample */
+    unsigned char *sample_keep;    /* 0: throttled, left out of the median */
+    int nsamples, cap;
+    double clock_before;           /* last NVML reading, before the next sample */
+    uint64_t events_before;
     void *data;
     int nvtx_open, store_row;
     double timing_t0_s;
@@ -87,7 +97,8 @@ extern const wb_gb_calls wb_measure_calls;
  * planned again after its batch. */
 int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e);
 
-/* Zeroes r, sets the measured roof to NaN, allocates reps samples. */
+/* Zeroes r, sets the measured roof to NaN, allocates the sample arrays
+ * (reps, or the default rule's max_samples when reps is 0). */
 int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e);
 /* At the end: re-derives the counter columns of stored rows with the final
  * measured roof and rewrites the rows that change. */

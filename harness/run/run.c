@@ -13,22 +13,28 @@
 #include "harness/commands.h"
 #include "harness/run/gbench.h"
 #include "harness/base/gpus.h"
+#include "harness/gpu/code.h"
+#include "harness/base/metrics.h"
+#include "harness/store/schema.h"
 #include "harness/run/measure.h"
 #include "harness/run/provenance.h"
 #include "harness/run/run_opts.h"
 #include "harness/run/shard.h"
+#include "harness/run/summary.h"
 
 static void run_usage(FILE *f) {
     fprintf(f,
             "usage: wallbench run [options] [--benchmark_* flags of Google Benchmark]\n"
             "  Measures every point of the chosen sweep: verified on poisoned outputs, counted\n"
-            "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of --reps), stored row by\n"
+            "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of the samples), stored row by\n"
             "  row in DIR/<UTC time>-<git rev>.h5, one progress line per point on stderr.\n"
             "  --family NAME[,NAME]   families to run, or all (default all); see wallbench list\n"
             "  --variant NAME[,NAME]  keep only these variants\n"
             "  --sweep test|quick|full  sizes and axes (default quick)\n"
             "  --n N[,N]              replace the sweep's sizes (elements; 1000003, 2^28)\n"
-            "  --reps R               timed samples per point (default 10)\n"
+            "  --reps R               exactly R timed samples per point; default: noise-driven, until the\n"
+            "                         samples' relative stddev <= 0.5%% (>= 10 samples, >= 5 ms measured;\n"
+            "                         at most 200 samples or 1 s; stops early on a noise plateau)\n"
             "  --warmup W             untimed launches before the samples (default 2)\n"
             "  --out DIR              results folder (default results; created if missing)\n"
             "  --profile NAME         GPU profile of harness/gpus.tsv (default: the device's)\n"
@@ -39,6 +45,13 @@ static void run_usage(FILE *f) {
             "  --shard I/N            measure shard I of N: 1/N of the points, balanced by cost,\n"
             "                         plus the ceilings; combine shards with wallbench merge\n"
             "  --shard-cost FILE.h5   balance by the pass times of a previous run (default: bytes)\n"
+            "  --plugin LIB.so        also load the families of this plugin (repeatable; see\n"
+            "                         examples/wallbench-plugin); they run with --family NAME or all\n"
+            "  --ncu                  for Nsight Compute: per point one timed launch inside an NVTX\n"
+            "                         range named like the point, no warm-up, no counter pass:\n"
+            "                         ncu --nvtx --nvtx-include '<point, each / as \\/>/' wallbench run --ncu\n"
+            "  --summary-json FILE    also write one JSON object about the run (results file, points\n"
+            "                         ok/skipped/failed, ceilings, time split, warnings)\n"
             "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
             "  names of wallbench list --points), --benchmark_repetitions=K (one row per\n"
             "  repetition), --benchmark_format=json, --benchmark_out=FILE, ...\n"
@@ -82,8 +95,10 @@ static wb_roof roof_of(const wb_gpu_table *t, const char *profile, const char *n
 }
 
 /* Checks the GPU against the build and the profile; exit code or 0.
- * *prof: the profile asked for, else the one the device name matches. */
-static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *dev, const wb_gpu_ref **prof) {
+ * *prof: the profile asked for, else the one the device name matches, else
+ * *generic filled for it. code: what the device runs (wb_device_code). */
+static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *dev, const wb_gpu_ref **prof,
+                     wb_gpu_ref *generic, char *code, size_t code_len) {
     wb_err e;
     int count = wb_device_count(&e);
     if (count <= 0) {
@@ -99,19 +114,22 @@ static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *
         return 3;
     }
     int cc = dev->cc_major * 10 + dev->cc_minor;
-    const wb_gpu_ref *match = wb_gpu_table_match(gpus, dev->name);
-    if (cc != WB_CUDA_ARCH || (*prof && (*prof)->arch != cc)) {
-        fprintf(stderr,
-                "wallbench run: %s is sm_%d but %s is for sm_%d: rebuild for this GPU, e.g. make run GPU=%s\n",
-                dev->name, cc, *prof ? "the profile" : "this build", *prof ? (*prof)->arch : WB_CUDA_ARCH,
-                match ? match->profile : "<profile of this GPU>");
+    if (wb_device_code(dev, code, code_len, &e) != WB_OK) {
+        fprintf(stderr, "wallbench run: %s\n", e.msg);
         return 2;
     }
-    /* The most specific row naming the device decides: "H200" also occurs
-     * in GH200 device names. */
+    if (*prof && (*prof)->arch != cc) {
+        fprintf(stderr, "wallbench run: profile %s is for sm_%d but %s is sm_%d: leave --profile out (the device's profile is found by its name)\n",
+                (*prof)->profile, (*prof)->arch, dev->name, cc);
+        return 2;
+    }
+    /* Whole words of the device name decide ("H200" is no GH200, "L4" no
+     * L40S); a GPU without a row runs as a generic profile named after it. */
+    const wb_gpu_ref *match = wb_gpu_resolve(gpus, dev->name, cc, generic);
     if (!*prof) {
-        *prof = match;
-    } else if (match ? match != *prof : !strstr(dev->name, (*prof)->match)) {
+        *prof = match ? match : generic;
+        if (!match) fprintf(stderr, "note: %s (sm_%d) has no row in harness/gpus.tsv: generic profile %s, %s\n", dev->name, cc, generic->profile, generic->source);
+    } else if (match != *prof) {
         fprintf(stderr, "warning: profile %s (%s) on %s: same sm_%d, running; both names are recorded\n",
                 (*prof)->profile, (*prof)->model, dev->name, cc);
     }
@@ -137,18 +155,35 @@ static void report_spent(const wb_run *r) {
     }
 }
 
+/* The file's /columns names the metric each counter column was counted
+ * with on this chip, or why it is NaN; the run says so once. */
+static void counter_columns(const wb_counters_plan_info *p) {
+    char buf[200], nan_cols[512] = "";
+    int nan = 0;
+    for (int i = 0; i < wb_n_metrics; i++) {
+        wb_schema_metric_source(i, wb_counters_column_source(p, i, buf, sizeof buf));
+        if (p->used[i]) continue;
+        size_t at = strlen(nan_cols);
+        snprintf(nan_cols + at, sizeof nan_cols - at, "%s%s", nan++ ? ", " : "", wb_metrics[i].column);
+    }
+    if (nan)
+        fprintf(stderr, "warning: %d counter column(s) stay NaN on this GPU (why: the results file's /columns): %s\n", nan,
+                nan_cols);
+}
+
 /* Everything after the checks; returns the exit code. */
 static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_gpu_ref *prof, const wb_device *dev,
-                       wb_run_point *pts, int npts, const wb_shard *shard, const char *cmdline) {
+                       const char *code, wb_run_point *pts, int npts, const wb_shard *shard, const char *cmdline) {
     wb_err e = {""};
     wb_run r;
     int rc = 1;
+    char path[1200] = ""; /* the results file, once created */
     int64_t matched = 0;
     if (wb_run_init(&r, o->reps, o->warmup, &e) != WB_OK) goto fail;
     r.dev = *dev;
     for (int i = 0; i < npts; i++) {
         pts[i].run = &r;
-        if (wb_gb_register(pts[i].name, o->reps, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
+        if (wb_gb_register(pts[i].name, o->reps > 0 ? o->reps : 1, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
     }
     unsigned char *selected = calloc(npts > 0 ? (size_t)npts : 1, 1);
     if (!selected) {
@@ -174,12 +209,15 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
         if (rc) goto fail;
         goto out;
     }
+    r.ncu = o->ncu;
     if (!o->counters) {
-        snprintf(r.counters_off, sizeof r.counters_off, "off (--no-counters)");
+        snprintf(r.counters_off, sizeof r.counters_off, "off (%s)", o->ncu ? "--ncu" : "--no-counters");
     } else if (wb_counters_open(dev, &r.counters, &e) != WB_OK) {
         r.counters = NULL;
         snprintf(r.counters_off, sizeof r.counters_off, "off: %.90s", e.msg);
         fprintf(stderr, "warning: hardware counters are off for this run: %s\n", e.msg);
+    } else {
+        counter_columns(wb_counters_session_plan(r.counters));
     }
     r.l4 = roof_of(gpus, "l4", "L4");
     r.gh200 = roof_of(gpus, "gh200", "GH200");
@@ -188,12 +226,15 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_provenance_init(&pv);
     wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
                               wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, wb_seed};
-    char path[1200];
-    if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK ||
+    if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
+    /* What the kernels ran as: a compute_80 PTX build on an H200 is the code an A100 gets. */
+    if (wb_store_attr_str(r.store, "cuda_archs", wb_build_archs(), &e) != WB_OK ||
+        wb_store_attr_str(r.store, "kernel_code", code, &e) != WB_OK ||
+        wb_store_attr_str(r.store, "profile_source", prof->source, &e) != WB_OK ||
         wb_shard_write_attrs(r.store, shard, &e) != WB_OK)
         goto fail;
-    fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s -> %s\n", (long long)r.total,
-            npts, wb_sweep_kind_name(o->sweep), dev->name, path);
+    fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s (%s) -> %s\n", (long long)r.total,
+            npts, wb_sweep_kind_name(o->sweep), dev->name, code, path);
     if (wb_gb_run(&matched, &e) != WB_OK || wb_run_rederive(&r, &e) != WB_OK) goto fail;
     /* From the first point to the last: what a shard costs, so that a merge
      * can say how the GPUs of a node or cluster shared the sweep. */
@@ -205,6 +246,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     fprintf(stderr, "wallbench run: %lld ok, %lld skipped, %lld failed%s%s; results in %s\n", (long long)r.ok,
             (long long)r.skipped, (long long)r.failed, r.broken ? "; " : "", r.broken ? r.broken_msg : "", path);
     rc = r.failed || r.broken ? 1 : 0;
+    e.msg[0] = '\0';
     goto out;
 fail:
     fprintf(stderr, "wallbench run: %s\n", e.msg);
@@ -212,6 +254,14 @@ out:
     if (r.store) {
         wb_err ignored;
         wb_store_close(r.store, &ignored);
+    }
+    /* Also after a failure (its message is the error), once the file is closed. */
+    if (o->summary_json && !wb_gb_listing()) {
+        wb_err se;
+        if (wb_summary_write(o->summary_json, &r, path, cmdline, rc, e.msg, &se) != WB_OK) {
+            fprintf(stderr, "wallbench run: %s\n", se.msg);
+            if (!rc) rc = 1;
+        }
     }
     wb_run_free(&r);
     wb_timing_close(&r.timing);
@@ -237,7 +287,9 @@ int wb_cmd_run(int argc, char **argv) {
     wb_selection sel;
     wb_gpu_table gpus = {NULL, 0};
     const wb_gpu_ref *prof = NULL;
-    if (wb_run_opts_parse("run", argc, argv, 1, &o) != 0) return 2;
+    int prc = wb_run_opts_parse("run", argc, argv, 1, &o);
+    if (prc == 1) return run_usage(stdout), 0;
+    if (prc || wb_run_opts_plugins("run", &o)) return 2;
     int rc = 2;
     if (wb_selection_parse(o.family, o.variant, o.sizes, &sel, &e) != WB_OK ||
         wb_gpu_table_load(NULL, &gpus, &e) != WB_OK)
@@ -249,11 +301,6 @@ int wb_cmd_run(int argc, char **argv) {
             wb_fail(&e, "unknown GPU profile '%s'; valid: auto %s", o.profile, wb_gpu_table_profiles(&gpus, names, sizeof names));
             goto bad;
         }
-        if (prof->arch != WB_CUDA_ARCH) {
-            wb_fail(&e, "profile %s is sm_%d but this build is for sm_%d (profile %s): rebuild with GPU=%s", prof->profile,
-                    prof->arch, WB_CUDA_ARCH, WB_PROFILE, prof->profile);
-            goto bad;
-        }
     }
     if (o.shard_cost && !o.shard_count) {
         wb_fail(&e, "--shard-cost %s needs --shard I/N", o.shard_cost);
@@ -262,7 +309,9 @@ int wb_cmd_run(int argc, char **argv) {
     if (results_dir(o.out, &e) != WB_OK) goto bad;
 
     wb_device dev;
-    if ((rc = check_gpu(&o, &gpus, &dev, &prof)) != 0) goto done;
+    wb_gpu_ref generic;
+    char code[128] = "";
+    if ((rc = check_gpu(&o, &gpus, &dev, &prof, &generic, code, sizeof code)) != 0) goto done;
     wb_run_point *pts = NULL;
     int npts = 0;
     if (wb_sweep_points(&sel, o.sweep, &dev, &pts, &npts, &e) != WB_OK) goto bad;
@@ -280,7 +329,7 @@ int wb_cmd_run(int argc, char **argv) {
                 shard.index, shard.count, npts, shard.ceilings, shard.cost_source);
     if (o.seed_set) wb_seed = o.seed;
     wb_launch_debug = o.debug_launch;
-    rc = measure_all(&o, &gpus, prof, &dev, pts, npts, &shard, cmdline);
+    rc = measure_all(&o, &gpus, prof, &dev, code, pts, npts, &shard, cmdline);
     free(pts);
     goto done;
 bad:

@@ -6,25 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/cli.h"
 #include "harness/base/shard_spec.h"
 #include "harness/run/sweep.h"
 
-enum { O_FAMILY, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG, O_DEVICE, O_POINTS, O_SHARD, O_SHARD_COST };
+enum { O_FAMILY = 256, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG,
+       O_DEVICE, O_POINTS, O_PLUGIN, O_NCU, O_SUMMARY, O_SHARD, O_SHARD_COST };
 
-static const struct {
-    const char *name;
-    int has_value, in_run, in_list;
-} options[] = {
-    [O_FAMILY] = {"--family", 1, 1, 1},        [O_VARIANT] = {"--variant", 1, 1, 1},
-    [O_SWEEP] = {"--sweep", 1, 1, 1},          [O_N] = {"--n", 1, 1, 1},
-    [O_REPS] = {"--reps", 1, 1, 0},            [O_WARMUP] = {"--warmup", 1, 1, 0},
-    [O_OUT] = {"--out", 1, 1, 0},              [O_PROFILE] = {"--profile", 1, 1, 1},
-    [O_NO_COUNTERS] = {"--no-counters", 0, 1, 0}, [O_SEED] = {"--seed", 1, 1, 0},
-    [O_DEBUG] = {"--debug-launch", 0, 1, 0},   [O_DEVICE] = {"--device", 1, 1, 1},
-    [O_POINTS] = {"--points", 0, 0, 1},
-    [O_SHARD] = {"--shard", 1, 1, 0},          [O_SHARD_COST] = {"--shard-cost", 1, 1, 0},
+/* Options of both commands, then those of run alone, then those of list alone. */
+static const struct option both[] = {
+    {"family", required_argument, NULL, O_FAMILY},   {"variant", required_argument, NULL, O_VARIANT},
+    {"sweep", required_argument, NULL, O_SWEEP},     {"n", required_argument, NULL, O_N},
+    {"profile", required_argument, NULL, O_PROFILE}, {"device", required_argument, NULL, O_DEVICE},
+    {"plugin", required_argument, NULL, O_PLUGIN},
 };
-#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
+static const struct option run_only[] = {
+    {"reps", required_argument, NULL, O_REPS},         {"warmup", required_argument, NULL, O_WARMUP},
+    {"out", required_argument, NULL, O_OUT},           {"no-counters", no_argument, NULL, O_NO_COUNTERS},
+    {"seed", required_argument, NULL, O_SEED},         {"debug-launch", no_argument, NULL, O_DEBUG},
+    {"ncu", no_argument, NULL, O_NCU},                 {"summary-json", required_argument, NULL, O_SUMMARY},
+    {"shard", required_argument, NULL, O_SHARD},       {"shard-cost", required_argument, NULL, O_SHARD_COST},
+};
+static const struct option list_only[] = {{"points", no_argument, NULL, O_POINTS}};
+#define LEN(a) ((int)(sizeof a / sizeof a[0]))
 
 static int int_value(const char *s, long lo, long hi, int *out) {
     char *end;
@@ -35,45 +39,32 @@ static int int_value(const char *s, long lo, long hi, int *out) {
     return 0;
 }
 
-static int bad(const char *cmd, const char *fmt, const char *a, const char *b) {
-    fprintf(stderr, "wallbench %s: ", cmd);
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, " (see wallbench %s --help)\n", cmd);
-    return 2;
-}
-
 int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run_opts *o) {
     memset(o, 0, sizeof *o);
     o->out = "results";
     o->sweep = WB_SWEEP_QUICK;
-    o->reps = 10;
+    o->reps = 0; /* noise-driven (harness/base/stopping.h); --reps R fixes the count */
     o->warmup = 2;
     o->counters = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v = NULL;
-        int k = 0;
-        for (; k < N_OPTIONS; k++) {
-            size_t len = strlen(options[k].name);
-            if (strncmp(arg, options[k].name, len) != 0 || (is_run ? !options[k].in_run : !options[k].in_list))
-                continue;
-            if (arg[len] == '\0') break;
-            if (arg[len] == '=' && options[k].has_value) {
-                v = arg + len + 1;
-                break;
-            }
-        }
-        if (k == N_OPTIONS) {
-            if (!strncmp(arg, "--benchmark_", 12))
-                return bad(cmd, "Google Benchmark did not accept '%s'%s", arg,
-                           " (1.7 takes --benchmark_min_time=<seconds> without a unit)");
-            return bad(cmd, "unknown option '%s'%s", arg, "");
-        }
-        if (options[k].has_value && !v) {
-            if (i + 1 >= argc) return bad(cmd, "option %s needs a value%s", arg, "");
-            v = argv[++i];
-        }
+    /* Google Benchmark removed the flags it accepts; a leftover one is its refusal. */
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--benchmark_", 12))
+            return wb_cli_bad(cmd, "Google Benchmark did not accept '%s' (1.7 takes --benchmark_min_time=<seconds> "
+                                   "without a unit)", argv[i]);
+    struct option longs[LEN(both) + LEN(run_only) + LEN(list_only) + 1];
+    int n = 0;
+    for (int i = 0; i < LEN(both); i++) longs[n++] = both[i];
+    for (int i = 0; is_run && i < LEN(run_only); i++) longs[n++] = run_only[i];
+    for (int i = 0; !is_run && i < LEN(list_only); i++) longs[n++] = list_only[i];
+    longs[n] = (struct option){0, 0, 0, 0};
+    wb_cli c = {cmd, longs, 0};
+    const char *v;
+    int k, first = argc;
+    while ((k = wb_cli_next(&c, argc, argv, &v, &first)) != WB_CLI_END) {
         wb_err e;
         switch (k) {
+        case WB_CLI_BAD: return 2;
+        case WB_CLI_HELP: return 1;
         case O_FAMILY: o->family = v; break;
         case O_VARIANT: o->variant = v; break;
         case O_N: o->sizes = v; break;
@@ -82,30 +73,55 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
         case O_NO_COUNTERS: o->counters = 0; break;
         case O_DEBUG: o->debug_launch = 1; break;
         case O_POINTS: o->points = 1; break;
+        case O_NCU: o->ncu = 1; break;
+        case O_SUMMARY: o->summary_json = v; break;
+        case O_PLUGIN:
+            if (o->nplugins == WB_PLUGINS_MAX) return wb_cli_bad(cmd, "at most %d --plugin options", WB_PLUGINS_MAX);
+            o->plugins[o->nplugins++] = v;
+            break;
         case O_SWEEP:
-            if (wb_sweep_kind_parse(v, &o->sweep, &e) != WB_OK) return bad(cmd, "%s%s", e.msg, "");
+            if (wb_sweep_kind_parse(v, &o->sweep, &e) != WB_OK) return wb_cli_bad(cmd, "%s", e.msg);
             break;
         case O_REPS:
-            if (int_value(v, 1, 1000000, &o->reps)) return bad(cmd, "bad --reps '%s': expected 1..1000000%s", v, "");
+            if (int_value(v, 1, 1000000, &o->reps)) return wb_cli_bad(cmd, "bad --reps '%s': expected 1..1000000", v);
             break;
         case O_WARMUP:
-            if (int_value(v, 0, 1000000, &o->warmup)) return bad(cmd, "bad --warmup '%s': expected 0..1000000%s", v, "");
+            if (int_value(v, 0, 1000000, &o->warmup)) return wb_cli_bad(cmd, "bad --warmup '%s': expected 0..1000000", v);
             break;
         case O_DEVICE:
-            if (int_value(v, 0, 1023, &o->device)) return bad(cmd, "bad --device '%s': expected a device ordinal%s", v, "");
+            if (int_value(v, 0, 1023, &o->device)) return wb_cli_bad(cmd, "bad --device '%s': expected a device ordinal", v);
             break;
         case O_SHARD:
-            if (wb_shard_parse(v, &o->shard_index, &o->shard_count, &e) != WB_OK) return bad(cmd, "%s%s", e.msg, "");
+            if (wb_shard_parse(v, &o->shard_index, &o->shard_count, &e) != WB_OK) return wb_cli_bad(cmd, "%s", e.msg);
             break;
         case O_SHARD_COST: o->shard_cost = v; break;
         case O_SEED: {
             char *end;
             errno = 0;
             o->seed = strtoull(v, &end, 0);
-            if (end == v || *end || errno || v[0] == '-') return bad(cmd, "bad --seed '%s': expected an unsigned integer%s", v, "");
+            if (end == v || *end || errno || v[0] == '-')
+                return wb_cli_bad(cmd, "bad --seed '%s': expected an unsigned integer", v);
             o->seed_set = 1;
             break;
         }
+        }
+    }
+    if (first < argc) return wb_cli_bad(cmd, "unexpected argument '%s'", argv[first]);
+    /* nvbench's and ncu's habit: the profiled launch is the first and only one. */
+    if (o->ncu) {
+        o->reps = 1;
+        o->warmup = 0;
+        o->counters = 0;
+    }
+    return 0;
+}
+
+int wb_run_opts_plugins(const char *cmd, const wb_run_opts *o) {
+    for (int i = 0; i < o->nplugins; i++) {
+        wb_err e;
+        if (wb_plugin_load(o->plugins[i], &e) != WB_OK) {
+            fprintf(stderr, "wallbench %s: %s\n", cmd, e.msg);
+            return 2;
         }
     }
     return 0;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"test", "quick", "full"};
@@ -163,6 +164,40 @@ static int list_add(point_list *l, int from, const wb_family *f, const wb_point 
     return WB_OK;
 }
 
+/* The full sweep contains the quick sweep, point for point, so that every
+ * number quoted from a quick run can be recomputed from a record (a full
+ * run); tests/test_sweep_contains.c checks it for every profile. A quick
+ * point the full sweep lacks goes right after the last full point of its
+ * data (same_data), where the run still holds that data. */
+static int add_quick_points(const wb_family *f, const wb_device *d, collect *c) {
+    collect q = {NULL, 0, 0};
+    if (f->sweep(WB_SWEEP_QUICK, d, collect_add, &q) != WB_OK) {
+        free(q.pts);
+        return WB_ERR;
+    }
+    char a[256], b[256];
+    int rc = WB_OK;
+    for (int i = 0; i < q.n && rc == WB_OK; i++) {
+        wb_point_name(&q.pts[i], a, sizeof a);
+        int found = 0, after = c->n - 1;
+        for (int j = 0; j < c->n && !found; j++) {
+            wb_point_name(&c->pts[j], b, sizeof b);
+            found = strcmp(a, b) == 0;
+        }
+        if (found) continue;
+        for (int j = c->n - 1; j >= 0; j--)
+            if (f->same_data(&c->pts[j], &q.pts[i])) {
+                after = j;
+                break;
+            }
+        if ((rc = collect_add(c, &q.pts[i])) != WB_OK) break;
+        memmove(&c->pts[after + 2], &c->pts[after + 1], (size_t)(c->n - 2 - after) * sizeof *c->pts);
+        c->pts[after + 1] = q.pts[i];
+    }
+    free(q.pts);
+    return rc;
+}
+
 int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, wb_run_point **pts, int *n,
                     wb_err *e) {
     point_list l = {NULL, 0, 0};
@@ -171,7 +206,7 @@ int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, 
     for (int fi = 0; fi < s->nfamilies; fi++) {
         const wb_family *f = s->families[fi];
         collect c = {NULL, 0, 0};
-        if (f->sweep(k, d, collect_add, &c) != WB_OK) {
+        if (f->sweep(k, d, collect_add, &c) != WB_OK || (k == WB_SWEEP_FULL && add_quick_points(f, d, &c) != WB_OK)) {
             free(c.pts);
             free(l.v);
             return wb_fail(e, "family %s: its %s sweep failed (out of memory?)", f->name, wb_sweep_kind_name(k));
@@ -233,13 +268,20 @@ void wb_sweep_nominal_device(const wb_gpu_ref *g, wb_device *d) {
     d->l2_bytes = (int64_t)(g->l2_mib * 1048576.0);
     d->mem_total_bytes = (int64_t)(g->mem_gib * 1073741824.0);
     d->max_threads_per_sm = g->threads_per_sm;
-    /* Shared memory per SM by architecture (CUDA C Programming Guide, compute
-     * capabilities table); the profile table does not carry it. */
-    d->smem_per_sm = g->arch >= 90 ? 228 * 1024 : g->arch == 80 ? 164 * 1024 : 100 * 1024;
+    d->smem_per_sm = isfinite(g->smem_per_sm_kib) ? (int)(g->smem_per_sm_kib * 1024) : -1;
     d->sm_clock_max_mhz = g->boost_clock_ghz * 1000.0;
     d->mem_clock_mhz = -1;
     d->mem_bus_bits = -1;
     d->driver_version = d->runtime_version = -1;
+}
+
+int wb_sm_steps(const wb_device *d, int ks[WB_SM_STEPS]) {
+    int sms = d->sms > 0 ? d->sms : 1, n = 0;
+    for (int shift = 4; shift >= 0; shift--) {
+        int k = sms >> shift;
+        if (k >= 1 && (n == 0 || k > ks[n - 1])) ks[n++] = k;
+    }
+    return n;
 }
 
 int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max) {

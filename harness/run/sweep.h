@@ -64,4 +64,10 @@ int wb_sweep_check_sizes(const wb_selection *s, const wb_run_point *pts, int n, 
 /* A stand-in device from a profile row, for listing sweeps without a GPU. */
 void wb_sweep_nominal_device(const wb_gpu_ref *g, wb_device *d);
 
+/* SM-scaling steps of the projection sweeps (`wallbench project --validate`):
+ * sms/16, sms/8, sms/4, sms/2 and all SMs, distinct and at least 1, into ks;
+ * returns their count. 132 SMs: 8 16 33 66 132; 58 (L4): 3 7 14 29 58. */
+#define WB_SM_STEPS 5
+int wb_sm_steps(const wb_device *d, int ks[WB_SM_STEPS]);
+
 #endif

@@ -151,12 +151,17 @@ static hid_t build(const member *m, int n, size_t mem_size, int layout, const ch
 }
 
 hid_t wb_h5_points_type(int layout, const char *path, wb_err *e) {
-    int n;
+    return wb_h5_points_type_of(WB_SCHEMA_VERSION, layout, path, e);
+}
+
+hid_t wb_h5_points_type_of(int version, int layout, const char *path, wb_err *e) {
+    int n, k = 0;
     const wb_column *c = wb_schema_columns(&n);
     member *m = malloc((size_t)n * sizeof *m);
     if (!m) return wb_fail(e, "%s: out of memory for the /points type", path);
-    for (int i = 0; i < n; i++) m[i] = (member){c[i].name, c[i].type, c[i].size, c[i].offset};
-    hid_t t = build(m, n, sizeof(wb_row), layout, path, e);
+    for (int i = 0; i < n; i++)
+        if (c[i].since <= version) m[k++] = (member){c[i].name, c[i].type, c[i].size, c[i].offset};
+    hid_t t = build(m, k, sizeof(wb_row), layout, path, e);
     free(m);
     return t;
 }

@@ -45,6 +45,8 @@ enum { WB_H5_MEMORY = 0, WB_H5_FILE = 1 };
  * order, packed, little-endian. Strings are fixed-size and NUL-terminated.
  * Returns the type id (caller closes it), or -1 with e filled. */
 hid_t wb_h5_points_type(int layout, const char *path, wb_err *e);
+/* The same with only the columns schema `version` has (reading older files). */
+hid_t wb_h5_points_type_of(int version, int layout, const char *path, wb_err *e);
 /* Compound type of /samples {point_id, rep, time_ms}; same conventions. */
 hid_t wb_h5_samples_type(int layout, const char *path, wb_err *e);
 

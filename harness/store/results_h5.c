@@ -26,6 +26,7 @@ typedef struct reader {
     wb_err *e;
     int failed; /* set by the attribute callback, which cannot return a wb_err */
     wb_h5_flushed flushed; /* how much of /points and /samples to read; -1: all */
+    int version;           /* the file's schema_version */
 } reader;
 
 static int check_version(reader *rd) {
@@ -44,8 +45,10 @@ static int check_version(reader *rd) {
         rc = wb_h5_fail(rd->e, p, "H5Aread(schema_version)");
     rc = wb_h5_end(rc, t, p, rd->e);
     rc = wb_h5_end(rc, a, p, rd->e);
-    if (rc == WB_OK && version != WB_SCHEMA_VERSION)
-        rc = wb_fail(rd->e, "%s: written with schema %d, this build reads %d", p, version, WB_SCHEMA_VERSION);
+    if (rc == WB_OK && (version < WB_SCHEMA_OLDEST || version > WB_SCHEMA_VERSION))
+        rc = wb_fail(rd->e, "%s: written with schema %d, this build reads %d to %d", p, version, WB_SCHEMA_OLDEST,
+                     WB_SCHEMA_VERSION);
+    rd->version = version;
     return rc;
 }
 
@@ -67,6 +70,7 @@ static int check_columns(reader *rd, hid_t ftype) {
     const wb_column *c = wb_schema_columns(&n);
     char list[600] = "";
     for (int i = 0; i < n; i++) {
+        if (c[i].since > rd->version) continue; /* newer than the file: reads as "not applicable" */
         int idx = H5Tget_member_index(ftype, c[i].name);
         if (idx < 0) {
             size_t at = strlen(list);
@@ -98,11 +102,12 @@ static int check_columns(reader *rd, hid_t ftype) {
 /* Copies the schema's columns of src into a freshly initialised row, so that
  * fields outside the schema hold their "not applicable" values and every
  * string ends inside its buffer whatever the file held. */
-static void take_row(wb_row *dst, const wb_row *src) {
+static void take_row(wb_row *dst, const wb_row *src, int version) {
     int n;
     const wb_column *c = wb_schema_columns(&n);
     wb_row_init(dst);
     for (int i = 0; i < n; i++) {
+        if (c[i].since > version) continue;
         memcpy((char *)dst + c[i].offset, (const char *)src + c[i].offset, c[i].size);
         if (c[i].type == WB_COL_STR) ((char *)dst + c[i].offset)[c[i].size - 1] = '\0';
     }
@@ -190,13 +195,13 @@ static int read_points(reader *rd) {
         block = malloc((size_t)(n < READ_BLOCK ? n : READ_BLOCK) * sizeof(wb_row));
         if (!rd->out->rows || !block) rc = wb_fail(rd->e, "%s: out of memory for %llu rows", p, (unsigned long long)n);
     }
-    if (rc == WB_OK && (mtype = wb_h5_points_type(WB_H5_MEMORY, p, rd->e)) < 0) rc = WB_ERR;
+    if (rc == WB_OK && (mtype = wb_h5_points_type_of(rd->version, WB_H5_MEMORY, p, rd->e)) < 0) rc = WB_ERR;
     for (hsize_t at = 0; rc == WB_OK && at < n; at += READ_BLOCK) {
         hsize_t count = n - at < READ_BLOCK ? n - at : READ_BLOCK;
         rc = read_block(rd, d, mtype, at, count, block, "H5Dread(/points)");
         for (hsize_t i = 0; rc == WB_OK && i < count; i++) {
             wb_row *r = &rd->out->rows[at + i];
-            take_row(r, &block[i]);
+            take_row(r, &block[i], rd->version);
             /* /samples is keyed by id, and the writer gives each row its number. */
             if (r->m.id != (int64_t)(at + i))
                 rc = wb_fail(rd->e, "%s: /points row %llu has id %lld; ids must be row numbers (damaged file?)", p,

@@ -13,6 +13,7 @@
 #define F64(name, field, unit, desc) {name, WB_COL_F64, F(field), unit, desc, ""}
 #define STR(name, field, desc) {name, WB_COL_STR, F(field), "", desc, ""}
 
+
 static const wb_column fixed_before[] = {
     I64("id", m.id, "", "row number; key of /samples"),
     STR("family", p.family, "operator family (micro/ registry name)"),
@@ -40,7 +41,7 @@ static const wb_column fixed_before[] = {
     F64("match_rate", p.match_rate, "fraction", "share of probes that match"),
     I32("warm_cache", p.warm_cache, "bool", "1: L2 not flushed between samples"),
     STR("note", p.note, "what the point did that its axes do not say"),
-    I32("reps", m.reps, "samples", "timed samples"),
+    I32("reps", m.reps, "samples", "--reps R: the fixed sample count; 0: noise-driven (see samples_taken, stop)"),
     I32("repetition", m.repetition, "", "Google Benchmark repetition index"),
     F64("time_median_ms", m.time_median_ms, "ms", "median of the timed samples (CUDA events)"),
     F64("time_min_ms", m.time_min_ms, "ms", "fastest sample"),
@@ -54,6 +55,11 @@ static const wb_column fixed_before[] = {
     STR("reason", m.reason, "why skipped or failed; warnings"),
     F64("sm_clock_mhz", m.sm_clock_mhz, "MHz", "SM clock (NVML) right after the timed samples"),
     I32("clock_low", m.clock_low, "bool", "1: clock below 90% of the run's typical clock"),
+    I32("samples_taken", m.samples_taken, "samples", "timed samples taken (throttled included); -1 in schema-1 files"),
+    F64("noise", m.noise, "fraction", "relative stddev of the kept samples when sampling stopped"),
+    STR("stop", m.stop, "what stopped sampling: noise, plateau, timeout, max_samples, fixed (--reps)"),
+    I32("throttled_samples", m.throttled, "samples", "samples taken while throttled (SM clock < 90% of the run's median or a power/thermal reason), left out of the median"),
+    I64("clock_events", m.clock_events, "bits", "OR of NVML clock-event (throttle) reasons seen during the samples; -1 unread"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
     F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
     I32("launches", c.launches, "launches", "kernel launches in the point (counted range)"),
@@ -69,6 +75,10 @@ static const wb_column fixed_after[] = {
     STR("bound_gh200", c.bound_gh200, "memory or compute against the GH200 ridge (8.3 inst/sector)"),
     STR("counter_note", c.note, "why counters are missing, or empty"),
 };
+
+/* Columns added by schema 2 (noise-driven sampling, issue 16): a schema-1
+ * file lacks them and reads as the fields' "not applicable" values. */
+static const char *const added_in_2[] = {"samples_taken", "noise", "stop", "throttled_samples", "clock_events"};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
@@ -90,7 +100,24 @@ static void build(void) {
         columns[k++] = c;
     }
     for (int i = 0; i < NFIX(fixed_after); i++) columns[k++] = fixed_after[i];
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < NFIX(added_in_2); j++)
+            if (strcmp(columns[i].name, added_in_2[j]) == 0) columns[i].since = 2;
     ncolumns = k;
+}
+
+static char metric_source[WB_METRICS_MAX][200];
+
+void wb_schema_metric_source(int i, const char *source) {
+    if (!ncolumns) build();
+    if (i < 0 || i >= wb_n_metrics || i >= WB_METRICS_MAX) return;
+    wb_column *c = &columns[NFIX(fixed_before) + i];
+    if (!source) {
+        c->source = wb_metrics[i].ncu;
+        return;
+    }
+    snprintf(metric_source[i], sizeof metric_source[i], "%s", source);
+    c->source = metric_source[i];
 }
 
 const wb_column *wb_schema_columns(int *count) {

@@ -51,15 +51,20 @@ const char *wb_gpu_label(const char *name, char *buf, size_t len) {
     return buf;
 }
 
-/* Any row (profiles first, as wb_gpu_table_match orders them) whose match
- * occurs in the device name: a results file from an A100 still finds its
- * datasheet row although A100 has no build profile. */
-static const wb_gpu_ref *match_any(const wb_gpu_table *t, const char *name) {
+/* The row of the file's GPU: a projection names its target profile; else
+ * the device name, matched by whole words (any row, so that a file from a GPU
+ * without a build profile still finds its datasheet row), a projection's
+ * " (projected)" left off. */
+static const wb_gpu_ref *match_any(const wb_gpu_table *t, const wb_results *r, const char *name) {
     if (!t || !*name) return NULL;
-    const wb_gpu_ref *g = wb_gpu_table_match(t, name);
-    for (int i = 0; !g && i < t->n; i++)
-        if (strstr(name, t->rows[i].match)) g = &t->rows[i];
-    return g;
+    const char *profile = r && wb_results_attr_f64(r, "projected") == 1 ? wb_results_attr(r, "profile") : NULL;
+    const wb_gpu_ref *g = profile ? wb_gpu_table_find(t, profile) : NULL;
+    if (g) return g;
+    char bare[96];
+    snprintf(bare, sizeof bare, "%s", name);
+    char *tag = strstr(bare, " (projected)");
+    if (tag) *tag = '\0';
+    return wb_gpu_table_match(t, bare, -1);
 }
 
 static int attr_int(const wb_results *r, const char *name) {
@@ -71,7 +76,7 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
     memset(v, 0, sizeof *v);
     const char *name = r ? wb_results_attr(r, "gpu_name") : NULL;
     snprintf(v->gpu_name, sizeof v->gpu_name, "%s", name ? name : "");
-    v->ref = match_any(t, v->gpu_name);
+    v->ref = match_any(t, r, v->gpu_name);
     wb_gpu_label(v->ref ? v->ref->model : v->gpu_name, v->label, sizeof v->label);
     double projected = r ? wb_results_attr_f64(r, "projected") : NAN;
     snprintf(v->kind, sizeof v->kind, "%s", projected == 1 ? "projected" : "measured");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/match.h"
 #include "harness/base/textable.h"
@@ -177,16 +178,22 @@ static int list_metrics(void) {
 
 int wb_cmd_check(int argc, char **argv) {
     const char *now = NULL, *base = NULL, *thr = NULL;
-    int md = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        if (!strcmp(a, "--metrics")) return list_metrics();
-        if (!strcmp(a, "--markdown")) md = 1;
-        else if ((!strcmp(a, "--baseline") || !strcmp(a, "--thresholds")) && i + 1 < argc) *(a[2] == 'b' ? &base : &thr) = argv[++i];
-        else if (a[0] == '-' || now) return fprintf(stderr, "wallbench check: unexpected argument '%s'\n", a), usage(stderr);
-        else now = a;
+    int md = 0, o, first = argc, metrics = 0;
+    static const struct option longs[] = {{"metrics", no_argument, NULL, 'M'}, {"markdown", no_argument, NULL, 'm'},
+                                          {"baseline", required_argument, NULL, 'b'},
+                                          {"thresholds", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+    wb_cli cli = {"check", longs, 0};
+    const char *v;
+    while ((o = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
+        if (o == WB_CLI_HELP) return usage(stdout);
+        if (o == WB_CLI_BAD) return usage(stderr);
+        if (o == 'M') metrics = 1;
+        else if (o == 'm') md = 1;
+        else *(o == 'b' ? &base : &thr) = v;
     }
+    if (metrics) return list_metrics();
+    if (first < argc) now = argv[first++];
+    if (first < argc) return fprintf(stderr, "wallbench check: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!now || !base || !thr) return fprintf(stderr, "wallbench check: give NEW.h5, --baseline and --thresholds\n"), usage(stderr);
     checker k;
     memset(&k, 0, sizeof k);

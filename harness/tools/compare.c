@@ -13,12 +13,13 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/compare.h"
 #include "harness/tools/project.h"
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F]\n"
+    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--repeat]\n"
                "  matches points on family, variant, every axis and repetition; prints per family (geometric\n"
                "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
                "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
@@ -26,7 +27,10 @@ static int usage(FILE *f) {
                "  projected file). Points in one file only are listed.\n"
                "  Three or more files (one per GPU model, e.g. a fleet's): per family the matrix of speedups\n"
                "  of every column's GPU over every row's GPU, and the hardware ratios, as seed 000 Table 1\n"
-               "  for every pair.\n");
+               "  for every pair.\n"
+               "  --repeat  instead: repeatability of two runs of one sweep: the share of points with both\n"
+               "            medians >= 1 ms that agree within 1%%, per family, and the 25 least repeatable\n"
+               "            with their spread and each side's in-run noise\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -155,16 +159,25 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        if (!strcmp(a, "--markdown")) c.md = 1;
-        else if (!strcmp(a, "--family") && i + 1 < argc) c.family = argv[++i];
-        else if (a[0] == '-' || np == WB_CMP_FLEET_MAX) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", a), usage(stderr);
-        else paths[np++] = a;
+    int np = 0, repeat = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"family", required_argument, NULL, 'f'},
+                                          {"repeat", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
+    wb_cli cli = {"compare", longs, 0};
+    const char *v;
+    while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return usage(stdout);
+        if (k == WB_CLI_BAD) return usage(stderr);
+        if (k == 'm') c.md = 1;
+        else if (k == 'r') repeat = 1;
+        else c.family = v;
+    }
+    for (; first < argc; first++) {
+        if (np == WB_CMP_FLEET_MAX) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
+        paths[np++] = argv[first];
     }
     if (np < 2) return fprintf(stderr, "wallbench compare: give two results files (or more, for the fleet matrix)\n"), usage(stderr);
+    if (np > 2 && repeat) return fprintf(stderr, "wallbench compare: --repeat takes two files\n"), usage(stderr);
     if (np > 2) return wb_cmp_fleet(paths, np, c.md, c.family);
     wb_err e = {""};
     wb_gpu_table t = {NULL, 0};
@@ -182,6 +195,10 @@ int wb_cmd_compare(int argc, char **argv) {
     }
     if (c.md) printf("## wallbench compare\n\n");
     header(&c);
+    if (repeat) { /* two runs of one sweep: repeatability only */
+        rc = wb_cmp_repeat(&c, 1.0, 0.01, 25, &e) == WB_OK ? 0 : 2;
+        goto done;
+    }
     hardware_table(&c, fam, nfam);
     family_table(&c, fam, nfam);
     for (int f = 0; f < nfam; f++)

@@ -73,6 +73,10 @@ int wb_cmp_families(wb_cmp *c, wb_cmp_family **fam, int *nfam, wb_err *e);
 /* Prints the per-point table of one family and the points of it present
  * in one file only. */
 int wb_cmp_points(const wb_cmp *c, const wb_cmp_family *f, wb_err *e);
+/* compare_repeat.c (--repeat): the share of points with both medians >=
+ * min_ms whose medians agree within `within`, per family and overall, and
+ * the `top` least repeatable with their spread and in-run noise. */
+int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e);
 /* "bandwidth" or "instructions": the hardware ratio B/A nearer on a log
  * scale to speedup (A time / B time); "-" when speedup is not finite or the
  * two ratios are within 10% of each other. */

@@ -11,7 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/base/cli.h"
 #include "harness/commands.h"
+#include "harness/tools/export_rows.h"
 
 #define WB_EXPORT_ABSENT 3
 
@@ -28,6 +30,7 @@ static const struct {
     {"fig-probe", wb_export_probe, 1},               {"fig-groupby", wb_export_groupby, 1},
     {"fig-expr", wb_export_expr, 1},                 {"fig-transform", wb_export_transform, 1},
     {"fig-ilp-occupancy", wb_export_ilp_occupancy, 1}, {"fig-compare", wb_export_compare, 1},
+    {"fig-ssb", wb_export_ssb, 1},
 };
 #define NFIG ((int)(sizeof figures / sizeof figures[0]))
 
@@ -126,7 +129,7 @@ int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
 
 /* DIR/<name>-info.dat: the title line every script prints. */
 static int write_info(wb_export *x, wb_err *e) {
-    FILE *f = wb_export_open(x, "-info", "gpu kind results", e);
+    FILE *f = wb_export_open(x, "-info", "gpu kind results shape", e);
     if (!f) return WB_ERR;
     char stem[512] = "-";
     if (x->r) {
@@ -141,18 +144,26 @@ static int write_info(wb_export *x, wb_err *e) {
     wb_export_str(f, x->r ? x->v.kind : "reference");
     fputc(' ', f);
     wb_export_str(f, stem);
+    fputc(' ', f);
+    char shape[96];
+    wb_export_str(f, wb_shape_text(&x->shape, shape, sizeof shape));
     fputc('\n', f);
     return wb_export_close(f, x, "-info", e);
 }
 
 int wb_export_figure(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
                      const char *dir, int *rows, wb_err *e) {
+    return wb_export_figure_shaped(name, r, other, t, &wb_shape_fastest, dir, rows, e);
+}
+
+int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                            const wb_shape *shape, const char *dir, int *rows, wb_err *e) {
     const char *fig = wb_export_resolve(name);
     if (!fig) return wb_fail(e, "unknown or ambiguous figure '%s'", name);
     int i = 0;
     while (strcmp(figures[i].name, fig) != 0) i++;
     if (figures[i].needs_file && !r) return wb_fail(e, "%s needs a results file", fig);
-    wb_export x = {fig, dir, r, other, t, {{0}}, 0};
+    wb_export x = {fig, dir, r, other, t, {{0}}, 0, *shape};
     wb_gpu_view_init(r, t, &x.v);
     int rc = figures[i].fn(&x, e);
     if (rc == WB_OK) rc = write_info(&x, e);
@@ -189,8 +200,15 @@ static int open_other(const wb_results *r, const char *with, wb_results *other, 
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5]\n"
-               "       wallbench export <results.h5> --all [--out DIR]\n"
+    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
+               "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
+               "       wallbench export <results.h5> --points|--samples --format csv|json [--out FILE]\n"
+               "  --points/--samples: the rows of /points (one per point, every column with its unit) or\n"
+               "  /samples (one per timed sample) to FILE or stdout; CSV header name[unit], NaN for a\n"
+               "  missing real, -1 for an integer axis that does not apply; JSON with the provenance,\n"
+               "  the columns' units and null for NaN. pandas: pd.read_csv(FILE).\n"
+               "  --shape fastest (default) | ilp=I[,occ=O][,block=B][,sms=S]: the launch shape a family figure\n"
+               "  draws where a point was measured at several (fastest: best-of per point); stated in its key\n"
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
                "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file. Figures:");
     for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figures[i].name);
@@ -199,28 +217,84 @@ static int usage(FILE *f) {
 }
 
 static int export_one(const char *fig, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
-                      const char *dir) {
+                      const wb_shape *shape, const char *dir) {
     wb_err e = {""};
-    int rows = 0, rc = wb_export_figure(fig, r, other, t, dir, &rows, &e);
+    int rows = 0, rc = wb_export_figure_shaped(fig, r, other, t, shape, dir, &rows, &e);
     if (rc == WB_OK) printf("%s: %d rows -> %s/%s.dat\n", fig, rows, dir, fig);
     else if (rc == WB_SKIP) printf("%s: skipped: %s\n", fig, e.msg);
     else fprintf(stderr, "wallbench export: %s: %s\n", fig, e.msg);
     return rc == WB_OK ? 0 : rc == WB_SKIP ? WB_EXPORT_ABSENT : 2;
 }
 
-int wb_cmd_export(int argc, char **argv) {
-    const char *path = NULL, *fig = NULL, *dir = ".", *with = NULL;
-    int all = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--all") == 0) all = 1;
-        else if ((strcmp(a, "--fig") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--with") == 0) && i + 1 < argc)
-            *(a[2] == 'f' ? &fig : a[2] == 'o' ? &dir : &with) = argv[++i];
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return usage(stdout), 0;
-        else if (a[0] == '-' || path) return fprintf(stderr, "wallbench export: unexpected argument '%s'\n", a), usage(stderr);
-        else path = a;
+/* --points / --samples: the table to FILE (or stdout). */
+static int export_rows(const char *path, wb_table_kind kind, const char *format, const char *out) {
+    wb_table_format fmt = WB_TABLE_CSV;
+    if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
+        return wb_cli_bad("export", "--points and --samples need --format csv or --format json%s%s%s",
+                          format ? " (not '" : "", format ? format : "", format ? "')" : "");
+    if (!strcmp(format, "json")) fmt = WB_TABLE_JSON;
+    if (!path) return wb_cli_bad("export", "give a results file");
+    wb_results r;
+    wb_err e = {""};
+    if (wb_results_open(path, &r, &e) != WB_OK) {
+        fprintf(stderr, "wallbench export: %s\n", e.msg);
+        return 2;
     }
-    if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME or --all\n"), usage(stderr);
+    FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
+    int rc = 2;
+    if (!f) fprintf(stderr, "wallbench export: %s: cannot write: %s\n", out, strerror(errno));
+    else if (wb_export_rows(&r, kind, fmt, f, &e) != WB_OK)
+        fprintf(stderr, "wallbench export: %s: %s\n", out ? out : "stdout", e.msg);
+    else rc = 0;
+    if (f && f != stdout && fclose(f) != 0 && rc == 0) {
+        fprintf(stderr, "wallbench export: %s: write error\n", out);
+        rc = 2;
+    }
+    wb_results_free(&r);
+    return rc;
+}
+
+int wb_cmd_export(int argc, char **argv) {
+    const char *path = NULL, *fig = NULL, *dir = NULL, *with = NULL, *format = NULL;
+    int all = 0, rows = -1;
+    wb_shape shape = wb_shape_fastest;
+    wb_err se;
+    enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT, O_SHAPE };
+    static const struct option longs[] = {
+        {"all", no_argument, NULL, O_ALL},         {"fig", required_argument, NULL, O_FIG},
+        {"out", required_argument, NULL, O_OUT},   {"with", required_argument, NULL, O_WITH},
+        {"points", no_argument, NULL, O_POINTS},   {"samples", no_argument, NULL, O_SAMPLES},
+        {"format", required_argument, NULL, O_FORMAT}, {"shape", required_argument, NULL, O_SHAPE}, {0, 0, 0, 0}};
+    wb_cli c = {"export", longs, 0};
+    const char *v;
+    int k, first = argc;
+    while ((k = wb_cli_next(&c, argc, argv, &v, &first)) != WB_CLI_END) {
+        switch (k) {
+        case WB_CLI_BAD: return usage(stderr);
+        case WB_CLI_HELP: return usage(stdout), 0;
+        case O_ALL: all = 1; break;
+        case O_FIG: fig = v; break;
+        case O_OUT: dir = v; break;
+        case O_WITH: with = v; break;
+        case O_POINTS: rows = rows == -1 ? WB_TABLE_POINTS : -2; break;
+        case O_SAMPLES: rows = rows == -1 ? WB_TABLE_SAMPLES : -2; break;
+        case O_FORMAT: format = v; break;
+        case O_SHAPE:
+            if (wb_shape_parse(v, &shape, &se) != WB_OK)
+                return fprintf(stderr, "wallbench export: %s\n", se.msg), usage(stderr);
+            break;
+        }
+    }
+    if (first < argc) path = argv[first];
+    if (first + 1 < argc) return fprintf(stderr, "wallbench export: unexpected argument '%s'\n", argv[first + 1]), usage(stderr);
+    if (rows == -2) return wb_cli_bad("export", "give one of --points or --samples");
+    if (rows >= 0) {
+        if (all || fig || with) return wb_cli_bad("export", "--points/--samples do not take --fig, --all or --with");
+        return export_rows(path, (wb_table_kind)rows, format, dir);
+    }
+    if (format) return wb_cli_bad("export", "--format goes with --points or --samples");
+    if (!dir) dir = ".";
+    if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
     if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
     if (!path && (all || (strcmp(wb_export_resolve(fig), "fig1-gpu-trends") != 0 &&
                           strcmp(wb_export_resolve(fig), "fig2-roofline") != 0)))
@@ -238,11 +312,11 @@ int wb_cmd_export(int argc, char **argv) {
         if (have_other < 0) goto out;
     }
     if (make_dirs(dir, &e) != WB_OK) goto out;
-    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, dir);
+    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, &shape, dir);
     else {
         rc = 0;
         for (int i = 0; i < NFIG; i++) {
-            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, dir);
+            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, &shape, dir);
             if (one == 2) rc = 2;
         }
     }

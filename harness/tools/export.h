@@ -15,6 +15,7 @@
 #include "harness/tools/ceilings.h"
 #include "harness/base/gpus.h"
 #include "harness/store/store_h5.h"
+#include "harness/tools/shape.h"
 
 typedef struct wb_export {
     const char *name;          /* figure = script stem */
@@ -24,6 +25,7 @@ typedef struct wb_export {
     const wb_gpu_table *gpus;
     wb_gpu_view v;             /* r's GPU and measured roof */
     int rows;                  /* data rows written to the main table */
+    wb_shape shape;            /* launch-shape rule of the family figures (--shape) */
 } wb_export;
 
 /* Writes one figure's tables. Returns WB_OK (rows set to the main table's
@@ -31,6 +33,10 @@ typedef struct wb_export {
  * family not run, counters missing), WB_ERR on a write or input error. */
 int wb_export_figure(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
                      const char *dir, int *rows, wb_err *e);
+/* The same under a launch-shape rule (wb_export_figure: fastest); the rule
+ * goes into the info table (column shape) for the figure's key. */
+int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
+                            const wb_shape *shape, const char *dir, int *rows, wb_err *e);
 /* The i-th figure name, NULL past the end. */
 const char *wb_export_name(int i);
 /* The figure a name or unique prefix denotes ("fig4", "select"), or NULL. */
@@ -70,6 +76,8 @@ int wb_export_groupby(wb_export *x, wb_err *e);
 int wb_export_expr(wb_export *x, wb_err *e);
 int wb_export_transform(wb_export *x, wb_err *e);
 int wb_export_ilp_occupancy(wb_export *x, wb_err *e);
+/* export_ssb.c: the ssb family's queries (and its per-query table) */
+int wb_export_ssb(wb_export *x, wb_err *e);
 /* export_compare.c: two results files */
 int wb_export_compare(wb_export *x, wb_err *e);
 

@@ -26,15 +26,30 @@ static char *names_of(const wb_results *r) {
 
 static double best_inst(const wb_gpu_view *v) { return isfinite(v->inst_gips) ? v->inst_gips : v->inst_theory_gips; }
 
+/* "H200" or, for two runs of one GPU model, "H200@<commit>": the runs are
+ * told apart by what they measured. */
+static void side_label(const wb_gpu_view *v, const wb_results *r, int same, char *buf, size_t len) {
+    const char *rev = wb_results_attr(r, "git_revision");
+    if (same) snprintf(buf, len, "%s@%.12s", v->label, rev && *rev ? rev : "?");
+    else snprintf(buf, len, "%s", v->label);
+}
+
+/* same_model = 1: two runs of one GPU model, whose hardware ratios are 1 by
+ * construction (the figure then draws only the 1.0x line). */
 static int write_ratios(wb_export *x, const wb_gpu_view *o, wb_err *e) {
-    FILE *f = wb_export_open(x, "-ratios", "bw_ratio inst_ratio this other", e);
+    FILE *f = wb_export_open(x, "-ratios", "bw_ratio inst_ratio this other same_model", e);
     if (!f) return WB_ERR;
+    const int same = strcmp(x->v.label, o->label) == 0;
+    char this_label[96], other_label[96];
+    side_label(&x->v, x->r, same, this_label, sizeof this_label);
+    side_label(o, x->other, same, other_label, sizeof other_label);
     wb_export_num(f, x->v.dram_read_gbps / o->dram_read_gbps);
     wb_export_num(f, best_inst(&x->v) / best_inst(o));
     fputc(' ', f);
-    wb_export_str(f, x->v.label);
+    wb_export_str(f, this_label);
     fputc(' ', f);
-    wb_export_str(f, o->label);
+    wb_export_str(f, other_label);
+    wb_export_num(f, same);
     fputc('\n', f);
     return wb_export_close(f, x, "-ratios", e);
 }

@@ -40,6 +40,8 @@ static void select_model(FILE *f, const wb_export *x, const pick *p, int n) {
 static void select_tail(FILE *f, wb_export *x, const pick *p, int n, const void *ctx) {
     (void)ctx;
     select_model(f, x, p, n);
+    wb_err e;
+    if (wb_export_series_shapes(x, p, n, &e) != WB_OK) fprintf(f, "# no -shapes table: %s\n", e.msg);
 }
 
 static int select_row(const void *ctx, const pick *pk, double *v) {
@@ -118,15 +120,18 @@ int wb_export_probe(wb_export *x, wb_err *e) {
 
 static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.groups : NAN; }
 
+/* fallback = 1: a shared-memory point whose table did not fit and ran the
+ * global-atomic kernel instead (micro/groupby.c notes it "fell back"). */
 static int groupby_row(const void *ctx, const pick *pk, double *v) {
     (void)ctx;
     v[0] = pk->x, v[1] = pk->row->m.time_median_ms, v[2] = per_item_ns(pk->row);
-    return 3;
+    v[3] = strncmp(pk->row->p.note, "fell back", 9) == 0;
+    return 4;
 }
 
 int wb_export_groupby(wb_export *x, wb_err *e) {
-    table t = {{"groupby", x_groups, series_variant, AX_GROUPS}, "series groups time_ms ns_per_row", groupby_row, NULL,
-               NULL};
+    table t = {{"groupby", x_groups, series_variant, AX_GROUPS}, "series groups time_ms ns_per_row fallback", groupby_row,
+               NULL, NULL};
     return wb_export_table(x, &t, NULL, e);
 }
 
@@ -159,7 +164,7 @@ static void series_vec(const wb_row *r, char *buf, size_t len) {
  * range as a flat line (peer = 1). ctx: the ceiling in GB/s. */
 static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const void *ctx) {
     const double ceiling = *(const double *)ctx;
-    slice s = {"transform", x_peer, series_vec, AX_VEC};
+    slice s = {"transform", x_peer, series_vec, AX_VEC, p[0].row->p.n}; /* at the series' n, not the peer's largest */
     pick *q;
     char sig[320];
     double *xs = malloc((size_t)n * sizeof *xs);
@@ -167,8 +172,9 @@ static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const v
     for (int i = 0; i < nq; i++) {
         wb_export_block_end(f);
         for (int k = 0; k < m; k++) {
-            double v[5] = {xs[k], 100.0 * q[i].row->m.gbps_model / ceiling, q[i].row->m.gbps_model, ceiling, 1};
-            wb_row_out(f, q[i].series, v, 5);
+            double v[6] = {xs[k], 100.0 * q[i].row->m.gbps_model / ceiling, q[i].row->m.gbps_model, ceiling, 1,
+                           (double)q[i].row->p.n};
+            wb_row_out(f, q[i].series, v, 6);
         }
     }
     if (nq > 0) free(q);
@@ -178,7 +184,8 @@ static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const v
 static int transform_row(const void *ctx, const pick *pk, double *v) {
     const double ceiling = *(const double *)ctx;
     v[0] = pk->x, v[1] = 100.0 * pk->row->m.gbps_model / ceiling, v[2] = pk->row->m.gbps_model, v[3] = ceiling, v[4] = 0;
-    return 5;
+    v[5] = (double)pk->row->p.n;
+    return 6;
 }
 
 int wb_export_transform(wb_export *x, wb_err *e) {
@@ -186,7 +193,7 @@ int wb_export_transform(wb_export *x, wb_err *e) {
     const char *which = "ceiling: dram_copy";
     if (!(ceiling > 0)) ceiling = x->v.dram_read_gbps, which = "ceiling: dram_read (no dram_copy ceiling)";
     if (!(ceiling > 0)) return wb_skip(e, "the file has no DRAM ceiling (run the ceiling family)");
-    table t = {{"transform", x_ilp, series_vec, AX_VEC}, "series ilp pct_of_ceiling gbps ceiling_gbps peer",
+    table t = {{"transform", x_ilp, series_vec, AX_VEC | AX_ILP}, "series ilp pct_of_ceiling gbps ceiling_gbps peer n",
                transform_row, transform_peers, which};
     return wb_export_table(x, &t, &ceiling, e);
 }
@@ -204,7 +211,7 @@ static double items_per_s(const wb_row *r) {
  * main table listing the families; the variant is held at the family's most
  * swept one. */
 static int ilp_family(wb_export *x, FILE *list, const char *family, wb_err *e) {
-    slice s = {family, x_occ, series_ilp, AX_VARIANT_FIXED};
+    slice s = {family, x_occ, series_ilp, AX_VARIANT_FIXED | AX_ILP | AX_OCC};
     pick *p;
     char sig[320], part[40];
     int n = wb_pick_rows(x, &s, &p, sig, sizeof sig);

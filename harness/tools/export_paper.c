@@ -92,13 +92,13 @@ static int fig4_shares(wb_export *x, const ranked *pts, int n, wb_err *e) {
 int wb_export_fig4(wb_export *x, wb_err *e) {
     ranked *pts = malloc((size_t)(x->r->nrows + 1) * sizeof *pts);
     if (!pts) return wb_fail(e, "out of memory");
-    char fams[32][NAME_LEN], vars[32][32][NAME_LEN];
+    char fams[32][NAME_LEN], vars[32][64][NAME_LEN]; /* ssb has 52 variants */
     int nf = 0, nv[32] = {0}, n = 0;
     for (int64_t i = 0; i < x->r->nrows; i++) {
         const wb_row *r = &x->r->rows[i];
         if (!wb_agg_is_op_point(r) || !(r->c.inst_per_sector > 0) || !(r->c.gips > 0)) continue;
         int fam = name_index(fams, &nf, 32, r->p.family);
-        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 32, r->p.variant)};
+        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 64, r->p.variant)};
     }
     if (!n) {
         free(pts);
@@ -129,14 +129,28 @@ int wb_export_fig4(wb_export *x, wb_err *e) {
 /* Input sizes bucketed to the nearest power of two: families sweep different n. */
 static double size_bucket(int64_t n) { return n > 0 ? exp2(round(log2((double)n))) : NAN; }
 
+/* Series of fig 5: "all" and each family over the full-GPU points, then
+ * "sm_limit" for the points whose grid was restricted to fewer SMs on
+ * purpose (the sm_limit axis): under one wave by design, they would
+ * otherwise read as undersaturation of the operators. */
+static int fig5_member(const wb_row *r, const char *series) {
+    if (!wb_agg_is_op_point(r) || !isfinite(r->p.launch.waves)) return 0;
+    const int restricted = r->p.launch.sm_limit > 0;
+    if (strcmp(series, "sm_limit") == 0) return restricted;
+    return !restricted && (strcmp(series, "all") == 0 || strcmp(r->p.family, series) == 0);
+}
+
 int wb_export_fig5(wb_export *x, wb_err *e) {
-    char series[33][NAME_LEN];
-    int ns = 1;
+    char series[34][NAME_LEN];
+    int ns = 1, restricted = 0;
     snprintf(series[0], NAME_LEN, "all");
-    for (int64_t i = 0; i < x->r->nrows; i++)
-        if (wb_agg_is_op_point(&x->r->rows[i]) && isfinite(x->r->rows[i].p.launch.waves))
-            name_index(series, &ns, 33, x->r->rows[i].p.family);
+    for (int64_t i = 0; i < x->r->nrows; i++) {
+        const wb_row *r = &x->r->rows[i];
+        if (fig5_member(r, "all")) name_index(series, &ns, 33, r->p.family);
+        restricted |= fig5_member(r, "sm_limit");
+    }
     if (ns == 1) return wb_skip(e, "no operator point records its launch waves");
+    if (restricted) snprintf(series[ns++], NAME_LEN, "sm_limit");
     FILE *f = wb_export_open(x, "", "series n_bucket time_ms under_ms under_pct points", e);
     if (!f) return WB_ERR;
     for (int s = 0; s < ns; s++) {
@@ -148,8 +162,7 @@ int wb_export_fig5(wb_export *x, wb_err *e) {
             for (int64_t i = 0; i < x->r->nrows; i++) {
                 const wb_row *r = &x->r->rows[i];
                 double rb = size_bucket(r->p.n);
-                if (!wb_agg_is_op_point(r) || !isfinite(r->p.launch.waves) || !(rb > done)) continue;
-                if (s && strcmp(r->p.family, series[s]) != 0) continue;
+                if (!fig5_member(r, series[s]) || !(rb > done)) continue;
                 if (rb < b) b = rb, time = under = 0, count = 0;
                 if (rb == b) {
                     time += r->m.time_median_ms, count++;
@@ -181,50 +194,88 @@ static int stall_cycles(const wb_row *r, double out[WB_STALL_GROUPS]) {
     return 1;
 }
 
-static int fig6_row(wb_export *x, FILE *f, const char *fam, const char *var, const char *bound, double total_ms) {
+/* One bar of fig 6: family/variant (fam NULL: every point; in "other" mode
+ * the variants not shown on their own) at one bound. */
+#define FIG6_BARS 12 /* variant bars drawn; the rest of each bound is one "other" bar */
+
+typedef struct fig6_bar {
+    char fam[NAME_LEN], var[NAME_LEN];
+    int bound; /* 0 memory, 1 compute */
+    double time;
+    int shown;
+} fig6_bar;
+
+static const char *const fig6_bounds[2] = {"memory", "compute"};
+
+static int fig6_bar_of(const fig6_bar *bars, int n, const wb_row *r, int bound) {
+    for (int k = 0; k < n; k++)
+        if (bars[k].bound == bound && !strcmp(bars[k].fam, r->p.family) && !strcmp(bars[k].var, r->p.variant)) return k;
+    return -1;
+}
+
+/* which: -1 every point; -2 the points of bars not shown; k >= 0 bar k. */
+static int fig6_row(wb_export *x, FILE *f, const fig6_bar *bars, int nbars, int which, int bound, double total_ms) {
     double cyc[WB_STALL_GROUPS] = {0}, time = 0, c[WB_STALL_GROUPS];
     for (int64_t i = 0; i < x->r->nrows; i++) {
         const wb_row *r = &x->r->rows[i];
-        if (!wb_agg_is_op_point(r) || strcmp(wb_agg_bound(r, &x->v), bound) != 0 || !stall_cycles(r, c)) continue;
-        if (fam && (strcmp(r->p.family, fam) != 0 || strcmp(r->p.variant, var) != 0)) continue;
+        if (!wb_agg_is_op_point(r) || strcmp(wb_agg_bound(r, &x->v), fig6_bounds[bound]) != 0 || !stall_cycles(r, c))
+            continue;
+        int k = fig6_bar_of(bars, nbars, r, bound);
+        if (which >= 0 && k != which) continue;
+        if (which == -2 && (k < 0 || bars[k].shown)) continue;
         time += r->m.time_median_ms;
         for (int g = 0; g < WB_STALL_GROUPS; g++) cyc[g] += c[g];
     }
     double sum = 0;
     for (int g = 0; g < WB_STALL_GROUPS; g++) sum += cyc[g];
     if (!(time > 0) || !(sum > 0)) return 0;
-    fprintf(f, "%s%s%s:%s", fam ? fam : "ALL", fam ? "/" : "", fam ? var : "", bound);
+    if (which >= 0) fprintf(f, "%s/%s:%s", bars[which].fam, bars[which].var, fig6_bounds[bound]);
+    else fprintf(f, "%s:%s", which == -1 ? "ALL" : "other_variants", fig6_bounds[bound]);
     wb_export_num(f, 100.0 * time / total_ms);
     for (int g = 0; g < WB_STALL_GROUPS; g++) wb_export_num(f, 100.0 * cyc[g] / sum);
     fputc('\n', f);
     return 1;
 }
 
+static int by_time_desc(const void *a, const void *b) {
+    const fig6_bar *p = a, *q = b;
+    return (p->time < q->time) - (p->time > q->time);
+}
+
+/* Bars: every point by bound, the FIG6_BARS family/variant/bound bars with
+ * the most time (largest first), then per bound the rest as one bar: one bar
+ * per variant made ~80 labels that could not be read at page size. */
 int wb_export_fig6(wb_export *x, wb_err *e) {
     double total = 0, c[WB_STALL_GROUPS];
+    enum { MAXBARS = 256 };
+    fig6_bar *bars = calloc(MAXBARS, sizeof *bars);
+    if (!bars) return wb_fail(e, "out of memory");
+    int nbars = 0;
     for (int64_t i = 0; i < x->r->nrows; i++) {
         const wb_row *r = &x->r->rows[i];
-        if (wb_agg_is_op_point(r) && *wb_agg_bound(r, &x->v) && stall_cycles(r, c)) total += r->m.time_median_ms;
+        if (!wb_agg_is_op_point(r) || !*wb_agg_bound(r, &x->v) || !stall_cycles(r, c)) continue;
+        total += r->m.time_median_ms;
+        int bound = strcmp(wb_agg_bound(r, &x->v), "compute") == 0;
+        int k = fig6_bar_of(bars, nbars, r, bound);
+        if (k < 0 && nbars < MAXBARS) {
+            k = nbars++;
+            snprintf(bars[k].fam, NAME_LEN, "%s", r->p.family);
+            snprintf(bars[k].var, NAME_LEN, "%s", r->p.variant);
+            bars[k].bound = bound;
+        }
+        if (k >= 0) bars[k].time += r->m.time_median_ms;
     }
-    if (!(total > 0)) return wb_skip(e, "no operator point has stall counters and a bound");
+    if (!(total > 0)) return free(bars), wb_skip(e, "no operator point has stall counters and a bound");
+    qsort(bars, (size_t)nbars, sizeof *bars, by_time_desc);
+    for (int k = 0; k < nbars && k < FIG6_BARS; k++) bars[k].shown = 1;
     char cols[256] = "label time_pct";
     for (int g = 0; g < WB_STALL_GROUPS; g++)
         snprintf(cols + strlen(cols), sizeof cols - strlen(cols), " %s", wb_stall_groups[g]);
     FILE *f = wb_export_open(x, "", cols, e);
-    if (!f) return WB_ERR;
-    static const char *const bounds[2] = {"memory", "compute"};
-    for (int b = 0; b < 2; b++) x->rows += fig6_row(x, f, NULL, NULL, bounds[b], total);
-    char seen[64][2][NAME_LEN];
-    int nseen = 0;
-    for (int64_t i = 0; i < x->r->nrows && nseen < 64; i++) {
-        const wb_row *r = &x->r->rows[i];
-        int k = 0;
-        while (k < nseen && (strcmp(seen[k][0], r->p.family) || strcmp(seen[k][1], r->p.variant))) k++;
-        if (k < nseen || !wb_agg_is_op_point(r)) continue;
-        snprintf(seen[nseen][0], NAME_LEN, "%s", r->p.family);
-        snprintf(seen[nseen][1], NAME_LEN, "%s", r->p.variant);
-        nseen++;
-        for (int b = 0; b < 2; b++) x->rows += fig6_row(x, f, r->p.family, r->p.variant, bounds[b], total);
-    }
+    if (!f) return free(bars), WB_ERR;
+    for (int b = 0; b < 2; b++) x->rows += fig6_row(x, f, bars, nbars, -1, b, total);
+    for (int k = 0; k < nbars && k < FIG6_BARS; k++) x->rows += fig6_row(x, f, bars, nbars, k, bars[k].bound, total);
+    for (int b = 0; b < 2; b++) x->rows += fig6_row(x, f, bars, nbars, -2, b, total);
+    free(bars);
     return wb_export_close(f, x, "", e);
 }

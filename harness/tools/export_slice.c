@@ -3,8 +3,9 @@
  * other axes are held fixed by one rule, written into each table's second
  * comment line: the largest n that has at least two x values, the most
  * frequent combination of the remaining data axes (dtype, layout,
- * selectivity, ...), and the fastest launch configuration (ILP, occupancy,
- * block, SM limit) unless the figure plots it. */
+ * selectivity, ...), and the launch shape (ILP, occupancy, block, SM limit)
+ * of the export's rule (shape.h: the fastest per point, or a fixed one)
+ * unless the figure plots it. */
 #include "harness/tools/export_slice.h"
 
 #include <math.h>
@@ -22,8 +23,8 @@ static void signature(const wb_row *r, unsigned axes, char *buf, size_t len) {
              axes & AX_VARIANT_FIXED ? p->variant : "");
 }
 
-static int candidate(const wb_row *r, const slice *s) {
-    return strcmp(r->p.family, s->family) == 0 && strcmp(r->m.status, "ok") == 0 && isfinite(s->x(r)) &&
+static int candidate(const wb_row *r, const slice *s, const wb_shape *sh) {
+    return strcmp(r->p.family, s->family) == 0 && wb_shape_match(sh, r) && strcmp(r->m.status, "ok") == 0 && isfinite(s->x(r)) &&
            r->m.time_median_ms > 0;
 }
 
@@ -40,12 +41,16 @@ int wb_pick_rows(const wb_export *x, const slice *s, pick **out, char *sig, size
     const wb_results *res = x->r;
     int64_t n_best = -1;
     int best_xs = 0;
-    for (int64_t i = 0; i < res->nrows; i++) { /* largest n with two x values */
+    wb_shape rule = x->shape; /* what the figure plots is not held fixed */
+    if (s->axes & AX_ILP) rule.ilp = -1;
+    if (s->axes & AX_OCC) rule.occ = NAN;
+    const wb_shape *sh = &rule;
+    for (int64_t i = 0; i < res->nrows; i++) { /* largest n with two x values (or the slice's n) */
         const wb_row *a = &res->rows[i];
-        if (!candidate(a, s)) continue;
+        if (!candidate(a, s, sh) || (s->n > 0 && a->p.n != s->n)) continue;
         int xs = 1;
         for (int64_t j = 0; j < res->nrows && xs < 2; j++)
-            if (candidate(&res->rows[j], s) && res->rows[j].p.n == a->p.n && s->x(&res->rows[j]) != s->x(a)) xs = 2;
+            if (candidate(&res->rows[j], s, sh) && res->rows[j].p.n == a->p.n && s->x(&res->rows[j]) != s->x(a)) xs = 2;
         if (xs > best_xs || (xs == best_xs && a->p.n > n_best)) n_best = a->p.n, best_xs = xs;
     }
     *out = NULL;
@@ -56,7 +61,7 @@ int wb_pick_rows(const wb_export *x, const slice *s, pick **out, char *sig, size
     int best_count = 0, best_i = -1;
     for (int64_t i = 0; i < res->nrows; i++) {
         sigs[i][0] = '\0';
-        if (candidate(&res->rows[i], s) && res->rows[i].p.n == n_best) signature(&res->rows[i], s->axes, sigs[i], 256);
+        if (candidate(&res->rows[i], s, sh) && res->rows[i].p.n == n_best) signature(&res->rows[i], s->axes, sigs[i], 256);
     }
     for (int64_t i = 0; i < res->nrows; i++) {
         if (!sigs[i][0]) continue;
@@ -93,7 +98,8 @@ int wb_pick_rows(const wb_export *x, const slice *s, pick **out, char *sig, size
 /* Opens the main table with its slice line, or sets rc. */
 FILE *wb_open_sliced(wb_export *x, const char *part, const char *columns, const char *sig, wb_err *e) {
     FILE *f = wb_export_open(x, part, columns, e);
-    if (f) fprintf(f, "# fixed: %s; fastest launch shape per point\n", sig);
+    char shape[96];
+    if (f) fprintf(f, "# fixed: %s; %s\n", sig, wb_shape_text(&x->shape, shape, sizeof shape));
     return f;
 }
 
@@ -147,3 +153,43 @@ int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e) {
     return f ? wb_export_close(f, x, "", e) : WB_ERR;
 }
 
+
+/* "4/8/16" from the distinct values of one launch axis over a series. */
+static void distinct_ints(const pick *p, int n, int order, int which, char *buf, size_t len) {
+    int seen[32], ns = 0, at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (p[i].order != order) continue;
+        const wb_launch *l = &p[i].row->p.launch;
+        int v = which == 0 ? l->ilp : which == 1 ? l->block : (int)lround(100 * l->occupancy_target);
+        int k = 0;
+        while (k < ns && seen[k] != v) k++;
+        if (k < ns || ns == 32) continue;
+        seen[ns++] = v;
+    }
+    for (int a = 0; a < ns; a++) /* ascending */
+        for (int b = a + 1; b < ns; b++)
+            if (seen[b] < seen[a]) { int t = seen[a]; seen[a] = seen[b]; seen[b] = t; }
+    for (int k = 0; k < ns && at >= 0 && (size_t)at < len; k++)
+        at += which == 2 ? snprintf(buf + at, len - (size_t)at, "%s%g", k ? "/" : "", seen[k] / 100.0)
+                         : snprintf(buf + at, len - (size_t)at, "%s%d", k ? "/" : "", seen[k]);
+}
+
+int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e) {
+    FILE *f = wb_export_open(x, "-shapes", "series shape", e);
+    if (!f) return WB_ERR;
+    for (int i = 0; i < n; i++) {
+        if (i && p[i].order == p[i - 1].order) continue;
+        char ilp[64], block[64], occ[64], text[224];
+        distinct_ints(p, n, p[i].order, 0, ilp, sizeof ilp);
+        distinct_ints(p, n, p[i].order, 1, block, sizeof block);
+        distinct_ints(p, n, p[i].order, 2, occ, sizeof occ);
+        if (p[i].row->p.launch.ilp < 0) snprintf(text, sizeof text, "library peer, its own launch");
+        else snprintf(text, sizeof text, "ILP %s, block %s, occupancy %s", ilp, block, occ);
+        wb_export_str(f, p[i].series);
+        fputc(' ', f);
+        wb_export_str(f, text);
+        fputc('\n', f);
+    }
+    return wb_export_close(f, x, "-shapes", e);
+}

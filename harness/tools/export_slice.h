@@ -4,12 +4,15 @@
 #ifndef WB_EXPORT_SLICE_H
 #define WB_EXPORT_SLICE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "harness/tools/export.h"
 
 enum { AX_DTYPE = 1, AX_LAYOUT = 2, AX_SEL = 4, AX_ENTRIES = 8, AX_GROUPS = 16, AX_OPS = 32, AX_VEC = 64,
-       AX_COLS = 128, AX_VARIANT_FIXED = 256, AX_LF = 512 };
+       AX_COLS = 128, AX_VARIANT_FIXED = 256, AX_LF = 512, AX_ILP = 1024, AX_OCC = 2048 };
+/* AX_ILP, AX_OCC: the figure plots that launch axis, so the export's shape
+ * rule does not hold it fixed */
 /* AX_VEC in select, scan, expr: vector width follows ILP (4 B at ILP 1, 16 B
  * from ILP 4; library peers -1), a launch shape that must not split a pair;
  * AX_ENTRIES in scan: only the Q3.1-like join has a dimension table */
@@ -20,6 +23,7 @@ typedef struct slice {
     void (*series)(const wb_row *r, char *buf, size_t len);
     unsigned axes;  /* AX_* plotted (x or series): left out of the fixed signature; AX_VARIANT_FIXED: hold the
                        variant at its most frequent value too */
+    int64_t n;      /* > 0: draw this n (e.g. a peer at its figure's size); 0: the rule picks it */
 } slice;
 
 typedef struct pick {
@@ -52,6 +56,10 @@ void wb_block_break(FILE *f, const pick *p, int i);
 int wb_distinct_x(const pick *p, int n, double *out);
 /* One row: the series, then k numbers. */
 void wb_row_out(FILE *f, const char *series, const double *v, int k);
+/* DIR/<name>-shapes.dat (series shape): per series, in block order, the
+ * launch shapes its points were drawn at ("ILP 8/16, block 256, occupancy
+ * 1": more than one value where the rule picked per point). */
+int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e);
 /* Picks t's rows and writes its main table (ctx goes to t->row and t->tail). */
 int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e);
 

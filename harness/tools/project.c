@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/tools/ceilings.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/gpu/counters.h"
 #include "harness/base/metrics.h"
@@ -276,16 +277,21 @@ done:
 
 int wb_cmd_project(int argc, char **argv) {
     const char *path = NULL, *to = NULL, *out = NULL;
-    int validate = 0, markdown = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
-        if (!strcmp(a, "--validate")) validate = 1;
-        else if (!strcmp(a, "--markdown")) markdown = 1;
-        else if ((!strcmp(a, "--to") || !strcmp(a, "--out")) && i + 1 < argc) *(a[2] == 't' ? &to : &out) = argv[++i];
-        else if (a[0] == '-' || path) return fprintf(stderr, "wallbench project: unexpected argument '%s'\n", a), usage(stderr);
-        else path = a;
+    int validate = 0, markdown = 0, k, first = argc;
+    static const struct option longs[] = {{"validate", no_argument, NULL, 'v'}, {"markdown", no_argument, NULL, 'm'},
+                                          {"to", required_argument, NULL, 't'}, {"out", required_argument, NULL, 'o'},
+                                          {0, 0, 0, 0}};
+    wb_cli cli = {"project", longs, 0};
+    const char *v;
+    while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return usage(stdout);
+        if (k == WB_CLI_BAD) return usage(stderr);
+        if (k == 'v') validate = 1;
+        else if (k == 'm') markdown = 1;
+        else *(k == 't' ? &to : &out) = v;
     }
+    if (first < argc) path = argv[first++];
+    if (first < argc) return fprintf(stderr, "wallbench project: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return fprintf(stderr, "wallbench project: give a results file\n"), usage(stderr);
     if (validate == !!to) return fprintf(stderr, "wallbench project: give exactly one of --to PROFILE or --validate\n"), usage(stderr);
     if (validate && out) return fprintf(stderr, "wallbench project: --out goes with --to\n"), usage(stderr);

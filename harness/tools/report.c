@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/roofline.h"
 #include "harness/base/textable.h"
+#include "harness/tools/shape.h"
 
 typedef struct report {
     FILE *f;
@@ -252,24 +254,35 @@ static void table9(report *rp, double *v, double *w) {
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench report <results.h5> [--markdown]\n"
-               "  seed 000 Tables 2, 6, 7, 8, 9 from one results file\n");
+    fprintf(f, "usage: wallbench report <results.h5> [--markdown] [--shape RULE]\n"
+               "  seed 000 Tables 2, 6, 7, 8, 9 from one results file\n"
+               "  --shape all (default: every measured launch shape) | fastest (per point, best-of) |\n"
+               "          ilp=I[,occ=O][,block=B][,sms=S] (only rows at that shape; library peers stay)\n");
     return 2;
 }
 
 int wb_cmd_report(int argc, char **argv) {
-    const char *path = NULL;
-    int md = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--markdown") == 0) md = 1;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) return usage(stdout), 0;
-        else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "wallbench report: unexpected argument '%s'\n", argv[i]);
-            return usage(stderr);
-        } else path = argv[i];
+    const char *path = NULL, *shape_arg = NULL;
+    int md = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"shape", required_argument, NULL, 's'}, {0, 0, 0, 0}};
+    wb_cli cli = {"report", longs, 0};
+    const char *arg;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return usage(stdout), 0;
+        if (k == WB_CLI_BAD) return usage(stderr);
+        if (k == 's') shape_arg = arg;
+        else md = 1;
     }
+    if (first < argc) path = argv[first++];
+    if (first < argc) return fprintf(stderr, "wallbench report: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return usage(stderr);
     wb_err e = {""};
+    wb_shape shape;
+    if (shape_arg && strcmp(shape_arg, "all") != 0 && wb_shape_parse(shape_arg, &shape, &e) != WB_OK) {
+        fprintf(stderr, "wallbench report: %s\n", e.msg);
+        return usage(stderr);
+    }
     wb_gpu_table gt;
     wb_results r;
     if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
@@ -281,6 +294,17 @@ int wb_cmd_report(int argc, char **argv) {
         wb_gpu_table_free(&gt);
         return 2;
     }
+    char rule[96] = "every measured launch shape";
+    if (shape_arg && strcmp(shape_arg, "all") != 0) {
+        if (wb_shape_filter(&r, &shape) < 0) {
+            fprintf(stderr, "wallbench report: out of memory\n");
+            wb_results_free(&r);
+            wb_gpu_table_free(&gt);
+            return 2;
+        }
+        wb_shape_text(&shape, rule, sizeof rule);
+    }
+    printf(md ? "*Launch-shape rule: %s (wallbench report --shape).*\n\n" : "launch-shape rule: %s (--shape)\n", rule);
     const wb_gpu_ref *l4 = wb_gpu_ref_l4(&gt), *gh200 = wb_gpu_ref_gh200(&gt);
     report rp = {stdout, md, &r, {{0}}, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200), l4 ? l4->ridge : NAN,
                  gh200 ? gh200->ridge : NAN, 0, 0, 0};

@@ -11,11 +11,12 @@
 #include <string.h>
 
 #include "harness/tools/ceilings.h"
+#include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/textable.h"
 
 enum { R_SMS, R_SMSP, R_THREADS, R_BASE, R_BOOST, R_CLOCK, R_INST, R_INST_MEAS, R_DRAM_READ, R_DRAM_COPY,
-       R_MEMCPY, R_L2BW, R_RIDGE, R_RIDGE_MEAS, R_L2, R_MEM, NROWS };
+       R_MEMCPY, R_L2BW, R_RIDGE, R_RIDGE_MEAS, R_L2, R_SMEM, R_MEM, NROWS };
 
 static const struct {
     const char *label;
@@ -37,6 +38,7 @@ static const struct {
     [R_RIDGE] = {"Roofline ridge (inst/sector)", 1, R_RIDGE},
     [R_RIDGE_MEAS] = {"Ridge of the measured ceilings (inst/sector)", 1, R_RIDGE},
     [R_L2] = {"L2 cache (MiB)", 0, R_L2},
+    [R_SMEM] = {"Shared memory per SM (KiB)", 0, R_SMEM},
     [R_MEM] = {"Memory capacity (GiB)", 0, R_MEM},
 };
 
@@ -58,6 +60,7 @@ static void ref_column(column *c, const wb_gpu_ref *g, const char *what) {
     c->v[R_INST] = g->inst_gips;
     c->v[R_DRAM_READ] = g->dram_gbps;
     c->v[R_RIDGE] = g->ridge;
+    c->v[R_SMEM] = g->smem_per_sm_kib;
     c->v[R_L2] = g->l2_mib;
     c->v[R_MEM] = g->mem_gib;
 }
@@ -69,6 +72,7 @@ static void measured_column(column *c, const wb_results *r, const wb_gpu_view *v
     c->v[R_SMSP] = v->smsp_per_sm > 0 ? v->smsp_per_sm : NAN;
     c->v[R_THREADS] = v->threads_per_sm > 0 ? v->threads_per_sm : NAN;
     c->v[R_BOOST] = wb_results_attr_f64(r, "sm_clock_max_mhz") / 1e3;
+    c->v[R_SMEM] = wb_results_attr_f64(r, "smem_per_sm") / 1024; /* the device's, recorded by the run */
     c->v[R_CLOCK] = v->clock_ghz;
     c->v[R_INST] = v->inst_theory_gips;
     c->v[R_INST_MEAS] = v->inst_gips;
@@ -109,16 +113,26 @@ static void fill(wb_textable *tab, const column *cols, int ncols, const column *
 }
 
 int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int markdown, wb_err *e) {
+    return wb_roofline_print_with(f, r, t, NULL, markdown, e);
+}
+
+int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, int markdown,
+                           wb_err *e) {
     const wb_gpu_ref *l4 = wb_gpu_ref_l4(t), *gh200 = wb_gpu_ref_gh200(t);
     if (!l4 || !gh200) return wb_fail(e, "GPU table: rows l4 and gh200 (seed 000 Table 2) are required");
     wb_gpu_view v;
     wb_gpu_view_init(r, t, &v);
-    column cols[4];
-    int ncols = 0, ratio_of[2], nratio = 0;
+    column cols[5];
+    int ncols = 0, ratio_of[3], nratio = 0;
     ref_column(&cols[ncols++], l4, "paper");
     ref_column(&cols[ncols++], gh200, "paper");
     ratio_of[nratio++] = 1;
     if (v.ref && v.ref != l4 && v.ref != gh200) ref_column(&cols[ncols++], v.ref, "datasheet");
+    if (with && with != l4 && with != gh200 && with != v.ref) {
+        ratio_of[nratio++] = ncols;
+        ref_column(&cols[ncols], with, "datasheet");
+        snprintf(cols[ncols++].title, sizeof cols[0].title, "%.34s (datasheet)", with->profile); /* "RTX 5090" is two words */
+    }
     if (r) {
         measured_column(&cols[ncols], r, &v);
         ratio_of[nratio++] = ncols++;
@@ -138,6 +152,7 @@ int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int m
                "Systems maximum).%s",
             markdown ? "\n" : "", nl);
     if (v.ref && v.ref != l4 && v.ref != gh200) fprintf(f, "%s datasheet: %s.%s", v.label, v.ref->source, nl);
+    if (with && with != l4 && with != gh200 && with != v.ref) fprintf(f, "%s (--with %s): %s.%s", with->model, with->profile, with->source, nl);
     if (r) {
         fprintf(f, "%s %s: ceiling points of %s (GPU \"%s\"); ridge = G inst/s / (DRAM read GB/s / 32); the "
                    "measured-ceilings ridge divides the inst_issue ceiling instead of SMs x SMSP x clock.%s",
@@ -154,25 +169,40 @@ int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int m
 }
 
 int wb_cmd_roofline(int argc, char **argv) {
-    const char *path = NULL;
-    int markdown = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--markdown") == 0) markdown = 1;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: wallbench roofline [results.h5] [--markdown]\n"
+    const char *path = NULL, *with_name = NULL;
+    int markdown = 0, k, first = argc;
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"with", required_argument, NULL, 'w'}, {0, 0, 0, 0}};
+    wb_cli cli = {"roofline", longs, 0};
+    const char *v;
+    while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_BAD) return 2;
+        if (k == WB_CLI_HELP) {
+            printf("usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown]\n"
                    "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a "
-                   "file)\n");
+                   "file)\n"
+                   "  --with PROFILE  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n");
             return 0;
-        } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "wallbench roofline: unexpected argument '%s' (usage: wallbench roofline [results.h5] "
-                            "[--markdown])\n", argv[i]);
-            return 2;
-        } else path = argv[i];
+        }
+        if (k == 'w') with_name = v;
+        else markdown = 1;
     }
+    if (first < argc) path = argv[first++];
+    if (first < argc)
+        return wb_cli_bad("roofline", "unexpected argument '%s' (usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown])",
+                          argv[first]);
     wb_err e = {""};
     wb_gpu_table t;
     if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) {
         fprintf(stderr, "wallbench roofline: %s\n", e.msg);
+        return 2;
+    }
+    const wb_gpu_ref *with = with_name ? wb_gpu_table_find(&t, with_name) : NULL;
+    if (with_name && !with) {
+        char names[1024] = "";
+        for (int i = 0; i < t.n; i++) snprintf(names + strlen(names), sizeof names - strlen(names), " %s", t.rows[i].profile);
+        fprintf(stderr, "wallbench roofline: --with %s is no row of harness/gpus.tsv; rows:%s\n", with_name, names);
+        wb_gpu_table_free(&t);
         return 2;
     }
     wb_results r;
@@ -185,7 +215,7 @@ int wb_cmd_roofline(int argc, char **argv) {
         }
         have = 1;
     }
-    if (wb_roofline_print(stdout, have ? &r : NULL, &t, markdown, &e) != WB_OK) {
+    if (wb_roofline_print_with(stdout, have ? &r : NULL, &t, with, markdown, &e) != WB_OK) {
         fprintf(stderr, "wallbench roofline: %s\n", e.msg);
         rc = 2;
     }

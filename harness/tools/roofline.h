@@ -14,5 +14,8 @@
  * measured column when r is not NULL, and ratios to L4. Returns WB_OK, or
  * WB_ERR when the table lacks the l4 or gh200 row. */
 int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int markdown, wb_err *e);
+/* The same with one more datasheet column: any row of the table (NULL: none). */
+int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, int markdown,
+                           wb_err *e);
 
 #endif

@@ -1,0 +1,51 @@
+/* cli.c - getopt_long for every subcommand (see cli.h). */
+#include "harness/base/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WB_CLI_MAX 64
+
+int wb_cli_bad(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "wallbench %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see wallbench %s --help)\n", cmd);
+    return 2;
+}
+
+int wb_cli_next(wb_cli *c, int argc, char **argv, const char **value, int *first) {
+    struct option all[WB_CLI_MAX + 2];
+    int n = 0;
+    for (; c->longs[n].name && n < WB_CLI_MAX; n++) all[n] = c->longs[n];
+    all[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    all[n] = (struct option){0, 0, 0, 0};
+    if (!c->started) {
+        optind = 0; /* glibc: 0 re-initialises, so a second parse in one process starts clean */
+        c->started = 1;
+    }
+    opterr = 0;
+    *value = NULL;
+    /* The leading ':' tells a missing value (':') from an unknown option ('?'). */
+    int k = getopt_long(argc, argv, ":h", all, NULL);
+    const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+    switch (k) {
+    case -1: *first = optind; return WB_CLI_END;
+    case 'h': return WB_CLI_HELP;
+    case ':': return wb_cli_bad(c->cmd, "option %s needs a value", arg), WB_CLI_BAD;
+    case '?':
+        if (strncmp(arg, "--", 2) != 0) return wb_cli_bad(c->cmd, "unknown option '-%c'", optopt), WB_CLI_BAD;
+        /* An "--flag=value" given to a flag also lands here. */
+        for (int i = 0; i < n; i++) {
+            size_t len = strlen(all[i].name);
+            if (!strncmp(arg, "--", 2) && !strncmp(arg + 2, all[i].name, len) && arg[2 + len] == '=' &&
+                all[i].has_arg == no_argument)
+                return wb_cli_bad(c->cmd, "option --%s takes no value", all[i].name), WB_CLI_BAD;
+        }
+        return wb_cli_bad(c->cmd, "unknown option '%s'", arg), WB_CLI_BAD;
+    default: *value = optarg; return k;
+    }
+}

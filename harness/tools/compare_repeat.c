@@ -1,0 +1,86 @@
+/* compare_repeat.c - `wallbench compare A B --repeat`: repeatability of two
+ * runs of one sweep on one GPU model. Of the matched points measured on both
+ * sides whose medians are at least min_ms on both, the share whose medians
+ * agree within `within` (|B/A - 1| <= within), per family and overall, then
+ * the least repeatable points with their spread and each side's in-run noise
+ * (stddev / median of its samples), so that a noisy kernel (contended
+ * atomics) is told apart from a run that moved. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/tools/compare.h"
+
+typedef struct spread {
+    const wb_cmp_pair *p;
+    double dev; /* |B/A - 1| */
+} spread;
+
+static int by_dev(const void *x, const void *y) {
+    const spread *a = x, *b = y;
+    return (a->dev < b->dev) - (a->dev > b->dev);
+}
+
+static double in_run_noise(const wb_row *r) {
+    return r->m.time_median_ms > 0 ? r->m.time_stddev_ms / r->m.time_median_ms : NAN;
+}
+
+int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e) {
+    spread *s = malloc((size_t)(c->npairs ? c->npairs : 1) * sizeof *s);
+    if (!s) return wb_fail(e, "out of memory");
+    int n = 0;
+    for (int64_t i = 0; i < c->npairs; i++) {
+        const wb_cmp_pair *p = &c->pairs[i];
+        const wb_row *a = &c->a.r.rows[p->a], *b = &c->b.r.rows[p->b];
+        if (!isfinite(p->ratio) || a->m.time_median_ms < min_ms || b->m.time_median_ms < min_ms) continue;
+        s[n++] = (spread){p, fabs(p->ratio - 1)};
+    }
+    qsort(s, (size_t)n, sizeof *s, by_dev);
+    wb_textable t;
+    wb_textable_init(&t, 4);
+    int h = wb_textable_add(&t);
+    wb_textable_set(&t, h, 0, "family");
+    wb_textable_set(&t, h, 1, "points >= %g ms", min_ms);
+    wb_textable_set(&t, h, 2, "within %g%%", 100 * within);
+    wb_textable_set(&t, h, 3, "share");
+    int total_in = 0;
+    for (int pass = 0; pass < 2; pass++) /* families in first-appearance order, then all */
+        for (int i = 0; i < (pass ? 1 : n); i++) {
+            const char *fam = pass ? NULL : c->a.r.rows[s[i].p->a].p.family;
+            int seen = 0;
+            for (int j = 0; fam && j < i; j++) seen |= strcmp(c->a.r.rows[s[j].p->a].p.family, fam) == 0;
+            if (seen) continue;
+            int in = 0, all = 0;
+            for (int j = 0; j < n; j++) {
+                if (fam && strcmp(c->a.r.rows[s[j].p->a].p.family, fam) != 0) continue;
+                all++;
+                in += s[j].dev <= within;
+            }
+            if (!fam) total_in = in;
+            int row = wb_textable_add(&t);
+            wb_textable_set(&t, row, 0, "%s", fam ? fam : "all");
+            wb_textable_set(&t, row, 1, "%d", all);
+            wb_textable_set(&t, row, 2, "%d", in);
+            wb_textable_set(&t, row, 3, "%.1f%%", all ? 100.0 * in / all : 0.0);
+        }
+    printf("\n%srepeatability: %d of %d points with both medians >= %g ms agree within %g%% (%.1f%%)\n",
+           c->md ? "### " : "", total_in, n, min_ms, 100 * within, n ? 100.0 * total_in / n : 0.0);
+    wb_textable_print(stdout, &t, c->md);
+    wb_textable_free(&t);
+
+    int shown = n < top ? n : top;
+    printf("\n%sthe %d least repeatable (spread = |B/A - 1|; noise = stddev / median of a side's samples)\n",
+           c->md ? "### " : "", shown);
+    /* the point name last and whole: it outgrows a table cell */
+    printf("%s%9s %9s %8s %8s %8s %8s  %s\n", c->md ? "    " : "", "A ms", "B ms", "B/A", "spread", "A noise",
+           "B noise", "point");
+    for (int i = 0; i < shown; i++) {
+        const wb_row *a = &c->a.r.rows[s[i].p->a], *b = &c->b.r.rows[s[i].p->b];
+        char name[256];
+        wb_point_name(&a->p, name, sizeof name);
+        printf("%s%9.4g %9.4g %8.4f %7.2f%% %7.2f%% %7.2f%%  %s\n", c->md ? "    " : "", a->m.time_median_ms,
+               b->m.time_median_ms, s[i].p->ratio, 100 * s[i].dev, 100 * in_run_noise(a), 100 * in_run_noise(b), name);
+    }
+    free(s);
+    return WB_OK;
+}

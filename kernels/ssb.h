@@ -1,0 +1,104 @@
+/* ssb.h - the ssb family's kernels: the data generator (ssb_gen.h's formulas,
+ * one thread per row) and the 13 Star Schema Benchmark queries in two forms.
+ *
+ * A query reaches the kernels as a wb_ssb_query: flight 1 is a filtered sum
+ * over lineorder ranges (Q1.x filter lo_orderdate directly, as Crystal does);
+ * flights 2-4 probe up to four dimensions in the given order, each through a
+ * direct-mapped int32 map (indexed by the key; date by lo_orderdate -
+ * 19920101) whose entry is -1 for a row the dimension filter removes and
+ * otherwise that row's share of the dense group index (code x stride), so the
+ * group of a fact row is the sum of its entries and the aggregate is one
+ * 64-bit atomicAdd into out[group]. */
+#ifndef WB_KERNELS_SSB_H
+#define WB_KERNELS_SSB_H
+
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "launch.h"
+#include "ssb_gen.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Query forms, in the order of micro/ssb.c's variant suffixes. */
+typedef enum wb_ssb_form {
+    WB_SSB_TILED,  /* Crystal (seed 001 section 5): one block per tile of block x ILP rows, striped
+                      block-wide loads, each column after the first loaded only for rows still
+                      flagged (BlockPredLoad), every dimension (date too) probed through its map,
+                      flight 1 summed over the block, one atomic per block */
+    WB_SSB_DIRECT, /* seed 002's lifted form: a persistent grid-stride loop, the first column read
+                      with vector loads, the rest only for rows still passing (short-circuit), the
+                      date join replaced by arithmetic on the yyyymmdd key (range test, year =
+                      key / 10000), flight 1 summed per warp */
+    WB_SSB_PACKED, /* direct plus seed 002's two lifted optimizations (section 4): 1-byte dimension maps
+                      (the group code, 0xFF = filtered out: the 3 M-row customer map is 3 MB, not 12,
+                      and stays in L2) and the group table privatized per block in shared memory (one
+                      global atomic per group and block at the end); flight 1 as direct */
+    WB_SSB_BITMAP, /* packed, and the first probe's filter as a bitmap in shared memory, one bit a key,
+                      so that only rows passing it read its map: the first probe of 600 M rows runs at
+                      the key stream's speed instead of the L2's random-request rate (~150 G/s for
+                      maps of 1.4-3 M entries on the H200). The host orders the probes: first the most
+                      selective dimension whose bitmap fits (micro/ssb.c); flight 1 as direct */
+    WB_SSB_FORMS
+} wb_ssb_form;
+
+/* lineorder columns, in generation order. */
+enum { WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_PARTKEY, WB_SSB_LO_SUPPKEY, WB_SSB_LO_QUANTITY,
+       WB_SSB_LO_EXTENDEDPRICE, WB_SSB_LO_DISCOUNT, WB_SSB_LO_REVENUE, WB_SSB_LO_SUPPLYCOST, WB_SSB_LO_COLUMNS };
+
+/* Dimensions, and the lineorder column each joins on. */
+enum { WB_SSB_DATE, WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_PART, WB_SSB_DIMS };
+
+typedef struct wb_ssb_columns {
+    int32_t *col[WB_SSB_LO_COLUMNS]; /* device, n each */
+    int64_t n;
+} wb_ssb_columns;
+
+/* One dimension probe of a query, in probe order. The kernels index these by
+ * probe position in unrolled loops, so that no pointer array is indexed at
+ * run time (which would put it in local memory). */
+typedef struct wb_ssb_probe {
+    int dim;                /* WB_SSB_DATE .. WB_SSB_PART */
+    const int32_t *key;     /* the lineorder column it joins on (device) */
+    const int32_t *map;     /* device map (see above); date: WB_SSB_DATE_SPAN entries */
+    const uint8_t *packed;  /* the packed form's map: code = share / stride, or WB_SSB_PACKED_NONE */
+    int32_t stride;         /* the dimension's stride in the group index */
+} wb_ssb_probe;
+
+typedef struct wb_ssb_query {
+    int flight;                      /* 1..4; flight 4 sums lo_revenue - lo_supplycost, 2 and 3 lo_revenue */
+    int32_t date_lo, date_hi;        /* lo_orderdate range (all flights) */
+    int32_t qty_lo, qty_hi;          /* flight 1: lo_quantity range */
+    int32_t disc_lo, disc_hi;        /* flight 1: lo_discount range */
+    int nprobe;                      /* flights 2-4: dimensions probed, in this order */
+    wb_ssb_probe probe[WB_SSB_DIMS];
+    int32_t year_base;               /* date's share of the group: (year - base) x its stride */
+    const uint32_t *bitmap;          /* bitmap form: bit k of word k / 32 set iff key k passes probe[0]'s filter */
+    int32_t bitmap_words;
+    unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
+    int64_t groups;
+} wb_ssb_query;
+
+#define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */
+
+/* Fills the nine columns of c from (seed, row) on s. */
+cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);
+
+/* Completes l (block, ilp, occupancy_target set) for query q over n rows:
+ * tiled covers the rows with one block per tile, the others are persistent
+ * (packed: groups x 8 bytes of shared memory, bitmap: plus the bitmap).
+ * cudaErrorInvalidValue for a shape that is not compiled (tiled: blocks 128,
+ * 256, 512; all: ILP 1, 2, 4, 8, 16), a bitmap form without a bitmap, or
+ * shared memory beyond a block's. */
+cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
+
+/* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */
+cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c, const wb_ssb_query *q,
+                          cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,357 @@
+/* ssb.c - the ssb family: the 13 Star Schema Benchmark queries (Q1.1-Q4.3),
+ * each in the tiled (Crystal), direct, packed and bitmap (seed 002) forms, on data generated
+ * on the GPU at scale factor SF = n / 6,000,000 (ssb_gen.h) and answered on
+ * the CPU (ssb_ref.c). One data set per n serves all 26 variants; the
+ * dimension maps of every query are built on the host once per data set,
+ * outside the timed region (a resident engine keeps its dimension filters),
+ * so a point times the query's one kernel over lineorder. Queries as data:
+ * ssb_query.c; kernels: kernels/ssb.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/run/family.h"
+#include "kernels/ssb.h"
+#include "micro/data.h"
+#include "micro/keys.h"
+#include "micro/ssb_query.h"
+
+#define FORMS(q) q "_tiled", q "_direct", q "_packed", q "_bitmap"
+static const char *const ssb_variants[] = {
+    FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
+    FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"), NULL,
+};
+#define VARIANTS (WB_SSB_FORMS * WB_SSB_QUERIES)
+
+static int query_of(int variant) { return variant / WB_SSB_FORMS; }
+static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_FORMS); }
+
+#define SSB_BLOCK 256
+/* The bitmap form's filter bits: at most 64 KB a block, so that three blocks
+ * of 256 threads stay resident on an SM of 228 KB (H100/H200) and one on an
+ * L4's 100 KB. At SF 100 the supplier fits (25 KB), part (175 KB) and
+ * customer (366 KB) do not; at SF 10 customer does (37.5 KB). */
+#define BITMAP_MAX_BYTES (64 * 1024)
+#define SF(x) ((int64_t)llround((x) * WB_SSB_ROWS_PER_SF))
+
+/* ---- sweep ---- */
+
+typedef struct sink {
+    wb_point_add add;
+    void *ctx;
+} sink;
+
+static int add(const sink *s, int variant, int64_t n, int block, int ilp, double occ) {
+    const wb_ssb_spec *q = &wb_ssb_specs[query_of(variant)];
+    wb_ssb_layout l;
+    wb_ssb_layout_of(q, &l);
+    wb_point p;
+    wb_point_init(&p);
+    snprintf(p.family, sizeof p.family, "ssb");
+    snprintf(p.variant, sizeof p.variant, "%s", ssb_variants[variant]);
+    p.variant_id = variant;
+    snprintf(p.dtype, sizeof p.dtype, "int32");
+    snprintf(p.layout, sizeof p.layout, "ssb");
+    p.n = n;
+    p.selectivity = wb_ssb_expected_selectivity(q);
+    p.groups = l.groups;
+    p.columns = q->flight == 1 ? 4 : q->nprobe + (q->flight == 4 ? 2 : 1);
+    /* table_entries: the largest dimension the query joins (-1 for flight 1) */
+    const wb_ssb_sizes z = wb_ssb_sizes_of(n);
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++)
+        if (q->dim[dim].joined && wb_ssb_map_entries(dim, &z) - 1 > p.table_entries)
+            p.table_entries = wb_ssb_map_entries(dim, &z) - 1;
+    p.launch.block = block;
+    p.launch.ilp = ilp;
+    p.launch.occupancy_target = occ;
+    return s->add(s->ctx, &p);
+}
+
+static int add_all(const sink *s, int64_t n, int ilp, double occ) {
+    for (int v = 0; v < VARIANTS; v++)
+        if (add(s, v, n, SSB_BLOCK, ilp, occ) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+/* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
+ * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
+ * 128 and 512 too, and a one-row table. 286 points, 3 data sets. */
+static int sweep_test(const sink *s) {
+    static const int64_t ns[] = {60011, 1000003};
+    for (int i = 0; i < 2; i++)
+        for (int ilp = 1; ilp <= 4; ilp += 3)
+            if (add_all(s, ns[i], ilp, 1) != WB_OK) return WB_ERR;
+    for (int v = 0; v < VARIANTS; v += WB_SSB_FORMS)
+        if (add(s, v, ns[0], 128, 4, 1) != WB_OK || add(s, v, ns[1], 512, 2, 1) != WB_OK) return WB_ERR;
+    return add_all(s, 1, 4, 1);
+}
+
+/* Launch shapes beside the default (ILP 4, occupancy 1, in add_all). */
+typedef struct shapes {
+    int nilp;
+    int ilps[4];
+    int nocc;
+    double occs[2];
+} shapes;
+static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {1, {8}, 1, {0.5}};
+
+/* The ILP x occupancy grid of one query's forms. */
+static int add_grid(const sink *s, int query, int64_t n, const shapes *g) {
+    for (int f = 0; f < WB_SSB_FORMS; f++) {
+        const int v = query * WB_SSB_FORMS + f;
+        for (int i = 0; i < g->nilp; i++)
+            if (add(s, v, n, SSB_BLOCK, g->ilps[i], 1) != WB_OK) return WB_ERR;
+        for (int o = 0; o < g->nocc; o++)
+            if (add(s, v, n, SSB_BLOCK, 4, g->occs[o]) != WB_OK) return WB_ERR;
+    }
+    return WB_OK;
+}
+
+/* quick: SF 1 and 10, every variant (104); ILP {1, 2, 8, 16} and occupancy
+ * {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10 (48). 152
+ * points, 2 data sets (SF 10: 2.2 GB, generated in ~10 ms on an H200, CPU
+ * reference ~1 s on 16 cores). */
+static int sweep_quick(const sink *s) {
+    if (add_all(s, SF(1), 4, 1) != WB_OK || add_all(s, SF(10), 4, 1) != WB_OK) return WB_ERR;
+    return add_grid(s, 0, SF(10), &wide) == WB_OK && add_grid(s, 10, SF(10), &wide) == WB_OK ? WB_OK : WB_ERR;
+}
+
+/* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB: skipped where it
+ * does not fit): every variant (52) and ILP 8 and occupancy 1/2 of every
+ * query and form (104). The SF 100 part: generation ~0.1 s, CPU reference
+ * ~7 s on 16 cores, 156 points of 1-10 ms launches. 308 points. */
+static int sweep_full(const sink *s) {
+    if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
+    for (int q = 0; q < WB_SSB_QUERIES; q++)
+        if (add_grid(s, q, SF(100), &narrow) != WB_OK) return WB_ERR;
+    return WB_OK;
+}
+
+static int ssb_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add addf, void *ctx) {
+    sink s = {addf, ctx};
+    (void)dev;
+    return kind == WB_SWEEP_TEST ? sweep_test(&s) : kind == WB_SWEEP_QUICK ? sweep_quick(&s) : sweep_full(&s);
+}
+
+/* ---- data ---- */
+
+static double maps_bytes(const wb_ssb_sizes *z) {
+    double b = 0;
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++)
+            if (wb_ssb_specs[qi].dim[dim].joined) /* int32 + packed + bitmap */
+                b += (4.0 + 1.0 + 1.0 / 8) * (double)wb_ssb_map_entries(dim, z) + 4;
+    return b;
+}
+
+static double ssb_device_bytes(const wb_point *p) {
+    const wb_ssb_sizes z = wb_ssb_sizes_of(p->n);
+    double groups = 0;
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
+        wb_ssb_layout l;
+        wb_ssb_layout_of(&wb_ssb_specs[qi], &l);
+        groups += 8.0 * (double)l.groups;
+    }
+    return 4.0 * WB_SSB_LO_COLUMNS * (double)p->n + maps_bytes(&z) + groups;
+}
+
+static int ssb_same_data(const wb_point *a, const wb_point *b) { return a->n == b->n; }
+
+typedef struct ssb_data {
+    uint64_t seed;
+    wb_ssb_sizes z;
+    wb_ssb_columns cols;
+    int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
+    uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
+    int bitmap_dim[WB_SSB_QUERIES];               /* the bitmap form's first probe; -1: none fits */
+    uint32_t *bitmap[WB_SSB_QUERIES];             /* its filter, one bit a key */
+    unsigned long long *out[WB_SSB_QUERIES];   /* device group sums */
+    wb_ssb_answer ans[WB_SSB_QUERIES];
+} ssb_data;
+
+static void ssb_data_destroy(void *data) {
+    ssb_data *d = data;
+    if (!d) return;
+    for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) wb_dev_free(d->cols.col[c]);
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++) wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]);
+        wb_dev_free(d->out[qi]), wb_dev_free(d->bitmap[qi]);
+    }
+    wb_ssb_answers_free(d->ans);
+    free(d);
+}
+
+static int32_t bitmap_words(const ssb_data *d, int dim) {
+    return (int32_t)((wb_ssb_map_entries(dim, &d->z) + 31) / 32);
+}
+
+/* One query's dimension map: int32, packed and (the bitmap form's first
+ * dimension) as filter bits. */
+static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *bytes, wb_err *e) {
+    const wb_ssb_layout *l = &d->ans[qi].layout;
+    const int64_t entries = wb_ssb_map_entries(dim, &d->z);
+    wb_ssb_map_fill(&wb_ssb_specs[qi], l, dim, &d->z, d->seed, host);
+    if (wb_ssb_pack_map(host, entries, l->stride[dim], bytes) != WB_OK)
+        return wb_fail(e, "ssb %s: a group code does not fit the packed map", wb_ssb_specs[qi].name);
+    int rc = wb_dev_alloc((void **)&d->map[qi][dim], (size_t)entries * sizeof(int32_t), "ssb dimension map", e);
+    if (rc == WB_OK) rc = wb_upload(d->map[qi][dim], host, (size_t)entries * sizeof(int32_t), e);
+    if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
+    if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
+    if (rc != WB_OK || dim != d->bitmap_dim[qi]) return rc;
+    const size_t bits_bytes = (size_t)bitmap_words(d, dim) * sizeof(uint32_t);
+    uint32_t *bits = wb_host_alloc(bits_bytes, "ssb bitmap", e);
+    if (!bits) return WB_ERR;
+    wb_ssb_bitmap_of(host, entries, bits);
+    rc = wb_dev_alloc((void **)&d->bitmap[qi], bits_bytes, "ssb bitmap", e);
+    if (rc == WB_OK) rc = wb_upload(d->bitmap[qi], bits, bits_bytes, e);
+    free(bits);
+    return rc;
+}
+
+static int upload_maps(ssb_data *d, wb_err *e) {
+    int64_t most = 0;
+    for (int dim = 0; dim < WB_SSB_DIMS; dim++)
+        if (wb_ssb_map_entries(dim, &d->z) > most) most = wb_ssb_map_entries(dim, &d->z);
+    int32_t *host = wb_host_alloc((size_t)most * sizeof(int32_t), "ssb dimension map", e);
+    uint8_t *bytes = host ? wb_host_alloc((size_t)most, "ssb packed map", e) : NULL;
+    int rc = bytes ? WB_OK : WB_ERR;
+    for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
+        d->bitmap_dim[qi] = wb_ssb_bitmap_dim(&wb_ssb_specs[qi], &d->z, BITMAP_MAX_BYTES);
+        rc = wb_dev_alloc((void **)&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
+                          "ssb group sums", e);
+        for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
+            if (wb_ssb_specs[qi].dim[dim].joined) rc = upload_map(d, qi, dim, host, bytes, e);
+    }
+    free(host);
+    free(bytes);
+    return rc;
+}
+
+static int ssb_data_create(const wb_point *p, void **out, wb_err *e) {
+    *out = NULL;
+    ssb_data *d = calloc(1, sizeof *d);
+    if (!d) return wb_fail(e, "calloc(ssb data) failed");
+    d->seed = wb_keys_seed(wb_seed, 0x737362ull, 0, 0, 0);
+    d->z = wb_ssb_sizes_of(p->n);
+    d->cols.n = p->n;
+    int rc = WB_OK;
+    for (int c = 0; c < WB_SSB_LO_COLUMNS && rc == WB_OK; c++)
+        rc = wb_dev_alloc((void **)&d->cols.col[c], (size_t)(p->n > 0 ? p->n : 1) * sizeof(int32_t),
+                          "ssb lineorder column", e);
+    if (rc == WB_OK) rc = WB_CUDA(e, wb_ssb_generate(&d->cols, &d->z, d->seed, 0));
+    /* The reference runs on the host while the GPU generates. */
+    if (rc == WB_OK) rc = wb_ssb_reference(d->seed, &d->z, d->ans, e);
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
+    if (rc == WB_OK) rc = upload_maps(d, e);
+    if (rc != WB_OK) {
+        ssb_data_destroy(d);
+        return rc;
+    }
+    *out = d;
+    return WB_OK;
+}
+
+/* ---- plan, reset, launch, verify ---- */
+
+/* The query as the kernels of `form` run it. The bitmap form probes its
+ * bitmap's dimension first, then the others in the specification's order. */
+static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
+    const wb_ssb_spec *s = &wb_ssb_specs[qi];
+    const wb_ssb_layout *l = &d->ans[qi].layout;
+    wb_ssb_query q;
+    memset(&q, 0, sizeof q);
+    q.flight = s->flight;
+    q.date_lo = s->date_lo, q.date_hi = s->date_hi;
+    q.qty_lo = s->qty_lo, q.qty_hi = s->qty_hi, q.disc_lo = s->disc_lo, q.disc_hi = s->disc_hi;
+    q.nprobe = s->nprobe;
+    int order[WB_SSB_DIMS];
+    const int lead = form == WB_SSB_BITMAP ? d->bitmap_dim[qi] : -1;
+    wb_ssb_probe_order(s, lead, order);
+    if (lead >= 0) q.bitmap = d->bitmap[qi], q.bitmap_words = bitmap_words(d, lead);
+    static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
+                                            WB_SSB_LO_PARTKEY};
+    for (int p = 0; p < s->nprobe; p++) {
+        const int dim = order[p];
+        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[key_of[dim]], d->map[qi][dim], d->packed[qi][dim],
+                                    l->stride[dim]};
+    }
+    q.year_base = l->base[WB_SSB_DATE];
+    q.out = d->out[qi];
+    q.groups = l->groups;
+    return q;
+}
+
+static int ssb_plan(void *data, wb_point *p, wb_err *e) {
+    ssb_data *d = data;
+    if (p->variant_id < 0 || p->variant_id >= VARIANTS) return wb_fail(e, "ssb: no variant %d", p->variant_id);
+    const int qi = query_of(p->variant_id);
+    const wb_ssb_spec *q = &wb_ssb_specs[qi];
+    const wb_ssb_form form = form_of(p->variant_id);
+    if (form == WB_SSB_BITMAP && q->flight != 1 && d->bitmap_dim[qi] < 0)
+        return wb_skip(e, "ssb: no dimension of %s has a bitmap of at most %d KB at SF %g", q->name,
+                       BITMAP_MAX_BYTES / 1024, (double)d->cols.n / WB_SSB_ROWS_PER_SF);
+    const wb_ssb_query args = query_args(d, qi, form);
+    cudaError_t ce = wb_ssb_plan(form, &args, &p->launch, d->cols.n);
+    if (ce == cudaErrorInvalidValue)
+        return wb_skip(e, "ssb: block %d / ILP %d is not a compiled shape, or %lld groups exceed shared memory",
+                       p->launch.block, p->launch.ilp, (long long)d->ans[qi].layout.groups);
+    WB_CUDA_TRY(e, ce);
+    double lookups = 0;
+    p->bytes_model = wb_ssb_bytes_model(q, &d->ans[qi], &d->z, &lookups);
+    p->items = (double)d->cols.n;
+    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
+             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6);
+    return WB_OK;
+}
+
+static int ssb_reset(void *data, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
+    ssb_data *d = data;
+    const int qi = query_of(p->variant_id);
+    (void)poison;
+    /* The group sums are the atomics' targets and must start at 0, poison or
+     * not; a query that did not run leaves 0 in every group, which fails
+     * wherever the reference has a row. */
+    return WB_CUDA(e, cudaMemsetAsync(d->out[qi], 0, (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long), s));
+}
+
+static int ssb_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
+    ssb_data *d = data;
+    const wb_ssb_query q = query_args(d, query_of(p->variant_id), form_of(p->variant_id));
+    return WB_CUDA(e, wb_ssb_launch(form_of(p->variant_id), &p->launch, &d->cols, &q, s));
+}
+
+/* Every group of the dense result, the empty ones included. */
+static int ssb_verify(void *data, const wb_point *p, wb_err *e) {
+    ssb_data *d = data;
+    const int qi = query_of(p->variant_id);
+    const wb_ssb_answer *a = &d->ans[qi];
+    const size_t bytes = (size_t)a->layout.groups * sizeof(unsigned long long);
+    unsigned long long *got = wb_host_alloc(bytes, "ssb group sums copy", e);
+    if (!got) return WB_ERR;
+    int rc = wb_download(got, d->out[qi], bytes, e);
+    if (rc == WB_OK) {
+        wb_mismatches m;
+        wb_mismatch_init(&m);
+        for (int64_t g = 0; g < a->layout.groups; g++)
+            if ((long long)got[g] != (long long)a->sums[g]) wb_mismatch_add_i64(&m, g, (long long)got[g], (long long)a->sums[g]);
+        rc = wb_mismatch_finish(&m, a->layout.groups, "ssb groups", e);
+    }
+    free(got);
+    return rc;
+}
+
+const wb_family wb_family_ssb = {
+    .name = "ssb",
+    .summary = "Star Schema Benchmark Q1.1-Q4.3: Crystal-tiled, direct, packed, bitmap; GPU-generated data by SF",
+    .variants = ssb_variants,
+    .sweep = ssb_sweep,
+    .device_bytes = ssb_device_bytes,
+    .same_data = ssb_same_data,
+    .data_create = ssb_data_create,
+    .data_destroy = ssb_data_destroy,
+    .plan = ssb_plan,
+    .reset = ssb_reset,
+    .launch = ssb_launch,
+    .verify = ssb_verify,
+};

@@ -1,0 +1,283 @@
+/* ssb_query.c - the 13 SSB queries as data and what follows from them (see
+ * ssb_query.h). Codes are the dense ints of ssb_gen.h: region 1 AMERICA, 2
+ * ASIA, 3 EUROPE; nation 24 UNITED STATES; city 231 'UNITED KI1', 235 'UNITED
+ * KI5'; category 1 'MFGR#12', 3 'MFGR#14'; brand 260..267 'MFGR#2221'..'MFGR#2228',
+ * 278 'MFGR#2239'; mfgr 0, 1 'MFGR#1', 'MFGR#2'.
+ *
+ * Selectivities (share of lineorder rows in the answer; order dates uniform
+ * over 2,406 days, 1998 has 214 of them):
+ *   Q1.1 365/2406 x 3/11 x 24/50 = 1.99e-2   Q1.2 31/2406 x 3/11 x 10/50 = 7.03e-4
+ *   Q1.3 7/2406 x 3/11 x 10/50 = 1.59e-4     Q2.1 1/25 x 1/5 = 8.0e-3
+ *   Q2.2 8/1000 x 1/5 = 1.6e-3               Q2.3 1/1000 x 1/5 = 2.0e-4
+ *   Q3.1 1/5 x 1/5 x 2192/2406 = 3.64e-2     Q3.2 1/25 x 1/25 x 2192/2406 = 1.46e-3
+ *   Q3.3 1/125 x 1/125 x 2192/2406 = 5.83e-5 Q3.4 1/125 x 1/125 x 31/2406 = 8.25e-7
+ *   Q4.1 1/5 x 1/5 x 2/5 = 1.6e-2            Q4.2 1/5 x 1/5 x 2/5 x 579/2406 = 3.85e-3
+ *   Q4.3 1/5 x 1/25 x 1/25 x 579/2406 = 7.70e-5
+ * (wb_ssb_expected_selectivity computes them; tests/test_ssb_ref.c checks the
+ * generated data against them.) */
+#include "micro/ssb_query.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_DIM {0, -1, 0, 0, -1, -1}
+#define DATE_GROUPED {1, -1, 0, 0, -1, WB_SSB_FINE}
+#define DIM(flevel, lo, hi, alt, glevel) {1, flevel, lo, hi, alt, glevel}
+#define ALL_DATES 19920101, 19981231
+#define NO_RANGES 0, -1, 0, -1
+
+#define Q1_SQL(where)                                                                                               \
+    "SELECT SUM(lo_extendedprice * lo_discount) FROM lineorder, dwdate WHERE lo_orderdate = d_datekey AND " where
+#define Q2_SQL(where)                                                                                               \
+    "SELECT d_year, p_brand1, SUM(lo_revenue) FROM lineorder, dwdate, part, supplier WHERE lo_orderdate = "       \
+    "d_datekey AND lo_partkey = p_partkey AND lo_suppkey = s_suppkey AND " where                                   \
+    " GROUP BY d_year, p_brand1 ORDER BY d_year, p_brand1"
+#define Q3_SQL(cols, where)                                                                                         \
+    "SELECT d_year, " cols ", SUM(lo_revenue) FROM customer, lineorder, supplier, dwdate WHERE lo_custkey = "     \
+    "c_custkey AND lo_suppkey = s_suppkey AND lo_orderdate = d_datekey AND " where " GROUP BY d_year, " cols     \
+    " ORDER BY d_year, " cols
+#define Q4_SQL(cols, where)                                                                                         \
+    "SELECT d_year, " cols ", SUM(lo_revenue - lo_supplycost) FROM dwdate, customer, supplier, part, lineorder "  \
+    "WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND lo_partkey = p_partkey AND lo_orderdate = "      \
+    "d_datekey AND " where " GROUP BY d_year, " cols " ORDER BY d_year, " cols
+
+const wb_ssb_spec wb_ssb_specs[WB_SSB_QUERIES] = {
+    {"q1.1", 1, 19930101, 19931231, 1, 24, 1, 3, {NO_DIM, NO_DIM, NO_DIM, NO_DIM}, 0, {0},
+     Q1_SQL("d_year = 1993 AND lo_discount BETWEEN 1 AND 3 AND lo_quantity < 25")},
+    {"q1.2", 1, 19940101, 19940131, 26, 35, 4, 6, {NO_DIM, NO_DIM, NO_DIM, NO_DIM}, 0, {0},
+     Q1_SQL("d_yearmonthnum = 199401 AND lo_discount BETWEEN 4 AND 6 AND lo_quantity BETWEEN 26 AND 35")},
+    {"q1.3", 1, 19940204, 19940210, 26, 35, 5, 7, {NO_DIM, NO_DIM, NO_DIM, NO_DIM}, 0, {0},
+     Q1_SQL("d_weeknuminyear = 6 AND d_year = 1994 AND lo_discount BETWEEN 5 AND 7 AND lo_quantity BETWEEN 26 AND 35")},
+    {"q2.1", 2, ALL_DATES, NO_RANGES,
+     {DATE_GROUPED, NO_DIM, DIM(WB_SSB_TOP, 1, 1, -1, -1), DIM(WB_SSB_MID, 1, 1, -1, WB_SSB_FINE)}, 3,
+     {WB_SSB_PART, WB_SSB_SUPP, WB_SSB_DATE}, Q2_SQL("p_category = 1 AND s_region = 1")},
+    {"q2.2", 2, ALL_DATES, NO_RANGES,
+     {DATE_GROUPED, NO_DIM, DIM(WB_SSB_TOP, 2, 2, -1, -1), DIM(WB_SSB_FINE, 260, 267, -1, WB_SSB_FINE)}, 3,
+     {WB_SSB_PART, WB_SSB_SUPP, WB_SSB_DATE}, Q2_SQL("p_brand1 BETWEEN 260 AND 267 AND s_region = 2")},
+    {"q2.3", 2, ALL_DATES, NO_RANGES,
+     {DATE_GROUPED, NO_DIM, DIM(WB_SSB_TOP, 3, 3, -1, -1), DIM(WB_SSB_FINE, 278, 278, -1, WB_SSB_FINE)}, 3,
+     {WB_SSB_PART, WB_SSB_SUPP, WB_SSB_DATE}, Q2_SQL("p_brand1 = 278 AND s_region = 3")},
+    {"q3.1", 3, 19920101, 19971231, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_TOP, 2, 2, -1, WB_SSB_MID), DIM(WB_SSB_TOP, 2, 2, -1, WB_SSB_MID), NO_DIM}, 3,
+     {WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_DATE},
+     Q3_SQL("c_nation, s_nation", "c_region = 2 AND s_region = 2 AND d_year >= 1992 AND d_year <= 1997")},
+    {"q3.2", 3, 19920101, 19971231, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_MID, 24, 24, -1, WB_SSB_FINE), DIM(WB_SSB_MID, 24, 24, -1, WB_SSB_FINE), NO_DIM}, 3,
+     {WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_DATE},
+     Q3_SQL("c_city, s_city", "c_nation = 24 AND s_nation = 24 AND d_year >= 1992 AND d_year <= 1997")},
+    {"q3.3", 3, 19920101, 19971231, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_FINE, 231, 231, 235, WB_SSB_FINE), DIM(WB_SSB_FINE, 231, 231, 235, WB_SSB_FINE),
+      NO_DIM},
+     3, {WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_DATE},
+     Q3_SQL("c_city, s_city", "(c_city = 231 OR c_city = 235) AND (s_city = 231 OR s_city = 235) AND d_year >= 1992 "
+                              "AND d_year <= 1997")},
+    {"q3.4", 3, 19971201, 19971231, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_FINE, 231, 231, 235, WB_SSB_FINE), DIM(WB_SSB_FINE, 231, 231, 235, WB_SSB_FINE),
+      NO_DIM},
+     3, {WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_DATE},
+     Q3_SQL("c_city, s_city",
+            "(c_city = 231 OR c_city = 235) AND (s_city = 231 OR s_city = 235) AND d_yearmonthnum = 199712")},
+    {"q4.1", 4, ALL_DATES, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_TOP, 1, 1, -1, WB_SSB_MID), DIM(WB_SSB_TOP, 1, 1, -1, -1),
+      DIM(WB_SSB_TOP, 0, 1, -1, -1)},
+     4, {WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_PART, WB_SSB_DATE},
+     Q4_SQL("c_nation", "c_region = 1 AND s_region = 1 AND (p_mfgr = 0 OR p_mfgr = 1)")},
+    {"q4.2", 4, 19970101, 19981231, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_TOP, 1, 1, -1, -1), DIM(WB_SSB_TOP, 1, 1, -1, WB_SSB_MID),
+      DIM(WB_SSB_TOP, 0, 1, -1, WB_SSB_MID)},
+     4, {WB_SSB_CUST, WB_SSB_SUPP, WB_SSB_DATE, WB_SSB_PART},
+     Q4_SQL("s_nation, p_category",
+            "c_region = 1 AND s_region = 1 AND (d_year = 1997 OR d_year = 1998) AND (p_mfgr = 0 OR p_mfgr = 1)")},
+    {"q4.3", 4, 19970101, 19981231, NO_RANGES,
+     {DATE_GROUPED, DIM(WB_SSB_TOP, 1, 1, -1, -1), DIM(WB_SSB_MID, 24, 24, -1, WB_SSB_FINE),
+      DIM(WB_SSB_MID, 3, 3, -1, WB_SSB_FINE)},
+     4, {WB_SSB_SUPP, WB_SSB_PART, WB_SSB_CUST, WB_SSB_DATE},
+     Q4_SQL("s_city, p_brand1", "c_region = 1 AND s_nation = 24 AND (d_year = 1997 OR d_year = 1998) AND p_category = 3")},
+};
+
+wb_ssb_sizes wb_ssb_sizes_of(int64_t rows) {
+    const double sf = (double)rows / WB_SSB_ROWS_PER_SF;
+    wb_ssb_sizes z;
+    z.lineorder = rows;
+    z.customer = (int64_t)llround(30000 * sf);
+    z.supplier = (int64_t)llround(2000 * sf);
+    z.part = sf >= 1 ? 200000 * (1 + (int64_t)floor(log2(sf) + 1e-9)) : (int64_t)llround(200000 * sf);
+    if (z.customer < 1) z.customer = 1;
+    if (z.supplier < 1) z.supplier = 1;
+    if (z.part < 1) z.part = 1;
+    return z;
+}
+
+static int fine_values(int dim) { return dim == WB_SSB_PART ? WB_SSB_BRANDS : WB_SSB_CITIES; }
+
+int32_t wb_ssb_level(int dim, int32_t fine, int level) {
+    if (level == WB_SSB_FINE) return fine;
+    if (dim == WB_SSB_PART) return level == WB_SSB_MID ? fine / 40 : fine / 200;
+    return level == WB_SSB_MID ? fine / 10 : wb_ssb_region_of(fine / 10);
+}
+
+int wb_ssb_dim_passes(const wb_ssb_dim_spec *d, int dim, int32_t fine) {
+    if (d->filter_level < 0) return 1;
+    int32_t v = wb_ssb_level(dim, fine, d->filter_level);
+    return (v >= d->lo && v <= d->hi) || v == d->alt;
+}
+
+/* Years and order days of a date range. */
+static int order_days_in(int32_t lo, int32_t hi) {
+    int days = 0;
+    for (int d = 0; d < WB_SSB_ORDER_DAYS; d++) {
+        int32_t k = wb_ssb_datekey(d, NULL);
+        days += k >= lo && k <= hi;
+    }
+    return days;
+}
+
+void wb_ssb_layout_of(const wb_ssb_spec *q, wb_ssb_layout *l) {
+    memset(l, 0, sizeof *l);
+    for (int dim = 0; dim < WB_SSB_DIMS; dim++) {
+        const wb_ssb_dim_spec *d = &q->dim[dim];
+        l->base[dim] = 0, l->count[dim] = 1;
+        if (!d->joined || d->group_level < 0) continue;
+        if (dim == WB_SSB_DATE) {
+            l->base[dim] = q->date_lo / 10000;
+            l->count[dim] = q->date_hi / 10000 - l->base[dim] + 1;
+            continue;
+        }
+        int32_t lo = INT32_MAX, hi = -1;
+        for (int32_t f = 0; f < fine_values(dim); f++) {
+            if (!wb_ssb_dim_passes(d, dim, f)) continue;
+            int32_t g = wb_ssb_level(dim, f, d->group_level);
+            if (g < lo) lo = g;
+            if (g > hi) hi = g;
+        }
+        l->base[dim] = lo;
+        l->count[dim] = hi - lo + 1;
+    }
+    int64_t stride = 1;
+    for (int dim = WB_SSB_DIMS - 1; dim >= 0; dim--) {
+        l->stride[dim] = (int32_t)stride;
+        stride *= l->count[dim];
+    }
+    l->groups = stride;
+}
+
+double wb_ssb_dim_share(const wb_ssb_spec *q, int dim) {
+    if (dim == WB_SSB_DATE) return (double)order_days_in(q->date_lo, q->date_hi) / WB_SSB_ORDER_DAYS;
+    if (!q->dim[dim].joined) return 1;
+    int pass = 0;
+    for (int32_t f = 0; f < fine_values(dim); f++) pass += wb_ssb_dim_passes(&q->dim[dim], dim, f);
+    return (double)pass / fine_values(dim);
+}
+
+double wb_ssb_expected_selectivity(const wb_ssb_spec *q) {
+    double s = wb_ssb_dim_share(q, WB_SSB_DATE);
+    if (q->flight == 1) return s * (q->qty_hi - q->qty_lo + 1) / 50.0 * (q->disc_hi - q->disc_lo + 1) / 11.0;
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) s *= wb_ssb_dim_share(q, dim);
+    return s;
+}
+
+int64_t wb_ssb_map_entries(int dim, const wb_ssb_sizes *z) {
+    switch (dim) {
+    case WB_SSB_DATE: return WB_SSB_DATE_SPAN;
+    case WB_SSB_CUST: return z->customer + 1;
+    case WB_SSB_SUPP: return z->supplier + 1;
+    default: return z->part + 1;
+    }
+}
+
+static int32_t fine_of(int dim, uint64_t seed, int32_t key) {
+    return dim == WB_SSB_CUST ? wb_ssb_c_city(seed, key)
+           : dim == WB_SSB_SUPP ? wb_ssb_s_city(seed, key)
+                                : wb_ssb_p_brand(seed, key);
+}
+
+void wb_ssb_map_fill(const wb_ssb_spec *q, const wb_ssb_layout *l, int dim, const wb_ssb_sizes *z, uint64_t seed,
+                     int32_t *map) {
+    const int64_t entries = wb_ssb_map_entries(dim, z);
+    for (int64_t i = 0; i < entries; i++) map[i] = -1;
+    const wb_ssb_dim_spec *d = &q->dim[dim];
+    if (dim == WB_SSB_DATE) {
+        for (int day = 0; day < WB_SSB_DAYS; day++) {
+            int32_t k = wb_ssb_datekey(day, NULL);
+            if (k >= q->date_lo && k <= q->date_hi)
+                map[k - WB_SSB_FIRST_DATE] = (k / 10000 - l->base[dim]) * l->stride[dim];
+        }
+        return;
+    }
+    for (int64_t key = 1; key < entries; key++) {
+        int32_t f = fine_of(dim, seed, (int32_t)key);
+        if (!wb_ssb_dim_passes(d, dim, f)) continue;
+        map[key] = d->group_level < 0 ? 0 : (wb_ssb_level(dim, f, d->group_level) - l->base[dim]) * l->stride[dim];
+    }
+}
+
+int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t *bytes) {
+    for (int64_t k = 0; k < entries; k++) {
+        const int32_t code = map[k] < 0 ? WB_SSB_PACKED_NONE : map[k] / stride;
+        if (map[k] >= 0 && (code >= WB_SSB_PACKED_NONE || code * stride != map[k])) return WB_ERR;
+        bytes[k] = (uint8_t)code;
+    }
+    return WB_OK;
+}
+
+void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits) {
+    for (int64_t w = 0; w < (entries + 31) / 32; w++) bits[w] = 0;
+    for (int64_t k = 0; k < entries; k++)
+        if (map[k] >= 0) bits[k >> 5] |= 1u << (k & 31);
+}
+
+int wb_ssb_bitmap_dim(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes) {
+    int best = -1;
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
+        if (!q->dim[dim].joined || 4 * ((wb_ssb_map_entries(dim, z) + 31) / 32) > max_bytes) continue;
+        if (best < 0 || wb_ssb_dim_share(q, dim) < wb_ssb_dim_share(q, best)) best = dim;
+    }
+    return best;
+}
+
+void wb_ssb_probe_order(const wb_ssb_spec *q, int lead, int order[WB_SSB_DIMS]) {
+    int k = 0;
+    if (lead >= 0) order[k++] = lead;
+    for (int p = 0; p < q->nprobe; p++)
+        if (q->order[p] != lead) order[k++] = q->order[p];
+}
+
+/* Share of 32-byte sectors (8 rows of int32) holding at least one row that
+ * survived the stages before a column, for independent rows. */
+static double sector_share(double s) { return s >= 1 ? 1 : 1 - pow(1 - s, 8); }
+
+/* The bytes model: each lineorder column at the sectors its readers need
+ * (the first column whole; a later one at sector_share of the rows still
+ * passing: short-circuited loads fetch no other sector), the customer,
+ * supplier and part maps at the distinct sectors their lookups hit
+ * (S (1 - (1 - 1/S)^m) of S sectors for m random lookups), and the group
+ * array written once. The date join costs nothing: it is arithmetic on
+ * lo_orderdate (the tiled form's 245 KB date map stays in L2). */
+double wb_ssb_bytes_model(const wb_ssb_spec *q, const wb_ssb_answer *a, const wb_ssb_sizes *z, double *lookups) {
+    const double n = (double)a->stage[0];
+    const int filters = a->nstages - 1;
+    double bytes = 0;
+    *lookups = 0;
+    if (n <= 0) return 8.0 * (double)a->layout.groups;
+    for (int k = 0; k < filters; k++) {
+        bytes += 4 * n * sector_share((double)a->stage[k] / n);
+        int dim = q->flight == 1 ? WB_SSB_DATE : q->order[k];
+        if (dim == WB_SSB_DATE) continue;
+        double m = (double)a->stage[k], sectors = ceil((double)wb_ssb_map_entries(dim, z) / 8);
+        bytes += 32 * sectors * (1 - pow(1 - 1 / sectors, m));
+        *lookups += m;
+    }
+    const int measures = q->flight == 1 ? 1 : q->flight == 4 ? 2 : 1;
+    bytes += measures * 4 * n * sector_share((double)a->stage[filters] / n);
+    return bytes + 8.0 * (double)a->layout.groups;
+}
+
+int wb_ssb_group_values(const wb_ssb_spec *q, const wb_ssb_layout *l, int64_t g, int32_t *values) {
+    int k = 0;
+    for (int dim = 0; dim < WB_SSB_DIMS; dim++) {
+        if (!q->dim[dim].joined || q->dim[dim].group_level < 0) continue;
+        values[k++] = l->base[dim] + (int32_t)((g / l->stride[dim]) % l->count[dim]);
+    }
+    return k;
+}

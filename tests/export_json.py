@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""export_json.py POINTS.csv POINTS.json SAMPLES.csv SAMPLES.json - the JSON
+exports against the CSV ones (which test_export_rows.c checks against the
+HDF5 rows): same columns in the same order, every value equal (NaN in the
+CSV is null in the JSON), the units of the header in "columns" and "units",
+the provenance present, the samples grouped by point in order."""
+import csv, json, math, sys
+
+def num(s):
+    return float(s) if s not in ("NaN",) else None
+
+points_csv, points_json, samples_csv, samples_json = sys.argv[1:5]
+fail = []
+with open(points_csv, newline="") as f:
+    rows = list(csv.reader(f))
+header, body = rows[0], rows[1:]
+doc = json.load(open(points_json))
+if doc["format"] != "wallbench-points": fail.append("format")
+if doc["provenance"].get("git_rev") != "abc1234": fail.append("provenance git_rev")
+if doc["provenance"].get("sm_count") != 132: fail.append("provenance sm_count")
+names = [c["name"] for c in doc["columns"]]
+want = [h.split("[")[0] for h in header]
+if names != want: fail.append("columns differ from the CSV header")
+for c, h in zip(doc["columns"], header):
+    unit = h[len(c["name"]) + 1:-1] if "[" in h else ""
+    if c["unit"] != unit or doc["units"][c["name"]] != unit: fail.append("unit of " + c["name"])
+if len(doc["points"]) != len(body): fail.append("point count")
+for i, (p, r) in enumerate(zip(doc["points"], body)):
+    if list(p.keys()) != names: fail.append("keys of point %d" % i)
+    for c, cell in zip(doc["columns"], r):
+        v = p[c["name"]]
+        if c["type"] == "string":
+            ok = v == cell
+        elif cell == "NaN":
+            ok = v is None
+        else:
+            ok = v == float(cell)
+        if not ok: fail.append("point %d %s: json %r csv %r" % (i, c["name"], v, cell))
+with open(samples_csv, newline="") as f:
+    srows = list(csv.reader(f))[1:]
+sdoc = json.load(open(samples_json))
+flat = [(s["point"], s["id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
+if [(r[0], int(r[1]), int(r[2]), num(r[3])) for r in srows] != flat: fail.append("samples differ")
+if sdoc["units"]["time_ms"] != "ms": fail.append("samples unit")
+for m in fail: print("FAIL:", m)
+sys.exit(1 if fail else 0)

@@ -1,0 +1,66 @@
+/* test_shape.c - the launch-shape rule (harness/tools/shape.h): parsing and
+ * its errors, matching (peers pass every rule), the words keys print, and
+ * the filter a report applies (fixed: only that shape; fastest: the least
+ * median time per point, other points untouched). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "harness/tools/shape.h"
+
+static wb_row row(const char *variant, int64_t n, int ilp, double occ, int block, double ms) {
+    wb_row r;
+    wb_row_init(&r);
+    snprintf(r.p.family, sizeof r.p.family, "groupby");
+    snprintf(r.p.variant, sizeof r.p.variant, "%s", variant);
+    snprintf(r.m.status, sizeof r.m.status, "ok");
+    r.p.n = n;
+    r.p.launch.ilp = ilp, r.p.launch.occupancy_target = occ, r.p.launch.block = block;
+    r.m.time_median_ms = ms;
+    return r;
+}
+
+int main(void) {
+    wb_shape s;
+    wb_err e;
+    char buf[96];
+    CHECK(wb_shape_parse("fastest", &s, &e) == WB_OK && s.fastest);
+    CHECK(strcmp(wb_shape_text(&s, buf, sizeof buf), "fastest launch shape per point") == 0);
+    CHECK(wb_shape_parse("ilp=4,occ=1,block=256", &s, &e) == WB_OK && !s.fastest && s.ilp == 4 && s.occ == 1 &&
+          s.block == 256 && s.sms == -1);
+    CHECK(strcmp(wb_shape_text(&s, buf, sizeof buf), "launch shape ILP 4, occupancy 1, block 256") == 0);
+    CHECK(wb_shape_parse("ilp=16,occ=0.5", &s, &e) == WB_OK && s.block == -1);
+    CHECK(wb_shape_parse("ilp=0", &s, &e) == WB_ERR && strstr(e.msg, "bad ilp=0"));
+    CHECK(wb_shape_parse("occ=2", &s, &e) == WB_ERR);
+    CHECK(wb_shape_parse("ilp", &s, &e) == WB_ERR && strstr(e.msg, "not name=value"));
+    CHECK(wb_shape_parse("warp=32", &s, &e) == WB_ERR);
+    CHECK(wb_shape_parse("", &s, &e) == WB_ERR);
+
+    wb_results r;
+    memset(&r, 0, sizeof r);
+    wb_row rows[] = {
+        row("shared", 1 << 28, 4, 1, 256, 3.0),    /* G = 8192 at ILP 4: 3.0 ms */
+        row("shared", 1 << 28, 16, 0.5, 256, 2.5), /* ... at ILP 16, occ 0.5: faster */
+        row("shared", 1 << 26, 4, 1, 256, 1.0),    /* another point: alone, kept by both rules */
+        row("cub", 1 << 28, -1, NAN, -1, 9.0),     /* a peer: no shape, passes every rule */
+        row("shared", 1 << 28, 1, 1, 256, 0.1),    /* failed: never picked, always kept */
+    };
+    rows[0].p.groups = rows[1].p.groups = 8192;
+    snprintf(rows[4].m.status, sizeof rows[4].m.status, "failed");
+    wb_row copy[5];
+    memcpy(copy, rows, sizeof rows);
+    r.rows = copy;
+    r.nrows = 5;
+    CHECK(wb_shape_parse("ilp=4,occ=1", &s, &e) == WB_OK);
+    CHECK(wb_shape_match(&s, &rows[0]) && !wb_shape_match(&s, &rows[1]) && wb_shape_match(&s, &rows[3]));
+    CHECK(wb_shape_filter(&r, &s) == 4);
+    CHECK(r.rows[0].m.time_median_ms == 3.0 && r.rows[1].m.time_median_ms == 1.0 && !strcmp(r.rows[2].p.variant, "cub"));
+
+    memcpy(copy, rows, sizeof rows);
+    r.nrows = 5;
+    CHECK(wb_shape_filter(&r, &wb_shape_fastest) == 4);
+    CHECK(r.rows[0].m.time_median_ms == 2.5 && r.rows[0].p.launch.ilp == 16);
+    CHECK(r.rows[1].m.time_median_ms == 1.0);
+    return TEST_DONE();
+}

@@ -1,0 +1,302 @@
+/* test_ssb_ref.c - the SSB generator and CPU reference (micro/ssb_query.h):
+ * cardinalities, dates, the specification's selectivities on generated data,
+ * group layouts, answers independent of the worker count.
+ *
+ * `test_ssb_ref --csv DIR ROWS SEED` instead writes the five tables (the
+ * columns the queries use, dense ints), the 13 queries' SQL (queries.sql, one
+ * a line) and the reference answers (answers.csv: query, group values...,
+ * sum; nonzero groups in group order) for tests/sh_ssb_duckdb.sh. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "micro/exact.h"
+#include "micro/ssb_query.h"
+
+static void test_sizes(void) {
+    wb_ssb_sizes z = wb_ssb_sizes_of(6000000);
+    CHECK(z.customer == 30000 && z.supplier == 2000 && z.part == 200000);
+    z = wb_ssb_sizes_of(60000000);
+    CHECK(z.customer == 300000 && z.supplier == 20000 && z.part == 800000);
+    z = wb_ssb_sizes_of(600000000);
+    CHECK(z.customer == 3000000 && z.supplier == 200000 && z.part == 1400000);
+    z = wb_ssb_sizes_of(60011);
+    CHECK(z.lineorder == 60011 && z.customer == 300 && z.supplier == 20 && z.part == 2000);
+    z = wb_ssb_sizes_of(1);
+    CHECK(z.customer == 1 && z.supplier == 1 && z.part == 1);
+}
+
+static void test_dates(void) {
+    int doy = 0;
+    CHECK(wb_ssb_datekey(0, &doy) == 19920101 && doy == 1);
+    CHECK(wb_ssb_datekey(59, NULL) == 19920229); /* 1992 is a leap year */
+    CHECK(wb_ssb_datekey(WB_SSB_ORDER_DAYS - 1, NULL) == 19980802);
+    CHECK(wb_ssb_datekey(WB_SSB_DAYS - 1, NULL) == 19981230);
+    /* Q1.3's range is week 6 of 1994 in the date table. */
+    int32_t lo = INT32_MAX, hi = 0;
+    for (int d = 0; d < WB_SSB_DAYS; d++) {
+        int32_t k = wb_ssb_datekey(d, &doy);
+        if (k / 10000 == 1994 && wb_ssb_week(doy) == 6) lo = k < lo ? k : lo, hi = k > hi ? k : hi;
+    }
+    CHECK(lo == wb_ssb_specs[2].date_lo && hi == wb_ssb_specs[2].date_hi);
+}
+
+static void test_layouts(void) {
+    static const int64_t groups[WB_SSB_QUERIES] = {1, 1, 1, 7 * 40, 7 * 8, 7, 6 * 14 * 14, 6 * 10 * 10, 6 * 5 * 5,
+                                                   5 * 5, 7 * 24, 2 * 24 * 10, 2 * 10 * 40};
+    static const double sel[WB_SSB_QUERIES] = {365.0 / 2406 * 3 / 11 * 24 / 50, 31.0 / 2406 * 3 / 11 * 10 / 50,
+                                               7.0 / 2406 * 3 / 11 * 10 / 50, 1.0 / 125, 8.0 / 5000, 1.0 / 5000,
+                                               2192.0 / 2406 / 25, 2192.0 / 2406 / 625, 2192.0 / 2406 / 15625,
+                                               31.0 / 2406 / 15625, 2.0 / 125, 2.0 / 125 * 579 / 2406,
+                                               579.0 / 2406 / 3125};
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
+        wb_ssb_layout l;
+        wb_ssb_layout_of(&wb_ssb_specs[qi], &l);
+        CHECK(l.groups == groups[qi]);
+        CHECK_NEAR(wb_ssb_expected_selectivity(&wb_ssb_specs[qi]) / sel[qi], 1, 1e-9);
+        /* The last group decodes to the largest value of each grouped level. */
+        int32_t v[WB_SSB_DIMS];
+        int k = wb_ssb_group_values(&wb_ssb_specs[qi], &l, l.groups - 1, v);
+        CHECK(k == (wb_ssb_specs[qi].flight == 1 ? 0 : k));
+        if (qi == 12) CHECK(k == 3 && v[0] == 1998 && v[1] == 249 && v[2] == 159);
+    }
+}
+
+/* Share of a dimension's keys that pass the query's filter, through its map. */
+static double dim_share(int qi, int dim, const wb_ssb_sizes *z, uint64_t seed, double *spec) {
+    const wb_ssb_spec *q = &wb_ssb_specs[qi];
+    wb_ssb_layout l;
+    wb_ssb_layout_of(q, &l);
+    const int64_t entries = wb_ssb_map_entries(dim, z);
+    int32_t *map = malloc((size_t)entries * sizeof(int32_t));
+    wb_ssb_map_fill(q, &l, dim, z, seed, map);
+    int64_t pass = 0;
+    for (int64_t k = 1; k < entries; k++) pass += map[k] >= 0;
+    CHECK(map[0] == -1);
+    free(map);
+    const int fine = dim == WB_SSB_PART ? WB_SSB_BRANDS : WB_SSB_CITIES;
+    int spec_pass = 0;
+    for (int f = 0; f < fine; f++) spec_pass += wb_ssb_dim_passes(&q->dim[dim], dim, f);
+    *spec = (double)spec_pass / fine;
+    return (double)pass / (double)(entries - 1);
+}
+
+/* Survivors against the specification within 5 standard deviations, in two
+ * steps: each dimension's passing keys against the specification's share
+ * (binomial over its rows), then the fact rows against the date share times
+ * the dimensions' realized shares (binomial over lineorder rows). */
+static void test_selectivities(void) {
+    const int64_t n = 600011;
+    const uint64_t seed = 42;
+    wb_ssb_sizes z = wb_ssb_sizes_of(n);
+    wb_ssb_answer a[WB_SSB_QUERIES], b[WB_SSB_QUERIES];
+    wb_err e = {0};
+    CHECK(wb_ssb_reference(seed, &z, a, &e) == WB_OK);
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
+        const wb_ssb_spec *q = &wb_ssb_specs[qi];
+        double s = wb_ssb_expected_selectivity(q);
+        for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
+            if (!q->dim[dim].joined) continue;
+            double spec, got = dim_share(qi, dim, &z, seed, &spec);
+            const double keys = (double)(wb_ssb_map_entries(dim, &z) - 1);
+            CHECK(fabs(got - spec) * keys <= 5 * sqrt(keys * spec * (1 - spec)) + 1);
+            s = s / spec * got;
+        }
+        const double got = (double)a[qi].stage[a[qi].nstages - 1], want = s * (double)n;
+        if (fabs(got - want) > 5 * sqrt(want * (1 - s)) + 1)
+            fprintf(stderr, "%s: %g rows pass, expected %g\n", q->name, got, want);
+        CHECK(fabs(got - want) <= 5 * sqrt(want * (1 - s)) + 1);
+        CHECK(a[qi].stage[0] == n);
+        int64_t nonzero = 0;
+        for (int64_t g = 0; g < a[qi].layout.groups; g++) nonzero += a[qi].sums[g] != 0;
+        CHECK(got == 0 || nonzero > 0);
+    }
+    /* Every group of Q2.1 (7 years x 40 brands, ~17 rows each) is present. */
+    int64_t present = 0;
+    for (int64_t g = 0; g < a[3].layout.groups; g++) present += a[3].sums[g] > 0;
+    CHECK(present == a[3].layout.groups);
+    /* One worker gives the same answers. */
+    wb_par_set_workers(1);
+    CHECK(wb_ssb_reference(42, &z, b, &e) == WB_OK);
+    wb_par_set_workers(0);
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
+        CHECK(memcmp(a[qi].sums, b[qi].sums, (size_t)a[qi].layout.groups * sizeof(int64_t)) == 0);
+    /* The bytes model lies between the key column alone and all columns read whole. */
+    double lookups;
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
+        double bm = wb_ssb_bytes_model(&wb_ssb_specs[qi], &a[qi], &z, &lookups);
+        CHECK(bm >= 4.0 * (double)n && bm <= 4.0 * 9 * (double)n + 4.0 * 4e6);
+    }
+    wb_ssb_answers_free(a);
+    wb_ssb_answers_free(b);
+}
+
+/* The kernels' view, emulated: every form's probes through the maps the
+ * family uploads (int32 with the date map, int32 with date arithmetic,
+ * packed codes, the bitmap first in its own order) must give the reference. */
+enum { FORM_TILED, FORM_DIRECT, FORM_PACKED, FORM_BITMAP, NFORMS };
+
+typedef struct query_maps {
+    int32_t *map[WB_SSB_DIMS];
+    uint8_t *packed[WB_SSB_DIMS];
+    uint32_t *bits;
+    int lead;
+} query_maps;
+
+static int32_t share_of(int form, const wb_ssb_spec *q, const wb_ssb_layout *l, const query_maps *m, int dim,
+                        int32_t key, int first) {
+    if (form == FORM_BITMAP && first && !((m->bits[key >> 5] >> (key & 31)) & 1u)) return -1;
+    if (dim == WB_SSB_DATE && form != FORM_TILED)
+        return key >= q->date_lo && key <= q->date_hi ? (key / 10000 - l->base[dim]) * l->stride[dim] : -1;
+    if (dim == WB_SSB_DATE) return m->map[dim][key - WB_SSB_FIRST_DATE];
+    if (form == FORM_TILED || form == FORM_DIRECT) return m->map[dim][key];
+    return m->packed[dim][key] == WB_SSB_PACKED_NONE ? -1 : m->packed[dim][key] * l->stride[dim];
+}
+
+static void test_maps(void) {
+    const int64_t n = 200003;
+    const uint64_t seed = 5;
+    const wb_ssb_sizes z = wb_ssb_sizes_of(n);
+    wb_ssb_answer a[WB_SSB_QUERIES];
+    wb_err e = {0};
+    CHECK(wb_ssb_reference(seed, &z, a, &e) == WB_OK);
+    int bitmap_queries = 0;
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        const wb_ssb_spec *q = &wb_ssb_specs[qi];
+        const wb_ssb_layout *l = &a[qi].layout;
+        query_maps m = {{0}, {0}, NULL, wb_ssb_bitmap_dim(q, &z, 64 * 1024)};
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++) {
+            if (!q->dim[dim].joined) continue;
+            const int64_t entries = wb_ssb_map_entries(dim, &z);
+            m.map[dim] = malloc((size_t)entries * sizeof(int32_t));
+            m.packed[dim] = malloc((size_t)entries);
+            wb_ssb_map_fill(q, l, dim, &z, seed, m.map[dim]);
+            CHECK(dim == WB_SSB_DATE || wb_ssb_pack_map(m.map[dim], entries, l->stride[dim], m.packed[dim]) == WB_OK);
+            if (dim == m.lead) {
+                m.bits = malloc((size_t)((entries + 31) / 32) * sizeof(uint32_t));
+                wb_ssb_bitmap_of(m.map[dim], entries, m.bits);
+            }
+        }
+        CHECK(m.lead > WB_SSB_DATE); /* at this size every join query has a dimension whose bitmap fits */
+        bitmap_queries += m.lead >= 0;
+        for (int form = 0; form < NFORMS; form++) {
+            if (form == FORM_BITMAP && m.lead < 0) continue;
+            int order[WB_SSB_DIMS];
+            wb_ssb_probe_order(q, form == FORM_BITMAP ? m.lead : -1, order);
+            int64_t *sums = calloc((size_t)l->groups, sizeof(int64_t));
+            for (int64_t r = 0; r < n; r++) {
+                const wb_ssb_line ln = wb_ssb_line_at(seed, &z, r);
+                const int32_t keys[WB_SSB_DIMS] = {ln.orderdate, ln.custkey, ln.suppkey, ln.partkey};
+                int32_t group = 0;
+                for (int p = 0; p < q->nprobe && group >= 0; p++) {
+                    int32_t sh = share_of(form, q, l, &m, order[p], keys[order[p]], p == 0);
+                    group = sh < 0 ? -1 : group + sh;
+                }
+                if (group >= 0 && group < l->groups) sums[group] += q->flight == 4 ? ln.revenue - ln.supplycost : ln.revenue;
+                else CHECK(group < 0);
+            }
+            const int same = memcmp(sums, a[qi].sums, (size_t)l->groups * sizeof(int64_t)) == 0;
+            if (!same) fprintf(stderr, "%s form %d: the maps' answer differs from the reference\n", q->name, form);
+            CHECK(same);
+            free(sums);
+        }
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++) free(m.map[dim]), free(m.packed[dim]);
+        free(m.bits);
+    }
+    CHECK(bitmap_queries == WB_SSB_QUERIES - 3);
+    /* At SF 100 only the supplier's bitmap fits 64 KB. */
+    const wb_ssb_sizes big = wb_ssb_sizes_of(600000000);
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) CHECK(wb_ssb_bitmap_dim(&wb_ssb_specs[qi], &big, 64 * 1024) == WB_SSB_SUPP);
+    CHECK(wb_ssb_bitmap_dim(&wb_ssb_specs[0], &big, 64 * 1024) == -1);
+    wb_ssb_answers_free(a);
+}
+
+/* ---- --csv ---- */
+
+static FILE *open_in(const char *dir, const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(stderr, "test_ssb_ref: cannot write %s\n", path);
+    return f;
+}
+
+static int write_csv(const char *dir, int64_t rows, uint64_t seed) {
+    const wb_ssb_sizes z = wb_ssb_sizes_of(rows);
+    FILE *f = open_in(dir, "lineorder.csv");
+    if (!f) return 1;
+    fprintf(f, "lo_orderdate,lo_custkey,lo_partkey,lo_suppkey,lo_quantity,lo_extendedprice,lo_discount,lo_revenue,"
+               "lo_supplycost\n");
+    for (int64_t r = 0; r < rows; r++) {
+        wb_ssb_line l = wb_ssb_line_at(seed, &z, r);
+        fprintf(f, "%d,%d,%d,%d,%d,%d,%d,%d,%d\n", l.orderdate, l.custkey, l.partkey, l.suppkey, l.quantity,
+                l.extendedprice, l.discount, l.revenue, l.supplycost);
+    }
+    fclose(f);
+    if (!(f = open_in(dir, "dwdate.csv"))) return 1;
+    fprintf(f, "d_datekey,d_year,d_yearmonthnum,d_weeknuminyear\n");
+    for (int d = 0; d < WB_SSB_DAYS; d++) {
+        int doy;
+        int32_t k = wb_ssb_datekey(d, &doy);
+        fprintf(f, "%d,%d,%d,%d\n", k, k / 10000, k / 100, wb_ssb_week(doy));
+    }
+    fclose(f);
+    static const char *const names[] = {"", "customer.csv", "supplier.csv", "part.csv"};
+    static const char *const heads[] = {"", "c_custkey,c_city,c_nation,c_region", "s_suppkey,s_city,s_nation,s_region",
+                                        "p_partkey,p_brand1,p_category,p_mfgr"};
+    const int64_t counts[] = {0, z.customer, z.supplier, z.part};
+    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
+        if (!(f = open_in(dir, names[dim]))) return 1;
+        fprintf(f, "%s\n", heads[dim]);
+        for (int32_t key = 1; key <= counts[dim]; key++) {
+            int32_t v = dim == WB_SSB_CUST ? wb_ssb_c_city(seed, key)
+                        : dim == WB_SSB_SUPP ? wb_ssb_s_city(seed, key)
+                                             : wb_ssb_p_brand(seed, key);
+            fprintf(f, "%d,%d,%d,%d\n", key, v, wb_ssb_level(dim, v, WB_SSB_MID), wb_ssb_level(dim, v, WB_SSB_TOP));
+        }
+        fclose(f);
+    }
+    if (!(f = open_in(dir, "queries.sql"))) return 1;
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) fprintf(f, "%s\n", wb_ssb_specs[qi].sql);
+    fclose(f);
+    wb_ssb_answer a[WB_SSB_QUERIES];
+    wb_err e = {0};
+    if (wb_ssb_reference(seed, &z, a, &e) != WB_OK) {
+        fprintf(stderr, "test_ssb_ref: %s\n", e.msg);
+        return 1;
+    }
+    if (!(f = open_in(dir, "answers.csv"))) return 1;
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
+        for (int64_t g = 0; g < a[qi].layout.groups; g++) {
+            if (a[qi].sums[g] == 0) continue;
+            int32_t v[WB_SSB_DIMS];
+            int k = wb_ssb_group_values(&wb_ssb_specs[qi], &a[qi].layout, g, v);
+            fprintf(f, "%s", wb_ssb_specs[qi].name);
+            for (int i = 0; i < k; i++) fprintf(f, ",%d", v[i]);
+            fprintf(f, ",%lld\n", (long long)a[qi].sums[g]);
+        }
+    fclose(f);
+    wb_ssb_answers_free(a);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--csv") == 0) {
+        char *end1, *end2;
+        long long rows = strtoll(argv[3], &end1, 10);
+        unsigned long long seed = strtoull(argv[4], &end2, 10);
+        if (*end1 || *end2 || rows < 1) {
+            fprintf(stderr, "test_ssb_ref --csv DIR ROWS SEED: ROWS a positive integer, SEED an integer\n");
+            return 2;
+        }
+        return write_csv(argv[2], rows, seed);
+    }
+    test_sizes();
+    test_dates();
+    test_layouts();
+    test_selectivities();
+    test_maps();
+    return TEST_DONE();
+}
