@@ -5,7 +5,7 @@
 # every other command is the real wallbench ($WB_REAL).
 #   WB_SYNTH             path of wb_synth_shard
 #   WB_FAKE_FAIL_DEVICE  this device fails (exit 1) ...
-#   WB_FAKE_FAIL_KEEP    ... after writing this many points (unset: no file)
+#   WB_FAKE_FAIL_KEEP    ... after writing the ceilings and this many points (unset: no file)
 #   WB_FAKE_SWEEP        sweep kind (default test)
 #   WB_PROFILE           h200, h100 or l4: the GPU the file claims (Slurm fleet jobs)
 set -u

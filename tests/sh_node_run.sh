@@ -20,8 +20,8 @@ shards=("$tmp"/ok/node-*/shard-*/)
 m=$(merged_of "$tmp/ok")
 [ -n "$m" ] && "$WB_SYNTH" check "$m" >/dev/null || fail "the merge of 3 shards is not the whole sweep"
 
-# 2. device 1 dies after 60 points (the 55 ceilings of the test sweep, then 5): the others are merged, shard 2/3 is named.
-WB_GPU_COUNT=3 WB_FAKE_FAIL_DEVICE=1 WB_FAKE_FAIL_KEEP=60 "$node" "$fake" 3 "$tmp/part" >"$tmp/part.out" 2>&1
+# 2. device 1 dies after its ceilings and 5 points: the others are merged, shard 2/3 is named.
+WB_GPU_COUNT=3 WB_FAKE_FAIL_DEVICE=1 WB_FAKE_FAIL_KEEP=5 "$node" "$fake" 3 "$tmp/part" >"$tmp/part.out" 2>&1
 rc=$?
 [ $rc = 1 ] || fail "a failing GPU should exit 1, got $rc"
 grep -q "GPU 1 (shard 2/3) failed with exit code 1" "$tmp/part.out" || fail "the failed GPU is not named: $(cat "$tmp/part.out")"

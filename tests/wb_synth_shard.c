@@ -4,7 +4,7 @@
  * assignment, with synthetic times in place of measurements, written
  * through the store like a run writes them.
  *   wb_synth_shard write DIR I/N [SWEEP [GPU_NAME [KEEP]]]  DIR/shard-I-of-N.h5
- *       KEEP: write only the first KEEP points (a run killed early);
+ *       KEEP: the ceilings and then only KEEP points (a run killed early);
  *       $WB_SYNTH_SHARD_COST: balance by that results file (--shard-cost)
  *   wb_synth_shard check MERGED.h5 [SWEEP]   exit 0 iff MERGED holds every
  *       point of the sweep once (ceilings once), 1 otherwise, saying which */
@@ -59,7 +59,8 @@ static int write_shard(const char *dir, const char *spec, const char *kind, cons
              wb_store_attr_f64(s, "reps", 3, e) || wb_store_attr_str(s, "gpu_uuid", uuid, e) ||
              wb_store_attr_f64(s, "projected", 0, e) || wb_store_attr_f64(s, "run_wall_s", 60 + sh.index, e) ||
              wb_shard_write_attrs(s, &sh, e);
-    for (int i = 0; i < n && rc == WB_OK && (keep < 0 || i < keep); i++) {
+    for (int i = 0, kept = 0; i < n && rc == WB_OK; i++) {
+        if (strcmp(pts[i].family->name, WB_SHARD_CEILING_FAMILY) != 0 && keep >= 0 && kept++ >= keep) break;
         wb_row r;
         wb_row_init(&r);
         r.p = pts[i].p;
