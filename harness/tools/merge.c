@@ -62,6 +62,7 @@ static const struct {
     {"schema_version", "different schema versions"},
     {"gpu_name", "different GPU models (compare them with wallbench compare instead)"},
     {"git_revision", "different builds"},
+    {"kernel_code", "different kernel code (another CUDA_ARCHS build)"},
     {"profile", "different GPU profiles"},
     {"sweep", "different sweeps"},
     {"sweep_fingerprint", "different sweeps (other families, variants, sizes or build)"},
