@@ -11,6 +11,7 @@
 #include "harness/commands.h"
 #include "harness/run/shard.h"
 #include "harness/tools/match.h"
+#include "micro/families.h"
 #include "synth_results.h"
 
 static void parser(void) {
@@ -268,6 +269,11 @@ static void merges(const char *dir) {
 }
 
 int main(void) {
+    wb_err e;
+    if (wb_micro_families_add(&e) != WB_OK) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
     parser();
     char dir[] = "/tmp/wb_test_shard_XXXXXX";
     if (!mkdtemp(dir)) return 1;

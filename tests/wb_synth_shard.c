@@ -18,6 +18,7 @@
 #include "harness/run/sweep.h"
 #include "harness/store/store_h5.h"
 #include "harness/tools/match.h"
+#include "micro/families.h"
 
 static int sweep_of(const char *kind, wb_run_point **pts, int *n, wb_err *e) {
     wb_selection sel;
@@ -82,6 +83,16 @@ static int write_shard(const char *dir, const char *spec, const char *kind, cons
     return rc;
 }
 
+/* The sweep's points as rows, nothing measured: what wb_match_files pairs
+ * with the merged file's rows. */
+static void sweep_rows(wb_results *rows, const wb_run_point *pts, int n) {
+    for (int i = 0; i < n; i++) {
+        wb_row_init(&rows->rows[i]);
+        rows->rows[i].p = pts[i].p;
+    }
+    rows->nrows = n;
+}
+
 static int check_merged(const char *path, const char *kind, wb_err *e) {
     wb_run_point *pts = NULL;
     int n = 0;
@@ -95,7 +106,7 @@ static int check_merged(const char *path, const char *kind, wb_err *e) {
     wb_match m = {0};
     int rc = WB_ERR;
     want.rows = malloc((size_t)n * sizeof *want.rows);
-    if (want.rows) wb_shard_sweep_rows(&want, pts, n);
+    if (want.rows) sweep_rows(&want, pts, n);
     if (!want.rows || wb_match_files(&want, &r, &m, e) != WB_OK) {
         free(want.rows);
         wb_results_free(&r);
@@ -122,6 +133,10 @@ static int check_merged(const char *path, const char *kind, wb_err *e) {
 int main(int argc, char **argv) {
     wb_err e = {""};
     int rc;
+    if (wb_micro_families_add(&e) != WB_OK) {
+        fprintf(stderr, "wb_synth_shard: %s\n", e.msg);
+        return 1;
+    }
     if (argc >= 4 && !strcmp(argv[1], "write"))
         rc = write_shard(argv[2], argv[3], argc > 4 ? argv[4] : "test", argc > 5 ? argv[5] : "NVIDIA H200",
                          argc > 6 ? atoi(argv[6]) : -1, &e);

@@ -6,18 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/tools/match.h"
 
 static int is_ceiling(const wb_run_point *p) {
     return strcmp(p->family->name, WB_SHARD_CEILING_FAMILY) == 0;
-}
-
-void wb_shard_sweep_rows(wb_results *rows, const wb_run_point *pts, int n) {
-    for (int i = 0; i < n; i++) {
-        wb_row_init(&rows->rows[i]);
-        rows->rows[i].p = pts[i].p;
-    }
-    rows->nrows = n;
 }
 
 static double pass_ms(const wb_row *r) {
@@ -25,6 +16,15 @@ static double pass_ms(const wb_row *r) {
     if (isfinite(r->m.timing_pass_ms)) t += r->m.timing_pass_ms;
     if (isfinite(r->m.counter_pass_ms)) t += r->m.counter_pass_ms;
     return t;
+}
+
+typedef struct named {
+    char name[sizeof ((wb_run_point *)0)->name];
+    double ms;
+} named;
+
+static int by_name(const void *a, const void *b) {
+    return strcmp(((const named *)a)->name, ((const named *)b)->name);
 }
 
 int wb_shard_costs(const wb_run_point *pts, int n, const char *cost_path, double *cost, char *source, size_t len,
@@ -41,32 +41,35 @@ int wb_shard_costs(const wb_run_point *pts, int n, const char *cost_path, double
         wb_results_free(&r);
         return wb_fail(e, "out of host memory reading --shard-cost %s", cost_path);
     }
-    /* The sweep's points as rows, paired with the file's on every axis. */
-    wb_results want = {.nrows = n};
-    wb_match m = {0};
-    want.rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *want.rows);
-    if (want.rows) wb_shard_sweep_rows(&want, pts, n);
-    else wb_fail(e, "out of host memory reading --shard-cost %s", cost_path);
-    if (!want.rows || wb_match_files(&want, &r, &m, e) != WB_OK) {
-        free(want.rows);
+    /* The file's points by name (wb_point_name: every axis the sweep
+     * chooses), sorted; a sweep point takes the pass time of its name. */
+    named *byname = malloc((size_t)(r.nrows > 0 ? r.nrows : 1) * sizeof *byname);
+    if (!byname) {
         free(ms);
         wb_results_free(&r);
-        return WB_ERR;
+        return wb_fail(e, "out of host memory reading --shard-cost %s", cost_path);
     }
+    int64_t nn = 0;
+    for (int64_t k = 0; k < r.nrows; k++) {
+        if (r.rows[k].m.repetition != 0) continue;
+        wb_point_name(&r.rows[k].p, byname[nn].name, sizeof byname[nn].name);
+        byname[nn++].ms = pass_ms(&r.rows[k]);
+    }
+    qsort(byname, (size_t)nn, sizeof *byname, by_name);
     double sum_ms = 0, sum_bytes = 0;
     int found = 0;
     for (int i = 0; i < n; i++) {
-        ms[i] = m.a_to_b[i] >= 0 ? pass_ms(&r.rows[m.a_to_b[i]]) : NAN;
-        if (isfinite(ms[i]) && ms[i] > 0) {
+        named key;
+        snprintf(key.name, sizeof key.name, "%s", pts[i].name);
+        const named *hit = nn ? bsearch(&key, byname, (size_t)nn, sizeof *byname, by_name) : NULL;
+        ms[i] = hit && isfinite(hit->ms) && hit->ms > 0 ? hit->ms : NAN;
+        if (isfinite(ms[i])) {
             found++;
             sum_ms += ms[i];
             sum_bytes += cost[i];
-        } else {
-            ms[i] = NAN;
         }
     }
-    wb_match_free(&m);
-    free(want.rows);
+    free(byname);
     wb_results_free(&r);
     double ms_per_byte = sum_bytes > 0 && sum_ms > 0 ? sum_ms / sum_bytes : 0;
     if (!found || ms_per_byte <= 0) {

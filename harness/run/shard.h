@@ -18,16 +18,12 @@
 #include "harness/store/store_h5.h"
 
 /* Expected cost of every point, in one unit: ms of a previous run's timing +
- * counter pass when cost_path names a results file (points it lacks get
+ * counter pass when cost_path names a results file (matched by point name;
+ * points it lacks get
  * their bytes scaled by that file's ms per byte), else device bytes (what
  * the point moves, each sample). source says which. */
 int wb_shard_costs(const wb_run_point *pts, int n, const char *cost_path, double *cost, char *source, size_t len,
                    wb_err *e);
-
-/* rows->rows (n of them, allocated by the caller) as the points of pts,
- * nothing measured: the sweep as a results table that wb_match_files pairs
- * with a file's rows. */
-void wb_shard_sweep_rows(wb_results *rows, const wb_run_point *pts, int n);
 
 /* shard_of[i]: 0..count-1, or -1 for ceiling points (every shard). Groups
  * of shared data go whole, heaviest first, to the least loaded shard (ties:
