@@ -273,14 +273,17 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     q.nprobe = s->nprobe;
     const wb_ssb_bitmap_plan *bp = &d->plan[qi];
     const int *order = form == WB_SSB_BITMAP ? bp->order : s->order;
-    static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
-                                            WB_SSB_LO_PARTKEY};
     for (int p = 0; p < s->nprobe; p++) {
         const int dim = order[p];
         const int bits = form == WB_SSB_BITMAP && bp->bits[dim];
-        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[key_of[dim]], d->map[qi][dim], d->packed[qi][dim],
+        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[wb_ssb_key_column(dim)], d->map[qi][dim], d->packed[qi][dim],
                                     l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, dim) : 0,
                                     s->dim[dim].group_level >= 0};
+    }
+    if (form != WB_SSB_TILED && (form == WB_SSB_BITMAP || s->flight == 1)) {
+        int cols[WB_SSB_AHEAD];
+        const int n = wb_ssb_ahead_columns(s, order, cols);
+        for (int k = 0; k < n; k++) q.ahead[k] = d->cols.col[cols[k]];
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.out = d->out[qi];
