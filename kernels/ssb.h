@@ -98,9 +98,7 @@ typedef struct wb_ssb_query {
 } wb_ssb_query;
 
 #define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */
-/* Prefetch distance, in grid strides: the next tile. A stride is ~4 MB a column
- * at SF 100 on the H200, well inside L2 beside the maps it must not evict. */
-#define WB_SSB_AHEAD_TILES 1
+#define WB_SSB_AHEAD_TILES 2    /* prefetch distance, in grid strides */
 
 /* Fills the nine columns of c from (seed, row) on s. */
 cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);
