@@ -145,26 +145,6 @@ __device__ __forceinline__ void flagged_load(const int32_t *__restrict__ x, int6
         if (f[j]) v[j] = __ldcs(x + wb_grid_tile<ILP>::index(base, j));
 }
 
-// Asks L2 for this thread's items of the tile WB_SSB_AHEAD_TILES grid strides
-// on, in q.ahead's columns. A persistent block of 1024 threads has one tile
-// of loads in flight per warp, and each tile waits out one round trip per
-// stage: without the prefetch the first column's stream would stall at every
-// later stage. Prefetches take no register and are never waited for.
-template <int ILP>
-__device__ __forceinline__ void prefetch_ahead(const wb_ssb_query &q, int64_t base, int64_t n) {
-    using T = wb_grid_tile<ILP>;
-    const int64_t ahead = base + (int64_t)WB_SSB_AHEAD_TILES * gridDim.x * blockDim.x * ILP;
-#pragma unroll
-    for (int a = 0; a < WB_SSB_AHEAD; a++) {
-        if (!q.ahead[a]) break;
-#pragma unroll
-        for (int j = 0; j < ILP; j += T::vec) {
-            const int64_t i = T::index(ahead, j);
-            if (i < n) asm volatile("prefetch.global.L2 [%0];" ::"l"(q.ahead[a] + i));
-        }
-    }
-}
-
 // Flight 1 in stages: the date of every item, then quantity for the items
 // still passing, then discount, then the price (a column after the first is
 // read only where a row of its sector still passes).
@@ -174,7 +154,6 @@ __device__ __forceinline__ void direct_flight1_tile(const wb_ssb_columns &c, con
     using T = wb_grid_tile<ILP>;
     int32_t v[ILP], disc[ILP];
     bool f[ILP];
-    prefetch_ahead<ILP>(q, base, c.n);
     T::template load<Full>(c.col[WB_SSB_LO_ORDERDATE], base, c.n, v);
 #pragma unroll
     for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n) && in(v[j], q.date_lo, q.date_hi);
@@ -228,7 +207,6 @@ __device__ __forceinline__ void bitmap_group_tile(const wb_ssb_columns &c, const
     bool f[ILP];
 #pragma unroll
     for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n), group[j] = 0;
-    prefetch_ahead<ILP>(q, base, c.n);
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         if (p >= q.nprobe) break;

@@ -80,7 +80,6 @@ typedef struct wb_ssb_probe {
 } wb_ssb_probe;
 
 #define WB_SSB_BITMAP_ALIGN 4 /* words: the bitmaps are copied to shared memory in 16-byte vectors */
-#define WB_SSB_AHEAD 3        /* columns a staged kernel prefetches, at most */
 
 typedef struct wb_ssb_query {
     int flight;                      /* 1..4; flight 4 sums lo_revenue - lo_supplycost, 2 and 3 lo_revenue */
@@ -90,15 +89,11 @@ typedef struct wb_ssb_query {
     int nprobe;                      /* flights 2-4: dimensions probed, in this order */
     wb_ssb_probe probe[WB_SSB_DIMS];
     int32_t year_base;               /* date's share of the group: (year - base) x its stride */
-    const int32_t *ahead[WB_SSB_AHEAD]; /* staged forms (direct flight 1, bitmap): lineorder columns asked into L2
-                                          WB_SSB_AHEAD_TILES grid strides before they are read (the first
-                                          column, and those read nearly whole); NULL ends the list */
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
 } wb_ssb_query;
 
 #define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */
-#define WB_SSB_AHEAD_TILES 2    /* prefetch distance, in grid strides */
 
 /* Fills the nine columns of c from (seed, row) on s. */
 cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);

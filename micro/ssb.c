@@ -283,11 +283,6 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
                                     l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, dim) : 0,
                                     s->dim[dim].group_level >= 0};
     }
-    if (form != WB_SSB_TILED && (form == WB_SSB_BITMAP || s->flight == 1)) {
-        int cols[WB_SSB_AHEAD];
-        const int n = wb_ssb_ahead_columns(s, order, cols);
-        for (int k = 0; k < n; k++) q.ahead[k] = d->cols.col[cols[k]];
-    }
     q.year_base = l->base[WB_SSB_DATE];
     q.out = d->out[qi];
     q.groups = l->groups;

@@ -263,27 +263,6 @@ int wb_ssb_key_column(int dim) {
     return key_of[dim];
 }
 
-int wb_ssb_ahead_columns(const wb_ssb_spec *q, const int *order, int cols[WB_SSB_AHEAD]) {
-    int read[WB_SSB_DIMS + 2], nread = 0;
-    double share[WB_SSB_DIMS + 2]; /* of rows passing the stages before the read */
-    double s = 1;
-    if (q->flight == 1) {
-        const double stage[3] = {wb_ssb_dim_share(q, WB_SSB_DATE), (q->qty_hi - q->qty_lo + 1) / 50.0,
-                                 (q->disc_hi - q->disc_lo + 1) / 11.0};
-        const int col[4] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_QUANTITY, WB_SSB_LO_DISCOUNT, WB_SSB_LO_EXTENDEDPRICE};
-        for (int k = 0; k < 4; k++) read[nread] = col[k], share[nread++] = s, s *= k < 3 ? stage[k] : 1;
-    } else {
-        for (int p = 0; p < q->nprobe; p++)
-            read[nread] = wb_ssb_key_column(order[p]), share[nread++] = s, s *= wb_ssb_dim_share(q, order[p]);
-        read[nread] = WB_SSB_LO_REVENUE, share[nread++] = s;
-        if (q->flight == 4) read[nread] = WB_SSB_LO_SUPPLYCOST, share[nread++] = s;
-    }
-    int n = 0;
-    for (int k = 0; k < nread && n < WB_SSB_AHEAD; k++)
-        if (1 - pow(1 - share[k], 16) >= WB_SSB_AHEAD_SHARE) cols[n++] = read[k];
-    return n;
-}
-
 /* Share of 32-byte sectors (8 rows of int32) holding at least one row that
  * survived the stages before a column, for independent rows. */
 static double sector_share(double s) { return s >= 1 ? 1 : 1 - pow(1 - s, 8); }

@@ -84,14 +84,6 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
 /* The lineorder column a dimension joins on (WB_SSB_LO_*). */
 int wb_ssb_key_column(int dim);
 
-/* The columns a staged kernel (direct flight 1, bitmap) prefetches, in the
- * order it reads them (probes in `order`; flight 1: date, quantity, discount,
- * price): the first, and each later one whose 64-byte lines the rows still
- * passing are expected to touch at least WB_SSB_AHEAD_SHARE of (independent
- * rows at the specification's shares); at most WB_SSB_AHEAD. Returns how many. */
-#define WB_SSB_AHEAD_SHARE 0.9
-int wb_ssb_ahead_columns(const wb_ssb_spec *q, const int *order, int cols[WB_SSB_AHEAD]);
-
 /* The CPU answer of every query on the rows of (seed, sizes): dense group
  * sums, and rows surviving each probe stage (stage[0] = n, stage[k] after k
  * predicates or probes in the kernels' order; flight 1: date, quantity,

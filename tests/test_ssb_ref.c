@@ -254,33 +254,6 @@ static void test_bitmap_plan(void) {
     CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART);
 }
 
-/* The staged kernels' prefetch: the first column always; Q1.1's quantity
- * (the date passes 15%: 93% of 64-byte lines) but not its discount (7%:
- * 70%); Q1.2's date alone (1.3%); Q3.1 after the supplier bitmap (1/5) its
- * customer keys; Q2.1 after part (1/25) not the supplier keys (48%). */
-static void test_ahead(void) {
-    int cols[WB_SSB_AHEAD], order[WB_SSB_DIMS];
-    CHECK(wb_ssb_ahead_columns(&wb_ssb_specs[0], NULL, cols) == 2);
-    CHECK(cols[0] == WB_SSB_LO_ORDERDATE && cols[1] == WB_SSB_LO_QUANTITY);
-    CHECK(wb_ssb_ahead_columns(&wb_ssb_specs[1], NULL, cols) == 1 && cols[0] == WB_SSB_LO_ORDERDATE);
-    const wb_ssb_sizes big = wb_ssb_sizes_of(600000000);
-    wb_ssb_bitmap_plan p;
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[6], &big, 227 * 1024, &p);
-    CHECK(wb_ssb_ahead_columns(&wb_ssb_specs[6], p.order, cols) == 2);
-    CHECK(cols[0] == WB_SSB_LO_SUPPKEY && cols[1] == WB_SSB_LO_CUSTKEY);
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 227 * 1024, &p);
-    CHECK(wb_ssb_ahead_columns(&wb_ssb_specs[3], p.order, cols) == 1 && cols[0] == WB_SSB_LO_PARTKEY);
-    /* Every query: the first column read comes first, at most WB_SSB_AHEAD, no repeats. */
-    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
-        const wb_ssb_spec *q = &wb_ssb_specs[qi];
-        for (int i = 0; i < q->nprobe; i++) order[i] = q->order[i];
-        const int n = wb_ssb_ahead_columns(q, order, cols);
-        CHECK(n >= 1 && n <= WB_SSB_AHEAD);
-        CHECK(cols[0] == (q->flight == 1 ? WB_SSB_LO_ORDERDATE : wb_ssb_key_column(order[0])));
-        for (int i = 1; i < n; i++) CHECK(cols[i] != cols[i - 1]);
-    }
-}
-
 /* ---- --csv ---- */
 
 static FILE *open_in(const char *dir, const char *name) {
@@ -367,6 +340,5 @@ int main(int argc, char **argv) {
     test_selectivities();
     test_maps();
     test_bitmap_plan();
-    test_ahead();
     return TEST_DONE();
 }
