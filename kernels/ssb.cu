@@ -196,26 +196,31 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
 
 // The bitmap form's tile, one stage per probe over all ILP items: bitmap
 // probes test a bit of the block's shared-memory copy, the others (date
-// arithmetic, packed maps) yield the dimension's share of the group at once;
-// the grouped bitmap dimensions' codes are read from their packed maps only
-// for the rows that passed every filter.
+// arithmetic, packed maps) yield the dimension's share of the group at once.
+// A tile costs a round trip per stage, so the measures are loaded with the
+// last stage's keys for the rows still passing: with q.date_last, the date
+// (tested there: it passes most rows, and the measures read for the few it
+// removes cost less than a round trip per tile); else the keys of the
+// grouped bitmap dimensions, whose codes follow from their packed maps.
 template <int ILP, bool Full>
 __device__ __forceinline__ void bitmap_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
-                                                  unsigned long long *groups, const uint32_t *const (&bits)[WB_SSB_DIMS]) {
+                                                  unsigned long long *groups, const uint32_t *bits,
+                                                  const int32_t (&bits_at)[WB_SSB_DIMS]) {
     using T = wb_grid_tile<ILP>;
     int32_t k[ILP], group[ILP];
     bool f[ILP];
 #pragma unroll
     for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n), group[j] = 0;
+    const int staged = q.nprobe - (q.date_last ? 1 : 0);
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
-        if (p >= q.nprobe) break;
+        if (p >= staged) break;
         const wb_ssb_probe &pr = q.probe[p];
         if (p == 0) T::template load<Full>(pr.key, base, c.n, k);
         else flagged_load<ILP>(pr.key, base, f, k);
         if (pr.bits) {
 #pragma unroll
-            for (int j = 0; j < ILP; j++) f[j] = f[j] && ((bits[p][k[j] >> 5] >> (k[j] & 31)) & 1u);
+            for (int j = 0; j < ILP; j++) f[j] = f[j] && ((bits[bits_at[p] + (k[j] >> 5)] >> (k[j] & 31)) & 1u);
         } else {
 #pragma unroll
             for (int j = 0; j < ILP; j++) {
@@ -226,9 +231,24 @@ __device__ __forceinline__ void bitmap_group_tile(const wb_ssb_columns &c, const
             }
         }
     }
+    int32_t m[ILP], cost[ILP];
+#pragma unroll
+    for (int j = 0; j < ILP; j++) m[j] = 0, cost[j] = 0;
+    flagged_load<ILP>(c.col[WB_SSB_LO_REVENUE], base, f, m);
+    if (q.flight == 4) flagged_load<ILP>(c.col[WB_SSB_LO_SUPPLYCOST], base, f, cost);
+    if (q.date_last) {
+        int32_t stride = 0;
+#pragma unroll
+        for (int p = 0; p < WB_SSB_DIMS; p++)
+            if (p == q.nprobe - 1) stride = q.probe[p].stride;
+        flagged_load<ILP>(c.col[WB_SSB_LO_ORDERDATE], base, f, k);
+#pragma unroll
+        for (int j = 0; j < ILP; j++)
+            f[j] = f[j] && in(k[j], q.date_lo, q.date_hi), group[j] += (k[j] / 10000 - q.year_base) * stride;
+    }
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
-        if (p >= q.nprobe) break;
+        if (p >= staged) break;
         const wb_ssb_probe &pr = q.probe[p];
         if (!pr.bits || !pr.grouped) continue;
         flagged_load<ILP>(pr.key, base, f, k);
@@ -236,11 +256,6 @@ __device__ __forceinline__ void bitmap_group_tile(const wb_ssb_columns &c, const
         for (int j = 0; j < ILP; j++)
             if (f[j]) group[j] += (int32_t)__ldg(pr.packed + k[j]) * pr.stride;
     }
-    int32_t m[ILP], cost[ILP];
-#pragma unroll
-    for (int j = 0; j < ILP; j++) m[j] = 0, cost[j] = 0;
-    flagged_load<ILP>(c.col[WB_SSB_LO_REVENUE], base, f, m);
-    if (q.flight == 4) flagged_load<ILP>(c.col[WB_SSB_LO_SUPPLYCOST], base, f, cost);
 #pragma unroll
     for (int j = 0; j < ILP; j++)
         if (f[j]) atomicAdd(groups + group[j], (unsigned long long)(int64_t)(m[j] - cost[j]));
@@ -294,16 +309,18 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 
 // The bitmap form: shared memory holds the bitmaps (in probe order), then
 // the block's group table. At most 1024 threads, so that one block of 1024
-// fits beside ~200 KB of bitmaps (64 registers a thread).
+// fits beside ~200 KB of bitmaps (64 registers a thread); up to ILP 4 two
+// such blocks fit an SM (32 registers) where the bitmaps are small (Q3.x at
+// SF 100: the supplier's 25 KB).
 #define WB_SSB_BITMAP_BLOCK 1024
 template <int ILP>
-__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
+__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, ILP <= 4 ? 2 : 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     extern __shared__ __align__(16) uint32_t block_bits[];
-    const uint32_t *bits[WB_SSB_DIMS];
+    int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
     int32_t words = 0;
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
-        bits[p] = block_bits + words;
+        bits_at[p] = words;
         if (p < q.nprobe && q.probe[p].bits) {
             copy_words(block_bits + words, q.probe[p].bits, q.probe[p].bits_words);
             words += q.probe[p].bits_words;
@@ -313,7 +330,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK) bitmap_kernel(wb_ssb_colu
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     __syncthreads();
     wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-        bitmap_group_tile<ILP, decltype(full)::value>(c, q, base, block_groups, bits);
+        bitmap_group_tile<ILP, decltype(full)::value>(c, q, base, block_groups, block_bits, bits_at);
     });
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)

@@ -89,6 +89,7 @@ typedef struct wb_ssb_query {
     int nprobe;                      /* flights 2-4: dimensions probed, in this order */
     wb_ssb_probe probe[WB_SSB_DIMS];
     int32_t year_base;               /* date's share of the group: (year - base) x its stride */
+    int date_last;                   /* bitmap form: the last probe is the date, tested with the measures */
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
 } wb_ssb_query;

@@ -284,6 +284,7 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
                                     s->dim[dim].group_level >= 0};
     }
     q.year_base = l->base[WB_SSB_DATE];
+    q.date_last = form == WB_SSB_BITMAP && bp->date_last;
     q.out = d->out[qi];
     q.groups = l->groups;
     return q;

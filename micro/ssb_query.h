@@ -78,6 +78,8 @@ typedef struct wb_ssb_bitmap_plan {
     int bits[WB_SSB_DIMS];  /* per dimension: 1 when its filter is a bitmap */
     int nbits;
     int64_t bytes;          /* the bitmaps together */
+    int date_last;          /* the date is probed last and passes at least half the rows: the kernel
+                               tests it in the final stage, beside the measures' loads */
 } wb_ssb_bitmap_plan;
 void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, wb_ssb_bitmap_plan *p);
 

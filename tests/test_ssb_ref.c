@@ -247,6 +247,14 @@ static void test_bitmap_plan(void) {
     wb_ssb_bitmap_plan p;
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
     CHECK(p.order[0] == WB_SSB_PART && p.order[1] == WB_SSB_SUPP && p.order[2] == WB_SSB_DATE);
+    /* The date goes to the final stage where it is last and passes most rows: Q2.x and Q4.1 (every
+     * date), Q3.1-Q3.3 (91%); not Q3.4 (1.3%), Q4.2 and Q4.3 (24%, and not last). */
+    static const int date_last[WB_SSB_QUERIES] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0};
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &big, budget, &p);
+        CHECK(p.date_last == date_last[qi]);
+    }
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[12], &big, budget, &p);
     CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_PART && p.order[2] == WB_SSB_CUST);
     /* Nothing fits: no bitmap, the order by share. */
