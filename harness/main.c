@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness/commands.h"
+#include "micro/families.h"
 
 static const struct {
     const char *name;
@@ -58,6 +59,11 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return 0;
+    }
+    wb_err e;
+    if (wb_micro_families_add(&e) != WB_OK) { /* a broken micro/families.def: a build error in all but name */
+        fprintf(stderr, "wallbench: %s\n", e.msg);
+        return 1;
     }
     for (int i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);

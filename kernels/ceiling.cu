@@ -5,9 +5,10 @@
 // neither hoist a repeated pass out of its loop nor merge passes.
 #include <cub/device/device_reduce.cuh>
 
-#include "ceiling.h"
-#include "launch.cuh"
-#include "stream.cuh"
+#include "kernels/ceiling.h"
+#include "kernels/launch.cuh"
+#include "kernels/tile_dispatch.cuh"
+#include "kernels/tile_loop.cuh"
 
 namespace {
 
@@ -49,7 +50,8 @@ __device__ __forceinline__ void block_sum_add(uint32_t acc, uint32_t *sum) {
 template <int ILP, bool CG>
 __device__ __forceinline__ uint32_t read_pass(const uint4 *__restrict__ src, int64_t n) {
     uint32_t acc = 0;
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
         uint4 v[ILP];
 #pragma unroll
         for (int k = 0; k < ILP; k++) {
@@ -75,20 +77,28 @@ __global__ void l2_read_kernel(const uint4 *__restrict__ src, int64_t n, int rep
     block_sum_add(acc, sum);
 }
 
-// Every block reads the whole set, reps times: the blocks of one SM share
-// its L1 copy. n is a multiple of blockDim.x * ILP (plan checks).
-template <int ILP>
-__global__ void l1_read_kernel(const uint4 *__restrict__ set, int64_t n, int reps, uint32_t *sum) {
+// reps passes over a resident set of n words, each thread ILP loads before
+// the first add; load(p) is the one thing the L1 and shared-memory ceilings
+// do differently. n is a multiple of blockDim.x * ILP (plan checks).
+template <int ILP, typename Load>
+__device__ __forceinline__ uint32_t resident_passes(const uint4 *__restrict__ set, int64_t n, int reps, Load load) {
     uint32_t acc = 0;
     for (int r = 0; r < reps; r++)
         for (int64_t base = threadIdx.x; base < n; base += (int64_t)blockDim.x * ILP) {
             uint4 v[ILP];
 #pragma unroll
-            for (int k = 0; k < ILP; k++) v[k] = load_nc(set + wb_tile_item(base, k));
+            for (int k = 0; k < ILP; k++) v[k] = load(set + wb_tile_item(base, k));
 #pragma unroll
             for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
         }
-    block_sum_add(acc, sum);
+    return acc;
+}
+
+// Every block reads the whole set, reps times: the blocks of one SM share
+// its L1 copy.
+template <int ILP>
+__global__ void l1_read_kernel(const uint4 *__restrict__ set, int64_t n, int reps, uint32_t *sum) {
+    block_sum_add(resident_passes<ILP>(set, n, reps, [](const uint4 *p) { return load_nc(p); }), sum);
 }
 
 // The set is copied into shared memory once, then read reps times; the
@@ -98,21 +108,13 @@ __global__ void smem_read_kernel(const uint4 *__restrict__ set, int64_t n, int r
     extern __shared__ uint4 tile[];
     for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tile[i] = set[i];
     __syncthreads();
-    uint32_t acc = 0;
-    for (int r = 0; r < reps; r++)
-        for (int64_t base = threadIdx.x; base < n; base += (int64_t)blockDim.x * ILP) {
-            uint4 v[ILP];
-#pragma unroll
-            for (int k = 0; k < ILP; k++) v[k] = load_shared(tile + wb_tile_item(base, k));
-#pragma unroll
-            for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
-        }
-    block_sum_add(acc, sum);
+    block_sum_add(resident_passes<ILP>(tile, n, reps, [](const uint4 *p) { return load_shared(p); }), sum);
 }
 
 template <int ILP>
 __global__ void dram_write_kernel(uint4 *__restrict__ dst, int64_t n, uint32_t seed) {
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
 #pragma unroll
         for (int k = 0; k < ILP; k++) {
             const int64_t i = wb_tile_item(first, k);
@@ -129,7 +131,8 @@ __global__ void dram_write_kernel(uint4 *__restrict__ dst, int64_t n, uint32_t s
 // the SASS; transform.cu's stream_tiles needed the opposite choice.
 template <int ILP>
 __global__ void dram_copy_kernel(const uint4 *__restrict__ src, uint4 *__restrict__ dst, int64_t n) {
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
         uint4 v[ILP];
 #pragma unroll
         for (int k = 0; k < ILP; k++) {
@@ -156,27 +159,9 @@ __global__ void inst_kernel(uint32_t *__restrict__ out, int64_t n, uint32_t seed
     }
 }
 
-// Calls f(ilp_c<ILP>{}) for the run-time ILP; `invalid` for any other.
-template <int I>
-struct ilp_c {
-    static constexpr int value = I;
-};
-
-template <typename R, typename F>
-R with_ilp(int ilp, R invalid, F &&f) {
-    switch (ilp) {
-    case 1: return f(ilp_c<1>{});
-    case 2: return f(ilp_c<2>{});
-    case 4: return f(ilp_c<4>{});
-    case 8: return f(ilp_c<8>{});
-    case 16: return f(ilp_c<16>{});
-    default: return invalid;
-    }
-}
-
 // The kernel a variant runs at an ILP, for planning.
 const void *pick(wb_ceiling_variant v, int ilp) {
-    return with_ilp(ilp, (const void *)nullptr, [&](auto I) -> const void * {
+    return wb_with_ilp(ilp, (const void *)nullptr, [&](auto I) -> const void * {
         constexpr int K = decltype(I)::value;
         switch (v) {
         case WB_CEILING_DRAM_READ: return reinterpret_cast<const void *>(dram_read_kernel<K>);
@@ -256,7 +241,7 @@ extern "C" cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_laun
     if (l->grid == 0) return cudaSuccess;
     const int ilp = is_inst(c->variant) ? 1 : l->ilp;
     uint32_t *out = static_cast<uint32_t *>(c->dst);
-    const cudaError_t e = with_ilp(ilp, cudaErrorInvalidValue, [&](auto I) {
+    const cudaError_t e = wb_with_ilp(ilp, cudaErrorInvalidValue, [&](auto I) {
         constexpr int K = decltype(I)::value;
         const dim3 g(l->grid), b(l->block);
         const size_t sm = l->smem_bytes;

@@ -13,33 +13,46 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
+#include "kernels/launch.h"
+
+#include "kernels/variant_list.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Variants, in the order of micro/ceiling.c's names. Memory variants move
+/* Variants, in run order; names as in point names. Memory variants move
  * 16-byte words; reads sum them (mod 2^32) into a checksum. */
-typedef enum wb_ceiling_variant {
-    WB_CEILING_DRAM_READ,  /* 16-byte loads of a buffer >> L2, persistent grid: the DRAM read roof */
-    WB_CEILING_DRAM_WRITE, /* 16-byte stores of a seeded pattern: the DRAM write roof */
-    WB_CEILING_DRAM_COPY,  /* 16-byte load + store: the copy roof the transform family is judged against */
-    WB_CEILING_MEMCPY,     /* cudaMemcpyAsync device to device (bytes read + written): the driver's copy */
-    WB_CEILING_L2_READ,    /* an L2-resident set read again and again through ld.global.cg (L1 bypassed):
-                              the L2 roof */
-    WB_CEILING_L1_READ,    /* one small set per SM read again and again through ld.global.nc: the L1 roof */
-    WB_CEILING_SMEM_READ,  /* ld.shared.v4 from a tile in shared memory: the shared-memory roof */
-    WB_CEILING_INST_ISSUE, /* IMAD chains (FMA-heavy pipe) and LOP3 + IADD3 chains (ALU pipe) in equal
-                              numbers, several per thread: the warp-instruction issue limit, SMs x 4 SMSP x
-                              clock (each pipe alone takes a warp instruction every other cycle) */
-    WB_CEILING_INT_ALU,    /* LOP3 + IADD3 chains only: the ALU pipe, half the issue limit */
-    WB_CEILING_FMA,        /* FFMA chains only: the FP32 pipes (heavy + lite), the issue limit */
-    WB_CEILING_H2D,        /* cudaMemcpyAsync from pinned host memory: the interconnect (Crystal regime A) */
-    WB_CEILING_D2H,        /* cudaMemcpyAsync to pinned host memory */
-    WB_CEILING_CUB_REDUCE, /* cub::DeviceReduce::Sum over dram_read's words: the peer dram_read must beat */
-    WB_CEILING_VARIANTS
-} wb_ceiling_variant;
+#define WB_CEILING_VARIANT_LIST(X) \
+    /* 16-byte loads of a buffer >> L2, persistent grid */ \
+    X(WB_CEILING_DRAM_READ, "dram_read", "the DRAM read roof") \
+    /* 16-byte stores of a seeded pattern */ \
+    X(WB_CEILING_DRAM_WRITE, "dram_write", "the DRAM write roof") \
+    /* 16-byte load + store */ \
+    X(WB_CEILING_DRAM_COPY, "dram_copy", "the copy roof the transform family is judged against") \
+    /* cudaMemcpyAsync device to device (bytes read + written) */ \
+    X(WB_CEILING_MEMCPY, "memcpy", "the driver's copy") \
+    /* an L2-resident set read again and again through ld.global.cg (L1 bypassed) */ \
+    X(WB_CEILING_L2_READ, "l2_read", "the L2 roof") \
+    /* one small set per SM read again and again through ld.global.nc */ \
+    X(WB_CEILING_L1_READ, "l1_read", "the L1 roof") \
+    /* ld.shared.v4 from a tile in shared memory */ \
+    X(WB_CEILING_SMEM_READ, "smem_read", "the shared-memory roof") \
+    /* IMAD chains (FMA-heavy pipe) and LOP3 + IADD3 chains (ALU pipe) in equal
+     * numbers, several per thread: SMs x 4 SMSP x clock (each pipe alone takes a
+     * warp instruction every other cycle) */ \
+    X(WB_CEILING_INST_ISSUE, "inst_issue", "the warp-instruction issue limit") \
+    /* LOP3 + IADD3 chains only */ \
+    X(WB_CEILING_INT_ALU, "int_alu", "the ALU pipe, half the issue limit") \
+    /* FFMA chains only: the FP32 pipes (heavy + lite) */ \
+    X(WB_CEILING_FMA, "fma", "the FP32 pipes, the issue limit") \
+    /* cudaMemcpyAsync from pinned host memory (Crystal regime A) */ \
+    X(WB_CEILING_H2D, "h2d", "the interconnect, host to device") \
+    /* cudaMemcpyAsync to pinned host memory */ \
+    X(WB_CEILING_D2H, "d2h", "the interconnect, device to host") \
+    /* cub::DeviceReduce::Sum over dram_read's words */ \
+    X(WB_CEILING_CUB_REDUCE, "cub_reduce", "the library peer dram_read must beat")
+typedef enum wb_ceiling_variant { WB_CEILING_VARIANT_LIST(WB_VARIANT_ENUM) WB_CEILING_VARIANTS } wb_ceiling_variant;
 
 typedef struct wb_ceiling_args {
     wb_ceiling_variant variant;

@@ -3,8 +3,8 @@
 // so that the test can profile exactly them with `ncu -k regex:^wb_ref_`.
 #include <cstdint>
 
-#include "counters_ref.h"
-#include "launch.cuh"
+#include "kernels/counters_ref.h"
+#include "kernels/launch.cuh"
 
 // splitmix64's finaliser: the same values on host and device.
 __host__ __device__ inline uint32_t wb_ref_hash(uint64_t x) {

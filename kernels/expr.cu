@@ -10,8 +10,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "expr.h"
-#include "launch.cuh"
+#include "kernels/expr.h"
+#include "kernels/launch.cuh"
+#include "kernels/tile_dispatch.cuh"
 
 // ---- element operators -------------------------------------------------------
 
@@ -216,14 +217,9 @@ __global__ void wb_expr_compiled_kernel(const wb_expr_args<T> a) {
 template <typename T> using wb_expr_compiled_fn = void (*)(wb_expr_args<T>);
 
 template <typename T, int S, int K, int C> static wb_expr_compiled_fn<T> wb_expr_pick_ilp(int ilp) {
-    switch (ilp) {
-    case 1: return wb_expr_compiled_kernel<T, S, K, C, 1>;
-    case 2: return wb_expr_compiled_kernel<T, S, K, C, 2>;
-    case 4: return wb_expr_compiled_kernel<T, S, K, C, 4>;
-    case 8: return wb_expr_compiled_kernel<T, S, K, C, 8>;
-    case 16: return wb_expr_compiled_kernel<T, S, K, C, 16>;
-    default: return nullptr;
-    }
+    return wb_with_ilp(ilp, (wb_expr_compiled_fn<T>)nullptr, [](auto i) -> wb_expr_compiled_fn<T> {
+        return wb_expr_compiled_kernel<T, S, K, C, decltype(i)::value>;
+    });
 }
 
 // Only combinations where every column is read are instantiated (expr.h).
@@ -286,14 +282,8 @@ template <typename Fn> static cudaError_t wb_expr_with_kernel(const wb_expr_job 
         v.n_slots = p->n_slots;
         v.elem_bytes = wb_expr_elem_bytes(p->type);
         const int smem = p->n_slots * l->block * v.elem_bytes;
-        switch (l->ilp) {
-        case 1: return fn(wb_expr_interp_kernel<1>, v, smem);
-        case 2: return fn(wb_expr_interp_kernel<2>, v, smem);
-        case 4: return fn(wb_expr_interp_kernel<4>, v, smem);
-        case 8: return fn(wb_expr_interp_kernel<8>, v, smem);
-        case 16: return fn(wb_expr_interp_kernel<16>, v, smem);
-        default: return cudaErrorNotSupported;
-        }
+        return wb_with_ilp(l->ilp, cudaErrorNotSupported,
+                           [&](auto i) -> cudaError_t { return fn(wb_expr_interp_kernel<decltype(i)::value>, v, smem); });
     }
     switch (p->type) {
     case WB_EXPR_INT32: return wb_expr_with_compiled<int32_t>(j, l->ilp, fn);

@@ -19,21 +19,24 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
+#include "kernels/launch.h"
+#include "kernels/variant_list.h"
 
 #define WB_EXPR_MAX_OPS 32
 #define WB_EXPR_MAX_COLUMNS 4
 #define WB_EXPR_MAX_LITERALS ((WB_EXPR_MAX_OPS + 1) / 4)
 #define WB_EXPR_MAX_REFS 64
 
-/* Variants, in the order of micro/expr.c's names. */
-enum {
-    WB_EXPR_INTERP,   /* cuDF-style interpreter: plan in device memory, per row a loop with a switch
-                         on type and operator, intermediates in shared memory; instruction-bound as
-                         the expression grows (right of the GH200 ridge) */
-    WB_EXPR_COMPILED  /* the same expression as straight-line code, intermediates in registers,
-                         16-byte loads; should stay on the DRAM roof */
-};
+/* Variants, in run order; names as in point names and the variant column. */
+#define WB_EXPR_VARIANT_LIST(X) \
+    /* cuDF-style interpreter: plan in device memory, per row a loop with a switch
+     * on type and operator, intermediates in shared memory; instruction-bound as
+     * the expression grows (right of the GH200 ridge) */ \
+    X(WB_EXPR_INTERP, "interp", "cuDF-style interpreter: a switch per operator and row") \
+    /* the same expression as straight-line code, intermediates in registers,
+     * 16-byte loads; should stay on the DRAM roof */ \
+    X(WB_EXPR_COMPILED, "compiled", "straight-line code, intermediates in registers")
+enum { WB_EXPR_VARIANT_LIST(WB_VARIANT_ENUM) WB_EXPR_VARIANTS };
 
 enum { WB_EXPR_CHAIN, WB_EXPR_TREE };               /* left-deep chain, balanced tree */
 enum { WB_EXPR_INT32, WB_EXPR_INT64, WB_EXPR_F64 }; /* element types */

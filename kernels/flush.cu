@@ -1,8 +1,8 @@
 // flush.cu - the L2 flush between timed samples (see flush.h).
 #include <cstdint>
 
-#include "flush.h"
-#include "launch.cuh"
+#include "kernels/flush.h"
+#include "kernels/launch.cuh"
 
 namespace {
 

@@ -1,24 +1,22 @@
-// grid_tile.cuh - the tile loop of the probe and group-by kernels: a
-// persistent grid walks tiles of blockDim.x * ILP int32 items grid-stride,
-// and each thread reads its ILP items with the widest vector the ILP allows
+// grid_tile.cuh - the tile layout of the probe and group-by kernels: a
+// persistent grid walks tiles of blockDim.x * ILP int32 items grid-stride
+// (wb_for_tiles, tile_loop.cuh), and each thread reads its ILP items with the
+// widest vector the ILP allows
 // (16-byte loads when ILP is a multiple of 4: the group-by target needs them,
 // issue 6). Items are striped by vector, so each vector load of a warp is
 // one contiguous 512-byte run. Full tiles take an unguarded path; only the
 // one partial tile at the end checks bounds. Indices are int64.
 //
-// kernels/stream.cuh walks the same tiles with scalar items; this header adds
-// the vector layout, which the scalar loop cannot express.
+// The streaming kernels walk the same tiles with striped scalar items
+// (wb_tile_item); this header adds the vector layout.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 #include <cuda_runtime.h>
 
-// Whether a tile is full, as a type, so the full path compiles without checks.
-template <bool Full>
-struct wb_grid_full {
-    static constexpr bool value = Full;
-};
+#include "kernels/tile_dispatch.cuh"
+#include "kernels/tile_loop.cuh"
 
 template <int ILP>
 struct wb_grid_tile {
@@ -66,34 +64,9 @@ struct wb_grid_tile {
     }
 };
 
-// Calls tile(base, wb_grid_full<F>{}) for every tile of [0, n) this block owns.
-template <int ILP, typename Tile>
-__device__ __forceinline__ void wb_grid_tiles(int64_t n, Tile &&tile) {
-    const int64_t span = (int64_t)blockDim.x * ILP;
-    const int64_t stride = (int64_t)gridDim.x * span;
-    int64_t base = (int64_t)blockIdx.x * span;
-    for (; base + span <= n; base += stride) tile(base, wb_grid_full<true>{});
-    if (base < n) tile(base, wb_grid_full<false>{});
-}
-
 // Sum over a converged warp; the result is valid in lane 0.
 __device__ __forceinline__ unsigned long long wb_warp_sum(unsigned long long x) {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
     return x;
-}
-
-// ILP dispatch on the host: pick(std::integral_constant<int, ILP>{}) for a
-// runtime ilp in {1, 2, 4, 8, 16}, or nullptr for any other value. pick
-// returns the kernel instance of that ILP (all of one pointer type).
-template <typename Pick>
-inline auto wb_grid_pick_ilp(int ilp, Pick pick) -> decltype(pick(std::integral_constant<int, 1>{})) {
-    switch (ilp) {
-    case 1: return pick(std::integral_constant<int, 1>{});
-    case 2: return pick(std::integral_constant<int, 2>{});
-    case 4: return pick(std::integral_constant<int, 4>{});
-    case 8: return pick(std::integral_constant<int, 8>{});
-    case 16: return pick(std::integral_constant<int, 16>{});
-    default: return nullptr;
-    }
 }

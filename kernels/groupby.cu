@@ -1,14 +1,14 @@
 // groupby.cu - the group-by kernels (see groupby.h): global atomics, the
 // shared-memory privatized table in four layouts, and CUB sort + reduce-by-key.
-#include "groupby.h"
+#include "kernels/groupby.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "grid_tile.cuh"
-#include "launch.cuh"
+#include "kernels/grid_tile.cuh"
+#include "kernels/launch.cuh"
 
 namespace {
 
@@ -17,7 +17,7 @@ __device__ __forceinline__ unsigned long long widen(int32_t v) { return (unsigne
 template <int ILP>
 __global__ void global_kernel(wb_groupby_args a) {
     using T = wb_grid_tile<ILP>;
-    wb_grid_tiles<ILP>(a.n, [&](int64_t base, auto full) {
+    wb_for_tiles<ILP>(a.n, [&](int64_t base, auto full) {
         constexpr bool F = decltype(full)::value;
         int32_t k[ILP], v[ILP];
         T::template load<F>(a.keys, base, a.n, k);
@@ -65,7 +65,7 @@ __global__ void shared_kernel(wb_groupby_args a) {
 
     unsigned long long reg = 0;
     unsigned *lo = w32 + (TABLE == WB_GROUPBY_TABLE_WARP ? warp * 2 * G : 0), *hi = lo + G;
-    wb_grid_tiles<ILP>(a.n, [&](int64_t base, auto full) {
+    wb_for_tiles<ILP>(a.n, [&](int64_t base, auto full) {
         constexpr bool F = decltype(full)::value;
         int32_t k[ILP], v[ILP];
         T::template load<F>(a.keys, base, a.n, k);
@@ -110,12 +110,12 @@ using gb_kernel_t = void (*)(wb_groupby_args);
 
 template <int TABLE>
 gb_kernel_t pick_shared(int ilp) {
-    return wb_grid_pick_ilp(ilp, [](auto i) -> gb_kernel_t { return shared_kernel<decltype(i)::value, TABLE>; });
+    return wb_with_ilp(ilp, (gb_kernel_t)nullptr, [](auto i) -> gb_kernel_t { return shared_kernel<decltype(i)::value, TABLE>; });
 }
 
 gb_kernel_t kernel_of(wb_groupby_variant v, int table, int ilp) {
     if (v == WB_GROUPBY_GLOBAL || (v == WB_GROUPBY_SHARED && table == WB_GROUPBY_TABLE_GLOBAL))
-        return wb_grid_pick_ilp(ilp, [](auto i) -> gb_kernel_t { return global_kernel<decltype(i)::value>; });
+        return wb_with_ilp(ilp, (gb_kernel_t)nullptr, [](auto i) -> gb_kernel_t { return global_kernel<decltype(i)::value>; });
     if (v != WB_GROUPBY_SHARED) return nullptr;
     switch (table) {
     case WB_GROUPBY_TABLE_REGS: return pick_shared<WB_GROUPBY_TABLE_REGS>(ilp);

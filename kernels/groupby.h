@@ -10,24 +10,28 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
+#include "kernels/launch.h"
+
+#include "kernels/variant_list.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Variants, in the order of micro/groupby.c's names. */
-typedef enum wb_groupby_variant {
-    WB_GROUPBY_GLOBAL, /* one global atomicAdd per row into the result table (Crystal, SYCLDB): the
-                          L2 atomic roof; with few groups every row queues on the same few addresses */
-    WB_GROUPBY_SHARED, /* per-block privatized table in shared memory, one global atomic per non-zero
-                          group per block at the end (SHADB, libcudf's shmem aggs): should reach the
-                          read roof for its 8 B/row while the table fits; see wb_groupby_table */
-    WB_GROUPBY_SORT,   /* cub::DeviceRadixSort::SortPairs (all 32 key bits, CUB's default) then
-                          cub::DeviceReduce::ReduceByKey: the peer a user would pick; several passes
-                          over the rows, its own tuning, no ILP/occupancy axes */
-    WB_GROUPBY_VARIANTS
-} wb_groupby_variant;
+/* Variants, in run order; names as in point names and the variant column. */
+#define WB_GROUPBY_VARIANT_LIST(X) \
+    /* one global atomicAdd per row into the result table (Crystal, SYCLDB): the
+     * L2 atomic roof; with few groups every row queues on the same few addresses */ \
+    X(WB_GROUPBY_GLOBAL, "global", "one global atomicAdd per row") \
+    /* per-block privatized table in shared memory, one global atomic per non-zero
+     * group per block at the end (SHADB, libcudf's shmem aggs): should reach the
+     * read roof for its 8 B/row while the table fits; see wb_groupby_table */ \
+    X(WB_GROUPBY_SHARED, "shared", "per-block table in shared memory, merged with one global atomic per group") \
+    /* cub::DeviceRadixSort::SortPairs (all 32 key bits, CUB's default) then
+     * cub::DeviceReduce::ReduceByKey: the peer a user would pick; several passes
+     * over the rows, its own tuning, no ILP/occupancy axes */ \
+    X(WB_GROUPBY_SORT, "sort", "CUB radix sort then reduce-by-key (library peer)")
+typedef enum wb_groupby_variant { WB_GROUPBY_VARIANT_LIST(WB_VARIANT_ENUM) WB_GROUPBY_VARIANTS } wb_groupby_variant;
 
 /* How private the shared variant's table is: the most private layout that
  * still fits the shared memory a block may use at full occupancy, because

@@ -1,4 +1,4 @@
 // launch.cu - the launch-shape debug switch (see launch.h).
-#include "launch.h"
+#include "kernels/launch.h"
 
 extern "C" int wb_launch_debug = 0;

@@ -6,7 +6,7 @@
 
 #include <cuda_runtime.h>
 #include <cstdio>
-#include "launch.h"
+#include "kernels/launch.h"
 
 enum class wb_grid_mode {
     cover,      // one block per tile of block * ilp items

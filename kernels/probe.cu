@@ -3,10 +3,10 @@
 // ILP table reads and only then consumes them, so ILP independent random
 // loads are in flight per thread: what a DRAM-resident table needs (Little's
 // law: the random-read roof needs tens of thousands of probes in flight).
-#include "probe.h"
+#include "kernels/probe.h"
 
-#include "grid_tile.cuh"
-#include "launch.cuh"
+#include "kernels/grid_tile.cuh"
+#include "kernels/launch.cuh"
 
 namespace {
 
@@ -118,16 +118,16 @@ template <wb_probe_op OP, int ILP>
 __global__ void probe_kernel(wb_probe_args a) {
     if constexpr (OP == WB_PROBE_HASH || OP == WB_PROBE_DIRECT || OP == WB_PROBE_PACKED) {
         probe_sums s;
-        wb_grid_tiles<ILP>(a.n,
-                           [&](int64_t base, auto full) { probe_tile<OP, ILP, decltype(full)::value>(a, base, s); });
+        wb_for_tiles<ILP>(a.n,
+                          [&](int64_t base, auto full) { probe_tile<OP, ILP, decltype(full)::value>(a, base, s); });
         unsigned long long sum = wb_warp_sum(s.sum), matches = wb_warp_sum(s.matches);
         if ((threadIdx.x & 31) == 0 && matches) {
             atomicAdd(&a.out[0], sum);
             atomicAdd(&a.out[1], matches);
         }
     } else {
-        wb_grid_tiles<ILP>(a.dim_rows,
-                           [&](int64_t base, auto full) { build_tile<OP, ILP, decltype(full)::value>(a, base); });
+        wb_for_tiles<ILP>(a.dim_rows,
+                          [&](int64_t base, auto full) { build_tile<OP, ILP, decltype(full)::value>(a, base); });
     }
 }
 
@@ -135,7 +135,8 @@ using probe_kernel_t = void (*)(wb_probe_args);
 
 template <wb_probe_op OP>
 probe_kernel_t pick(int ilp) {
-    return wb_grid_pick_ilp(ilp, [](auto i) -> probe_kernel_t { return probe_kernel<OP, decltype(i)::value>; });
+    return wb_with_ilp(ilp, (probe_kernel_t)nullptr,
+                       [](auto i) -> probe_kernel_t { return probe_kernel<OP, decltype(i)::value>; });
 }
 
 probe_kernel_t kernel_of(wb_probe_op op, int ilp) {

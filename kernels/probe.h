@@ -13,28 +13,37 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
+#include "kernels/launch.h"
+
+#include "kernels/variant_list.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Variants, in the order of micro/probe.c's names, then the one plan-only op. */
+/* Variants, in run order, then the one plan-only op. */
+#define WB_PROBE_VARIANT_LIST(X) \
+    /* open addressing, multiplicative hash, linear probing, key compared; 8-byte
+     * slots {key, value}: the general join. 2 x 8 / load factor bytes per dim row,
+     * so it leaves L1 and L2 first; in DRAM one 64-byte access per probe (random
+     * read roof), in L2 the L2 sector rate, plus hash and compare instructions */ \
+    X(WB_PROBE_HASH, "hash", "open-addressing hash table, linear probing") \
+    /* int32 array indexed by the dense key (SHADB, seed 002 3.3.0.1; Crystal's
+     * public "hash join" is this too): one 4-byte load per probe. Key-stream DRAM
+     * roof while the table fits L1/L2; random-read roof (4 + 64 B/probe) beyond */ \
+    X(WB_PROBE_DIRECT, "direct", "int32 array indexed by the dense key") \
+    /* one byte per key, filter and a 7-bit group value in one load, 0xFF = filtered
+     * out (seed 002 3.3.0.2): 4x smaller than direct, so it stays L2-resident
+     * (key-stream roof) up to 4x more rows */ \
+    X(WB_PROBE_PACKED, "packed", "one byte per key: filter and group value") \
+    /* insert the passing dim rows with a 64-bit atomicCAS per slot: random
+     * read-modify-write roof (atomics at L2) once the table leaves L2 */ \
+    X(WB_PROBE_BUILD_HASH, "build_hash", "hash table build, one atomicCAS per row") \
+    /* table[key] = value, plain coalesced stores (dense sorted keys): streaming
+     * roof, 8 B read + 4 B written per row */ \
+    X(WB_PROBE_BUILD_DIRECT, "build_direct", "direct table build, coalesced stores")
 typedef enum wb_probe_op {
-    WB_PROBE_HASH,         /* open addressing, multiplicative hash, linear probing, key compared; 8-byte
-                              slots {key, value}: the general join. 2 x 8 / load factor bytes per dim row,
-                              so it leaves L1 and L2 first; in DRAM one 64-byte access per probe (random
-                              read roof), in L2 the L2 sector rate, plus hash and compare instructions */
-    WB_PROBE_DIRECT,       /* int32 array indexed by the dense key (SHADB, seed 002 3.3.0.1; Crystal's
-                              public "hash join" is this too): one 4-byte load per probe. Key-stream DRAM
-                              roof while the table fits L1/L2; random-read roof (4 + 64 B/probe) beyond */
-    WB_PROBE_PACKED,       /* one byte per key, filter and a 7-bit group value in one load, 0xFF = filtered
-                              out (seed 002 3.3.0.2): 4x smaller than direct, so it stays L2-resident
-                              (key-stream roof) up to 4x more rows */
-    WB_PROBE_BUILD_HASH,   /* insert the passing dim rows with a 64-bit atomicCAS per slot: random
-                              read-modify-write roof (atomics at L2) once the table leaves L2 */
-    WB_PROBE_BUILD_DIRECT, /* table[key] = value, plain coalesced stores (dense sorted keys): streaming
-                              roof, 8 B read + 4 B written per row */
+    WB_PROBE_VARIANT_LIST(WB_VARIANT_ENUM)
     WB_PROBE_VARIANTS,
     WB_PROBE_BUILD_PACKED = WB_PROBE_VARIANTS /* not a point: builds the packed map in plan (plain stores) */
 } wb_probe_op;

@@ -3,11 +3,11 @@
 // whose SKIP parameter decides whether a later column's vector is loaded only
 // when one of its rows still passes. Query shape is a template parameter too;
 // all of them are picked at run time through one kernel-pointer lookup.
-#include "scan.h"
+#include "kernels/scan.h"
 
-#include "launch.cuh"
-#include "tile.cuh"
-#include "tile_dispatch.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/tile.cuh"
+#include "kernels/tile_dispatch.cuh"
 
 namespace {
 
@@ -63,9 +63,8 @@ __global__ void __launch_bounds__(BT) scan_tiled(wb_scan_io a) {
     constexpr int TILE = BT * IPT;
     extern __shared__ __align__(16) unsigned char wb_smem[];
     const long long begin = (long long)blockIdx.x * TILE;
-    const long long left = a.n - begin;
-    long long sum = left >= TILE ? tiled_tile<S, BT, IPT, true>(a, begin, TILE)
-                                 : tiled_tile<S, BT, IPT, false>(a, begin, (int)left);
+    long long sum = wb_tile_at<TILE>(
+        a.n, begin, [&](int valid, auto full) { return tiled_tile<S, BT, IPT, decltype(full)::value>(a, begin, valid); });
     sum = wb_block_sum<BT>(sum, reinterpret_cast<long long *>(wb_smem));
     if (threadIdx.x == 0 && sum != 0) atomicAdd(a.sum, (unsigned long long)sum);
 }

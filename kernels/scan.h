@@ -13,34 +13,36 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
+#include "kernels/launch.h"
+
+#include "kernels/variant_list.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum wb_scan_variant {
+/* Variants, in run order; names as in point names and the variant column. */
+#define WB_SCAN_VARIANT_LIST(X) \
     /* Crystal: one block per tile of ILP x block rows, every referenced
      * column loaded for the whole tile, flags, masked sum, block reduce, one
      * atomic per block. Moves every column at any selectivity: DRAM roof at
-     * all referenced columns. */
-    WB_SCAN_TILED,
+     * all referenced columns. */ \
+    X(WB_SCAN_TILED, "tiled", "Crystal tiles: every column loaded for the whole tile") \
     /* SHADB: persistent grid-stride threads (grid = occupancy x SMs), 16-byte
      * loads of orderdate, each later column loaded 16 bytes at a time only
      * where a row of that vector still passes, register accumulator, one
      * atomic per block. DRAM roof at the sectors it must touch, which shrink
-     * with the selectivity. */
-    WB_SCAN_DIRECT,
+     * with the selectivity. */ \
+    X(WB_SCAN_DIRECT, "direct", "SHADB grid-stride: later columns loaded only where a row still passes") \
     /* direct, but loading every column for every row: separates skipping
-     * loads from tiling. Same bytes, and so the same roof, as tiled. */
-    WB_SCAN_DIRECT_NOSKIP,
+     * loads from tiling. Same bytes, and so the same roof, as tiled. */ \
+    X(WB_SCAN_DIRECT_NOSKIP, "direct_noskip", "direct loading every column for every row") \
     /* direct's kernel with the L2 fetching single 32-byte sectors on a miss
      * (cudaLimitMaxL2FetchGranularity = 32, set by the family's plan; the
      * H200's default is 64). direct's sparse later columns then cost the
-     * sectors they need instead of 64-byte pairs. */
-    WB_SCAN_DIRECT_SECTOR,
-    WB_SCAN_VARIANTS
-} wb_scan_variant;
+     * sectors they need instead of 64-byte pairs. */ \
+    X(WB_SCAN_DIRECT_SECTOR, "direct_sector", "direct with 32-byte L2 fetches")
+typedef enum wb_scan_variant { WB_SCAN_VARIANT_LIST(WB_VARIANT_ENUM) WB_SCAN_VARIANTS } wb_scan_variant;
 
 typedef enum wb_scan_shape { WB_SCAN_Q11, WB_SCAN_Q31, WB_SCAN_SHAPES } wb_scan_shape;
 

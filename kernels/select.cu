@@ -5,15 +5,15 @@
 // wb_pred_form template parameter of all three, used in one line (tile.cuh's
 // wb_tile_pred_and). Layers: tile.cuh primitives -> __device__ compaction
 // steps -> thin __global__ kernels -> select_impl (plan, launch) -> extern "C".
-#include "select.h"
+#include "kernels/select.h"
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
 
-#include "launch.cuh"
-#include "tile.cuh"
-#include "tile_dispatch.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/tile.cuh"
+#include "kernels/tile_dispatch.cuh"
 
 namespace {
 
@@ -83,9 +83,9 @@ __device__ __forceinline__ void compact_warp(const select_args &a, const int (&i
 template <int BT, int IPT>
 __device__ __forceinline__ void load_tile_at(const int *in, long long n, long long tile, int (&items)[IPT]) {
     constexpr int TILE = BT * IPT;
-    const long long left = n - tile * TILE;
-    if (left >= TILE) wb_tile_load<wb_layout::vec, BT, IPT, true>(in + tile * TILE, TILE, items);
-    else wb_tile_load<wb_layout::vec, BT, IPT, false>(in + tile * TILE, (int)left, items);
+    wb_tile_at<TILE>(n, tile * TILE, [&](int valid, auto full) {
+        wb_tile_load<wb_layout::vec, BT, IPT, decltype(full)::value>(in + tile * TILE, valid, items);
+    });
 }
 
 template <wb_pred_form F, wb_compact C, int BT, int IPT, bool FULL>
@@ -110,9 +110,8 @@ __global__ void __launch_bounds__(BT) select_stream(select_args a) {
     load_tile_at<BT, IPT>(a.in, a.n, t, cur);
     for (; t < tiles; t += gridDim.x) {
         if (t + gridDim.x < tiles) load_tile_at<BT, IPT>(a.in, a.n, t + gridDim.x, nxt);
-        const long long left = a.n - t * TILE;
-        if (left >= TILE) stream_tile<F, C, BT, IPT, true>(a, TILE, cur);
-        else stream_tile<F, C, BT, IPT, false>(a, (int)left, cur);
+        wb_tile_at<TILE>(a.n, t * TILE,
+                         [&](int valid, auto full) { stream_tile<F, C, BT, IPT, decltype(full)::value>(a, valid, cur); });
 #pragma unroll
         for (int i = 0; i < IPT; i++) cur[i] = nxt[i];
     }
@@ -152,9 +151,8 @@ __global__ void __launch_bounds__(BT, 1536 / BT) select_tile(select_args a) {
     constexpr int TILE = BT * IPT;
     extern __shared__ __align__(16) unsigned char wb_smem[];
     const long long begin = (long long)blockIdx.x * TILE;
-    const long long left = a.n - begin;
-    if (left >= TILE) compact_tile<F, BT, IPT, true>(a, begin, TILE, wb_smem);
-    else compact_tile<F, BT, IPT, false>(a, begin, (int)left, wb_smem);
+    wb_tile_at<TILE>(a.n, begin,
+                     [&](int valid, auto full) { compact_tile<F, BT, IPT, decltype(full)::value>(a, begin, valid, wb_smem); });
 }
 
 // three_kernel's passes: one block per tile, blocked layout so that thread
@@ -182,9 +180,8 @@ template <wb_pred_form F, int BT, int IPT, bool WRITE>
 __global__ void __launch_bounds__(BT) select_pass(select_args a) {
     constexpr int TILE = BT * IPT;
     const long long begin = (long long)blockIdx.x * TILE;
-    const long long left = a.n - begin;
-    if (left >= TILE) pass_tile<F, BT, IPT, WRITE, true>(a, begin, TILE);
-    else pass_tile<F, BT, IPT, WRITE, false>(a, begin, (int)left);
+    wb_tile_at<TILE>(a.n, begin,
+                     [&](int valid, auto full) { pass_tile<F, BT, IPT, WRITE, decltype(full)::value>(a, begin, valid); });
 }
 
 size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }

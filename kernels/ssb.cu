@@ -5,12 +5,12 @@
 // arithmetic) and where flight 1's sum is reduced (block vs warp); packed
 // changes only the direct form's maps and group table; bitmap probes in
 // stages, with the filters that fit as shared-memory bitmaps.
-#include "ssb.h"
+#include "kernels/ssb.h"
 
-#include "grid_tile.cuh"
-#include "launch.cuh"
-#include "tile.cuh"
-#include "tile_dispatch.cuh"
+#include "kernels/grid_tile.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/tile.cuh"
+#include "kernels/tile_dispatch.cuh"
 
 namespace {
 
@@ -285,20 +285,20 @@ template <int ILP, bool FLIGHT1, wb_ssb_form FORM>
 __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     if constexpr (FLIGHT1) {
         unsigned long long sum = 0;
-        wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+        wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
             direct_flight1_tile<ILP, decltype(full)::value>(c, q, base, sum);
         });
         sum = wb_warp_sum(sum);
         if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
     } else if constexpr (FORM == WB_SSB_DIRECT) {
-        wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+        wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
             direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, q.out);
         });
     } else {
         extern __shared__ unsigned long long block_groups[];
         for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
         __syncthreads();
-        wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+        wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
             direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, block_groups);
         });
         __syncthreads();
@@ -329,7 +329,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, ILP <= 4 ? 2 : 1) bitmap_
     unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     __syncthreads();
-    wb_grid_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+    wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
         bitmap_group_tile<ILP, decltype(full)::value>(c, q, base, block_groups, block_bits, bits_at);
     });
     __syncthreads();
@@ -354,7 +354,7 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
         });
     if (form < WB_SSB_DIRECT || form >= WB_SSB_FORMS || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
     if (form == WB_SSB_BITMAP && !f1 && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
-    *k = wb_grid_pick_ilp(ilp, [&](auto i) -> query_kernel_t {
+    *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>

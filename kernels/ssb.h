@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
-#include "ssb_gen.h"
+#include "kernels/launch.h"
+#include "kernels/ssb_gen.h"
 
 #ifdef __cplusplus
 extern "C" {

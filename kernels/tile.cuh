@@ -1,7 +1,8 @@
 // tile.cuh - Crystal-style tile primitives. A block works on a tile of
 // BT x IPT items that its threads hold in registers, IPT each; IPT is the
 // suite's ILP axis. A kernel decides once per tile whether the tile is full
-// (FULL = true: unguarded, vectorized loads) or the tail (guarded), then reads
+// (FULL = true: unguarded, vectorized loads) or the tail (guarded; wb_tile_at
+// of tile_loop.cuh makes that choice), then reads
 // like its query: load, predicate, and-predicate, count or sum, one atomic.
 // Every primitive is a force-inlined template over type, block threads and
 // items per thread; the block-wide ones say which barriers they contain.
@@ -9,6 +10,8 @@
 
 #include <cuda_runtime.h>
 #include <cstdint>
+
+#include "kernels/tile_loop.cuh"
 
 // Where thread t's item i lives in its tile. Named for the data, not a
 // library: Crystal calls its striped load "Direct", CUB calls blocked "DIRECT".

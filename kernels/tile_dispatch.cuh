@@ -1,22 +1,29 @@
-// tile_dispatch.cuh - turns the run-time block size and ILP of a wb_launch
-// into the compile-time BT and IPT the tile primitives need: one switch, so
-// that no kernel file names a block size. The compiled shapes are the ones
-// wb_tile_shape_ok (tile_shape.h) accepts.
+// tile_dispatch.cuh - turns the run-time ILP and block size of a wb_launch
+// into the compile-time constants kernels are instantiated for: one switch
+// each, so that no kernel file names the ILPs or block sizes. The compiled
+// tile shapes are the ones wb_tile_shape_ok (tile_shape.h) accepts.
 #pragma once
 
 #include <cuda_runtime.h>
 #include <type_traits>
 
+// Returns f(std::integral_constant<int, ILP>{}) for the run-time ilp, one of
+// the compiled ILPs 1, 2, 4, 8, 16; `otherwise` for any other value.
+template <typename R, typename F>
+R wb_with_ilp(int ilp, R otherwise, F &&f) {
+    switch (ilp) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    default: return otherwise;
+    }
+}
+
 template <int BT, typename F>
 cudaError_t wb_dispatch_ipt(int ipt, F &&f) {
-    switch (ipt) {
-    case 1: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 2>{});
-    case 4: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 4>{});
-    case 8: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 8>{});
-    case 16: return f(std::integral_constant<int, BT>{}, std::integral_constant<int, 16>{});
-    default: return cudaErrorInvalidValue;
-    }
+    return wb_with_ilp(ipt, cudaErrorInvalidValue, [&](auto i) { return f(std::integral_constant<int, BT>{}, i); });
 }
 
 // Calls f(integral_constant<BT>, integral_constant<IPT>) and returns its

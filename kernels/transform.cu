@@ -4,9 +4,10 @@
 // and the extern "C" plan/launch that pick the instantiation at run time.
 #include <cub/device/device_transform.cuh>
 
-#include "launch.cuh"
-#include "stream.cuh"
-#include "transform.h"
+#include "kernels/launch.cuh"
+#include "kernels/tile_dispatch.cuh"
+#include "kernels/tile_loop.cuh"
+#include "kernels/transform.h"
 
 namespace {
 
@@ -34,7 +35,8 @@ template <> struct access<double, 16> { using type = double2; };
 // possible alias is what keeps the source order.
 template <int ILP, typename V, typename T>
 __device__ __forceinline__ void stream_tiles(const V *in, V *out, int64_t n, T a, T b) {
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
         V v[ILP];
 #pragma unroll
         for (int k = 0; k < ILP; k++) {
@@ -54,7 +56,8 @@ __device__ __forceinline__ void stream_tiles(const V *in, V *out, int64_t n, T a
 // for the same reason as stream_tiles.
 template <int ILP, typename T>
 __device__ __forceinline__ void gather_tiles(const T *in, T *out, const int32_t *map, int64_t n, T a, T b) {
-    wb_for_tiles<ILP>(n, [&](int64_t first, auto full) {
+    wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+        const int64_t first = base + threadIdx.x;
         int32_t j[ILP];
         T v[ILP];
 #pragma unroll
@@ -120,14 +123,8 @@ using kernel_fn = void (*)(params<T>);
 
 template <typename T, int WIDTH>
 kernel_fn<T> by_ilp(int ilp) {
-    switch (ilp) {
-    case 1: return transform_kernel<T, WIDTH, 1>;
-    case 2: return transform_kernel<T, WIDTH, 2>;
-    case 4: return transform_kernel<T, WIDTH, 4>;
-    case 8: return transform_kernel<T, WIDTH, 8>;
-    case 16: return transform_kernel<T, WIDTH, 16>;
-    default: return nullptr;
-    }
+    return wb_with_ilp(ilp, (kernel_fn<T>)nullptr,
+                       [](auto i) -> kernel_fn<T> { return transform_kernel<T, WIDTH, decltype(i)::value>; });
 }
 
 // Bytes per access of a variant; 0 for the gathers.

@@ -11,31 +11,38 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "launch.h"
+#include "kernels/launch.h"
+
+#include "kernels/variant_list.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Variants, in the order of micro/transform.c's names. All but cub take the
+/* Variants, in run order; names as in point names. All but cub take the
  * ILP (items per thread) and occupancy axes, and are grid-stride, so a
  * persistent grid (wb_launch.sm_limit) works for every one of them. */
-typedef enum wb_transform_variant {
-    WB_TRANSFORM_SCALAR,      /* element-size loads/stores (4 B int32, 8 B double), ILP unrolled: cuDF's
-                                 backbone; expected below the DRAM copy roof on H200-class GPUs, where too
-                                 few bytes are in flight per instruction */
-    WB_TRANSFORM_VEC8,        /* 8-byte accesses (int2; for double the same code as scalar), head and tail
-                                 peeled to alignment: between scalar and vec16 */
-    WB_TRANSFORM_VEC16,       /* 16-byte accesses (int4 / double2), ILP vectors in flight per thread:
-                                 should reach the DRAM copy roof (>= 98% of cudaMemcpy D2D) */
-    WB_TRANSFORM_GATHER_SEQ,  /* out[i] = f(in[map[i]]), map = identity: the indirection's cost (map read,
-                                 dependent load) with coalesced accesses; DRAM roof with 4 B/item more */
-    WB_TRANSFORM_GATHER_RAND, /* the same with a random permutation: one 32-byte sector per element read,
-                                 so far below the copy roof in useful bytes */
-    WB_TRANSFORM_CUB,         /* cub::DeviceTransform (CCCL), the peer a user would pick; its own tuning,
-                                 no ILP/occupancy axes */
-    WB_TRANSFORM_VARIANTS
-} wb_transform_variant;
+#define WB_TRANSFORM_VARIANT_LIST(X) \
+    /* element-size loads/stores (4 B int32, 8 B double), ILP unrolled: cuDF's
+     * backbone; expected below the DRAM copy roof on H200-class GPUs, where too
+     * few bytes are in flight per instruction */ \
+    X(WB_TRANSFORM_SCALAR, "scalar", "element-size loads and stores") \
+    /* 8-byte accesses (int2; for double the same code as scalar), head and tail
+     * peeled to alignment: between scalar and vec16 */ \
+    X(WB_TRANSFORM_VEC8, "vec8", "8-byte accesses, head and tail peeled") \
+    /* 16-byte accesses (int4 / double2), ILP vectors in flight per thread:
+     * should reach the DRAM copy roof (>= 98% of cudaMemcpy D2D) */ \
+    X(WB_TRANSFORM_VEC16, "vec16", "16-byte accesses, ILP vectors in flight") \
+    /* out[i] = f(in[map[i]]), map = identity: the indirection's cost (map read,
+     * dependent load) with coalesced accesses; DRAM roof with 4 B/item more */ \
+    X(WB_TRANSFORM_GATHER_SEQ, "gather_seq", "out[i] = f(in[map[i]]), map = identity") \
+    /* the same with a random permutation: one 32-byte sector per element read,
+     * so far below the copy roof in useful bytes */ \
+    X(WB_TRANSFORM_GATHER_RAND, "gather_rand", "out[i] = f(in[map[i]]), map a random permutation") \
+    /* cub::DeviceTransform (CCCL), the peer a user would pick; its own tuning,
+     * no ILP/occupancy axes */ \
+    X(WB_TRANSFORM_CUB, "cub", "cub::DeviceTransform (library peer)")
+typedef enum wb_transform_variant { WB_TRANSFORM_VARIANT_LIST(WB_VARIANT_ENUM) WB_TRANSFORM_VARIANTS } wb_transform_variant;
 
 typedef enum wb_transform_dtype { WB_TRANSFORM_I32, WB_TRANSFORM_F64 } wb_transform_dtype;
 

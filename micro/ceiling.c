@@ -12,15 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/ceiling.h"
-#include "ceiling_ref.h"
-#include "data.h"
+#include "kernels/ceiling.h"
+#include "micro/ceiling_ref.h"
+#include "micro/data.h"
+#include "harness/base/roof.h"
 #include "harness/run/family.h"
 #include "harness/run/sweep.h"
 
-static const char *const variant_names[] = {"dram_read",  "dram_write", "dram_copy", "memcpy", "l2_read",
-                                            "l1_read",    "smem_read",  "inst_issue", "int_alu", "fma",
-                                            "h2d",        "d2h",        "cub_reduce", NULL};
+WB_VARIANT_TABLE(variant_names, WB_CEILING_VARIANT_LIST, WB_CEILING_VARIANTS);
 
 enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H };
 
@@ -65,11 +64,9 @@ static int kernel_variant(int v) {
 
 /* ---- sweep ---- */
 
-static int add_point_on(wb_point_add add, void *ctx, int v, int64_t n, int ilp, double occ, int block, int sm_limit) {
+static int add_point_on(const wb_sink *sink, int v, int64_t n, int ilp, double occ, int block, int sm_limit) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "ceiling");
-    snprintf(p.variant, sizeof p.variant, "%s", variant_names[v]);
     p.variant_id = v;
     p.n = n;
     if (kernel_variant(v)) {
@@ -80,11 +77,11 @@ static int add_point_on(wb_point_add add, void *ctx, int v, int64_t n, int ilp, 
     }
     if (class_of(v) != C_INST) p.vector_bytes = 16;
     p.warm_cache = class_of(v) == C_L2; /* the set must stay in L2 between samples */
-    return add(ctx, &p);
+    return wb_sink_add(sink, &p);
 }
 
-static int add_point(wb_point_add add, void *ctx, int v, int64_t n, int ilp, double occ, int block) {
-    return add_point_on(add, ctx, v, n, ilp, occ, block, 0);
+static int add_point(const wb_sink *sink, int v, int64_t n, int ilp, double occ, int block) {
+    return add_point_on(sink, v, n, ilp, occ, block, 0);
 }
 
 /* The L2 set: the largest power of two of 16-byte words within a third of
@@ -111,41 +108,43 @@ static int64_t inst_threads(const wb_device *dev) {
     return 16 * (int64_t)(dev->sms > 0 ? dev->sms : 1) * (dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
 }
 
-static int sweep_test(wb_point_add add, void *ctx) {
+static int sweep_test(const wb_sink *sink) {
     static const int64_t dram_n[] = {0, 1, 1000003};
     static const int ilps[] = {1, 4, 16}, blocks[] = {512, 256, 128};
     static const int dram_kernels[] = {WB_CEILING_DRAM_READ, WB_CEILING_DRAM_WRITE, WB_CEILING_DRAM_COPY};
     for (int s = 0; s < 3; s++) {
         for (int k = 0; k < 3; k++)
             for (int i = 0; i < 3; i++)
-                if (add_point(add, ctx, dram_kernels[k], dram_n[s], ilps[i], 1.0, blocks[i])) return WB_ERR;
-        if (add_point(add, ctx, WB_CEILING_MEMCPY, dram_n[s], -1, 0, -1) ||
-            add_point(add, ctx, WB_CEILING_CUB_REDUCE, dram_n[s], -1, 0, -1))
+                if (add_point(sink, dram_kernels[k], dram_n[s], ilps[i], 1.0, blocks[i])) return WB_ERR;
+        if (add_point(sink, WB_CEILING_MEMCPY, dram_n[s], -1, 0, -1) ||
+            add_point(sink, WB_CEILING_CUB_REDUCE, dram_n[s], -1, 0, -1))
             return WB_ERR;
     }
     for (int i = 0; i < 3; i++)
-        if (add_point(add, ctx, WB_CEILING_L2_READ, 12345, ilps[i], 1.0, blocks[i]) ||
-            add_point(add, ctx, WB_CEILING_L1_READ, L1_WORDS, ilps[i], 1.0, blocks[i]))
+        if (add_point(sink, WB_CEILING_L2_READ, 12345, ilps[i], 1.0, blocks[i]) ||
+            add_point(sink, WB_CEILING_L1_READ, L1_WORDS, ilps[i], 1.0, blocks[i]))
             return WB_ERR;
     for (int ilp = 1; ilp <= 4; ilp *= 2) /* block x ILP = 512 divides the set; blocks 512, 256, 128 */
-        if (add_point(add, ctx, WB_CEILING_SMEM_READ, SMEM_WORDS, ilp, 1.0, 512 / ilp)) return WB_ERR;
+        if (add_point(sink, WB_CEILING_SMEM_READ, SMEM_WORDS, ilp, 1.0, 512 / ilp)) return WB_ERR;
     static const int64_t inst_n[] = {1, 1000, 70001};
     for (int v = WB_CEILING_INST_ISSUE; v <= WB_CEILING_FMA; v++)
         for (int s = 0; s < 3; s++)
-            if (add_point(add, ctx, v, inst_n[s], -1, 1.0, 256)) return WB_ERR;
+            if (add_point(sink, v, inst_n[s], -1, 1.0, 256)) return WB_ERR;
     for (int s = 1; s < 3; s++)
-        if (add_point(add, ctx, WB_CEILING_H2D, dram_n[s], -1, 0, -1) ||
-            add_point(add, ctx, WB_CEILING_D2H, dram_n[s], -1, 0, -1))
+        if (add_point(sink, WB_CEILING_H2D, dram_n[s], -1, 0, -1) ||
+            add_point(sink, WB_CEILING_D2H, dram_n[s], -1, 0, -1))
             return WB_ERR;
     return WB_OK;
 }
 
 /* quick: the ILPs around the usual best for the streams; full adds the
  * whole ILP range and occupancy, and other transfer sizes. */
-static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx) {
+static int sweep_run(int full, const wb_sink *sink) {
+    const wb_device *dev = sink->dev;
     /* ILP 1 is in the quick set: one 16-byte access per thread and a grid that
      * covers the input was the fastest copy on the H200 (100% of cudaMemcpy,
-     * against 97% at ILP 2 and 4; .device experiment of 2026-11-29). */
+     * against 97% at ILP 2 and 4; measured on the H200 on 2026-11-29, before
+     * the records in results/). */
     static const int ilps_quick[] = {1, 2, 4}, ilps_full[] = {1, 2, 4, 8, 16};
     static const double occs[] = {1.0, 0.5, 0.25};
     const int *ilps = full ? ilps_full : ilps_quick;
@@ -154,36 +153,35 @@ static int sweep_run(int full, const wb_device *dev, wb_point_add add, void *ctx
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < nilp; i++)
             for (int o = 0; o < nocc; o++)
-                if (add_point(add, ctx, streams[k], dram_words(dev), ilps[i], occs[o], 256)) return WB_ERR;
-        if (k == 0 && add_point(add, ctx, WB_CEILING_CUB_REDUCE, dram_words(dev), -1, 0, -1)) return WB_ERR;
+                if (add_point(sink, streams[k], dram_words(dev), ilps[i], occs[o], 256)) return WB_ERR;
+        if (k == 0 && add_point(sink, WB_CEILING_CUB_REDUCE, dram_words(dev), -1, 0, -1)) return WB_ERR;
     }
-    if (add_point(add, ctx, WB_CEILING_MEMCPY, dram_words(dev), -1, 0, -1)) return WB_ERR;
+    if (add_point(sink, WB_CEILING_MEMCPY, dram_words(dev), -1, 0, -1)) return WB_ERR;
     for (int i = full ? 1 : 2; i < (full ? 5 : 4); i++)
-        if (add_point(add, ctx, WB_CEILING_L2_READ, l2_words(dev), ilps_full[i], 1.0, 256)) return WB_ERR;
+        if (add_point(sink, WB_CEILING_L2_READ, l2_words(dev), ilps_full[i], 1.0, 256)) return WB_ERR;
     for (int ilp = full ? 1 : 4; ilp <= (full ? 8 : 4); ilp *= 2)
-        if (add_point(add, ctx, WB_CEILING_L1_READ, L1_WORDS, ilp, 1.0, 256)) return WB_ERR;
+        if (add_point(sink, WB_CEILING_L1_READ, L1_WORDS, ilp, 1.0, 256)) return WB_ERR;
     for (int ilp = full ? 1 : 4; ilp <= 4; ilp *= 2)
-        if (add_point(add, ctx, WB_CEILING_SMEM_READ, SMEM_WORDS, ilp, 1.0, 256)) return WB_ERR;
+        if (add_point(sink, WB_CEILING_SMEM_READ, SMEM_WORDS, ilp, 1.0, 256)) return WB_ERR;
     for (int v = WB_CEILING_INST_ISSUE; v <= WB_CEILING_FMA; v++)
-        if (add_point(add, ctx, v, inst_threads(dev), -1, 1.0, 256)) return WB_ERR;
+        if (add_point(sink, v, inst_threads(dev), -1, 1.0, 256)) return WB_ERR;
     for (int64_t w = full ? HOST_WORDS / 4 : HOST_WORDS; w <= (full ? 4 : 1) * HOST_WORDS; w *= 4)
-        if (add_point(add, ctx, WB_CEILING_H2D, w, -1, 0, -1) || add_point(add, ctx, WB_CEILING_D2H, w, -1, 0, -1))
+        if (add_point(sink, WB_CEILING_H2D, w, -1, 0, -1) || add_point(sink, WB_CEILING_D2H, w, -1, 0, -1))
             return WB_ERR;
     /* SM scaling (issue 8's validation of `wallbench project`): the read
      * stream and two instruction ceilings on k SMs, one block of 1024
      * threads per SM; k = all SMs is the base the others are projected from. */
     int ks[WB_SM_STEPS];
     for (int i = 0, nk = wb_sm_steps(dev, ks); i < nk; i++)
-        if (add_point_on(add, ctx, WB_CEILING_DRAM_READ, dram_words(dev), 4, 1.0, 512, ks[i]) || /* 1024 does not fit */
-            add_point_on(add, ctx, WB_CEILING_INST_ISSUE, inst_threads(dev), -1, 1.0, 1024, ks[i]) ||
-            add_point_on(add, ctx, WB_CEILING_INT_ALU, inst_threads(dev), -1, 1.0, 1024, ks[i]))
+        if (add_point_on(sink, WB_CEILING_DRAM_READ, dram_words(dev), 4, 1.0, 512, ks[i]) || /* 1024 does not fit */
+            add_point_on(sink, WB_CEILING_INST_ISSUE, inst_threads(dev), -1, 1.0, 1024, ks[i]) ||
+            add_point_on(sink, WB_CEILING_INT_ALU, inst_threads(dev), -1, 1.0, 1024, ks[i]))
             return WB_ERR;
     return WB_OK;
 }
 
-static int ceiling_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
-    return kind == WB_SWEEP_TEST ? sweep_test(add, ctx) : sweep_run(kind == WB_SWEEP_FULL, dev, add, ctx);
-}
+static int sweep_quick(const wb_sink *sink) { return sweep_run(0, sink); }
+static int sweep_full(const wb_sink *sink) { return sweep_run(1, sink); }
 
 /* ---- data ---- */
 
@@ -265,7 +263,7 @@ static int create_inst(cdata *d, wb_err *e) {
     return wb_dev_alloc(&d->d_dst, (size_t)d->n * 4, "ceiling inst outputs", e);
 }
 
-static int ceiling_data_create(const wb_point *p, void **data, wb_err *e) {
+static int ceiling_data_create(const wb_point *p, uint64_t run_seed, void **data, wb_err *e) {
     *data = NULL;
     if (p->n < 0 || (class_of(p->variant_id) == C_INST && p->n > UINT32_MAX))
         return wb_fail(e, "ceiling: n = %lld out of range", (long long)p->n);
@@ -274,7 +272,7 @@ static int ceiling_data_create(const wb_point *p, void **data, wb_err *e) {
     d->cls = class_of(p->variant_id);
     d->inst_variant = p->variant_id;
     d->n = p->n;
-    uint64_t s = wb_seed ^ ((uint64_t)d->cls << 56) ^ (uint64_t)p->n;
+    uint64_t s = run_seed ^ ((uint64_t)d->cls << 56) ^ (uint64_t)p->n;
     d->seed = (uint32_t)wb_rng_next(&s);
     const int64_t words = d->cls == C_INST ? d->n : 4 * d->n;
     const int64_t chunk = words < CHUNK_WORDS ? words : CHUNK_WORDS;
@@ -452,10 +450,12 @@ static int ceiling_verify(void *data, const wb_point *p, wb_err *e) {
 }
 
 const wb_family wb_family_ceiling = {
-    .name = "ceiling",
+    .name = WB_CEILING_FAMILY,
+    .ceilings = 1,
     .summary = "measured roofs: DRAM read/write/copy, memcpy, L2, L1, shared memory, issue limit, ALU, FMA, PCIe",
     .variants = variant_names,
-    .sweep = ceiling_sweep,
+    .nvariants = WB_VARIANT_COUNT(variant_names),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = ceiling_device_bytes,
     .same_data = ceiling_same_data,
     .data_create = ceiling_data_create,

@@ -1,9 +1,9 @@
 /* ceiling_ref.c - source words, checksums, output checks and the
  * instruction kernels' reference (see ceiling_ref.h). Fill, sum and checks
  * run on all CPUs through exact.h's chunk loop. */
-#include "ceiling_ref.h"
+#include "micro/ceiling_ref.h"
 
-#include "exact.h"
+#include "micro/exact.h"
 
 #define WORD_CHUNK ((int64_t)1 << 20)  /* words per fill or sum task: even, so no pair straddles two */
 #define CHECK_CHUNK ((int64_t)1 << 18) /* words per check task */

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "../kernels/ceiling.h"
-#include "data.h"
+#include "kernels/ceiling.h"
+#include "micro/data.h"
 
 /* Poison bytes: 0xAA gives the even word 0xAAAAAAAA, which no correct
  * output holds (source words, the write pattern and inst outputs are odd);

@@ -1,5 +1,5 @@
 /* data.c - fills, device buffers and the verification report (see data.h). */
-#include "data.h"
+#include "micro/data.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t wb_seed = 20261129;
 
 void wb_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed) {
     uint64_t s = seed;

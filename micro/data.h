@@ -23,8 +23,6 @@ static inline uint64_t wb_rng_below(uint64_t *s, uint64_t bound) {
 /* Uniform in [0, 1). */
 static inline double wb_rng_unit(uint64_t *s) { return (double)(wb_rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }
 
-/* Seed of a run (--seed); families derive theirs from it and the point's axes. */
-extern uint64_t wb_seed;
 
 void wb_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed);  /* uniform in [lo, hi] */
 void wb_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed);

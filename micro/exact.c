@@ -1,6 +1,6 @@
 /* exact.c - the keyed bijection behind exact selectivities, and the chunked
  * parallel loop (see exact.h). */
-#include "exact.h"
+#include "micro/exact.h"
 
 #include <limits.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-#include "data.h"
+#include "micro/data.h"
 
 void wb_perm_init(wb_perm *p, uint64_t n, uint64_t seed) {
     int bits = 0;

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/expr.h"
-#include "expr_plan.h"
+#include "kernels/expr.h"
+#include "micro/expr_plan.h"
 #include "harness/run/family.h"
 
-static const char *const expr_variants[] = {"interp", "compiled", NULL};
+WB_VARIANT_TABLE(expr_variants, WB_EXPR_VARIANT_LIST, WB_EXPR_VARIANTS);
 
 /* Launch shape of the main points: cuDF launches compute_column_kernel with
  * 128 threads and one row per thread; compiled reads one 16-byte vector per
@@ -38,17 +38,10 @@ typedef struct expr_data {
 
 /* ---- sweep --------------------------------------------------------------------- */
 
-typedef struct sweep_ctx {
-    wb_point_add add;
-    void *ctx;
-} sweep_ctx;
-
-static int point(const sweep_ctx *s, int variant, int type, int shape, int64_t n, int ops, int columns, int ilp,
+static int point(const wb_sink *s, int variant, int type, int shape, int64_t n, int ops, int columns, int ilp,
                  double occupancy, int block) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "expr");
-    snprintf(p.variant, sizeof p.variant, "%s", expr_variants[variant]);
     p.variant_id = variant;
     snprintf(p.dtype, sizeof p.dtype, "%s", wb_expr_type_name(type));
     snprintf(p.layout, sizeof p.layout, "%s", wb_expr_shape_name(shape));
@@ -63,11 +56,11 @@ static int point(const sweep_ctx *s, int variant, int type, int shape, int64_t n
      * elements, up to 16 bytes */
     int elem = wb_expr_type_bytes(type);
     p.vector_bytes = variant == WB_EXPR_INTERP ? elem : ilp * elem < 16 ? ilp * elem : 16;
-    return s->add(s->ctx, &p);
+    return wb_sink_add(s, &p);
 }
 
 /* Both variants at their main launch shape. */
-static int pair(const sweep_ctx *s, int type, int shape, int64_t n, int ops, int columns) {
+static int pair(const wb_sink *s, int type, int shape, int64_t n, int ops, int columns) {
     if (point(s, WB_EXPR_INTERP, type, shape, n, ops, columns, EXPR_ILP_INTERP, 1.0, EXPR_BLOCK) != WB_OK) return WB_ERR;
     return point(s, WB_EXPR_COMPILED, type, shape, n, ops, columns, EXPR_ILP_COMPILED, 1.0, EXPR_BLOCK);
 }
@@ -93,7 +86,7 @@ static int cudf_columns(int ops) { return ops + 1 < WB_EXPR_MAX_COLUMNS ? ops + 
 
 /* Every dtype, both shapes, ops 1/4/32, ILP 1/4, sizes 0, 1, 4097, 1000003;
  * plus 1 and 4 columns, and a 256-thread block at quarter occupancy. */
-static int sweep_test(const sweep_ctx *s) {
+static int sweep_test(const wb_sink *s) {
     static const int64_t sizes[] = {0, 1, 4097, 1000003};
     static const int ops_test[] = {1, 4, 32};
     for (int type = 0; type < 3; type++)
@@ -121,7 +114,7 @@ static int sweep_test(const sweep_ctx *s) {
  * ~10 s (1 GiB read back and compared per large point), kernels ~8 s
  * (interp at 32 ops ~20 ms a launch), counter-pass setup ~0.3 s a point:
  * about 65-75 s. */
-static int sweep_quick(const sweep_ctx *s) {
+static int sweep_quick(const wb_sink *s) {
     for (int shape = 0; shape < 2; shape++)
         for (int o = 0; o < N_OF(ops_all); o++) TRY(pair(s, WB_EXPR_INT32, shape, rows_main(WB_EXPR_INT32), ops_all[o], 2));
     for (int type = WB_EXPR_INT64; type <= WB_EXPR_F64; type++)
@@ -147,7 +140,7 @@ static int sweep_quick(const sweep_ctx *s) {
  * and chains at 2^28 rows (the size of the
  * issue's target), cuDF's benchmark grid, the ILP x occupancy grid of int32
  * chains, and a size scan. */
-static int sweep_full(const sweep_ctx *s) {
+static int sweep_full(const wb_sink *s) {
     static const int ilps[] = {1, 4, 16};
     static const double occs[] = {0.25, 1.0};
     for (int type = 0; type < 3; type++)
@@ -173,14 +166,6 @@ static int sweep_full(const sweep_ctx *s) {
                     TRY(point(s, v, WB_EXPR_INT32, WB_EXPR_CHAIN, (int64_t)1 << 26, ops_few[o], 2, ilps[i], occs[c], EXPR_BLOCK));
     for (int lg = 16; lg <= 24; lg += 2) TRY(pair(s, WB_EXPR_INT32, WB_EXPR_CHAIN, (int64_t)1 << lg, 8, 2));
     return WB_OK;
-}
-
-static int expr_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
-    (void)dev;
-    sweep_ctx s = {add, ctx};
-    if (kind == WB_SWEEP_TEST) return sweep_test(&s);
-    if (kind == WB_SWEEP_QUICK) return sweep_quick(&s);
-    return sweep_full(&s);
 }
 
 /* ---- data ------------------------------------------------------------------------- */
@@ -210,20 +195,20 @@ static void expr_data_destroy(void *data) {
 
 /* Inputs depend on (seed, dtype, column), literals on (seed, dtype, shape,
  * ops, columns): every expression of a dtype reads the same columns. */
-static uint64_t expr_seed(uint64_t salt) {
-    uint64_t s = wb_seed ^ (salt * 0x9E3779B97F4A7C15ull);
+static uint64_t expr_seed(uint64_t run_seed, uint64_t salt) {
+    uint64_t s = run_seed ^ (salt * 0x9E3779B97F4A7C15ull);
     return wb_rng_next(&s);
 }
 
 /* Fills the host columns, computes the reference, uploads inputs and plan. */
-static int expr_data_fill(expr_data *d, int type, wb_err *e) {
+static int expr_data_fill(expr_data *d, int type, uint64_t run_seed, wb_err *e) {
     const size_t bytes = (size_t)d->n * d->elem;
     const int columns = d->plan.n_columns;
     void *host[WB_EXPR_MAX_COLUMNS] = {NULL};
     int rc = WB_ERR;
     for (int c = 0; c < columns; c++) {
         if (!(host[c] = wb_host_alloc(bytes, "expression input column", e))) goto done;
-        wb_expr_fill(type, host[c], d->n, expr_seed(0x100u + 16u * (uint64_t)type + (uint64_t)c));
+        wb_expr_fill(type, host[c], d->n, expr_seed(run_seed, 0x100u + 16u * (uint64_t)type + (uint64_t)c));
     }
     if (!(d->ref = wb_host_alloc(bytes, "expression reference", e))) goto done;
     if (!(d->stage = wb_host_alloc(bytes < EXPR_STAGE_BYTES ? bytes : EXPR_STAGE_BYTES, "expression read-back", e)))
@@ -245,7 +230,7 @@ done:
     return rc;
 }
 
-static int expr_data_create(const wb_point *p, void **data, wb_err *e) {
+static int expr_data_create(const wb_point *p, uint64_t run_seed, void **data, wb_err *e) {
     *data = NULL;
     int type = wb_expr_type_parse(p->dtype), shape = wb_expr_shape_parse(p->layout);
     if (type < 0 || shape < 0 || p->n < 0)
@@ -256,10 +241,10 @@ static int expr_data_create(const wb_point *p, void **data, wb_err *e) {
     memset(d, 0, sizeof *d);
     d->n = p->n;
     d->elem = (size_t)wb_expr_type_bytes(type);
-    uint64_t lit_seed = expr_seed(0x10000u + 4096u * (uint64_t)type + 512u * (uint64_t)shape +
+    uint64_t lit_seed = expr_seed(run_seed, 0x10000u + 4096u * (uint64_t)type + 512u * (uint64_t)shape +
                                   8u * (uint64_t)p->expr_ops + (uint64_t)p->columns);
     if (wb_expr_plan_build(&d->plan, type, shape, p->expr_ops, p->columns, lit_seed, e) != WB_OK ||
-        expr_data_fill(d, type, e) != WB_OK) {
+        expr_data_fill(d, type, run_seed, e) != WB_OK) {
         expr_data_destroy(d);
         return WB_ERR;
     }
@@ -335,7 +320,8 @@ const wb_family wb_family_expr = {
     .name = "expr",
     .summary = "expression over columns: cuDF-style interpreter vs compiled straight-line code",
     .variants = expr_variants,
-    .sweep = expr_sweep,
+    .nvariants = WB_VARIANT_COUNT(expr_variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = expr_device_bytes,
     .same_data = expr_same_data,
     .data_create = expr_data_create,

@@ -1,10 +1,10 @@
 /* expr_plan.c - plan builder, column fills, CPU reference and comparison of
  * the expression family (see expr_plan.h). */
-#include "expr_plan.h"
+#include "micro/expr_plan.h"
 
 #include <string.h>
 
-#include "exact.h"
+#include "micro/exact.h"
 
 #define WB_EXPR_FILL_CHUNK ((int64_t)1 << 20) /* rows per fill task: fixed, so values do not depend on threads */
 #define WB_EXPR_EVAL_CHUNK ((int64_t)1 << 16) /* rows per evaluation task */

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
-#include "../kernels/expr.h"
-#include "data.h"
+#include "kernels/expr.h"
+#include "micro/data.h"
 
 /* Element size of a WB_EXPR_INT32/INT64/F64 type. */
 int wb_expr_type_bytes(int type);

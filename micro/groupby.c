@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/groupby.h"
-#include "data.h"
+#include "kernels/groupby.h"
+#include "micro/data.h"
 #include "harness/run/family.h"
-#include "groupby_gen.h"
-#include "keys.h"
+#include "micro/groupby_gen.h"
+#include "micro/keys.h"
 
-static const char *const gb_variants[] = {"global", "shared", "sort", NULL};
+WB_VARIANT_TABLE(gb_variants, WB_GROUPBY_VARIANT_LIST, WB_GROUPBY_VARIANTS);
 
 #define GB_BLOCK 256
 #define ROWS28 (1LL << 28)
@@ -21,16 +21,9 @@ static const int64_t gb_groups[] = {1, 8, 56, 175, 1024, 8192, 65536, 1 << 20};
 
 /* ---- sweep ---- */
 
-typedef struct sink {
-    wb_point_add add;
-    void *ctx;
-} sink;
-
-static int add(const sink *s, int v, int64_t n, int64_t groups, int zipf, int ilp, double occ) {
+static int add(const wb_sink *s, int v, int64_t n, int64_t groups, int zipf, int ilp, double occ) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "groupby");
-    snprintf(p.variant, sizeof p.variant, "%s", gb_variants[v]);
     p.variant_id = v;
     snprintf(p.dtype, sizeof p.dtype, "int32");
     snprintf(p.layout, sizeof p.layout, "%s", zipf ? "zipf" : "uniform");
@@ -41,20 +34,19 @@ static int add(const sink *s, int v, int64_t n, int64_t groups, int zipf, int il
         p.launch.ilp = ilp;
         p.launch.occupancy_target = occ;
     }
-    return s->add(s->ctx, &p);
+    return wb_sink_add(s, &p);
 }
 
-/* global and shared at each ILP of ilps, then sort once. */
-static int add_variants(const sink *s, int64_t n, int64_t groups, int zipf, const int *ilps, int nilps) {
+/* Every variant: at each ILP of ilps, then sort (CUB's own launch) once. */
+static int add_variants(const wb_sink *s, int64_t n, int64_t groups, int zipf, const int *ilps, int nilps) {
     for (int i = 0; i < nilps; i++)
-        if (add(s, WB_GROUPBY_GLOBAL, n, groups, zipf, ilps[i], 1) != WB_OK ||
-            add(s, WB_GROUPBY_SHARED, n, groups, zipf, ilps[i], 1) != WB_OK)
-            return WB_ERR;
+        for (int v = 0; v < WB_GROUPBY_VARIANTS; v++)
+            if (v != WB_GROUPBY_SORT && add(s, v, n, groups, zipf, ilps[i], 1) != WB_OK) return WB_ERR;
     return add(s, WB_GROUPBY_SORT, n, groups, zipf, -1, 1);
 }
 
 /* ILP x occupancy of one variant at 2^28 uniform rows, without the default (ILP 4, occupancy 1). */
-static int add_grid(const sink *s, int v, int64_t groups, const int *ilps, int nilps, const double *occs, int noccs) {
+static int add_grid(const wb_sink *s, int v, int64_t groups, const int *ilps, int nilps, const double *occs, int noccs) {
     for (int i = 0; i < nilps; i++)
         for (int o = 0; o < noccs; o++)
             if (!(ilps[i] == 4 && occs[o] == 1) && add(s, v, ROWS28, groups, 0, ilps[i], occs[o]) != WB_OK)
@@ -65,7 +57,7 @@ static int add_grid(const sink *s, int v, int64_t groups, const int *ilps, int n
 /* test: odd sizes at 175 groups, then 1, 8, 8192 and 2^20 groups (one per
  * shared layout: regs, thread, block, fallback; 175 is warp) and Zipf keys,
  * ILP 1 and 4. 40 points. */
-static int sweep_test(const sink *s) {
+static int sweep_test(const wb_sink *s) {
     static const int ilps[] = {1, 4};
     static const int64_t ns[] = {0, 1, 1000003}, groups[] = {1, 8, 8192, 1 << 20};
     for (int i = 0; i < 3; i++)
@@ -82,7 +74,7 @@ static int sweep_test(const sink *s) {
  * launch, sort ~8 ms, global 2-3 ms from 1024 groups up but up to ~150 ms
  * at 1 and 8 groups (every row's atomic on one or a few L2 addresses,
  * ~5 s each); about 50-70 s in all. */
-static int sweep_quick(const sink *s) {
+static int sweep_quick(const wb_sink *s) {
     static const int ilp4[] = {4}, ilps[] = {1, 4, 16};
     static const double occs[] = {0.25, 0.5, 1};
     static const int64_t zipf_groups[] = {8, 175, 8192};
@@ -98,7 +90,7 @@ static int sweep_quick(const sink *s) {
 /* full: 2^24 and 2^28 rows, uniform and Zipf, all 8 group counts x 3
  * variants (96); ILP {1,2,4,8,16} x occupancy {1/8,1/4,1/2,1} for shared at
  * 175 and 8192 groups and global at 65536 (57). 153 points. */
-static int sweep_full(const sink *s) {
+static int sweep_full(const wb_sink *s) {
     static const int ilp4[] = {4}, ilps[] = {1, 2, 4, 8, 16};
     static const double occs[] = {0.125, 0.25, 0.5, 1};
     for (int zipf = 0; zipf <= 1; zipf++)
@@ -113,12 +105,6 @@ static int sweep_full(const sink *s) {
                 if (groups == 65536 && add_grid(s, WB_GROUPBY_GLOBAL, groups, ilps, 5, occs, 4) != WB_OK) return WB_ERR;
             }
     return WB_OK;
-}
-
-static int gb_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add addf, void *ctx) {
-    sink s = {addf, ctx};
-    (void)dev;
-    return kind == WB_SWEEP_TEST ? sweep_test(&s) : kind == WB_SWEEP_QUICK ? sweep_quick(&s) : sweep_full(&s);
 }
 
 /* ---- data ---- */
@@ -165,14 +151,14 @@ static void gb_data_destroy(void *data) {
     free(d);
 }
 
-static int gb_data_create(const wb_point *p, void **out, wb_err *e) {
+static int gb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     if (p->n < 0 || p->groups < 1 || p->groups > INT32_MAX)
         return wb_fail(e, "group-by data: n %lld, groups %lld out of range", (long long)p->n, (long long)p->groups);
     gb_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(group-by data) failed");
     int zipf = strcmp(p->layout, "zipf") == 0;
-    d->gen = (wb_groupby_gen){p->n, p->groups, zipf, wb_keys_seed(wb_seed, 0x67726f7570ull, (uint64_t)p->n,
+    d->gen = (wb_groupby_gen){p->n, p->groups, zipf, wb_keys_seed(run_seed, 0x67726f7570ull, (uint64_t)p->n,
                                                                   (uint64_t)p->groups, (uint64_t)zipf)};
     size_t col = (size_t)p->n * sizeof(int32_t);
     int rc = wb_groupby_ref_alloc(&d->ref, p->groups, e);
@@ -321,7 +307,8 @@ const wb_family wb_family_groupby = {
     .name = "groupby",
     .summary = "SUM GROUP BY: global atomics vs shared-memory privatized vs CUB sort+reduce, 1..2^20 groups",
     .variants = gb_variants,
-    .sweep = gb_sweep,
+    .nvariants = WB_VARIANT_COUNT(gb_variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = gb_device_bytes,
     .same_data = gb_same_data,
     .data_create = gb_data_create,

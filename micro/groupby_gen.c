@@ -1,13 +1,13 @@
 /* groupby_gen.c - group-by inputs, reference and checks (see groupby_gen.h). */
-#include "groupby_gen.h"
+#include "micro/groupby_gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
-#include "exact.h"
-#include "keys.h"
+#include "micro/data.h"
+#include "micro/exact.h"
+#include "micro/keys.h"
 
 int wb_groupby_ref_alloc(wb_groupby_ref *r, int64_t groups, wb_err *e) {
     r->groups = groups;

@@ -1,11 +1,11 @@
 /* keys.c - bijection, Zipf sampler and chunked parallel loop (see keys.h). */
-#include "keys.h"
+#include "micro/keys.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "data.h"
-#include "exact.h"
+#include "micro/data.h"
+#include "micro/exact.h"
 
 /* Ranks per task of the key map: small, so that 2^20 ranks still spread
  * over every worker (wb_perm_at is per index: no effect on the keys). */

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/probe.h"
-#include "data.h"
+#include "kernels/probe.h"
+#include "micro/data.h"
 #include "harness/run/family.h"
-#include "keys.h"
-#include "probe_gen.h"
+#include "micro/keys.h"
+#include "micro/probe_gen.h"
 
-static const char *const probe_variants[] = {"hash", "direct", "packed", "build_hash", "build_direct", NULL};
+WB_VARIANT_TABLE(probe_variants, WB_PROBE_VARIANT_LIST, WB_PROBE_VARIANTS);
 
 #define PROBE_BLOCK 256
 #define PROBE_LF 0.5 /* default hash load factor (Crystal's table is double-sized, too) */
@@ -36,19 +36,12 @@ static double table_bytes(wb_probe_op table, int64_t rows, double lf) {
 
 /* ---- sweep ---- */
 
-typedef struct sink {
-    wb_point_add add;
-    void *ctx;
-} sink;
-
 /* n: fact rows (ignored by builds, whose size is the dimension's rows);
  * match: the match rate of probes, the share of dimension rows inserted by
  * builds (their selectivity). */
-static int add(const sink *s, int op, int64_t n, int64_t rows, double match, double lf, int ilp, double occ) {
+static int add(const wb_sink *s, int op, int64_t n, int64_t rows, double match, double lf, int ilp, double occ) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "probe");
-    snprintf(p.variant, sizeof p.variant, "%s", probe_variants[op]);
     p.variant_id = op;
     snprintf(p.dtype, sizeof p.dtype, "int32");
     snprintf(p.layout, sizeof p.layout, "uniform");
@@ -64,17 +57,17 @@ static int add(const sink *s, int op, int64_t n, int64_t rows, double match, dou
     p.launch.block = PROBE_BLOCK;
     p.launch.ilp = ilp;
     p.launch.occupancy_target = occ;
-    return s->add(s->ctx, &p);
+    return wb_sink_add(s, &p);
 }
 
-static int add_probes(const sink *s, int64_t n, int64_t rows, double match, int ilp, double occ) {
-    for (int op = WB_PROBE_HASH; op <= WB_PROBE_PACKED; op++)
-        if (add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK) return WB_ERR;
+static int add_probes(const wb_sink *s, int64_t n, int64_t rows, double match, int ilp, double occ) {
+    for (int op = 0; op < WB_PROBE_VARIANTS; op++) /* every probe variant; the builds have their own sizes */
+        if (!is_build(op) && add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
 /* ILP x occupancy of one probe variant; skips the default point (ILP 4, occupancy 1). */
-static int add_grid(const sink *s, int op, int64_t rows, const int *ilps, int nilps, const double *occs, int noccs) {
+static int add_grid(const wb_sink *s, int op, int64_t rows, const int *ilps, int nilps, const double *occs, int noccs) {
     for (int i = 0; i < nilps; i++)
         for (int o = 0; o < noccs; o++)
             if (!(ilps[i] == 4 && occs[o] == 1) && add(s, op, ROWS28, rows, 1, PROBE_LF, ilps[i], occs[o]) != WB_OK)
@@ -84,7 +77,7 @@ static int add_grid(const sink *s, int op, int64_t rows, const int *ilps, int ni
 
 /* test: odd sizes, both probe data shapes (a dimension of 1000 rows, one of
  * 3000017 past L1), misses, every build including empty ones. 58 points. */
-static int sweep_test(const sink *s) {
+static int sweep_test(const wb_sink *s) {
     static const int64_t rows[] = {1000, 3000017}, ns[] = {0, 1, 1000003}, build_rows[] = {0, 1, 1000, 3000017};
     for (int r = 0; r < 2; r++)
         for (int i = 0; i < 3; i++)
@@ -93,9 +86,10 @@ static int sweep_test(const sink *s) {
     if (add_probes(s, 1000003, 1000, 1, 4, 1) != WB_OK || add_probes(s, 1000003, 1000, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
     for (int r = 0; r < 4; r++)
-        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
+        for (int op = 0; op < WB_PROBE_VARIANTS; op++)
             for (int ilp = 1; ilp <= 4; ilp += 3)
-                if (add(s, op, -1, build_rows[r], build_rows[r] >= 2 ? 0.5 : 1, PROBE_LF, ilp, 1) != WB_OK)
+                if (is_build(op) &&
+                    add(s, op, -1, build_rows[r], build_rows[r] >= 2 ? 0.5 : 1, PROBE_LF, ilp, 1) != WB_OK)
                     return WB_ERR;
     return WB_OK;
 }
@@ -107,7 +101,7 @@ static int sweep_test(const sink *s) {
  * 13 data sets. Estimate on an H200 (~30 launches per point: warm-up,
  * samples and ~15 counter replays): DRAM-regime probes 5-10 ms a launch, the
  * rest < 2 ms; ~0.5 s of data per set; about 40-60 s in all. */
-static int sweep_quick(const sink *s) {
+static int sweep_quick(const wb_sink *s) {
     static const int shifts[] = {10, 12, 14, 17, 20, 22, 23, 24, 25, 26, 28};
     static const int ilps[] = {1, 4, 16};
     static const double occs[] = {0.25, 0.5, 1};
@@ -117,8 +111,8 @@ static int sweep_quick(const sink *s) {
     if (add_probes(s, ROWS28, ROWS28, 0.5, 4, 1) != WB_OK || add_probes(s, ROWS28, ROWS28, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
     for (int sh = 12; sh <= 28; sh += sh < 20 ? 8 : 4)
-        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
-            if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
+        for (int op = 0; op < WB_PROBE_VARIANTS; op++)
+            if (is_build(op) && add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
@@ -127,7 +121,7 @@ static int sweep_quick(const sink *s) {
  * 2^22 and direct and hash at 2^28 (57), match 0.5 / 0.1 at 3 sizes (18),
  * fact sizes 2^20..2^26 (18), builds every 4x (20) and at two load factors
  * (6). 182 points. */
-static int sweep_full(const sink *s) {
+static int sweep_full(const wb_sink *s) {
     static const int ilps[] = {1, 2, 4, 8, 16};
     static const double occs[] = {0.125, 0.25, 0.5, 1}, lfs[] = {0.25, 0.75};
     static const int miss_shifts[] = {12, 22, 28};
@@ -149,18 +143,12 @@ static int sweep_full(const sink *s) {
             add_probes(s, 1LL << nsh, ROWS28, 1, 4, 1) != WB_OK)
             return WB_ERR;
     for (int sh = 10; sh <= 28; sh += 2)
-        for (int op = WB_PROBE_BUILD_HASH; op <= WB_PROBE_BUILD_DIRECT; op++)
-            if (add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
+        for (int op = 0; op < WB_PROBE_VARIANTS; op++)
+            if (is_build(op) && add(s, op, -1, 1LL << sh, 1, PROBE_LF, 4, 1) != WB_OK) return WB_ERR;
     for (int i = 0; i < 3; i++)
         for (int l = 0; l < 2; l++)
             if (add(s, WB_PROBE_BUILD_HASH, -1, 1LL << miss_shifts[i], 1, lfs[l], 4, 1) != WB_OK) return WB_ERR;
     return WB_OK;
-}
-
-static int probe_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add addf, void *ctx) {
-    sink s = {addf, ctx};
-    (void)dev;
-    return kind == WB_SWEEP_TEST ? sweep_test(&s) : kind == WB_SWEEP_QUICK ? sweep_quick(&s) : sweep_full(&s);
 }
 
 /* ---- data ---- */
@@ -201,7 +189,7 @@ static void probe_data_destroy(void *data) {
     free(d);
 }
 
-static int probe_data_create(const wb_point *p, void **out, wb_err *e) {
+static int probe_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     int build = is_build(p->variant_id);
     int64_t rows = p->table_entries, n = build ? 0 : p->n;
@@ -209,7 +197,7 @@ static int probe_data_create(const wb_point *p, void **out, wb_err *e) {
     probe_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(probe data) failed");
     d->table_op = -1;
-    uint64_t seed = wb_keys_seed(wb_seed, 0x70726f6265ull, (uint64_t)n, (uint64_t)rows, (uint64_t)llround(match * 1e9));
+    uint64_t seed = wb_keys_seed(run_seed, 0x70726f6265ull, (uint64_t)n, (uint64_t)rows, (uint64_t)llround(match * 1e9));
     int rc = wb_probe_gen_init(&d->gen, n, rows, match, seed, e);
     size_t col = (size_t)rows * sizeof(int32_t), fact = (size_t)n * sizeof(int32_t);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->out, 2 * sizeof(unsigned long long), "probe sums", e);
@@ -401,7 +389,8 @@ const wb_family wb_family_probe = {
     .name = "probe",
     .summary = "join probe: hash vs direct-mapped vs 1-byte packed, CAS vs store build, by table size",
     .variants = probe_variants,
-    .sweep = probe_sweep,
+    .nvariants = WB_VARIANT_COUNT(probe_variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = probe_device_bytes,
     .same_data = probe_same_data,
     .data_create = probe_data_create,

@@ -1,13 +1,13 @@
 /* probe_gen.c - probe family inputs, reference and checks (see probe_gen.h). */
-#include "probe_gen.h"
+#include "micro/probe_gen.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/probe.h"
-#include "data.h"
-#include "exact.h"
+#include "kernels/probe.h"
+#include "micro/data.h"
+#include "micro/exact.h"
 
 int wb_probe_gen_init(wb_probe_gen *g, int64_t n, int64_t dim_rows, double match, uint64_t seed, wb_err *e) {
     memset(g, 0, sizeof *g);

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
-#include "keys.h"
+#include "micro/keys.h"
 
 typedef struct wb_probe_gen {
     int64_t n, dim_rows, passing, hits;

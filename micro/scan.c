@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/scan.h"
-#include "../kernels/tile_shape.h"
-#include "data.h"
+#include "kernels/scan.h"
+#include "kernels/tile_shape.h"
+#include "micro/data.h"
 #include "harness/run/family.h"
-#include "scan_ref.h"
+#include "micro/scan_ref.h"
 
-static const char *const scan_variants[] = {"tiled", "direct", "direct_noskip", "direct_sector", NULL};
-_Static_assert(sizeof scan_variants / sizeof *scan_variants == WB_SCAN_VARIANTS + 1, "one name per variant");
+WB_VARIANT_TABLE(scan_variants, WB_SCAN_VARIANT_LIST, WB_SCAN_VARIANTS);
 static const char *const shape_names[WB_SCAN_SHAPES] = {"q1.1", "q3.1"};
 static const double scan_axis[] = {1, 0.5, 0.1, 0.01};
 #define BLOCK 256
@@ -43,12 +42,10 @@ static int set_fetch(size_t bytes, wb_err *e) {
 
 static int shape_of(const wb_point *p) { return strcmp(p->layout, "q3.1") == 0 ? WB_SCAN_Q31 : WB_SCAN_Q11; }
 
-static int add_point(wb_point_add add, void *ctx, int shape, int variant, int64_t n, double s, int ilp, double occ,
+static int add_point(const wb_sink *sink, int shape, int variant, int64_t n, double s, int ilp, double occ,
                      int block) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "scan");
-    snprintf(p.variant, sizeof p.variant, "%s", scan_variants[variant]);
     p.variant_id = variant;
     snprintf(p.dtype, sizeof p.dtype, "int32");
     snprintf(p.layout, sizeof p.layout, "%s", shape_names[shape]);
@@ -60,10 +57,10 @@ static int add_point(wb_point_add add, void *ctx, int shape, int variant, int64_
     p.launch.ilp = ilp;
     p.launch.occupancy_target = occ;
     p.vector_bytes = 4 * (ilp < 4 ? ilp : 4);
-    return add(ctx, &p);
+    return wb_sink_add(sink, &p);
 }
 
-static int sweep_test(wb_point_add add, void *ctx) {
+static int sweep_test(const wb_sink *sink) {
     static const int64_t sizes[] = {0, 1, 4097, 1000003};
     static const double sels[] = {0, 0.5, 1};
     static const int more_ilps[] = {2, 8, 16};
@@ -73,14 +70,14 @@ static int sweep_test(wb_point_add add, void *ctx) {
                 for (int v = 0; v < WB_SCAN_VARIANTS; v++) {
                     int64_t n = sizes[i];
                     double s = sels[j];
-                    if (add_point(add, ctx, sh, v, n, s, 1, 1.0, BLOCK) || add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK))
+                    if (add_point(sink, sh, v, n, s, 1, 1.0, BLOCK) || add_point(sink, sh, v, n, s, 4, 1.0, BLOCK))
                         return WB_ERR;
                     if (n != 1000003 || s != 0.5) continue;
                     /* 8-byte vectors, several vectors per batch, other blocks, occupancy padding. */
                     for (int k = 0; k < 3; k++)
-                        if (add_point(add, ctx, sh, v, n, s, more_ilps[k], 1.0, BLOCK)) return WB_ERR;
-                    if (add_point(add, ctx, sh, v, n, s, 4, 1.0, 128) || add_point(add, ctx, sh, v, n, s, 4, 1.0, 512) ||
-                        add_point(add, ctx, sh, v, n, s, 4, 0.5, BLOCK))
+                        if (add_point(sink, sh, v, n, s, more_ilps[k], 1.0, BLOCK)) return WB_ERR;
+                    if (add_point(sink, sh, v, n, s, 4, 1.0, 128) || add_point(sink, sh, v, n, s, 4, 1.0, 512) ||
+                        add_point(sink, sh, v, n, s, 4, 0.5, BLOCK))
                         return WB_ERR;
                 }
     return WB_OK;
@@ -92,7 +89,7 @@ static int sweep_test(wb_point_add add, void *ctx) {
  * occupancy points. On the H200 (f9ac739) it took 54 s, 50 of them making the
  * 8 data sets, before the reference stopped sharing cache lines between
  * workers. */
-static int sweep_quick(wb_point_add add, void *ctx) {
+static int sweep_quick(const wb_sink *sink) {
     const int64_t n = (int64_t)1 << 28;
     static const int ilps[] = {1, 2, 8, 16};
     static const double occs[] = {0.25, 0.5};
@@ -100,15 +97,15 @@ static int sweep_quick(wb_point_add add, void *ctx) {
         for (int j = 0; j < 4; j++) {
             double s = scan_axis[j];
             for (int v = 0; v < WB_SCAN_VARIANTS; v++)
-                if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+                if (add_point(sink, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
             if (sh != WB_SCAN_Q11 || (s != 1 && s != 0.01)) continue;
             static const int grid_variants[] = {WB_SCAN_TILED, WB_SCAN_DIRECT, WB_SCAN_DIRECT_SECTOR};
             for (int gv = 0; gv < 3; gv++) {
                 const int v = grid_variants[gv];
                 for (int i = 0; i < 4; i++)
-                    if (add_point(add, ctx, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
+                    if (add_point(sink, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
                 for (int o = 0; o < 2 && s == 1; o++)
-                    if (add_point(add, ctx, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
+                    if (add_point(sink, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
             }
         }
     return WB_OK;
@@ -117,7 +114,7 @@ static int sweep_quick(wb_point_add add, void *ctx) {
 /* Full sweep: every variant x selectivity x shape at 2^24 and 2^28 rows;
  * at 2^28 the q1.1 scan also over ILP (seed 002's batching), occupancy and
  * block size. */
-static int sweep_full(wb_point_add add, void *ctx) {
+static int sweep_full(const wb_sink *sink) {
     static const double sels[] = {1, 0.5, 0.1, 0.01};
     static const int ilps[] = {1, 2, 8, 16};
     static const double occs[] = {0.25, 0.5};
@@ -127,21 +124,16 @@ static int sweep_full(wb_point_add add, void *ctx) {
                 for (int v = 0; v < WB_SCAN_VARIANTS; v++) {
                     int64_t n = (int64_t)1 << lg;
                     double s = sels[j];
-                    if (add_point(add, ctx, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+                    if (add_point(sink, sh, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
                     if (lg < 28 || sh != WB_SCAN_Q11) continue;
                     for (int i = 0; i < 4; i++)
-                        if (add_point(add, ctx, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
+                        if (add_point(sink, sh, v, n, s, ilps[i], 1.0, BLOCK)) return WB_ERR;
                     for (int o = 0; o < 2; o++)
-                        if (add_point(add, ctx, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
-                    if (add_point(add, ctx, sh, v, n, s, 4, 1.0, 128) || add_point(add, ctx, sh, v, n, s, 4, 1.0, 512))
+                        if (add_point(sink, sh, v, n, s, 4, occs[o], BLOCK)) return WB_ERR;
+                    if (add_point(sink, sh, v, n, s, 4, 1.0, 128) || add_point(sink, sh, v, n, s, 4, 1.0, 512))
                         return WB_ERR;
                 }
     return WB_OK;
-}
-
-static int scan_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
-    (void)dev;
-    return wb_sweep_of_kind(kind, sweep_test, sweep_quick, sweep_full, add, ctx);
 }
 
 static double scan_device_bytes(const wb_point *p) {
@@ -170,7 +162,7 @@ static void free_host(wb_scan_cols *h, int32_t **cols) {
     free(h->dim_region);
 }
 
-static int scan_data_create(const wb_point *p, void **out, wb_err *e) {
+static int scan_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     scan_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(scan data) failed");
@@ -195,7 +187,7 @@ static int scan_data_create(const wb_point *p, void **out, wb_err *e) {
     } else {
         h.custkey = cols[1], h.revenue = cols[2];
     }
-    uint64_t seed = wb_seed ^ ((uint64_t)d->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9) ^
+    uint64_t seed = run_seed ^ ((uint64_t)d->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9) ^
                     ((uint64_t)d->shape << 60);
     wb_scan_fill(&h, &wb_scan_ssb, p->selectivity, wb_rng_next(&seed));
     if (wb_scan_reference(&h, &wb_scan_ssb, &d->x, e)) goto done;
@@ -262,7 +254,8 @@ const wb_family wb_family_scan = {
     .name = "scan",
     .summary = "SSB q1.1/q3.1-shaped filtered SUM: tiled (Crystal) vs direct (short-circuit), direct_noskip, direct_sector",
     .variants = scan_variants,
-    .sweep = scan_sweep,
+    .nvariants = WB_VARIANT_COUNT(scan_variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = scan_device_bytes,
     .same_data = scan_same_data,
     .data_create = scan_data_create,

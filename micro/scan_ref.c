@@ -1,13 +1,13 @@
 /* scan_ref.c - columns, CPU reference and byte model of the scan family
  * (see scan_ref.h). Fill and reference run in chunks of 2^20 rows on all
  * cores; a chunk starts on a sector boundary, so sector counts add up. */
-#include "scan_ref.h"
+#include "micro/scan_ref.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "data.h"
-#include "exact.h"
+#include "micro/data.h"
+#include "micro/exact.h"
 
 #define CHUNK ((int64_t)1 << 20)
 #define DATE_MIN 19920101 /* SSB's orderdates span 1992..1998 */

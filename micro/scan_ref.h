@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
-#include "../kernels/scan.h"
+#include "kernels/scan.h"
 
 /* SSB constants: Q1.1 is d_year = 1993, discount 1..3, quantity < 25;
  * Q3.1's one lookup keeps customers of region 2 of 5 ("ASIA"). */

@@ -8,19 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/select.h"
-#include "../kernels/tile_shape.h"
-#include "data.h"
-#include "exact.h"
+#include "kernels/select.h"
+#include "kernels/tile_shape.h"
+#include "micro/data.h"
+#include "micro/exact.h"
 #include "harness/run/family.h"
-#include "select_ref.h"
+#include "micro/select_ref.h"
 
 _Static_assert(WB_SELECT_POISON == -1, "reset poisons with memset 0xFF");
 
-static const char *const select_variants[] = {"if_three_kernel", "pred_three_kernel", "if_atomic", "pred_atomic",
-                                              "if_warp",         "pred_warp",         "if_tile",   "pred_tile",
-                                              "cub",             NULL};
-_Static_assert(sizeof select_variants / sizeof *select_variants == WB_SELECT_VARIANTS + 1, "one name per variant");
+WB_VARIANT_TABLE(select_variants, WB_SELECT_VARIANT_LIST, WB_SELECT_VARIANTS);
 
 static const double select_axis[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 1};
 #define AXIS_LEN ((int)(sizeof select_axis / sizeof *select_axis))
@@ -40,11 +37,9 @@ typedef struct select_data {
 static int is_atomic(int v) { return v == WB_SELECT_IF_ATOMIC || v == WB_SELECT_PRED_ATOMIC; }
 static int is_three_kernel(int v) { return v == WB_SELECT_IF_THREE_KERNEL || v == WB_SELECT_PRED_THREE_KERNEL; }
 
-static int add_point(wb_point_add add, void *ctx, int variant, int64_t n, double s, int ilp, double occ, int block) {
+static int add_point(const wb_sink *sink, int variant, int64_t n, double s, int ilp, double occ, int block) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "select");
-    snprintf(p.variant, sizeof p.variant, "%s", select_variants[variant]);
     p.variant_id = variant;
     snprintf(p.dtype, sizeof p.dtype, "int32");
     snprintf(p.layout, sizeof p.layout, "uniform");
@@ -57,17 +52,17 @@ static int add_point(wb_point_add add, void *ctx, int variant, int64_t n, double
         p.launch.occupancy_target = occ;
         p.vector_bytes = 4 * (ilp < 4 ? ilp : 4);
     }
-    return add(ctx, &p);
+    return wb_sink_add(sink, &p);
 }
 
 /* Every variant once at ILP 4, occupancy 1; skip_atomic leaves out the atomic pair. */
-static int add_all(wb_point_add add, void *ctx, int64_t n, double s, int skip_atomic) {
+static int add_all(const wb_sink *sink, int64_t n, double s, int skip_atomic) {
     for (int v = 0; v < WB_SELECT_VARIANTS; v++)
-        if (!(skip_atomic && is_atomic(v)) && add_point(add, ctx, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
+        if (!(skip_atomic && is_atomic(v)) && add_point(sink, v, n, s, 4, 1.0, BLOCK)) return WB_ERR;
     return WB_OK;
 }
 
-static int sweep_test(wb_point_add add, void *ctx) {
+static int sweep_test(const wb_sink *sink) {
     static const int64_t sizes[] = {0, 1, 4097, 1000003};
     static const double sels[] = {0, 0.5, 1};
     static const int ilps[] = {1, 4}, more_ilps[] = {2, 8, 16}, blocks[] = {128, 512};
@@ -77,18 +72,18 @@ static int sweep_test(wb_point_add add, void *ctx) {
                 int64_t n = sizes[i];
                 double s = sels[j];
                 if (v == WB_SELECT_CUB) {
-                    if (add_point(add, ctx, v, n, s, -1, NAN, -1)) return WB_ERR;
+                    if (add_point(sink, v, n, s, -1, NAN, -1)) return WB_ERR;
                     continue;
                 }
                 for (int k = 0; k < 2; k++)
-                    if (add_point(add, ctx, v, n, s, ilps[k], 1.0, BLOCK)) return WB_ERR;
+                    if (add_point(sink, v, n, s, ilps[k], 1.0, BLOCK)) return WB_ERR;
                 if (n != 1000003 || s != 0.5) continue;
                 /* The other vector widths, multi-vector tiles, block sizes and occupancy padding. */
                 for (int k = 0; k < 3; k++)
-                    if (add_point(add, ctx, v, n, s, more_ilps[k], 1.0, BLOCK)) return WB_ERR;
+                    if (add_point(sink, v, n, s, more_ilps[k], 1.0, BLOCK)) return WB_ERR;
                 for (int k = 0; k < 2; k++)
-                    if (add_point(add, ctx, v, n, s, 4, 1.0, blocks[k])) return WB_ERR;
-                if (add_point(add, ctx, v, n, s, 4, 0.5, BLOCK)) return WB_ERR;
+                    if (add_point(sink, v, n, s, 4, 1.0, blocks[k])) return WB_ERR;
+                if (add_point(sink, v, n, s, 4, 0.5, BLOCK)) return WB_ERR;
             }
     return WB_OK;
 }
@@ -100,11 +95,11 @@ static int sweep_test(wb_point_add add, void *ctx) {
  * and pred_tile's ILP x occupancy grid at 2^26 (15). On the H200 (f9ac739) it
  * took 47 s: checks (1 GiB download + parallel compare per 2^28 point) 27 s,
  * data 10 s, counter pass 7 s, timing 3 s. */
-static int sweep_quick(wb_point_add add, void *ctx) {
+static int sweep_quick(const wb_sink *sink) {
     const int64_t big = (int64_t)1 << 28;
     for (int j = 0; j < AXIS_LEN; j++) {
         double s = select_axis[j];
-        if (add_all(add, ctx, big, s, s > 0.1)) return WB_ERR;
+        if (add_all(sink, big, s, s > 0.1)) return WB_ERR;
         /* The tile pair at ILP 8 and 16 too, in blocks of 256 and 512: one
          * same-address atomic per tile, and ILP 4 in blocks of 256 makes 2^18
          * tiles of 2^28 items. ILP 16 in blocks of 512 is the fastest tile
@@ -112,26 +107,26 @@ static int sweep_quick(wb_point_add add, void *ctx) {
          * (results/h200/20261130T011431Z-0dafc16.h5). */
         for (int ilp = 8; ilp <= 16; ilp *= 2)
             for (int block = BLOCK; block <= 2 * BLOCK; block *= 2)
-                if (add_point(add, ctx, WB_SELECT_IF_TILE, big, s, ilp, 1.0, block) ||
-                    add_point(add, ctx, WB_SELECT_PRED_TILE, big, s, ilp, 1.0, block))
+                if (add_point(sink, WB_SELECT_IF_TILE, big, s, ilp, 1.0, block) ||
+                    add_point(sink, WB_SELECT_PRED_TILE, big, s, ilp, 1.0, block))
                     return WB_ERR;
     }
     static const int ilps[] = {1, 2, 4, 8, 16};
     static const double occs[] = {0.25, 0.5, 1.0};
     for (int i = 0; i < 5; i++)
         for (int o = 0; o < 3; o++)
-            if (add_point(add, ctx, WB_SELECT_PRED_TILE, (int64_t)1 << 26, 0.5, ilps[i], occs[o], BLOCK)) return WB_ERR;
+            if (add_point(sink, WB_SELECT_PRED_TILE, (int64_t)1 << 26, 0.5, ilps[i], occs[o], BLOCK)) return WB_ERR;
     for (int j = 0; j < AXIS_LEN; j++) {
         double s = select_axis[j];
         if (s == 0.5) {
-            if (add_all(add, ctx, (int64_t)1 << 24, s, 0)) return WB_ERR;
+            if (add_all(sink, (int64_t)1 << 24, s, 0)) return WB_ERR;
         } else {
-            if (add_point(add, ctx, WB_SELECT_IF_ATOMIC, (int64_t)1 << 24, s, 4, 1.0, BLOCK) ||
-                add_point(add, ctx, WB_SELECT_PRED_ATOMIC, (int64_t)1 << 24, s, 4, 1.0, BLOCK))
+            if (add_point(sink, WB_SELECT_IF_ATOMIC, (int64_t)1 << 24, s, 4, 1.0, BLOCK) ||
+                add_point(sink, WB_SELECT_PRED_ATOMIC, (int64_t)1 << 24, s, 4, 1.0, BLOCK))
                 return WB_ERR;
         }
     }
-    return add_all(add, ctx, (int64_t)1 << 20, 0.5, 0);
+    return add_all(sink, (int64_t)1 << 20, 0.5, 0);
 }
 
 /* Full sweep: every variant x selectivity at 2^20, 2^24 and 2^28 (the atomic
@@ -139,36 +134,31 @@ static int sweep_quick(wb_point_add add, void *ctx) {
  * launch at s = 1 there), the ILP x occupancy grid at 2^24, s = 0.5, and the
  * block sizes at 2^28, with the tile pair at ILP 16 (blocks of 256, 512) and
  * ILP 8 (512) at every s there. */
-static int sweep_full(wb_point_add add, void *ctx) {
+static int sweep_full(const wb_sink *sink) {
     for (int lg = 20; lg <= 28; lg += 4)
         for (int j = 0; j < AXIS_LEN; j++) {
             int64_t n = (int64_t)1 << lg;
             double s = select_axis[j];
-            if (add_all(add, ctx, n, s, lg == 28 && s > 0.1)) return WB_ERR;
+            if (add_all(sink, n, s, lg == 28 && s > 0.1)) return WB_ERR;
             if (lg == 24 && s == 0.5) {
                 static const int ilps[] = {1, 4, 16};
                 static const double occs[] = {0.25, 0.5, 1.0};
                 for (int v = 0; v < WB_SELECT_CUB; v++)
                     for (int i = 0; i < 3; i++)
                         for (int o = 0; o < 3; o++)
-                            if (add_point(add, ctx, v, n, s, ilps[i], occs[o], BLOCK)) return WB_ERR;
+                            if (add_point(sink, v, n, s, ilps[i], occs[o], BLOCK)) return WB_ERR;
             }
             if (lg == 28 && s == 0.5)
                 for (int v = 0; v < WB_SELECT_CUB; v++)
-                    if (!is_atomic(v) && (add_point(add, ctx, v, n, s, 4, 1.0, 128) || add_point(add, ctx, v, n, s, 4, 1.0, 512)))
+                    if (!is_atomic(v) && (add_point(sink, v, n, s, 4, 1.0, 128) || add_point(sink, v, n, s, 4, 1.0, 512)))
                         return WB_ERR;
             if (lg == 28) /* the largest tiles: fewest same-address atomics */
                 for (int v = WB_SELECT_IF_TILE; v <= WB_SELECT_PRED_TILE; v++)
-                    if (add_point(add, ctx, v, n, s, 16, 1.0, 256) || add_point(add, ctx, v, n, s, 16, 1.0, 512) ||
-                        add_point(add, ctx, v, n, s, 8, 1.0, 512))
+                    if (add_point(sink, v, n, s, 16, 1.0, 256) || add_point(sink, v, n, s, 16, 1.0, 512) ||
+                        add_point(sink, v, n, s, 8, 1.0, 512))
                         return WB_ERR;
         }
     return WB_OK;
-}
-
-static int select_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
-    (void)dev;
-    return wb_sweep_of_kind(kind, sweep_test, sweep_quick, sweep_full, add, ctx);
 }
 
 static double select_device_bytes(const wb_point *p) {
@@ -195,12 +185,12 @@ static void select_data_destroy(void *vd) {
     free(d);
 }
 
-static uint64_t data_seed(const wb_point *p) {
-    uint64_t s = wb_seed ^ ((uint64_t)p->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9);
+static uint64_t data_seed(uint64_t run_seed, const wb_point *p) {
+    uint64_t s = run_seed ^ ((uint64_t)p->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9);
     return wb_rng_next(&s);
 }
 
-static int select_data_create(const wb_point *p, void **out, wb_err *e) {
+static int select_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     if (p->n > INT32_MAX) return wb_skip(e, "%lld rows: the distinct int32 selected values need n <= %d", (long long)p->n, INT32_MAX);
     select_data *d = calloc(1, sizeof *d);
@@ -208,7 +198,7 @@ static int select_data_create(const wb_point *p, void **out, wb_err *e) {
     d->n = p->n;
     size_t bytes = (size_t)d->n * sizeof(int32_t);
     if (WB_CUDA(e, cudaMallocHost((void **)&d->h_buf, bytes ? bytes : sizeof(int32_t))) != WB_OK) goto fail;
-    d->k = wb_select_fill(d->h_buf, d->n, p->selectivity, data_seed(p), e);
+    d->k = wb_select_fill(d->h_buf, d->n, p->selectivity, data_seed(run_seed, p), e);
     if (d->k < 0) goto fail;
     if (!(d->ref = wb_host_alloc((size_t)d->k * sizeof(int32_t), "select reference", e))) goto fail;
     int64_t count = wb_select_reference(d->h_buf, d->n, (int32_t)d->k, d->ref, e);
@@ -280,7 +270,8 @@ const wb_family wb_family_select = {
     .name = "select",
     .summary = "SELECT y FROM R WHERE y < v, int32: if vs pred x {three_kernel, atomic, warp, tile}, and CUB",
     .variants = select_variants,
-    .sweep = select_sweep,
+    .nvariants = WB_VARIANT_COUNT(select_variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = select_device_bytes,
     .same_data = select_same_data,
     .data_create = select_data_create,

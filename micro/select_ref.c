@@ -1,13 +1,13 @@
 /* select_ref.c - input, CPU reference and comparison of the selection family
  * (see select_ref.h). Every pass runs in chunks on all cores: at 2^28 rows a
  * serial bitmap pass alone would take seconds per point. */
-#include "select_ref.h"
+#include "micro/select_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "data.h"
-#include "exact.h"
+#include "micro/data.h"
+#include "micro/exact.h"
 
 #define CHUNK ((int64_t)1 << 20)
 

@@ -17,12 +17,18 @@
 #include "micro/keys.h"
 #include "micro/ssb_query.h"
 
-#define FORMS(q) q "_tiled", q "_direct", q "_packed", q "_bitmap"
-static const char *const ssb_variants[] = {
+/* Variant v is query v / WB_SSB_FORMS in form v % WB_SSB_FORMS (wb_ssb_form order). */
+#define FORMS(q)                                                                                              \
+    {q "_tiled", "SSB " q ", Crystal tiles"}, {q "_direct", "SSB " q ", grid-stride direct"},                 \
+        {q "_packed", "SSB " q ", direct with 1-byte maps and a private group table"},                        \
+        {q "_bitmap", "SSB " q ", packed with the first filter as a shared-memory bitmap"}
+static const wb_variant ssb_variants[] = {
     FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
-    FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"), NULL,
+    FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"),
 };
 #define VARIANTS (WB_SSB_FORMS * WB_SSB_QUERIES)
+_Static_assert(WB_VARIANT_COUNT(ssb_variants) == VARIANTS, "one variant per query and form");
+_Static_assert(WB_SSB_FORMS == 4, "FORMS lists the four forms of wb_ssb_form");
 
 static int query_of(int variant) { return variant / WB_SSB_FORMS; }
 static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_FORMS); }
@@ -41,19 +47,12 @@ static int block_of(int variant) {
 
 /* ---- sweep ---- */
 
-typedef struct sink {
-    wb_point_add add;
-    void *ctx;
-} sink;
-
-static int add(const sink *s, int variant, int64_t n, int block, int ilp, double occ) {
+static int add(const wb_sink *s, int variant, int64_t n, int block, int ilp, double occ) {
     const wb_ssb_spec *q = &wb_ssb_specs[query_of(variant)];
     wb_ssb_layout l;
     wb_ssb_layout_of(q, &l);
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "ssb");
-    snprintf(p.variant, sizeof p.variant, "%s", ssb_variants[variant]);
     p.variant_id = variant;
     snprintf(p.dtype, sizeof p.dtype, "int32");
     snprintf(p.layout, sizeof p.layout, "ssb");
@@ -69,10 +68,10 @@ static int add(const sink *s, int variant, int64_t n, int block, int ilp, double
     p.launch.block = block;
     p.launch.ilp = ilp;
     p.launch.occupancy_target = occ;
-    return s->add(s->ctx, &p);
+    return wb_sink_add(s, &p);
 }
 
-static int add_all(const sink *s, int64_t n, int ilp, double occ) {
+static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
     for (int v = 0; v < VARIANTS; v++)
         if (add(s, v, n, block_of(v), ilp, occ) != WB_OK) return WB_ERR;
     return WB_OK;
@@ -81,7 +80,7 @@ static int add_all(const sink *s, int64_t n, int ilp, double occ) {
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
  * 128 and 512 too, and a one-row table. 286 points, 3 data sets. */
-static int sweep_test(const sink *s) {
+static int sweep_test(const wb_sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
         for (int ilp = 1; ilp <= 4; ilp += 3)
@@ -101,7 +100,7 @@ typedef struct shapes {
 static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {1, {8}, 1, {0.5}};
 
 /* The ILP x occupancy grid of one query's forms. */
-static int add_grid(const sink *s, int query, int64_t n, const shapes *g) {
+static int add_grid(const wb_sink *s, int query, int64_t n, const shapes *g) {
     for (int f = 0; f < WB_SSB_FORMS; f++) {
         const int v = query * WB_SSB_FORMS + f;
         for (int i = 0; i < g->nilp; i++)
@@ -116,7 +115,7 @@ static int add_grid(const sink *s, int query, int64_t n, const shapes *g) {
  * {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10 (48). 152
  * points, 2 data sets (SF 10: 2.2 GB, generated in ~10 ms on an H200, CPU
  * reference ~1 s on 16 cores). */
-static int sweep_quick(const sink *s) {
+static int sweep_quick(const wb_sink *s) {
     if (add_all(s, SF(1), 4, 1) != WB_OK || add_all(s, SF(10), 4, 1) != WB_OK) return WB_ERR;
     return add_grid(s, 0, SF(10), &wide) == WB_OK && add_grid(s, 10, SF(10), &wide) == WB_OK ? WB_OK : WB_ERR;
 }
@@ -125,17 +124,11 @@ static int sweep_quick(const sink *s) {
  * does not fit): every variant (52) and ILP 8 and occupancy 1/2 of every
  * query and form (104). The SF 100 part: generation ~0.1 s, CPU reference
  * ~7 s on 16 cores, 156 points of 1-10 ms launches. 308 points. */
-static int sweep_full(const sink *s) {
+static int sweep_full(const wb_sink *s) {
     if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
     for (int q = 0; q < WB_SSB_QUERIES; q++)
         if (add_grid(s, q, SF(100), &narrow) != WB_OK) return WB_ERR;
     return WB_OK;
-}
-
-static int ssb_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add addf, void *ctx) {
-    sink s = {addf, ctx};
-    (void)dev;
-    return kind == WB_SWEEP_TEST ? sweep_test(&s) : kind == WB_SWEEP_QUICK ? sweep_quick(&s) : sweep_full(&s);
 }
 
 /* ---- data ---- */
@@ -237,11 +230,11 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     return rc;
 }
 
-static int ssb_data_create(const wb_point *p, void **out, wb_err *e) {
+static int ssb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     ssb_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(ssb data) failed");
-    d->seed = wb_keys_seed(wb_seed, 0x737362ull, 0, 0, 0);
+    d->seed = wb_keys_seed(run_seed, 0x737362ull, 0, 0, 0);
     d->z = wb_ssb_sizes_of(p->n);
     d->cols.n = p->n;
     int rc = WB_OK;
@@ -353,7 +346,8 @@ const wb_family wb_family_ssb = {
     .name = "ssb",
     .summary = "Star Schema Benchmark Q1.1-Q4.3: Crystal-tiled, direct, packed, bitmap; GPU-generated data by SF",
     .variants = ssb_variants,
-    .sweep = ssb_sweep,
+    .nvariants = WB_VARIANT_COUNT(ssb_variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = ssb_device_bytes,
     .same_data = ssb_same_data,
     .data_create = ssb_data_create,

@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/transform.h"
-#include "data.h"
+#include "kernels/transform.h"
+#include "micro/data.h"
 #include "harness/run/family.h"
 #include "harness/run/sweep.h"
-#include "transform_ref.h"
+#include "micro/transform_ref.h"
 
-static const char *const variant_names[] = {"scalar", "vec8", "vec16", "gather_seq", "gather_rand", "cub", NULL};
+WB_VARIANT_TABLE(variant_names, WB_TRANSFORM_VARIANT_LIST, WB_TRANSFORM_VARIANTS);
 
 /* Guard elements on each side of the output: one 16-byte vector's worth, so
  * a head or tail written one vector too far lands in poison that verify sees. */
@@ -62,12 +62,10 @@ static int access_bytes(int v, int esz) {
     return v == WB_TRANSFORM_VEC8 ? 8 : v == WB_TRANSFORM_VEC16 ? 16 : v == WB_TRANSFORM_CUB ? -1 : esz;
 }
 
-static int add_point(wb_point_add add, void *ctx, int v, const char *dtype, const char *layout, int64_t n, int ilp,
+static int add_point(const wb_sink *sink, int v, const char *dtype, const char *layout, int64_t n, int ilp,
                      double occ, int block, int sm_limit) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "transform");
-    snprintf(p.variant, sizeof p.variant, "%s", variant_names[v]);
     p.variant_id = v;
     snprintf(p.dtype, sizeof p.dtype, "%s", dtype);
     snprintf(p.layout, sizeof p.layout, "%s", layout);
@@ -79,31 +77,31 @@ static int add_point(wb_point_add add, void *ctx, int v, const char *dtype, cons
         p.launch.occupancy_target = occ;
         p.launch.sm_limit = sm_limit;
     }
-    return add(ctx, &p);
+    return wb_sink_add(sink, &p);
 }
 
 static const char *const dtypes[] = {"int32", "double"};
 
 /* Every variant at one launch shape (cub once); vec8 on double stays in the
  * sweep once per size so that its skip reason is recorded. */
-static int add_all_variants(wb_point_add add, void *ctx, const char *dtype, const char *layout, int64_t n, int ilp,
+static int add_all_variants(const wb_sink *sink, const char *dtype, const char *layout, int64_t n, int ilp,
                             int block) {
     for (int v = 0; v < WB_TRANSFORM_VARIANTS; v++)
-        if (add_point(add, ctx, v, dtype, layout, n, ilp, 1.0, block, 0) != WB_OK) return WB_ERR;
+        if (add_point(sink, v, dtype, layout, n, ilp, 1.0, block, 0) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
 /* The ILP x occupancy grid of one variant at the default block. */
-static int add_grid(wb_point_add add, void *ctx, int v, const char *dtype, int64_t n) {
+static int add_grid(const wb_sink *sink, int v, const char *dtype, int64_t n) {
     static const int ilps[] = {1, 4, 16};
     static const double occs[] = {0.25, 0.5, 1.0};
     for (int i = 0; i < 3; i++)
         for (int o = 0; o < 3; o++)
-            if (add_point(add, ctx, v, dtype, "aligned", n, ilps[i], occs[o], 256, 0) != WB_OK) return WB_ERR;
+            if (add_point(sink, v, dtype, "aligned", n, ilps[i], occs[o], 256, 0) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
-static int sweep_test(wb_point_add add, void *ctx) {
+static int sweep_test(const wb_sink *sink) {
     static const struct { const char *layout; int64_t n; } data[] = {
         {"aligned", 0},   {"aligned", 1},       {"aligned", 12345},     {"aligned", 1000003},
         {"offset1", 1},   {"offset1", 1000003}, {"offset1_in", 12345},
@@ -114,44 +112,46 @@ static int sweep_test(wb_point_add add, void *ctx) {
         for (size_t d = 0; d < sizeof data / sizeof data[0]; d++) {
             for (int v = 0; v < WB_TRANSFORM_VARIANTS; v++)
                 for (int i = 0; i < (v == WB_TRANSFORM_CUB ? 1 : 3); i++)
-                    if (add_point(add, ctx, v, dtypes[t], data[d].layout, data[d].n, ilps[i], 1.0, blocks[i], 0)) return WB_ERR;
+                    if (add_point(sink, v, dtypes[t], data[d].layout, data[d].n, ilps[i], 1.0, blocks[i], 0)) return WB_ERR;
             if (data[d].n != 1000003) continue;
             /* The persistent grid on two SMs: the grid-stride path sm_limit uses. */
-            if (add_point(add, ctx, WB_TRANSFORM_SCALAR, dtypes[t], data[d].layout, data[d].n, 4, 1.0, 256, 2) ||
-                add_point(add, ctx, WB_TRANSFORM_VEC16, dtypes[t], data[d].layout, data[d].n, 4, 1.0, 256, 2))
+            if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], data[d].layout, data[d].n, 4, 1.0, 256, 2) ||
+                add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], data[d].layout, data[d].n, 4, 1.0, 256, 2))
                 return WB_ERR;
         }
     return WB_OK;
 }
 
-static int sweep_quick(const wb_device *dev, wb_point_add add, void *ctx) {
+static int sweep_quick(const wb_sink *sink) {
+    const wb_device *dev = sink->dev;
     static const int64_t sizes[] = {1 << 16, 1 << 20, 1000003, 1 << 24, 1 << 28};
     const int64_t big = (int64_t)1 << 28, grid_n = (int64_t)1 << 26;
     for (int t = 0; t < 2; t++) {
         for (int s = 0; s < 5; s++)
-            if (add_all_variants(add, ctx, dtypes[t], "aligned", sizes[s], 4, 256) != WB_OK) return WB_ERR;
+            if (add_all_variants(sink, dtypes[t], "aligned", sizes[s], 4, 256) != WB_OK) return WB_ERR;
         /* ILP 1 and 2 at the largest size too: one 16-byte access per thread
          * over a covering grid matched cudaMemcpy on the H200, ILP 4 reached
-         * 97% (.device experiment, 2026-11-29). */
+         * 97% (H200, 2026-11-29, before the records in results/). */
         for (int ilp = 1; ilp <= 2; ilp++)
-            if (add_point(add, ctx, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", big, ilp, 1.0, 256, 0) ||
-                add_point(add, ctx, WB_TRANSFORM_VEC16, dtypes[t], "aligned", big, ilp, 1.0, 256, 0))
+            if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", big, ilp, 1.0, 256, 0) ||
+                add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], "aligned", big, ilp, 1.0, 256, 0))
                 return WB_ERR;
     }
-    if (add_grid(add, ctx, WB_TRANSFORM_SCALAR, "int32", grid_n) != WB_OK ||
-        add_grid(add, ctx, WB_TRANSFORM_VEC16, "int32", grid_n) != WB_OK)
+    if (add_grid(sink, WB_TRANSFORM_SCALAR, "int32", grid_n) != WB_OK ||
+        add_grid(sink, WB_TRANSFORM_VEC16, "int32", grid_n) != WB_OK)
         return WB_ERR;
     /* SM scaling for `wallbench project --validate`: one block of 1024
      * threads per SM on k SMs; k = all SMs is the base. */
     int ks[WB_SM_STEPS];
     for (int i = 0, nk = wb_sm_steps(dev, ks); i < nk; i++)
-        if (add_point(add, ctx, WB_TRANSFORM_SCALAR, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]) ||
-            add_point(add, ctx, WB_TRANSFORM_VEC16, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]))
+        if (add_point(sink, WB_TRANSFORM_SCALAR, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]) ||
+            add_point(sink, WB_TRANSFORM_VEC16, "int32", "aligned", grid_n, 4, 1.0, 1024, ks[i]))
             return WB_ERR;
     return WB_OK;
 }
 
-static int sweep_full(const wb_device *dev, wb_point_add add, void *ctx) {
+static int sweep_full(const wb_sink *sink) {
+    const wb_device *dev = sink->dev;
     static const int64_t sizes[] = {1 << 16, 1 << 18, 1 << 20, 1000003, 1 << 22, 1 << 24, 1 << 26, 1 << 28, 1 << 29};
     /* the ILP x occupancy grid below L2 (2^20) and far above it (2^26) */
     static const int grid_size[] = {0, 0, 1, 0, 0, 0, 1, 0, 0};
@@ -160,41 +160,33 @@ static int sweep_full(const wb_device *dev, wb_point_add add, void *ctx) {
         for (int s = 0; s < 9; s++) {
             const int64_t n = sizes[s];
             if (!grid_size[s]) {
-                if (add_all_variants(add, ctx, dtypes[t], "aligned", n, 4, 256) != WB_OK) return WB_ERR;
+                if (add_all_variants(sink, dtypes[t], "aligned", n, 4, 256) != WB_OK) return WB_ERR;
             } else {
                 for (int v = 0; v < WB_TRANSFORM_CUB; v++) {
                     int once = t == 1 && v == WB_TRANSFORM_VEC8;
-                    if (once ? add_point(add, ctx, v, dtypes[t], "aligned", n, 4, 1.0, 256, 0)
-                             : add_grid(add, ctx, v, dtypes[t], n))
+                    if (once ? add_point(sink, v, dtypes[t], "aligned", n, 4, 1.0, 256, 0)
+                             : add_grid(sink, v, dtypes[t], n))
                         return WB_ERR;
                 }
-                if (add_point(add, ctx, WB_TRANSFORM_CUB, dtypes[t], "aligned", n, -1, NAN, -1, 0)) return WB_ERR;
+                if (add_point(sink, WB_TRANSFORM_CUB, dtypes[t], "aligned", n, -1, NAN, -1, 0)) return WB_ERR;
             }
             /* Projection-model inputs: the same work on k SMs, one block each. */
             if (t == 0 && n == (int64_t)1 << 26)
                 for (int k = 0; k < 8; k++) {
                     int sms = k < 7 ? sm_limits[k] : dev->sms;
                     if (k < 7 && sms >= dev->sms) continue;
-                    if (add_point(add, ctx, WB_TRANSFORM_SCALAR, "int32", "aligned", n, 4, 1.0, 256, sms) ||
-                        add_point(add, ctx, WB_TRANSFORM_VEC16, "int32", "aligned", n, 4, 1.0, 256, sms))
+                    if (add_point(sink, WB_TRANSFORM_SCALAR, "int32", "aligned", n, 4, 1.0, 256, sms) ||
+                        add_point(sink, WB_TRANSFORM_VEC16, "int32", "aligned", n, 4, 1.0, 256, sms))
                         return WB_ERR;
                 }
             /* Block size at the largest size but one. */
             if (n == (int64_t)1 << 28)
                 for (int b = 128; b <= 512; b *= 4)
-                    if (add_point(add, ctx, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", n, 4, 1.0, b, 0) ||
-                        add_point(add, ctx, WB_TRANSFORM_VEC16, dtypes[t], "aligned", n, 4, 1.0, b, 0))
+                    if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", n, 4, 1.0, b, 0) ||
+                        add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], "aligned", n, 4, 1.0, b, 0))
                         return WB_ERR;
         }
     return WB_OK;
-}
-
-static int transform_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
-    switch (kind) {
-    case WB_SWEEP_TEST: return sweep_test(add, ctx);
-    case WB_SWEEP_QUICK: return sweep_quick(dev, add, ctx);
-    default: return sweep_full(dev, add, ctx);
-    }
 }
 
 /* ---- data ---- */
@@ -211,8 +203,8 @@ static int transform_same_data(const wb_point *a, const wb_point *b) {
     return a->n == b->n && strcmp(a->dtype, b->dtype) == 0 && strcmp(a->layout, b->layout) == 0;
 }
 
-static uint64_t data_seed(const wb_point *p) {
-    uint64_t s = wb_seed ^ ((uint64_t)p->n * 0xD6E8FEB86659FD93ull);
+static uint64_t data_seed(uint64_t run_seed, const wb_point *p) {
+    uint64_t s = run_seed ^ ((uint64_t)p->n * 0xD6E8FEB86659FD93ull);
     s ^= strcmp(p->dtype, "int32") == 0 ? 0x1111 : 0x2222;
     return wb_rng_next(&s);
 }
@@ -264,7 +256,7 @@ static int create_input(tdata *d, uint64_t seed, wb_err *e) {
     return rc;
 }
 
-static int transform_data_create(const wb_point *p, void **data, wb_err *e) {
+static int transform_data_create(const wb_point *p, uint64_t run_seed, void **data, wb_err *e) {
     *data = NULL;
     tdata *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(transform data) failed");
@@ -272,7 +264,7 @@ static int transform_data_create(const wb_point *p, void **data, wb_err *e) {
         free(d);
         return wb_fail(e, "transform: unknown dtype '%s' or layout '%s', or n < 0", p->dtype, p->layout);
     }
-    const uint64_t seed = data_seed(p);
+    const uint64_t seed = data_seed(run_seed, p);
     d->n = p->n;
     d->esz = wb_transform_esz(d->dtype);
     d->guard = guard_of(d->esz);
@@ -376,7 +368,8 @@ const wb_family wb_family_transform = {
     .name = "transform",
     .summary = "out = a*x + b: scalar vs 8/16-byte vector accesses vs gathers vs cub::DeviceTransform",
     .variants = variant_names,
-    .sweep = transform_sweep,
+    .nvariants = WB_VARIANT_COUNT(variant_names),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = transform_device_bytes,
     .same_data = transform_same_data,
     .data_create = transform_data_create,

@@ -1,10 +1,10 @@
 /* transform_ref.c - inputs, permutation, CPU reference and output check of
  * the transform family (see transform_ref.h). */
-#include "transform_ref.h"
+#include "micro/transform_ref.h"
 
 #include <string.h>
 
-#include "exact.h"
+#include "micro/exact.h"
 
 #define FILL_CHUNK ((int64_t)1 << 20)  /* elements per fill or reference task */
 #define CHECK_CHUNK ((int64_t)1 << 18) /* elements per check task */

@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "../kernels/transform.h"
-#include "data.h"
-#include "exact.h"
+#include "kernels/transform.h"
+#include "micro/data.h"
+#include "micro/exact.h"
 
 /* Element size of a dtype, in bytes. */
 int wb_transform_esz(wb_transform_dtype dt);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/metrics.h"
 #include "harness/store/store_h5.h"
 

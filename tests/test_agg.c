@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/tools/agg.h"
 #include "harness/base/metrics.h"
 #include "harness/base/textable.h"

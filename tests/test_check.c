@@ -6,10 +6,10 @@
 #include <hdf5.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/commands.h"
 #include "harness/base/mwu.h"
-#include "synth_results.h"
+#include "tests/synth_results.h"
 
 #define OUT_LEN 65536
 static char out[OUT_LEN];
@@ -160,10 +160,11 @@ static void test_bad_thresholds(void) {
         {"inst 5%%\n", ":1: bad percent '5%%'"},
         {"inst +1% colour=red\n", ":1: unknown key 'colour'"},
         {"inst +1% family\n", ":1: 'family' is not key=value"},
-        {"inst +1% family=nosuch\n", ":1: unknown family 'nosuch'"},
+        {"inst +1% family=nosuch\n", ":1: unknown family 'nosuch' (no row of the baseline"},
+        {"inst +1% family=scan\n", ":1: unknown family 'scan'"}, /* a real family the baseline lacks */
         {"inst +1% family=select variant=scalar\n", ":1: unknown variant 'scalar' of family select"},
         {"inst +1% min_ms=-1\n", ":1: min_ms=-1 is not a non-negative number"},
-        {"inst +1% family=scan family=scan\n", ":1: key 'family' given twice"},
+        {"inst +1% family=select family=select\n", ":1: key 'family' given twice"},
         {"inst +1%\ninst 2%\n", ":2: repeats the rule of line 1"},
         {"inst\n", ":1: expected '<metric>"},
         {"# nothing\n\n", "no rules"},

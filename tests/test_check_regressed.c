@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/metrics.h"
 #include "harness/commands.h"
 #include "harness/store/store_h5.h"
-#include "synth_results.h"
+#include "tests/synth_results.h"
 
 #define RECORD "results/h200/20261130T011431Z-0dafc16.h5"
 #define OUT_LEN (1 << 20)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "synth_results.h"
+#include "tests/check.h"
+#include "tests/synth_results.h"
 #include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/run/run_opts.h"

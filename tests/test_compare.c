@@ -6,10 +6,10 @@
  * exactly (error 0) or do not. */
 #include <stdlib.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/commands.h"
 #include "harness/tools/match.h"
-#include "synth_results.h"
+#include "tests/synth_results.h"
 
 #define OUT_LEN (1 << 18)
 static char out[OUT_LEN];

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/store/store_h5.h"
-#include "row_fixture.h"
+#include "tests/row_fixture.h"
 
 static char dir[] = "/tmp/wb_test_crash_XXXXXX";
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../micro/data.h"
-#include "../micro/exact.h"
-#include "check.h"
+#include "micro/data.h"
+#include "micro/exact.h"
+#include "tests/check.h"
 
 static const int worker_counts[] = {1, 2, 3, 8};
 #define N_WORKERS ((int)(sizeof worker_counts / sizeof worker_counts[0]))

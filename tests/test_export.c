@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "synth_results.h"
+#include "tests/check.h"
+#include "tests/synth_results.h"
 #include "harness/tools/export.h"
 #include "harness/base/metrics.h"
 #include "harness/store/store_h5.h"

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check.h"
-#include "synth_results.h"
+#include "tests/check.h"
+#include "tests/synth_results.h"
 #include "harness/commands.h"
 #include "harness/store/schema.h"
 

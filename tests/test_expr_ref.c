@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../micro/exact.h"
-#include "../micro/expr_plan.h"
-#include "check.h"
+#include "micro/exact.h"
+#include "micro/expr_plan.h"
+#include "tests/check.h"
 
 /* ---- an independent evaluator: the tree walked recursively, one row ---------- */
 

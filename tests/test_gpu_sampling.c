@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/stopping.h"
 #include "harness/gpu/device.h"
 #include "harness/store/store_h5.h"

@@ -18,7 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/metrics.h"
 #include "harness/gpu/counters.h"
 #include "harness/gpu/device.h"

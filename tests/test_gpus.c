@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/gpus.h"
 #include "harness/gpu/code.h"
 

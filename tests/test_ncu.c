@@ -7,7 +7,7 @@
  * range nests in it); a failing prepare opens no range. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/run/ncu.h"
 
 typedef struct trace {

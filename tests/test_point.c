@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/point.h"
 
 static void test_init(void) {
@@ -69,9 +69,10 @@ static void test_name(void) {
     char buf[256];
     wb_point p = transform_point();
     CHECK(wb_point_name(&p, buf, sizeof buf) == buf);
-    CHECK(strcmp(buf, "transform/scalar/int32/n:1000003/ilp:4/block:256/occ:0.5") == 0);
+    CHECK(strcmp(buf, "transform/scalar/int32/n:1000003/ilp:4/block:256/occupancy_target:0.5") == 0);
 
-    /* Axes that do not apply stay out of the name; those that do follow. */
+    /* Axes that do not apply stay out of the name; those that do follow,
+     * under their /points column names (harness/base/axes.h). */
     wb_point q;
     wb_point_init(&q);
     strcpy(q.family, "probe");
@@ -84,7 +85,7 @@ static void test_name(void) {
     q.match_rate = 1;
     q.warm_cache = 1;
     wb_point_name(&q, buf, sizeof buf);
-    CHECK(strcmp(buf, "probe/hash/zipf/n:0/sel:0.25/entries:1024/lf:0.5/match:1/warm:1") == 0);
+    CHECK(strcmp(buf, "probe/hash/zipf/n:0/selectivity:0.25/table_entries:1024/load_factor:0.5/match_rate:1/warm_cache:1") == 0);
 
     wb_point g;
     wb_point_init(&g);
@@ -97,7 +98,7 @@ static void test_name(void) {
     g.columns = 2;
     g.launch.sm_limit = 8;
     wb_point_name(&g, buf, sizeof buf);
-    CHECK(strcmp(buf, "groupby/shared/n:8589934592/sms:8/groups:64/ops:3/vec:16/cols:2") == 0);
+    CHECK(strcmp(buf, "groupby/shared/n:8589934592/sm_limit:8/groups:64/expr_ops:3/vector_bytes:16/columns:2") == 0);
 
     /* Two points differing in one axis get different names (results and
      * filters depend on it). */

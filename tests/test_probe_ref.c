@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "kernels/probe.h"
 #include "micro/keys.h"
 #include "micro/probe_gen.h"

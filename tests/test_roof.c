@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/gpus.h"
 #include "harness/base/roof.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../micro/exact.h"
-#include "../micro/scan_ref.h"
-#include "check.h"
+#include "micro/exact.h"
+#include "micro/scan_ref.h"
+#include "tests/check.h"
 
 typedef struct host_cols {
     wb_scan_cols c;

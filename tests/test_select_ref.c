@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../micro/exact.h"
-#include "../micro/select_ref.h"
-#include "check.h"
+#include "micro/exact.h"
+#include "micro/select_ref.h"
+#include "tests/check.h"
 
 static void test_perm_is_bijection(void) {
     static const int64_t sizes[] = {1, 2, 7, 8, 1000, 4097, 1000003};

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/tools/shape.h"
 
 static wb_row row(const char *variant, int64_t n, int ilp, double occ, int block, double ms) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "harness/base/stats.h"
-#include "check.h"
+#include "tests/check.h"
 
 static void test_median(void) {
     const double odd[] = {3.0, 1.0, 2.0};

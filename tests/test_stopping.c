@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/stopping.h"
 
 static const wb_stop_rule rule = {.max_noise = 0.005, .min_samples = 10, .min_time_ms = 5.0, .max_samples = 200,

@@ -12,12 +12,12 @@
 
 #include <hdf5_hl.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/base/metrics.h"
 #include "harness/store/h5util.h"
 #include "harness/store/schema.h"
 #include "harness/store/store_h5.h"
-#include "row_fixture.h"
+#include "tests/row_fixture.h"
 
 #define NROWS 150 /* more than two 64-row chunks */
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "synth_results.h"
+#include "tests/check.h"
+#include "tests/synth_results.h"
 #include "harness/run/summary.h"
 
 static char *slurp(const char *path) {
@@ -64,7 +64,7 @@ int main(void) {
         CHECK(strstr(s, "\"results_file\":\"/tmp/wb_summary_") != NULL);
         CHECK(strstr(s, "\"exit_code\":1,\"error\":null") != NULL);
         CHECK(strstr(s, "\"points\":{\"ok\":1,\"skipped\":1,\"failed\":1,\"rows\":3}") != NULL);
-        CHECK(strstr(s, "\"failed\":[{\"point\":\"scan/cub/int32/n:7/ilp:4/block:256/occ:1\",\"id\":2,"
+        CHECK(strstr(s, "\"failed\":[{\"point\":\"scan/cub/int32/n:7/ilp:4/block:256/occupancy_target:1\",\"id\":2,"
                         "\"reason\":\"verify: 1 of 7 mismatched; first: [3] got \\\"x\\\" expected 4\"}]") != NULL);
         CHECK(strstr(s, "\"skipped\":[{\"point\":\"select/cub/") != NULL);
         CHECK(strstr(s, "\"measured_roof\":{\"inst_gips\":1030,\"dram_gbps\":null}") != NULL);

@@ -3,7 +3,7 @@
  * order, stopping at the first selected point of other data, capped. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/run/sweep.h"
 
 /* Two points share data when their sizes agree. */

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "harness/run/sweep.h"
+#include "micro/families.h"
 
 static int by_name(const void *a, const void *b) {
     return strcmp(((const wb_run_point *)a)->name, ((const wb_run_point *)b)->name);
@@ -44,7 +45,8 @@ int main(void) {
     wb_selection all;
     wb_gpu_table t;
     wb_err e;
-    if (wb_selection_parse(NULL, NULL, NULL, &all, &e) != WB_OK || wb_gpu_table_load(NULL, &t, &e) != WB_OK) {
+    if (wb_micro_families_add(&e) != WB_OK || wb_selection_parse(NULL, NULL, NULL, &all, &e) != WB_OK ||
+        wb_gpu_table_load(NULL, &t, &e) != WB_OK) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../micro/ceiling_ref.h"
-#include "../micro/exact.h"
-#include "../micro/transform_ref.h"
-#include "check.h"
+#include "micro/ceiling_ref.h"
+#include "micro/exact.h"
+#include "micro/transform_ref.h"
+#include "tests/check.h"
 
 static void test_op(void) {
     CHECK(wb_transform_op_i32(3, 2, 1) == 7);

@@ -14,7 +14,7 @@
 #include "hashprobe_kernel.h"
 #include "micro/data.h"
 
-static const char *const variants[] = {"scalar", "ilp4", NULL};
+static const wb_variant variants[] = {{"scalar", "one probe per thread"}, {"ilp4", "four probes in flight per thread"}};
 static const int variant_ilp[] = {1, 4};
 /* Bytes 0x80 make every int32 negative and not -1: no payload (>= 0) and no miss. */
 #define POISON_BYTE 0x80
@@ -34,11 +34,9 @@ static uint32_t capacity_of(int64_t entries) {
     return c;
 }
 
-static int add_point(wb_point_add add, void *ctx, int v, int64_t n, int64_t entries, int block) {
+static int add_point(const wb_sink *sink, int v, int64_t n, int64_t entries, int block) {
     wb_point p;
     wb_point_init(&p);
-    snprintf(p.family, sizeof p.family, "hashprobe");
-    snprintf(p.variant, sizeof p.variant, "%s", variants[v]);
     p.variant_id = v;
     snprintf(p.dtype, sizeof p.dtype, "int32");
     snprintf(p.layout, sizeof p.layout, "uniform");
@@ -49,40 +47,35 @@ static int add_point(wb_point_add add, void *ctx, int v, int64_t n, int64_t entr
     p.launch.block = block;
     p.launch.ilp = variant_ilp[v];
     p.launch.occupancy_target = 1.0;
-    return add(ctx, &p);
+    return wb_sink_add(sink, &p);
 }
 
-static int sweep_test(wb_point_add add, void *ctx) {
+static int sweep_test(const wb_sink *sink) {
     static const int64_t sizes[] = {0, 1, 12345, 1000003}; /* 12345 and 1000003: no tile multiple */
     for (int s = 0; s < 4; s++)
         for (int v = 0; v < 2; v++)
-            if (add_point(add, ctx, v, sizes[s], 1000, 256) || add_point(add, ctx, v, sizes[s], 100003, 128))
+            if (add_point(sink, v, sizes[s], 1000, 256) || add_point(sink, v, sizes[s], 100003, 128))
                 return WB_ERR;
     return WB_OK;
 }
 
 /* A table that fits in L2 (2^16 entries, 512 KiB) and one that does not (2^24, 128 MiB). */
-static int sweep_sizes(wb_point_add add, void *ctx, const int64_t *sizes, int nsizes) {
+static int sweep_sizes(const wb_sink *sink, const int64_t *sizes, int nsizes) {
     for (int s = 0; s < nsizes; s++)
         for (int t = 16; t <= 24; t += 8)
             for (int v = 0; v < 2; v++)
-                if (add_point(add, ctx, v, sizes[s], (int64_t)1 << t, 256)) return WB_ERR;
+                if (add_point(sink, v, sizes[s], (int64_t)1 << t, 256)) return WB_ERR;
     return WB_OK;
 }
 
-static int sweep_quick(wb_point_add add, void *ctx) {
+static int sweep_quick(const wb_sink *sink) {
     static const int64_t sizes[] = {1 << 24, 1 << 26};
-    return sweep_sizes(add, ctx, sizes, 2);
+    return sweep_sizes(sink, sizes, 2);
 }
 
-static int sweep_full(wb_point_add add, void *ctx) {
+static int sweep_full(const wb_sink *sink) {
     static const int64_t sizes[] = {1 << 20, 1 << 24, 1 << 26, 1 << 28};
-    return sweep_sizes(add, ctx, sizes, 4);
-}
-
-static int hp_sweep(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx) {
-    (void)dev;
-    return wb_sweep_of_kind(kind, sweep_test, sweep_quick, sweep_full, add, ctx);
+    return sweep_sizes(sink, sizes, 4);
 }
 
 static double hp_device_bytes(const wb_point *p) { return 8.0 * capacity_of(p->table_entries) + 8.0 * (double)p->n; }
@@ -113,8 +106,9 @@ static int32_t probe_ref(const uint32_t *keys, const int32_t *vals, uint32_t mas
 
 /* Table keys j * odd ^ salt are distinct (a bijection of j), payloads
  * random in [0, 2^31 - 2]; half the probe keys come from the table. */
-static int fill(hp_data *d, const wb_point *p, uint32_t *keys, int32_t *vals, uint32_t *probe, wb_err *e) {
-    uint64_t rng = wb_seed ^ ((uint64_t)p->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)p->table_entries;
+static int fill(hp_data *d, const wb_point *p, uint64_t seed, uint32_t *keys, int32_t *vals, uint32_t *probe,
+                wb_err *e) {
+    uint64_t rng = seed ^ ((uint64_t)p->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)p->table_entries;
     const uint32_t mask = d->capacity - 1, salt = (uint32_t)wb_rng_next(&rng);
     uint32_t *inserted = wb_host_alloc((size_t)p->table_entries * 4, "hashprobe keys", e);
     if (!inserted) return WB_ERR;
@@ -139,7 +133,7 @@ static int fill(hp_data *d, const wb_point *p, uint32_t *keys, int32_t *vals, ui
     return WB_OK;
 }
 
-static int hp_data_create(const wb_point *p, void **data, wb_err *e) {
+static int hp_data_create(const wb_point *p, uint64_t seed, void **data, wb_err *e) {
     *data = NULL;
     hp_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "hashprobe: out of host memory");
@@ -150,7 +144,7 @@ static int hp_data_create(const wb_point *p, void **data, wb_err *e) {
     int32_t *vals = wb_host_alloc(tb, "hashprobe table payloads", e);
     d->ref = wb_host_alloc(nb, "hashprobe reference", e);
     d->got = wb_host_alloc(nb, "hashprobe output", e);
-    int rc = keys && probe && vals && d->ref && d->got ? fill(d, p, keys, vals, probe, e) : WB_ERR;
+    int rc = keys && probe && vals && d->ref && d->got ? fill(d, p, seed, keys, vals, probe, e) : WB_ERR;
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->d_keys, tb, "hashprobe table keys", e);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->d_vals, tb, "hashprobe table payloads", e);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->d_probe, nb, "hashprobe probe keys", e);
@@ -207,7 +201,8 @@ static const wb_family hashprobe = {
     .name = "hashprobe",
     .summary = "example plugin: linear-probing hash probe, one key or four keys per thread",
     .variants = variants,
-    .sweep = hp_sweep,
+    .nvariants = WB_VARIANT_COUNT(variants),
+    .sweep = {sweep_test, sweep_quick, sweep_full},
     .device_bytes = hp_device_bytes,
     .same_data = hp_same_data,
     .data_create = hp_data_create,

@@ -1,7 +1,7 @@
-/* error.c - formatting of wb_err; the single CUDA error policy. */
+/* error.c - formatting of wb_err (the CUDA policy, wb_cuda_check, lives in
+ * harness/gpu/cuda_check.c: base links no CUDA library). */
 #include "harness/base/error.h"
 
-#include <cuda_runtime_api.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,10 +31,4 @@ void wb_err_prefix(wb_err *e, const char *prefix) {
     char tmp[sizeof e->msg];
     snprintf(tmp, sizeof tmp, "%s: %s", prefix, e->msg);
     memcpy(e->msg, tmp, sizeof tmp);
-}
-
-int wb_cuda_check(int code, const char *call, const char *file, int line, wb_err *e) {
-    if (code == (int)cudaSuccess) return WB_OK;
-    cudaError_t c = (cudaError_t)code;
-    return wb_fail(e, "%s:%d: %s: %s (%s)", file, line, call, cudaGetErrorName(c), cudaGetErrorString(c));
 }

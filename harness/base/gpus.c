@@ -5,6 +5,7 @@
  * each row's arithmetic (inst_gips against SMs x SMSP x clock, ridge against
  * inst_gips / (dram_gbps / 32)) so that a typo in a datasheet number cannot
  * reach a figure unnoticed. */
+#include "harness/base/grow.h"
 #include "harness/base/gpus.h"
 
 #include <ctype.h>
@@ -142,13 +143,7 @@ static int add_row(wb_gpu_table *t, int *cap, const wb_gpu_ref *g, const char *p
     for (int i = 0; i < t->n; i++)
         if (strcmp(t->rows[i].profile, g->profile) == 0)
             return wb_fail(e, "%s:%d: profile '%s' appears twice", path, line, g->profile);
-    if (t->n == *cap) {
-        int ncap = *cap ? 2 * *cap : 16;
-        wb_gpu_ref *rows = realloc(t->rows, (size_t)ncap * sizeof *rows);
-        if (!rows) return wb_fail(e, "%s:%d: out of memory", path, line);
-        t->rows = rows;
-        *cap = ncap;
-    }
+    if (wb_grow(&t->rows, t->n, cap, sizeof *t->rows, 16) != 0) return wb_fail(e, "%s:%d: out of memory", path, line);
     t->rows[t->n++] = *g;
     return WB_OK;
 }

@@ -10,17 +10,10 @@ void wb_point_init(wb_point *p) {
     memset(p, 0, sizeof *p);
     p->variant_id = -1;
     p->n = -1;
-    p->selectivity = NAN;
-    p->table_entries = -1;
-    p->groups = -1;
-    p->expr_ops = -1;
-    p->vector_bytes = -1;
-    p->columns = -1;
-    p->load_factor = NAN;
-    p->match_rate = NAN;
-    p->launch.block = -1;
-    p->launch.ilp = -1;
-    p->launch.occupancy_target = NAN;
+#define WB_AXIS_DEFAULT(column, type, na, unit, desc) p->column = na;
+    WB_POINT_AXES(WB_AXIS_DEFAULT)
+#define WB_LAUNCH_DEFAULT(column, type, na, unit, desc) p->launch.column = na;
+    WB_LAUNCH_AXES(WB_LAUNCH_DEFAULT)
     p->launch.grid = -1;
     p->launch.smem_bytes = -1;
     p->launch.regs = -1;
@@ -50,6 +43,10 @@ void wb_row_init(wb_row *r) {
     r->c.launches = -1;
 }
 
+#define WB_AXIS_IS_F64_I32 0
+#define WB_AXIS_IS_F64_I64 0
+#define WB_AXIS_IS_F64_F64 1
+
 /* Appends to buf at *at; a truncated name stays NUL-terminated and later
  * appends become no-ops. */
 static void append(char *buf, size_t len, size_t *at, const char *fmt, ...) {
@@ -70,18 +67,14 @@ const char *wb_point_name(const wb_point *p, char *buf, size_t len) {
     if (p->dtype[0]) append(buf, len, &at, "/%s", p->dtype);
     if (p->layout[0]) append(buf, len, &at, "/%s", p->layout);
     append(buf, len, &at, "/n:%lld", (long long)p->n);
-    if (p->launch.ilp > 0) append(buf, len, &at, "/ilp:%d", p->launch.ilp);
-    if (p->launch.block > 0) append(buf, len, &at, "/block:%d", p->launch.block);
-    if (!isnan(p->launch.occupancy_target)) append(buf, len, &at, "/occ:%g", p->launch.occupancy_target);
-    if (p->launch.sm_limit > 0) append(buf, len, &at, "/sms:%d", p->launch.sm_limit);
-    if (!isnan(p->selectivity)) append(buf, len, &at, "/sel:%g", p->selectivity);
-    if (p->table_entries >= 0) append(buf, len, &at, "/entries:%lld", (long long)p->table_entries);
-    if (p->groups >= 0) append(buf, len, &at, "/groups:%lld", (long long)p->groups);
-    if (p->expr_ops >= 0) append(buf, len, &at, "/ops:%d", p->expr_ops);
-    if (p->vector_bytes >= 0) append(buf, len, &at, "/vec:%d", p->vector_bytes);
-    if (p->columns >= 0) append(buf, len, &at, "/cols:%d", p->columns);
-    if (!isnan(p->load_factor)) append(buf, len, &at, "/lf:%g", p->load_factor);
-    if (!isnan(p->match_rate)) append(buf, len, &at, "/match:%g", p->match_rate);
-    if (p->warm_cache) append(buf, len, &at, "/warm:1");
+#define WB_AXIS_NAME(v, column, type, na)                                                        \
+    if (!WB_AXIS_NA(v, na)) {                                                                    \
+        if (WB_AXIS_IS_F64_##type) append(buf, len, &at, "/" #column ":%g", (double)(v));        \
+        else append(buf, len, &at, "/" #column ":%lld", (long long)(v));                         \
+    }
+#define WB_LAUNCH_NAME(column, type, na, unit, desc) WB_AXIS_NAME(p->launch.column, column, type, na)
+#define WB_POINT_NAME(column, type, na, unit, desc) WB_AXIS_NAME(p->column, column, type, na)
+    WB_LAUNCH_AXES(WB_LAUNCH_NAME)
+    WB_POINT_AXES(WB_POINT_NAME)
     return buf;
 }

@@ -6,6 +6,7 @@
 #define WB_POINT_H
 
 #include <stdint.h>
+#include "harness/base/axes.h"
 #include "kernels/launch.h"
 
 typedef struct wb_point {
@@ -15,15 +16,9 @@ typedef struct wb_point {
     char dtype[8];          /* "int32", "int64", "double"; "" where not an axis */
     char layout[16];        /* data shape: "uniform", "zipf", "chain", "tree", ...; "" */
     int64_t n;              /* elements (rows) */
-    double selectivity;     /* fraction of rows passing; NaN */
-    int64_t table_entries;  /* dimension / hash table entries; -1 */
-    int64_t groups;         /* group-by groups; -1 */
-    int expr_ops;           /* expression operators; -1 */
-    int vector_bytes;       /* access width in bytes; -1 */
-    int columns;            /* distinct input columns; -1 */
-    double load_factor;     /* hash table load factor; NaN */
-    double match_rate;      /* share of probes that find a match; NaN */
-    int warm_cache;         /* 1: L2 not flushed between samples */
+#define WB_AXIS_FIELD(column, type, na, unit, desc) WB_AXIS_CTYPE_##type column;
+    WB_POINT_AXES(WB_AXIS_FIELD) /* selectivity, table_entries, ...: harness/base/axes.h */
+#undef WB_AXIS_FIELD
     wb_launch launch;       /* ilp, occupancy_target, block, sm_limit + what plan filled */
     double bytes_model;     /* bytes the algorithm must move (inputs once, outputs once) */
     double items;           /* items processed, for per-item rates (usually n) */
@@ -77,8 +72,9 @@ typedef struct wb_row {
 /* Sets every axis to "not applicable", counters to NaN, status to "". */
 void wb_point_init(wb_point *p);
 void wb_row_init(wb_row *r);
-/* "family/variant/n:N/ilp:I/occ:O[/axis:value...]": the Google Benchmark name
- * and the prefix of every error about the point. Returns buf. */
+/* "family/variant[/dtype][/layout]/n:N[/axis:value...]", every launch axis
+ * and point axis that applies under its column name (axes.h): the Google
+ * Benchmark name and the prefix of every error about the point. Returns buf. */
 const char *wb_point_name(const wb_point *p, char *buf, size_t len);
 
 #endif

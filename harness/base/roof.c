@@ -5,9 +5,15 @@
 #include "harness/base/roof.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* 32-byte DRAM sectors per GB: intensities are per sector, bandwidth per byte. */
 #define WB_SECTOR_BYTES 32.0
+
+const char *wb_ceiling_attr(const char *variant, const char *what, char *buf, size_t len) {
+    snprintf(buf, len, "ceiling_%s_%s", variant, what);
+    return buf;
+}
 
 static int roof_defined(const wb_roof *r) {
     return r && isfinite(r->inst_gips) && isfinite(r->dram_gbps) && r->inst_gips > 0 && r->dram_gbps > 0;

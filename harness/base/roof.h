@@ -4,6 +4,18 @@
 #ifndef WB_ROOF_H
 #define WB_ROOF_H
 
+#include <stddef.h>
+
+/* Where a run's measured roof comes from: the family whose rows are
+ * ceilings, and its two variants that make the roof. */
+#define WB_CEILING_FAMILY "ceiling"
+#define WB_ROOF_INST_VARIANT "inst_issue" /* G inst/s, from the counters */
+#define WB_ROOF_DRAM_VARIANT "dram_read"  /* GB/s of the bytes model */
+
+/* The file attribute that keeps a ceiling variant's best value:
+ * "ceiling_<variant>_<what>", what "gbps" or "gips". Returns buf. */
+const char *wb_ceiling_attr(const char *variant, const char *what, char *buf, size_t len);
+
 typedef struct wb_roof {
     char name[32];        /* "measured", "L4", "GH200", ... */
     double inst_gips;     /* G warp instructions per second */

@@ -1,4 +1,5 @@
 /* textable.c - aligned text and markdown tables (see textable.h). */
+#include "harness/base/grow.h"
 #include "harness/base/textable.h"
 
 #include <math.h>
@@ -13,13 +14,7 @@ void wb_textable_init(wb_textable *t, int ncols) {
 }
 
 int wb_textable_add(wb_textable *t) {
-    if (t->nrows == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 16;
-        void *cells = realloc(t->cells, (size_t)cap * (size_t)t->ncols * WB_TEXTABLE_CELL);
-        if (!cells) return -1;
-        t->cells = cells;
-        t->cap = cap;
-    }
+    if (wb_grow(&t->cells, t->nrows, &t->cap, (size_t)t->ncols * WB_TEXTABLE_CELL, 16) != 0) return -1;
     for (int c = 0; c < t->ncols; c++) t->cells[t->nrows * t->ncols + c][0] = '\0';
     return t->nrows++;
 }

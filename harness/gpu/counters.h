@@ -1,9 +1,9 @@
 /* counters.h - hardware counters for one point, in a pass of their own
  * (never inside timed samples). counters_cupti.c collects them with the CUPTI
  * Range Profiler (one user range per point, user replay), counters_host.c is
- * its host half (config image, passes, evaluation); counters.c holds what
- * does not depend on CUPTI: the NaN state, the stall groups and the derived
- * roofline columns. Without a session (CUPTI refused, or
+ * its host half (config image, passes, evaluation);
+ * harness/base/counters_derive.h holds what does not depend on CUPTI: the
+ * NaN state, the stall groups and the derived roofline columns. Without a session (CUPTI refused, or
  * --no-counters) collect leaves the counters NaN with a note, so that the run
  * loop has one code path. */
 #ifndef WB_COUNTERS_H
@@ -13,6 +13,7 @@
 #include "harness/base/error.h"
 #include "harness/base/point.h"
 #include "harness/base/roof.h"
+#include "harness/base/counters_derive.h"
 
 typedef struct wb_counters_session wb_counters_session;
 
@@ -87,22 +88,5 @@ int wb_counters_chips(const char *const **names, int *n, wb_err *e);
 const wb_counters_plan_info *wb_counters_session_plan(const wb_counters_session *s);
 /* For /columns: the metric row i was collected with, or why it is NaN. */
 const char *wb_counters_column_source(const wb_counters_plan_info *p, int i, char *buf, size_t len);
-
-/* Every value NaN, launches -1, bounds "", note copied (may be ""). */
-void wb_counters_clear(wb_counters *c, const char *note);
-
-/* From c->v: l1_sectors = global load + store sectors, and c->stall[] = the
- * stall_raw_* reasons summed into the groups of seed 000 Fig 6 (mapping and
- * reasons in counters.c). Called by collect; public for tests. */
-void wb_counters_group(wb_counters *c);
-
-/* Derived columns: inst_per_sector, gips, roof_pct and the three bound
- * classes, from out->v and the roofs. gips divides the counted instructions
- * by time_ms, the point's timed median (CUDA events); NaN falls back to the
- * counter range's kernel_time_ms. measured may have NaN fields (no ceiling
- * yet): bound is then "". No DRAM sector at all with instructions executed
- * gives inst_per_sector = +inf (compute side of every ridge). */
-void wb_counters_derive(wb_counters *c, double time_ms, const wb_roof *measured, const wb_roof *l4,
-                        const wb_roof *gh200);
 
 #endif

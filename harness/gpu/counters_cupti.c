@@ -4,9 +4,9 @@
  * never saves or restores device memory, and every kernel of the point lands
  * in its range; points of a batch share the passes, one range each. A CUPTI
  * callback counts the launches (counters_launches.c); the host-side half
- * (config image, passes, evaluation) is counters_host.c. Call sequence learnt
- * from shared/reference/cupti-range-profiler-probe.cu, which matched ncu on
- * the H200. */
+ * (config image, passes, evaluation) is counters_host.c. The call sequence
+ * is CUPTI's Range Profiler sample's; it matched ncu on the H200
+ * (tests/test_gpu_counters.c checks it there). */
 #include "harness/gpu/counters.h"
 
 #include <dlfcn.h>

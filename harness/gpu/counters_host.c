@@ -53,7 +53,7 @@ int wb_cupti_status(CUptiResult r, const char *call, int rc, wb_err *e) {
 }
 
 /* libcupti dlopens libnvperf_host.so by soname; on the H200 that needed
- * LD_LIBRARY_PATH (shared/reference/NOTES.md). Loaded here first, from the
+ * LD_LIBRARY_PATH. Loaded here first, from the
  * toolkit CMake found, glibc hands CUPTI the already-loaded copy. */
 int wb_cupti_load_nvperf(wb_counters_session *s, int rc, wb_err *e) {
     char first[256] = "";

@@ -2,12 +2,13 @@
  * to measure), its data (inputs, filled once and shared by the points that
  * agree on data axes, with the CPU reference), and a launch callback that
  * only launches. Adding a family: kernels/<family>.cu, micro/<family>.c,
- * one line in harness/run/registry.c, and its test; or, outside the tree,
- * a plugin (WB_PLUGIN below, examples/wallbench-plugin). */
+ * one line in micro/families.def (README: Adding a family); or, outside
+ * the tree, a plugin (WB_PLUGIN below, examples/wallbench-plugin). */
 #ifndef WB_FAMILY_H
 #define WB_FAMILY_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #include "harness/gpu/device.h"
@@ -17,27 +18,57 @@
 typedef enum {
     WB_SWEEP_TEST,  /* tiny, odd sizes (0, 1, non-multiples of the tile), every variant: CTest */
     WB_SWEEP_QUICK, /* the default: the whole suite within 10 minutes on an H200 */
-    WB_SWEEP_FULL   /* SWEEP=full */
+    WB_SWEEP_FULL,  /* SWEEP=full */
+    WB_SWEEP_KINDS
 } wb_sweep_kind;
 
 /* Receives one point; returns WB_OK or WB_ERR. */
 typedef int (*wb_point_add)(void *ctx, const wb_point *p);
 
-/* One sweep of a family that needs nothing but the sink. */
-typedef int (*wb_sweep_fn)(wb_point_add add, void *ctx);
-/* Runs the one of test, quick, full that kind names: a family's sweep
- * callback in one line. */
-int wb_sweep_of_kind(wb_sweep_kind kind, wb_sweep_fn test, wb_sweep_fn quick, wb_sweep_fn full, wb_point_add add,
-                     void *ctx);
+struct wb_family;
+/* Where a sweep sends its points, and the device it sweeps for. */
+typedef struct wb_sink {
+    const struct wb_family *family;
+    const wb_device *dev;
+    wb_point_add add;
+    void *ctx;
+} wb_sink;
+
+/* Sends p (wb_point_init first, then variant_id and the axes set) to the
+ * sink: the harness fills p->family and p->variant from the family and its
+ * variant table. WB_ERR when variant_id is not one of the family's. */
+int wb_sink_add(const wb_sink *s, wb_point *p);
+
+/* One sweep of a family: calls wb_sink_add for every point. */
+typedef int (*wb_sweep_fn)(const wb_sink *s);
+
+/* One variant: its name (point names, the variant column) and what it does. */
+typedef struct wb_variant {
+    const char *name;
+    const char *summary;
+} wb_variant;
+
+/* A family's variant table from its list in kernels/<f>.h (see
+ * kernels/variant_list.h): row i is enum value i, and the count must match
+ * the enum's, checked at compile time. */
+#define WB_VARIANT_ROW(id, name, summary) [id] = {name, summary},
+#define WB_VARIANT_TABLE(table, list, count)                                \
+    static const wb_variant table[] = {list(WB_VARIANT_ROW)};               \
+    _Static_assert(sizeof table / sizeof *table == (count), #table ": one row per enum value")
+#define WB_VARIANT_COUNT(table) ((int)(sizeof table / sizeof *table))
 
 typedef struct wb_family {
     const char *name;
     const char *summary;
-    const char *const *variants; /* NULL-terminated; the kernels' enum order and names */
+    /* 1: the family's rows are ceilings: each variant's best value is kept
+     * as a file attribute (wb_ceiling_attr, harness/base/roof.h), and its
+     * inst_issue and dram_read rows make the run's measured roof. */
+    int ceilings;
+    const wb_variant *variants; /* WB_VARIANT_TABLE: the kernels' enum order */
+    int nvariants;
 
-    /* Calls add for every point of the sweep, with family, variant,
-     * variant_id and axes set (wb_point_init first). */
-    int (*sweep)(wb_sweep_kind kind, const wb_device *dev, wb_point_add add, void *ctx);
+    /* The sweeps by kind (WB_SWEEP_TEST, QUICK, FULL); the harness picks one. */
+    wb_sweep_fn sweep[WB_SWEEP_KINDS];
 
     /* Device bytes the point's data needs (inputs, outputs, tables, scratch);
      * the harness skips a point that does not fit before allocating. */
@@ -46,10 +77,10 @@ typedef struct wb_family {
     /* 1 if b can reuse the data created for a (same data axes). */
     int (*same_data)(const wb_point *a, const wb_point *b);
 
-    /* Allocates and fills inputs (random, seeded, never constant), computes
+    /* Allocates and fills inputs (random from the run's seed, never constant), computes
      * the CPU reference. Returns WB_OK, WB_SKIP or WB_ERR; *data is NULL on
      * failure and nothing stays allocated. */
-    int (*data_create)(const wb_point *p, void **data, wb_err *e);
+    int (*data_create)(const wb_point *p, uint64_t seed, void **data, wb_err *e);
     void (*data_destroy)(void *data);
 
     /* Completes p->launch (grid, smem, occupancy, temp_bytes), p->bytes_model,
@@ -73,18 +104,28 @@ typedef struct wb_family {
     int (*verify)(void *data, const wb_point *p, wb_err *e);
 } wb_family;
 
-/* The registry (harness/run/registry.c), NULL-terminated, in run order
- * (ceiling first: the others are judged against it); plugin families
- * (wallbench run --plugin) follow the built-in ones. */
-#define WB_FAMILIES_MAX 32
-extern const wb_family *wb_families[];
-const wb_family *wb_family_find(const char *name);
-/* Appends f to the registry. WB_ERR with one sentence when a callback or
- * the variant list is missing, the name is empty or too long for
- * wb_point.family, another family has the name, or the registry is full. */
+/* The registry (harness/run/registry.c), owned by the harness: families
+ * are handed in with wb_registry_add and run in the order they were added.
+ * The built-in ones come from micro/families.def (micro/families.c adds
+ * them, ceiling first: the others are judged against its ceilings); a
+ * plugin adds its own after them. */
+#define WB_REGISTRY_MAX 32
+/* Appends f. WB_ERR with one sentence naming the family when its name is
+ * empty, too long for wb_point.family or taken (built in or loaded), a
+ * callback, sweep or its variant table is missing or names a variant
+ * twice, or the registry is full. */
 int wb_registry_add(const wb_family *f, wb_err *e);
+/* The families added so far are the built-in ones (micro/families.c). */
+void wb_registry_mark_builtin(void);
 /* 1 if f is one of the families compiled into wallbench. */
 int wb_family_builtin(const wb_family *f);
+int wb_registry_count(void);
+/* The i-th family in run order, NULL past the end. */
+const wb_family *wb_registry_at(int i);
+/* The family of that name, or NULL. */
+const wb_family *wb_family_find(const char *name);
+/* Empties the registry (tests). */
+void wb_registry_clear(void);
 
 /* ---- plugins: families in a shared library (wallbench run --plugin) ----
  * A plugin defines its families exactly like micro/<family>.c and ends
@@ -92,7 +133,7 @@ int wb_family_builtin(const wb_family *f);
  * the entry point the harness looks up after dlopen. The harness refuses a
  * plugin built against another interface: bump WB_FAMILY_INTERFACE_VERSION
  * whenever wb_family, wb_point, wb_launch, wb_device or wb_err change. */
-#define WB_FAMILY_INTERFACE_VERSION 1
+#define WB_FAMILY_INTERFACE_VERSION 2 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings */
 #define WB_PLUGIN_ENTRY "wb_plugin_entry"
 
 typedef struct wb_plugin {

@@ -64,12 +64,19 @@ int wb_gb_register(const char *name, int iterations, const wb_gb_calls *calls, v
  * -1 with the reason in e when the filter is no valid regex. */
 int64_t wb_gb_selected(unsigned char *selected, wb_err *e);
 
-/* RunSpecifiedBenchmarks with the default display reporter (and the file
- * reporter --benchmark_out asks for). *matched = benchmarks it matched. */
+/* RunSpecifiedBenchmarks with the suite's one-line console reporter (or
+ * Google Benchmark's own for --benchmark_format=json|csv), and the file
+ * reporter --benchmark_out asks for. *matched = benchmarks it matched. */
 int wb_gb_run(int64_t *matched, wb_err *e);
 
 /* Adds a user counter (shown by the reporters) to the call in progress. */
 void wb_gb_counter(wb_gb_state *st, const char *name, double value);
+
+/* The one line of a finished call (point name, median, rate, noise, ETA):
+ * on stdout through the suite's console reporter when it shows (the
+ * default, --benchmark_format=console), else on stderr, leaving stdout to
+ * Google Benchmark's JSON or CSV. */
+void wb_gb_line(const char *line);
 
 /* benchmark::Shutdown; the registered benchmarks are cleared. */
 void wb_gb_shutdown(void);

@@ -1,9 +1,10 @@
 // gbench_shim.cc - Google Benchmark behind a C API (see gbench.h); the only
-// C++ file of harness/. Pitfalls of 1.7.1 this file works around are listed
-// in ../shared/reference/NOTES.md: flags set in code change the benchmark's
-// name (results are keyed on wallbench's own axes instead), SetIterationTime
-// is called on every iteration, no exception leaves a function called from C,
-// and the default display reporter is left to the library (never deleted).
+// C++ file of harness/. Pitfalls of Google Benchmark 1.7.1 (Debian 12) this
+// file works around: flags set in code change the benchmark's name (results
+// are keyed on wallbench's own axes instead), SetIterationTime is called on
+// every iteration, no exception leaves a function called from C, 1.7.1 has
+// no SkipWithMessage, and the default display reporter is left to the
+// library (it is a function-static object: never deleted).
 // error.h is plain C without extern "C" guards: included first, with C
 // linkage, so that gbench.h's own include of it is a no-op.
 extern "C" {
@@ -37,6 +38,25 @@ struct Bench {
 std::vector<std::unique_ptr<Bench>> g_benches;
 int g_repetitions = 1;  // --benchmark_repetitions, for the progress count only
 bool g_listing = false; // --benchmark_list_tests
+bool g_own_console = true; // --benchmark_format is console (the default): the suite's one-line reporter
+std::vector<std::string> g_lines; // point lines waiting for the reporter (repetitions report together)
+
+// The console reporter of the suite: one line per point, written by the C
+// side (wb_gb_line) with the stored median, rate, noise and ETA, instead of
+// Google Benchmark's table (host CPU time that means nothing with manual
+// timing, rounding to 0.001 ms, a name suffix, a misleading DEBUG banner).
+// Warnings go to stderr where they are raised.
+class LineReporter : public benchmark::BenchmarkReporter {
+  public:
+    bool ReportContext(const Context &) override { return true; }
+    void ReportRuns(const std::vector<Run> &) override { flush(); }
+    void Finalize() override { flush(); }
+    static void flush() {
+        for (const auto &l : g_lines) std::fprintf(stdout, "%s\n", l.c_str());
+        g_lines.clear();
+        std::fflush(stdout);
+    }
+};
 
 // 1.8 added SkipWithMessage; 1.7.1 can only skip with an error. Detected on the
 // type so that one source builds against both.
@@ -134,6 +154,9 @@ extern "C" int wb_gb_init(int *argc, char **argv, wb_err *e) {
             long v = std::strtol(r, &end, 10);
             if (end != r && *end == '\0' && v > 0 && v < 1000000) g_repetitions = (int)v;
         }
+        const char *fmt = flag_value(*argc, argv, "benchmark_format");
+        if (!fmt) fmt = std::getenv("BENCHMARK_FORMAT");
+        g_own_console = !fmt || std::strcmp(fmt, "console") == 0;
         const char *l = flag_value(*argc, argv, "benchmark_list_tests");
         if (!l) l = std::getenv("BENCHMARK_LIST_TESTS");
         g_listing = l && truthy(l);
@@ -205,7 +228,13 @@ extern "C" int64_t wb_gb_selected(unsigned char *selected, wb_err *e) {
 
 extern "C" int wb_gb_run(int64_t *matched, wb_err *e) {
     try {
-        *matched = (int64_t)benchmark::RunSpecifiedBenchmarks();
+        if (g_own_console && !g_listing) {
+            LineReporter lines; // --benchmark_out still gets the library's file reporter
+            *matched = (int64_t)benchmark::RunSpecifiedBenchmarks(&lines);
+            LineReporter::flush();
+        } else {
+            *matched = (int64_t)benchmark::RunSpecifiedBenchmarks();
+        }
         return WB_OK;
     } catch (const std::exception &x) {
         return wb_fail(e, "Google Benchmark run: %s", x.what());
@@ -220,6 +249,18 @@ extern "C" void wb_gb_counter(wb_gb_state *st, const char *name, double value) {
     } catch (...) {
         // A counter is display only; the value is in the results file.
     }
+}
+
+extern "C" void wb_gb_line(const char *line) {
+    try {
+        if (g_own_console) {
+            g_lines.emplace_back(line);
+            return;
+        }
+    } catch (...) {
+    }
+    // Google Benchmark's JSON or CSV owns stdout: the point lines go to stderr.
+    std::fprintf(stderr, "%s\n", line);
 }
 
 extern "C" void wb_gb_shutdown(void) {

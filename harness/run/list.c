@@ -55,9 +55,9 @@ static void list_family(const wb_family *f, const wb_selection *sel, const wb_ru
     wb_err e;
     one.families[0] = f;
     one.nfamilies = 1;
-    printf("%s: %s\n  variants:", f->name, f->summary);
-    for (int v = 0; f->variants[v]; v++) printf(" %s", f->variants[v]);
-    printf("\n  points:");
+    printf("%s: %s\n  variants:\n", f->name, f->summary);
+    for (int v = 0; v < f->nvariants; v++) printf("    %-18s %s\n", f->variants[v].name, f->variants[v].summary);
+    printf("  points:");
     wb_run_point *shown = NULL;
     int nshown = 0;
     for (int k = WB_SWEEP_TEST; k <= WB_SWEEP_FULL; k++) {

@@ -1,4 +1,5 @@
 /* measure.c - the steps of one point (see measure.h for their order). */
+#include "harness/base/grow.h"
 #include "harness/run/measure.h"
 
 #include <math.h>
@@ -15,9 +16,6 @@
  * stacks and library workspaces need some, and an out-of-memory failure in
  * data_create would count as a failed point instead of a skipped one. */
 #define WB_MEM_MARGIN_BYTES (64.0 * 1024 * 1024)
-/* The ceiling family's variants that define the measured roof. */
-#define WB_CEILING_INST "inst_issue"
-#define WB_CEILING_DRAM "dram_read"
 
 double wb_now_s(void) {
     struct timespec ts;
@@ -111,7 +109,7 @@ static int step_data(wb_run *r, const wb_run_point *rp, wb_err *e) {
     }
     drop_cache(r);
     void *d = NULL;
-    int rc = f->data_create(&rp->p, &d, e);
+    int rc = f->data_create(&rp->p, r->seed, &d, e);
     if (rc != WB_OK) return rc;
     r->cache_family = f;
     r->cache_point = rp->p;
@@ -241,12 +239,8 @@ static void step_clock(wb_run *r) {
     free(c);
     m->samples_taken = r->nsamples;
     m->clock_events = isnan(m->sm_clock_mhz) && !events ? -1 : (int64_t)events;
-    if (!isnan(m->sm_clock_mhz) && r->nclocks == r->clocks_cap) {
-        int cap = r->clocks_cap ? 2 * r->clocks_cap : 64;
-        double *g = realloc(r->clocks, (size_t)cap * sizeof *g);
-        if (g) r->clocks = g, r->clocks_cap = cap;
-    }
-    if (!isnan(m->sm_clock_mhz) && r->nclocks < r->clocks_cap) r->clocks[r->nclocks++] = m->sm_clock_mhz;
+    if (!isnan(m->sm_clock_mhz) && wb_grow(&r->clocks, r->nclocks, &r->clocks_cap, sizeof *r->clocks, 64) == 0)
+        r->clocks[r->nclocks++] = m->sm_clock_mhz;
     const double typical = typical_clock(r);
     /* Every sample judged again against the final typical clock. */
     m->throttled = wb_throttle_filter(r->sample_clock, r->sample_events, r->nsamples, typical, r->sample_keep);
@@ -285,11 +279,12 @@ static void step_summaries(wb_run *r) {
     m->gbps_model = s.median > 0 ? r->row.p.bytes_model / (s.median * 1e-3) / 1e9 : NAN;
 }
 
-/* The measured roof: the best ok point of the instruction and DRAM-read
- * ceilings; every ceiling variant's best also goes into a file attribute. */
+/* In a family of ceilings (wb_family.ceilings): every variant's best goes
+ * into a file attribute, and the best ok points of the instruction and
+ * DRAM-read ceilings make the measured roof. */
 static int track_ceiling(wb_run *r, wb_err *e) {
     const wb_row *row = &r->row;
-    if (strcmp(row->p.family, "ceiling") != 0) return WB_OK;
+    if (!r->cur->family->ceilings) return WB_OK;
     wb_ceiling *c = NULL;
     for (int i = 0; i < r->nceilings; i++)
         if (strcmp(r->ceilings[i].variant, row->p.variant) == 0) c = &r->ceilings[i];
@@ -302,37 +297,63 @@ static int track_ceiling(wb_run *r, wb_err *e) {
     char name[64];
     if (!isnan(row->m.gbps_model) && (isnan(c->gbps) || row->m.gbps_model > c->gbps)) {
         c->gbps = row->m.gbps_model;
-        snprintf(name, sizeof name, "ceiling_%s_gbps", c->variant);
-        if (wb_store_attr_f64(r->store, name, c->gbps, e) != WB_OK) return WB_ERR;
+        if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gbps", name, sizeof name), c->gbps, e) != WB_OK)
+            return WB_ERR;
     }
     if (!isnan(row->c.gips) && (isnan(c->gips) || row->c.gips > c->gips)) {
         c->gips = row->c.gips;
-        snprintf(name, sizeof name, "ceiling_%s_gips", c->variant);
-        if (wb_store_attr_f64(r->store, name, c->gips, e) != WB_OK) return WB_ERR;
+        if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gips", name, sizeof name), c->gips, e) != WB_OK)
+            return WB_ERR;
     }
-    if (strcmp(c->variant, WB_CEILING_INST) == 0) r->measured.inst_gips = c->gips;
-    if (strcmp(c->variant, WB_CEILING_DRAM) == 0) r->measured.dram_gbps = c->gbps;
+    if (strcmp(c->variant, WB_ROOF_INST_VARIANT) == 0) r->measured.inst_gips = c->gips;
+    if (strcmp(c->variant, WB_ROOF_DRAM_VARIANT) == 0) r->measured.dram_gbps = c->gbps;
     return WB_OK;
 }
 
 static void keep_row(wb_run *r) {
     if (r->row.c.launches < 0) return; /* no counter pass: nothing to derive */
-    if (r->nkept == r->kept_cap) {
-        int cap = r->kept_cap ? 2 * r->kept_cap : 64;
-        wb_row *k = realloc(r->kept, (size_t)cap * sizeof *k);
-        if (!k) return;
-        r->kept = k;
-        r->kept_cap = cap;
-    }
+    if (wb_grow(&r->kept, r->nkept, &r->kept_cap, sizeof *r->kept, 64) != 0) return;
     r->kept[r->nkept++] = r->row;
 }
 
-static void progress(wb_run *r, const char *what) {
+void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total,
+                     double eta_s, char *buf, size_t len) {
+    char what[sizeof ((wb_err *)0)->msg + 64];
+    const wb_measure *m = &row->m;
+    if (status == WB_OK) {
+        char rate[32] = "", noise[24] = "";
+        if (isfinite(m->gbps_model) && m->gbps_model > 0) snprintf(rate, sizeof rate, "  %.1f GB/s", m->gbps_model);
+        else if (isfinite(row->c.gips)) snprintf(rate, sizeof rate, "  %.1f G inst/s", row->c.gips);
+        if (m->time_median_ms > 0 && isfinite(m->time_stddev_ms))
+            snprintf(noise, sizeof noise, "  noise %.1f%%", 100 * m->time_stddev_ms / m->time_median_ms);
+        snprintf(what, sizeof what, "%.4g ms%s%s", m->time_median_ms, rate, noise);
+    } else {
+        snprintf(what, sizeof what, "%s: %s", status == WB_SKIP ? "skipped" : "FAILED", why);
+    }
+    long eta = isfinite(eta_s) && eta_s > 0 ? (long)(eta_s + 0.5) : 0;
+    snprintf(buf, len, "[%lld/%lld] %s  %s  ETA %ld:%02ld", (long long)done, (long long)total, name, what, eta / 60,
+             eta % 60);
+}
+
+/* The point's one line (wb_gb_line: stdout, or stderr beside Google
+ * Benchmark's JSON), and its values as user counters for that JSON: the
+ * stored median and every sample. */
+static void progress(wb_run *r, int status, const char *why, wb_gb_state *st) {
     double el = wb_now_s() - r->t0_s;
     int64_t total = r->total > r->done ? r->total : r->done;
-    long eta = (long)(el / (double)r->done * (double)(total - r->done) + 0.5);
-    fprintf(stderr, "[%lld/%lld] %s  %s  ETA %ld:%02ld\n", (long long)r->done, (long long)total, r->cur->name, what,
-            eta / 60, eta % 60);
+    char line[sizeof ((wb_err *)0)->msg + 512];
+    const double eta_s = el / (double)r->done * (double)(total - r->done);
+    wb_measure_line(r->cur->name, &r->row, status, why, r->done, total, eta_s, line, sizeof line);
+    wb_gb_line(line);
+    if (status != WB_OK) return;
+    wb_gb_counter(st, "median_ms", r->row.m.time_median_ms);
+    if (isfinite(r->row.m.gbps_model)) wb_gb_counter(st, "GB/s", r->row.m.gbps_model);
+    if (isfinite(r->row.c.gips)) wb_gb_counter(st, "G inst/s", r->row.c.gips);
+    for (int i = 0; i < r->nsamples; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "sample_%03d_ms", i);
+        wb_gb_counter(st, key, r->samples[i]);
+    }
 }
 
 static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
@@ -378,18 +399,10 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
     r->spent.points++;
     wb_spent *b = wb_spent_of(r, rp->family->name);
     if (b) b->points++;
-    char what[sizeof e->msg + 16]; /* the whole reason: the row keeps only its start */
-    if (status == WB_OK) {
-        r->ok++;
-        snprintf(what, sizeof what, "%.4g ms  %.1f GB/s", row->m.time_median_ms, row->m.gbps_model);
-        wb_gb_counter(st, "median_ms", row->m.time_median_ms);
-        wb_gb_counter(st, "GB/s", row->m.gbps_model);
-    } else {
-        if (status == WB_SKIP) r->skipped++;
-        else r->failed++;
-        snprintf(what, sizeof what, "%s: %s", status == WB_SKIP ? "skipped" : "FAILED", e->msg);
-    }
-    progress(r, what);
+    if (status == WB_OK) r->ok++;
+    else if (status == WB_SKIP) r->skipped++;
+    else r->failed++;
+    progress(r, status, e->msg, st); /* the whole reason: the row keeps only its start */
     return status;
 }
 

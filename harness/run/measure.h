@@ -45,6 +45,7 @@ typedef struct wb_run {
     /* set by run.c before the first point */
     int reps, warmup;              /* reps 0: noise-driven (rule) */
     wb_stop_rule rule;
+    uint64_t seed;                 /* of the inputs: every family's data_create gets it */
     int ncu;                       /* --ncu: NVTX range around the timed launch only (ncu.h) */
     wb_device dev;
     wb_timing timing;
@@ -105,6 +106,11 @@ int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e);
 int wb_run_rederive(wb_run *r, wb_err *e);
 /* Frees the cached data and the run's arrays (not store, timing, counters). */
 void wb_run_free(wb_run *r);
+/* The one line of a finished point: "[done/total] name  median ms  rate
+ * (GB/s, or G inst/s where the point moves no modelled bytes)  noise
+ * (stddev / median)  ETA m:ss", or "skipped: why" / "FAILED: why". */
+void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total,
+                     double eta_s, char *buf, size_t len);
 /* Monotonic seconds. */
 double wb_now_s(void);
 

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "micro/data.h"
 #include "harness/commands.h"
 #include "harness/run/gbench.h"
 #include "harness/base/gpus.h"
@@ -26,7 +25,8 @@ static void run_usage(FILE *f) {
             "usage: wallbench run [options] [--benchmark_* flags of Google Benchmark]\n"
             "  Measures every point of the chosen sweep: verified on poisoned outputs, counted\n"
             "  (CUPTI, own pass), timed (CUDA events, L2 flushed, median of the samples), stored row by\n"
-            "  row in DIR/<UTC time>-<git rev>.h5, one progress line per point on stderr.\n"
+            "  row in DIR/<UTC time>-<git rev>.h5. One line per point on stdout (name, median,\n"
+            "  GB/s or G inst/s, noise, ETA); warnings and the run's summary on stderr.\n"
             "  --family NAME[,NAME]   families to run, or all (default all); see wallbench list\n"
             "  --variant NAME[,NAME]  keep only these variants\n"
             "  --sweep test|quick|full  sizes and axes (default quick)\n"
@@ -50,7 +50,9 @@ static void run_usage(FILE *f) {
             "                         ok/skipped/failed, ceilings, time split, warnings)\n"
             "  Google Benchmark flags pass through: --benchmark_filter=REGEX (on the point\n"
             "  names of wallbench list --points), --benchmark_repetitions=K (one row per\n"
-            "  repetition), --benchmark_format=json, --benchmark_out=FILE, ...\n"
+            "  repetition), --benchmark_format=json (Google Benchmark's JSON on stdout, with the\n"
+            "  median and every sample as counters; the point lines move to stderr),\n"
+            "  --benchmark_out=FILE, ...\n"
             "exit codes: 0 every point ok or skipped, 1 a point failed, 2 bad input, 3 no usable GPU\n");
 }
 
@@ -177,6 +179,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     int64_t matched = 0;
     if (wb_run_init(&r, o->reps, o->warmup, &e) != WB_OK) goto fail;
     r.dev = *dev;
+    r.seed = o->seed;
     for (int i = 0; i < npts; i++) {
         pts[i].run = &r;
         if (wb_gb_register(pts[i].name, o->reps > 0 ? o->reps : 1, &wb_measure_calls, &pts[i], &e) != WB_OK) goto fail;
@@ -221,7 +224,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     wb_provenance pv;
     wb_provenance_init(&pv);
     wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
-                              wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, wb_seed};
+                              wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, o->seed};
     if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
     /* What the kernels ran as: a compute_80 PTX build on an H200 is the code an A100 gets. */
     if (wb_store_attr_str(r.store, "cuda_archs", wb_build_archs(), &e) != WB_OK ||
@@ -307,7 +310,6 @@ int wb_cmd_run(int argc, char **argv) {
         free(pts);
         goto bad;
     }
-    if (o.seed_set) wb_seed = o.seed;
     wb_launch_debug = o.debug_launch;
     rc = measure_all(&o, &gpus, prof, &dev, code, pts, npts, cmdline);
     free(pts);

@@ -44,6 +44,7 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
     o->reps = 0; /* noise-driven (harness/base/stopping.h); --reps R fixes the count */
     o->warmup = 2;
     o->counters = 1;
+    o->seed = WB_SEED_DEFAULT;
     /* Google Benchmark removed the flags it accepts; a leftover one is its refusal. */
     for (int i = 1; i < argc; i++)
         if (!strncmp(argv[i], "--benchmark_", 12))

@@ -7,6 +7,8 @@
 
 #include "harness/run/family.h"
 
+/* The inputs' seed when --seed is not given (the records were made with it). */
+#define WB_SEED_DEFAULT 20261129ull
 #define WB_PLUGINS_MAX 16
 
 typedef struct wb_run_opts {
@@ -18,7 +20,7 @@ typedef struct wb_run_opts {
     wb_sweep_kind sweep;
     int reps, warmup, counters, debug_launch, device, points; /* reps 0: noise-driven sampling */
     int ncu;                              /* --ncu: one timed launch per point, NVTX range around it alone */
-    uint64_t seed;
+    uint64_t seed;                        /* WB_SEED_DEFAULT unless --seed */
     int seed_set;
 } wb_run_opts;
 

@@ -1,4 +1,5 @@
 /* sweep.c - the points of a run (see sweep.h). */
+#include "harness/base/grow.h"
 #include "harness/run/sweep.h"
 
 #include <errno.h>
@@ -43,8 +44,8 @@ static int each_item(const char *list, const char *what, int (*fn)(const char *i
 static const char *family_names(char *buf, size_t len) {
     size_t at = 0;
     buf[0] = '\0';
-    for (int i = 0; wb_families[i] && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s ", wb_families[i]->name);
+    for (int i = 0; wb_registry_at(i) && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s ", wb_registry_at(i)->name);
     if (at < len) snprintf(buf + at, len - at, "all");
     return buf;
 }
@@ -54,7 +55,7 @@ static int add_family(const char *name, void *ctx, wb_err *e) {
     char names[256];
     if (strcmp(name, "all") == 0) {
         s->nfamilies = 0;
-        for (int i = 0; wb_families[i] && i < WB_SWEEP_MAX_NAMES; i++) s->families[s->nfamilies++] = wb_families[i];
+        for (int i = 0; wb_registry_at(i) && i < WB_SWEEP_MAX_NAMES; i++) s->families[s->nfamilies++] = wb_registry_at(i);
         return WB_OK;
     }
     const wb_family *f = wb_family_find(name);
@@ -79,8 +80,8 @@ static int add_variant(const char *name, void *ctx, wb_err *e) {
     valid[0] = '\0';
     for (int i = 0; i < s->nfamilies && at < sizeof valid; i++) {
         at += (size_t)snprintf(valid + at, sizeof valid - at, "%s%s:", i ? "; " : "", s->families[i]->name);
-        for (int v = 0; s->families[i]->variants[v] && at < sizeof valid; v++)
-            at += (size_t)snprintf(valid + at, sizeof valid - at, " %s", s->families[i]->variants[v]);
+        for (int v = 0; v < s->families[i]->nvariants && at < sizeof valid; v++)
+            at += (size_t)snprintf(valid + at, sizeof valid - at, " %s", s->families[i]->variants[v].name);
     }
     return wb_fail(e, "unknown variant '%s'; valid variants of the chosen families: %s", name, valid);
 }
@@ -123,13 +124,7 @@ typedef struct collect {
 
 static int collect_add(void *ctx, const wb_point *p) {
     collect *c = ctx;
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 256;
-        wb_point *q = realloc(c->pts, (size_t)cap * sizeof *q);
-        if (!q) return WB_ERR;
-        c->pts = q;
-        c->cap = cap;
-    }
+    if (wb_grow(&c->pts, c->n, &c->cap, sizeof *c->pts, 256) != 0) return WB_ERR;
     c->pts[c->n++] = *p;
     return WB_OK;
 }
@@ -153,13 +148,7 @@ static int list_add(point_list *l, int from, const wb_family *f, const wb_point 
     wb_point_name(p, rp.name, sizeof rp.name);
     for (int i = from; i < l->n; i++)
         if (strcmp(l->v[i].name, rp.name) == 0) return WB_OK;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 256;
-        wb_run_point *q = realloc(l->v, (size_t)cap * sizeof *q);
-        if (!q) return WB_ERR;
-        l->v = q;
-        l->cap = cap;
-    }
+    if (wb_grow(&l->v, l->n, &l->cap, sizeof *l->v, 256) != 0) return WB_ERR;
     l->v[l->n++] = rp;
     return WB_OK;
 }
@@ -171,7 +160,8 @@ static int list_add(point_list *l, int from, const wb_family *f, const wb_point 
  * data (same_data), where the run still holds that data. */
 static int add_quick_points(const wb_family *f, const wb_device *d, collect *c) {
     collect q = {NULL, 0, 0};
-    if (f->sweep(WB_SWEEP_QUICK, d, collect_add, &q) != WB_OK) {
+    wb_sink quick = {f, d, collect_add, &q};
+    if (f->sweep[WB_SWEEP_QUICK](&quick) != WB_OK) {
         free(q.pts);
         return WB_ERR;
     }
@@ -206,7 +196,8 @@ int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, 
     for (int fi = 0; fi < s->nfamilies; fi++) {
         const wb_family *f = s->families[fi];
         collect c = {NULL, 0, 0};
-        if (f->sweep(k, d, collect_add, &c) != WB_OK || (k == WB_SWEEP_FULL && add_quick_points(f, d, &c) != WB_OK)) {
+        wb_sink sink = {f, d, collect_add, &c};
+        if (f->sweep[k](&sink) != WB_OK || (k == WB_SWEEP_FULL && add_quick_points(f, d, &c) != WB_OK)) {
             free(c.pts);
             free(l.v);
             return wb_fail(e, "family %s: its %s sweep failed (out of memory?)", f->name, wb_sweep_kind_name(k));

@@ -1,7 +1,7 @@
 /* store_h5.c - the results writer (see store_h5.h): creates the file, then
  * appends one /points row and its /samples per finished point, flushing after
  * each so that a run killed with SIGKILL keeps every finished point
- * (../shared/reference/NOTES.md: unflushed files do not open after a kill),
+ * (an HDF5 file killed before its flush does not open again; tests/test_crash.c),
  * and raising the /points "flushed" count in a second flush so that a kill
  * inside the first cannot damage what the reader reads (h5util.h).
  * The reader is results_h5.c; the types both use are in h5util.c. */

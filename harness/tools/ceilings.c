@@ -20,7 +20,7 @@ static const wb_row *best_row(const wb_results *r, const char *variant, const ch
     double best_v = -INFINITY;
     for (int64_t i = 0; r && i < r->nrows; i++) {
         const wb_row *x = &r->rows[i];
-        if (strcmp(x->p.family, "ceiling") != 0 || strcmp(x->p.variant, variant) != 0 ||
+        if (strcmp(x->p.family, WB_CEILING_FAMILY) != 0 || strcmp(x->p.variant, variant) != 0 ||
             strcmp(x->m.status, "ok") != 0)
             continue;
         double v = strcmp(what, "gips") == 0 ? x->c.gips : x->m.gbps_model;
@@ -34,8 +34,7 @@ double wb_ceiling_value(const wb_results *r, const char *variant, const char *wh
     const wb_row *x = best_row(r, variant, what);
     if (x) return strcmp(what, "gips") == 0 ? x->c.gips : x->m.gbps_model;
     char name[64];
-    snprintf(name, sizeof name, "ceiling_%s_%s", variant, what);
-    return wb_results_attr_f64(r, name);
+    return wb_results_attr_f64(r, wb_ceiling_attr(variant, what, name, sizeof name));
 }
 
 const char *wb_gpu_label(const char *name, char *buf, size_t len) {
@@ -88,11 +87,11 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
     v->smsp_per_sm = v->ref && v->ref->smsp_per_sm > 0 ? v->ref->smsp_per_sm : -1;
     if (v->smsp_per_sm < 0 && r) v->smsp_per_sm = WB_SMSP_DEFAULT, v->smsp_assumed = 1;
 
-    const wb_row *issue = r ? best_row(r, "inst_issue", "gips") : NULL;
+    const wb_row *issue = r ? best_row(r, WB_ROOF_INST_VARIANT, "gips") : NULL;
     v->clock_ghz = issue ? wb_agg_clock_ghz(issue, NULL) : NAN;
     v->inst_theory_gips = wb_roof_inst_gips(v->sms, v->smsp_per_sm, v->clock_ghz);
-    v->inst_gips = wb_ceiling_value(r, "inst_issue", "gips");
-    v->dram_read_gbps = wb_ceiling_value(r, "dram_read", "gbps");
+    v->inst_gips = wb_ceiling_value(r, WB_ROOF_INST_VARIANT, "gips");
+    v->dram_read_gbps = wb_ceiling_value(r, WB_ROOF_DRAM_VARIANT, "gbps");
     v->dram_write_gbps = wb_ceiling_value(r, "dram_write", "gbps");
     v->dram_copy_gbps = wb_ceiling_value(r, "dram_copy", "gbps");
     v->memcpy_gbps = wb_ceiling_value(r, "memcpy", "gbps");

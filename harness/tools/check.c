@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/base/cli.h"
+#include "harness/base/grow.h"
 #include "harness/commands.h"
 #include "harness/tools/match.h"
 #include "harness/base/textable.h"
@@ -32,13 +33,7 @@ typedef struct checker {
 } checker;
 
 static int add(checker *k, violation x) {
-    if (k->nv == k->cap) {
-        int cap = k->cap ? 2 * k->cap : 64;
-        violation *grown = realloc(k->v, (size_t)cap * sizeof *grown);
-        if (!grown) return WB_ERR;
-        k->v = grown;
-        k->cap = cap;
-    }
+    if (wb_grow(&k->v, k->nv, &k->cap, sizeof *k->v, 64) != 0) return WB_ERR;
     k->v[k->nv++] = x;
     return WB_OK;
 }
@@ -199,9 +194,9 @@ int wb_cmd_check(int argc, char **argv) {
     memset(&k, 0, sizeof k);
     wb_err e = {""};
     int rc = 2, have_base = 0, have_now = 0;
-    if (wb_thresholds_load(thr, &k.thr, &e) != WB_OK) goto done;
     if (wb_results_open(base, &k.base, &e) != WB_OK) goto done;
     have_base = 1;
+    if (wb_thresholds_load(thr, &k.base, &k.thr, &e) != WB_OK) goto done;
     if (wb_results_open(now, &k.now, &e) != WB_OK) goto done;
     have_now = 1;
     const char *gb = wb_results_attr(&k.base, "gpu_name"), *gn = wb_results_attr(&k.now, "gpu_name");

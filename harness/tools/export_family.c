@@ -51,8 +51,8 @@ static int select_row(const void *ctx, const pick *pk, double *v) {
 }
 
 int wb_export_select(wb_export *x, wb_err *e) {
-    table t = {{"select", x_sel, series_variant, AX_SEL | AX_VEC}, "series selectivity time_ms gbps n", select_row,
-               select_tail, NULL};
+    table t = {{"select", x_sel, series_variant, AX(selectivity) | AX(vector_bytes)}, "series selectivity time_ms gbps n",
+               select_row, select_tail, NULL};
     return wb_export_table(x, &t, NULL, e);
 }
 
@@ -73,7 +73,8 @@ static int scan_row(const void *ctx, const pick *pk, double *v) {
 }
 
 int wb_export_scan(wb_export *x, wb_err *e) {
-    table t = {{"scan", x_sel, series_scan, AX_SEL | AX_LAYOUT | AX_COLS | AX_ENTRIES | AX_VEC},
+    table t = {{"scan", x_sel, series_scan,
+                AX(selectivity) | AX_LAYOUT | AX(columns) | AX(table_entries) | AX(vector_bytes)},
                "series selectivity time_ms dram_mb model_mb", scan_row, NULL, NULL};
     return wb_export_table(x, &t, NULL, e);
 }
@@ -112,7 +113,7 @@ static int probe_row(const void *ctx, const pick *pk, double *v) {
 }
 
 int wb_export_probe(wb_export *x, wb_err *e) {
-    table t = {{"probe", x_entries, series_probe, AX_ENTRIES | AX_LF},
+    table t = {{"probe", x_entries, series_probe, AX(table_entries) | AX(load_factor)},
                "series table_entries ns_per_probe time_ms l2_hit_pct", probe_row, NULL, NULL};
     int rc = wb_export_table(x, &t, NULL, e);
     return rc == WB_OK ? probe_levels(x, e) : rc;
@@ -130,7 +131,7 @@ static int groupby_row(const void *ctx, const pick *pk, double *v) {
 }
 
 int wb_export_groupby(wb_export *x, wb_err *e) {
-    table t = {{"groupby", x_groups, series_variant, AX_GROUPS}, "series groups time_ms ns_per_row fallback", groupby_row,
+    table t = {{"groupby", x_groups, series_variant, AX(groups)}, "series groups time_ms ns_per_row fallback", groupby_row,
                NULL, NULL};
     return wb_export_table(x, &t, NULL, e);
 }
@@ -147,7 +148,7 @@ static int expr_row(const void *ctx, const pick *pk, double *v) {
 }
 
 int wb_export_expr(wb_export *x, wb_err *e) {
-    table t = {{"expr", x_ops, series_variant, AX_OPS | AX_VEC},
+    table t = {{"expr", x_ops, series_variant, AX(expr_ops) | AX(vector_bytes)},
                "series expr_ops time_ms inst_per_item inst_per_sector gips", expr_row, NULL, NULL};
     int rc = wb_export_table(x, &t, NULL, e);
     return rc == WB_OK && wb_export_roofs(x, "-roofs", e) < 0 ? WB_ERR : rc;
@@ -164,7 +165,7 @@ static void series_vec(const wb_row *r, char *buf, size_t len) {
  * range as a flat line (peer = 1). ctx: the ceiling in GB/s. */
 static void transform_peers(FILE *f, wb_export *x, const pick *p, int n, const void *ctx) {
     const double ceiling = *(const double *)ctx;
-    slice s = {"transform", x_peer, series_vec, AX_VEC, p[0].row->p.n}; /* at the series' n, not the peer's largest */
+    slice s = {"transform", x_peer, series_vec, AX(vector_bytes), p[0].row->p.n}; /* at the series' n, not the peer's largest */
     pick *q;
     char sig[320];
     double *xs = malloc((size_t)n * sizeof *xs);
@@ -193,7 +194,7 @@ int wb_export_transform(wb_export *x, wb_err *e) {
     const char *which = "ceiling: dram_copy";
     if (!(ceiling > 0)) ceiling = x->v.dram_read_gbps, which = "ceiling: dram_read (no dram_copy ceiling)";
     if (!(ceiling > 0)) return wb_skip(e, "the file has no DRAM ceiling (run the ceiling family)");
-    table t = {{"transform", x_ilp, series_vec, AX_VEC | AX_ILP}, "series ilp pct_of_ceiling gbps ceiling_gbps peer n",
+    table t = {{"transform", x_ilp, series_vec, AX(vector_bytes) | AX_ILP}, "series ilp pct_of_ceiling gbps ceiling_gbps peer n",
                transform_row, transform_peers, which};
     return wb_export_table(x, &t, &ceiling, e);
 }

@@ -14,13 +14,13 @@
 
 static void signature(const wb_row *r, unsigned axes, char *buf, size_t len) {
     const wb_point *p = &r->p;
-    snprintf(buf, len, "dtype=%s layout=%s sel=%g entries=%lld groups=%lld ops=%d vec=%d cols=%d lf=%g match=%g warm=%d%s%s",
-             axes & AX_DTYPE ? "*" : p->dtype, axes & AX_LAYOUT ? "*" : p->layout, axes & AX_SEL ? NAN : p->selectivity,
-             axes & AX_ENTRIES ? -2LL : (long long)p->table_entries, axes & AX_GROUPS ? -2LL : (long long)p->groups,
-             axes & AX_OPS ? -2 : p->expr_ops, axes & AX_VEC ? -2 : p->vector_bytes, axes & AX_COLS ? -2 : p->columns,
-             axes & AX_LF ? -2.0 : p->load_factor, p->match_rate, p->warm_cache,
-             axes & AX_VARIANT_FIXED ? " variant=" : "",
-             axes & AX_VARIANT_FIXED ? p->variant : "");
+    int at = snprintf(buf, len, "dtype=%s layout=%s", axes & AX_DTYPE ? "*" : p->dtype, axes & AX_LAYOUT ? "*" : p->layout);
+#define SIGNATURE_AXIS(column, type, na, unit, desc)                                                            \
+    if (at >= 0 && (size_t)at < len)                                                                           \
+        at += axes & AX(column) ? snprintf(buf + at, len - (size_t)at, " " #column "=*")                         \
+                                : snprintf(buf + at, len - (size_t)at, " " #column "=%.15g", (double)p->column);
+    WB_POINT_AXES(SIGNATURE_AXIS)
+    if (axes & AX_VARIANT_FIXED && at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, " variant=%s", p->variant);
 }
 
 static int candidate(const wb_row *r, const slice *s, const wb_shape *sh) {
@@ -56,12 +56,13 @@ int wb_pick_rows(const wb_export *x, const slice *s, pick **out, char *sig, size
     *out = NULL;
     if (best_xs == 0) return 0;
     /* most frequent signature at that n; signatures computed once per row */
-    char (*sigs)[256] = malloc((size_t)(res->nrows + 1) * sizeof *sigs);
+    char (*sigs)[320] = malloc((size_t)(res->nrows + 1) * sizeof *sigs);
     if (!sigs) return -1;
     int best_count = 0, best_i = -1;
     for (int64_t i = 0; i < res->nrows; i++) {
         sigs[i][0] = '\0';
-        if (candidate(&res->rows[i], s, sh) && res->rows[i].p.n == n_best) signature(&res->rows[i], s->axes, sigs[i], 256);
+        if (candidate(&res->rows[i], s, sh) && res->rows[i].p.n == n_best)
+            signature(&res->rows[i], s->axes, sigs[i], sizeof sigs[i]);
     }
     for (int64_t i = 0; i < res->nrows; i++) {
         if (!sigs[i][0]) continue;

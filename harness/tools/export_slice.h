@@ -9,20 +9,29 @@
 
 #include "harness/tools/export.h"
 
-enum { AX_DTYPE = 1, AX_LAYOUT = 2, AX_SEL = 4, AX_ENTRIES = 8, AX_GROUPS = 16, AX_OPS = 32, AX_VEC = 64,
-       AX_COLS = 128, AX_VARIANT_FIXED = 256, AX_LF = 512, AX_ILP = 1024, AX_OCC = 2048 };
-/* AX_ILP, AX_OCC: the figure plots that launch axis, so the export's shape
- * rule does not hold it fixed */
-/* AX_VEC in select, scan, expr: vector width follows ILP (4 B at ILP 1, 16 B
- * from ILP 4; library peers -1), a launch shape that must not split a pair;
- * AX_ENTRIES in scan: only the Q3.1-like join has a dimension table */
+/* The axes a slice plots (x or series), left out of its fixed signature:
+ * AX(column) for an axis of harness/base/axes.h, AX_DTYPE and AX_LAYOUT for
+ * the two string axes; AX_VARIANT_FIXED holds the variant at its most
+ * frequent value too; AX_ILP, AX_OCC: the figure plots that launch axis, so
+ * the export's shape rule does not hold it fixed. */
+#define AX(column) (1u << WB_AXIS_##column)
+enum {
+    AX_DTYPE = 1u << WB_POINT_AXES_N,
+    AX_LAYOUT = AX_DTYPE << 1,
+    AX_VARIANT_FIXED = AX_DTYPE << 2,
+    AX_ILP = AX_DTYPE << 3,
+    AX_OCC = AX_DTYPE << 4
+};
+/* AX(vector_bytes) in select, scan, expr: vector width follows ILP (4 B at
+ * ILP 1, 16 B from ILP 4; library peers -1), a launch shape that must not
+ * split a pair; AX(table_entries) in scan: only the Q3.1-like join has a
+ * dimension table */
 
 typedef struct slice {
     const char *family;
     double (*x)(const wb_row *r);                       /* NaN: not on the figure */
     void (*series)(const wb_row *r, char *buf, size_t len);
-    unsigned axes;  /* AX_* plotted (x or series): left out of the fixed signature; AX_VARIANT_FIXED: hold the
-                       variant at its most frequent value too */
+    unsigned axes;  /* AX(column), AX_DTYPE, AX_LAYOUT, AX_ILP, AX_OCC plotted; AX_VARIANT_FIXED */
     int64_t n;      /* > 0: draw this n (e.g. a peer at its figure's size); 0: the rule picks it */
 } slice;
 

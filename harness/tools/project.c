@@ -14,7 +14,7 @@
 #include "harness/tools/ceilings.h"
 #include "harness/base/cli.h"
 #include "harness/commands.h"
-#include "harness/gpu/counters.h"
+#include "harness/base/counters_derive.h"
 #include "harness/base/metrics.h"
 #include "harness/tools/project.h"
 

@@ -32,7 +32,7 @@
 #include "harness/tools/project.h"
 #include "harness/base/textable.h"
 
-#define BW_VARIANT "dram_read"
+#define BW_VARIANT WB_ROOF_DRAM_VARIANT
 
 typedef struct validation {
     const wb_results *r;

@@ -1,7 +1,8 @@
 /* thresholds.c - reading the regression thresholds file and picking the
  * rule that governs a point (see thresholds.h). Family and variant names are
- * checked against the family registry, so that a misspelt selector is an
- * error instead of a rule that never applies. */
+ * checked against the baseline's rows, so that a misspelt selector is an
+ * error instead of a rule that never applies (and the results tools need no
+ * family code). */
 #include "harness/tools/thresholds.h"
 
 #include <errno.h>
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/family.h"
+#include "harness/base/grow.h"
 #include "harness/tools/match.h"
 
 #define MAX_TOKENS 8
@@ -38,15 +39,18 @@ static int parse_real(const char *s, double *v) {
     return !*s || *end || errno || !isfinite(*v) || *v < 0 ? -1 : 0;
 }
 
-static int known_variant(const char *family, const char *variant) {
-    for (int i = 0; wb_families[i]; i++)
-        if ((!*family || !strcmp(wb_families[i]->name, family)) && wb_family_variant(wb_families[i], variant) >= 0)
-            return 1;
+/* 1 if a row of the baseline has this family (and variant; "" = any). */
+static int in_baseline(const wb_results *base, const char *family, const char *variant) {
+    for (int64_t i = 0; i < base->nrows; i++) {
+        const wb_point *p = &base->rows[i].p;
+        if ((!*family || !strcmp(p->family, family)) && (!*variant || !strcmp(p->variant, variant))) return 1;
+    }
     return 0;
 }
 
 /* key=value options after the percent. */
-static int parse_option(const char *where, char *tok, wb_threshold *r, unsigned *seen, wb_err *e) {
+static int parse_option(const wb_results *base, const char *where, char *tok, wb_threshold *r, unsigned *seen,
+                        wb_err *e) {
     static const char *const keys[] = {"family", "variant", "min_ms", "min"};
     char *eq = strchr(tok, '=');
     if (!eq) return wb_fail(e, "%s: '%s' is not key=value (keys: family, variant, min_ms, min)", where, tok);
@@ -59,7 +63,8 @@ static int parse_option(const char *where, char *tok, wb_threshold *r, unsigned 
     *seen |= 1u << k;
     if (!*val) return wb_fail(e, "%s: %s= has no value", where, tok);
     if (k == 0) {
-        if (!wb_family_find(val)) return wb_fail(e, "%s: unknown family '%s'", where, val);
+        if (!in_baseline(base, val, ""))
+            return wb_fail(e, "%s: unknown family '%s' (no row of the baseline %s has it)", where, val, base->path);
         snprintf(r->family, sizeof r->family, "%s", val);
     } else if (k == 1) {
         if (strlen(val) >= sizeof r->variant) return wb_fail(e, "%s: variant '%s' is too long", where, val);
@@ -81,7 +86,7 @@ static int check_duplicate(const wb_thresholds *t, const wb_threshold *r, const 
     return WB_OK;
 }
 
-static int parse_line(wb_thresholds *t, char *text, int line, wb_threshold *r, wb_err *e) {
+static int parse_line(wb_thresholds *t, const wb_results *base, char *text, int line, wb_threshold *r, wb_err *e) {
     char where[600];
     snprintf(where, sizeof where, "%s:%d", t->path, line);
     char *tok[MAX_TOKENS + 1];
@@ -101,14 +106,14 @@ static int parse_line(wb_thresholds *t, char *text, int line, wb_threshold *r, w
         return wb_fail(e, "%s: bad percent '%s' (expected +N%%, -N%% or N%%, N >= 0)", where, tok[1]);
     unsigned seen = 0;
     for (int i = 2; i < n; i++)
-        if (parse_option(where, tok[i], r, &seen, e) != WB_OK) return WB_ERR;
-    if (r->variant[0] && !known_variant(r->family, r->variant))
-        return wb_fail(e, "%s: unknown variant '%s'%s%s", where, r->variant, r->family[0] ? " of family " : "",
-                       r->family);
+        if (parse_option(base, where, tok[i], r, &seen, e) != WB_OK) return WB_ERR;
+    if (r->variant[0] && !in_baseline(base, r->family, r->variant))
+        return wb_fail(e, "%s: unknown variant '%s'%s%s (no row of the baseline %s has it)", where, r->variant,
+                       r->family[0] ? " of family " : "", r->family, base->path);
     return check_duplicate(t, r, where, e);
 }
 
-int wb_thresholds_load(const char *path, wb_thresholds *t, wb_err *e) {
+int wb_thresholds_load(const char *path, const wb_results *base, wb_thresholds *t, wb_err *e) {
     memset(t, 0, sizeof *t);
     if (strlen(path) >= sizeof t->path) return wb_fail(e, "%s: path too long", path);
     strcpy(t->path, path);
@@ -121,16 +126,11 @@ int wb_thresholds_load(const char *path, wb_thresholds *t, wb_err *e) {
         line++;
         buf[strcspn(buf, "#")] = '\0';
         if (strspn(buf, " \t\r\n") == strlen(buf)) continue;
-        if (t->n == room) {
-            room = room ? 2 * room : 16;
-            wb_threshold *grown = realloc(t->rules, (size_t)room * sizeof *grown);
-            if (!grown) {
-                rc = wb_fail(e, "%s:%d: out of memory", path, line);
-                break;
-            }
-            t->rules = grown;
+        if (wb_grow(&t->rules, t->n, &room, sizeof *t->rules, 16) != 0) {
+            rc = wb_fail(e, "%s:%d: out of memory", path, line);
+            break;
         }
-        if ((rc = parse_line(t, buf, line, &t->rules[t->n], e)) == WB_OK) t->n++;
+        if ((rc = parse_line(t, base, buf, line, &t->rules[t->n], e)) == WB_OK) t->n++;
     }
     if (rc == WB_OK && ferror(f)) rc = wb_fail(e, "%s: read error", path);
     if (rc == WB_OK && !t->n) rc = wb_fail(e, "%s: no rules (one a line: <metric> <+N%%|-N%%|N%%> [key=value ...])", path);

@@ -14,6 +14,7 @@
 #include "harness/base/error.h"
 #include "harness/base/point.h"
 #include "harness/store/schema.h"
+#include "harness/store/store_h5.h"
 
 enum { WB_THR_UP = 1, WB_THR_DOWN = 2 };
 
@@ -33,10 +34,11 @@ typedef struct wb_thresholds {
 } wb_thresholds;
 
 /* Reads and checks path. Every error names path:line and what is wrong
- * (unknown metric, bad percent, unknown key or family or variant, a rule
+ * (unknown metric, bad percent, unknown key, a family or variant no row of
+ * the baseline base has, a rule
  * that repeats another's selector and direction); a file without rules is
  * an error too. On error t is empty. */
-int wb_thresholds_load(const char *path, wb_thresholds *t, wb_err *e);
+int wb_thresholds_load(const char *path, const wb_results *base, wb_thresholds *t, wb_err *e);
 void wb_thresholds_free(wb_thresholds *t);
 
 /* 1 if column c may be a metric of a rule: numeric, not an axis, not id or repetition. */

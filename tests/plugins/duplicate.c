@@ -3,7 +3,8 @@
  * so the table needs nothing but the name. */
 #include "harness/run/family.h"
 
-static const char *const variants[] = {"mine", NULL};
-static const wb_family select_again = {.name = "select", .summary = "a second select", .variants = variants};
+static const wb_variant variants[] = {{"mine", "a variant of the test"}};
+static const wb_family select_again = {
+    .name = "select", .summary = "a second select", .variants = variants, .nvariants = 1};
 
 WB_PLUGIN(&select_again)

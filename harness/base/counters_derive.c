@@ -1,7 +1,7 @@
-/* counters.c - the part of the counter pass that does not depend on CUPTI:
- * the NaN state, the stall groups of seed 000 Fig 6 and the derived
- * roofline columns. counters_cupti.c collects the raw values. */
-#include "harness/gpu/counters.h"
+/* counters_derive.c - the part of the counter pass that does not depend on
+ * CUPTI: the NaN state, the stall groups of seed 000 Fig 6 and the derived
+ * roofline columns. harness/gpu/counters_cupti.c collects the raw values. */
+#include "harness/base/counters_derive.h"
 
 #include <math.h>
 #include <stdio.h>
