@@ -5,6 +5,8 @@ GPU ?= auto
 SWEEP ?= quick
 ARGS ?=
 RESULTS ?=
+# GPUS=all or a number: every GPU of this node on its own shard, merged (harness/node_run.sh)
+GPUS ?=
 WITH ?=
 CMAKE_ARGS ?=
 # CUDA_ARCHS="80;86;89;90;100;120": one binary for several GPUs (build/<profile>-80_86_...);
@@ -39,7 +41,9 @@ test:
 run:
 	@$(build); out=$(if $(OUT),$(OUT),results/$$prof); mkdir -p $$out; \
 	export LD_LIBRARY_PATH=$$(sed -n 's/^CUDAToolkit_LIBRARY_DIR:PATH=//p' $$b/CMakeCache.txt)$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; \
-	$$b/wallbench run $$([ $$kind = row ] && echo --profile $$prof) --sweep $(SWEEP) --out $$out $(ARGS); rc=$$?; \
+	popt=$$([ $$kind = row ] && echo --profile $$prof); \
+	if [ -n "$(GPUS)" ]; then harness/node_run.sh $$b/wallbench "$(GPUS)" $$out $$popt --sweep $(SWEEP) $(ARGS); \
+	else $$b/wallbench run $$popt --sweep $(SWEEP) --out $$out $(ARGS); fi; rc=$$?; \
 	latest=$$(ls -t $$out/*.h5 2>/dev/null | head -n 1); \
 	if [ -n "$$latest" ]; then \
 	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest; \

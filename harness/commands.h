@@ -10,6 +10,7 @@ int wb_cmd_roofline(int argc, char **argv); /* roofline.c: Table 2 for the measu
 int wb_cmd_report(int argc, char **argv);   /* report.c: seed 000 Tables 2, 6, 7, 8, 9 */
 int wb_cmd_export(int argc, char **argv);   /* export.c: the table one figure script reads */
 int wb_cmd_compare(int argc, char **argv);  /* compare.c: two results files */
+int wb_cmd_merge(int argc, char **argv);    /* merge.c: shards of one sweep as one file */
 int wb_cmd_check(int argc, char **argv);    /* check.c: regression thresholds */
 int wb_cmd_project(int argc, char **argv);  /* project.c: predicted results for another GPU */
 

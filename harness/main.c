@@ -20,7 +20,8 @@ static const struct {
     {"roofline", wb_cmd_roofline, "the instruction roofline of a results file against L4 and GH200"},
     {"report", wb_cmd_report, "the paper's tables from a results file"},
     {"export", wb_cmd_export, "the table one figure script reads"},
-    {"compare", wb_cmd_compare, "two results files side by side"},
+    {"compare", wb_cmd_compare, "two results files side by side; three or more: the fleet matrix"},
+    {"merge", wb_cmd_merge, "the shards of one sweep (run --shard I/N) as one results file"},
     {"check", wb_cmd_check, "regression thresholds on a results file"},
     {"project", wb_cmd_project, "predicted results for another GPU"},
 };

@@ -18,6 +18,7 @@
 #include "harness/run/measure.h"
 #include "harness/run/provenance.h"
 #include "harness/run/run_opts.h"
+#include "harness/run/shard.h"
 #include "harness/run/summary.h"
 
 static void run_usage(FILE *f) {
@@ -41,6 +42,9 @@ static void run_usage(FILE *f) {
             "  --seed S               seed of the random inputs\n"
             "  --debug-launch         log grid, block, ILP and occupancy of every plan\n"
             "  --device D             CUDA device ordinal (default 0)\n"
+            "  --shard I/N            measure shard I of N: 1/N of the points, balanced by cost,\n"
+            "                         plus the ceilings; combine shards with wallbench merge\n"
+            "  --shard-cost FILE.h5   balance by the pass times of a previous run (default: bytes)\n"
             "  --plugin LIB.so        also load the families of this plugin (repeatable; see\n"
             "                         examples/wallbench-plugin); they run with --family NAME or all\n"
             "  --ncu                  for Nsight Compute: per point one timed launch inside an NVTX\n"
@@ -171,7 +175,7 @@ static void counter_columns(const wb_counters_plan_info *p) {
 
 /* Everything after the checks; returns the exit code. */
 static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_gpu_ref *prof, const wb_device *dev,
-                       const char *code, wb_run_point *pts, int npts, const char *cmdline) {
+                       const char *code, wb_run_point *pts, int npts, const wb_shard *shard, const char *cmdline) {
     wb_err e = {""};
     wb_run r;
     int rc = 1;
@@ -229,11 +233,15 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     /* What the kernels ran as: a compute_80 PTX build on an H200 is the code an A100 gets. */
     if (wb_store_attr_str(r.store, "cuda_archs", wb_build_archs(), &e) != WB_OK ||
         wb_store_attr_str(r.store, "kernel_code", code, &e) != WB_OK ||
-        wb_store_attr_str(r.store, "profile_source", prof->source, &e) != WB_OK)
+        wb_store_attr_str(r.store, "profile_source", prof->source, &e) != WB_OK ||
+        wb_shard_write_attrs(r.store, shard, &e) != WB_OK)
         goto fail;
     fprintf(stderr, "wallbench run: %lld benchmark calls of %d points (%s sweep) on %s (%s) -> %s\n", (long long)r.total,
             npts, wb_sweep_kind_name(o->sweep), dev->name, code, path);
     if (wb_gb_run(&matched, &e) != WB_OK || wb_run_rederive(&r, &e) != WB_OK) goto fail;
+    /* From the first point to the last: what a shard costs, so that a merge
+     * can say how the GPUs of a node or cluster shared the sweep. */
+    if (r.t0_s > 0 && wb_store_attr_f64(r.store, "run_wall_s", wb_now_s() - r.t0_s, &e) != WB_OK) goto fail;
     wb_store *s = r.store;
     r.store = NULL;
     if (wb_store_close(s, &e) != WB_OK) goto fail;
@@ -297,6 +305,10 @@ int wb_cmd_run(int argc, char **argv) {
             goto bad;
         }
     }
+    if (o.shard_cost && !o.shard_count) {
+        wb_fail(&e, "--shard-cost %s needs --shard I/N", o.shard_cost);
+        goto bad;
+    }
     if (results_dir(o.out, &e) != WB_OK) goto bad;
 
     wb_device dev;
@@ -310,8 +322,16 @@ int wb_cmd_run(int argc, char **argv) {
         free(pts);
         goto bad;
     }
+    wb_shard shard = {o.shard_index, o.shard_count};
+    if (wb_shard_select(pts, &npts, o.shard_cost, &shard, &e) != WB_OK) {
+        free(pts);
+        goto bad;
+    }
+    if (shard.count)
+        fprintf(stderr, "wallbench run: shard %d/%d: %d points (%d ceilings in every shard), balanced by %s\n",
+                shard.index, shard.count, npts, shard.ceilings, shard.cost_source);
     wb_launch_debug = o.debug_launch;
-    rc = measure_all(&o, &gpus, prof, &dev, code, pts, npts, cmdline);
+    rc = measure_all(&o, &gpus, prof, &dev, code, pts, npts, &shard, cmdline);
     free(pts);
     goto done;
 bad:

@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "harness/base/cli.h"
+#include "harness/base/shard_spec.h"
 #include "harness/run/sweep.h"
 
 enum { O_FAMILY = 256, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG,
-       O_DEVICE, O_POINTS, O_PLUGIN, O_NCU, O_SUMMARY };
+       O_DEVICE, O_POINTS, O_PLUGIN, O_NCU, O_SUMMARY, O_SHARD, O_SHARD_COST };
 
 /* Options of both commands, then those of run alone, then those of list alone. */
 static const struct option both[] = {
@@ -24,6 +25,7 @@ static const struct option run_only[] = {
     {"out", required_argument, NULL, O_OUT},           {"no-counters", no_argument, NULL, O_NO_COUNTERS},
     {"seed", required_argument, NULL, O_SEED},         {"debug-launch", no_argument, NULL, O_DEBUG},
     {"ncu", no_argument, NULL, O_NCU},                 {"summary-json", required_argument, NULL, O_SUMMARY},
+    {"shard", required_argument, NULL, O_SHARD},       {"shard-cost", required_argument, NULL, O_SHARD_COST},
 };
 static const struct option list_only[] = {{"points", no_argument, NULL, O_POINTS}};
 #define LEN(a) ((int)(sizeof a / sizeof a[0]))
@@ -90,6 +92,10 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
         case O_DEVICE:
             if (int_value(v, 0, 1023, &o->device)) return wb_cli_bad(cmd, "bad --device '%s': expected a device ordinal", v);
             break;
+        case O_SHARD:
+            if (wb_shard_parse(v, &o->shard_index, &o->shard_count, &e) != WB_OK) return wb_cli_bad(cmd, "%s", e.msg);
+            break;
+        case O_SHARD_COST: o->shard_cost = v; break;
         case O_SEED: {
             char *end;
             errno = 0;

@@ -22,6 +22,8 @@ typedef struct wb_run_opts {
     int ncu;                              /* --ncu: one timed launch per point, NVTX range around it alone */
     uint64_t seed;                        /* WB_SEED_DEFAULT unless --seed */
     int seed_set;
+    int shard_index, shard_count;         /* --shard I/N; count 0: the whole sweep */
+    const char *shard_cost;               /* --shard-cost FILE.h5, or NULL: by bytes */
 } wb_run_opts;
 
 /* Parses argv[1..] ("--name value" or "--name=value", getopt_long); is_run

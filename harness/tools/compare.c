@@ -19,12 +19,15 @@
 #include "harness/tools/project.h"
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench compare A.h5 B.h5 [--markdown] [--family F]\n"
+    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--repeat]\n"
                "  matches points on family, variant, every axis and repetition; prints per family (geometric\n"
                "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
                "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
                "  bandwidth and instruction throughput ratios B/A (measured ceilings; reference numbers for a\n"
                "  projected file). Points in one file only are listed.\n"
+               "  Three or more files (one per GPU model, e.g. a fleet's): per family the matrix of speedups\n"
+               "  of every column's GPU over every row's GPU, and the hardware ratios, as seed 000 Table 1\n"
+               "  for every pair.\n"
                "  --repeat  instead: repeatability of two runs of one sweep: the share of points with both\n"
                "            medians >= 1 ms that agree within 1%%, per family, and the 25 least repeatable\n"
                "            with their spread and each side's in-run noise\n");
@@ -33,7 +36,7 @@ static int usage(FILE *f) {
 
 /* Opens one side and checks what compare needs beyond the schema, which
  * wb_results_open checks: points, and at least one with a measured time. */
-static int open_side(wb_cmp_side *s, const char *path, const char *tag, const wb_gpu_table *t, wb_err *e) {
+int wb_cmp_open_side(wb_cmp_side *s, const char *path, const char *tag, const wb_gpu_table *t, wb_err *e) {
     memset(s, 0, sizeof *s);
     s->tag = tag;
     if (wb_results_open(path, &s->r, e) != WB_OK) return WB_ERR;
@@ -153,7 +156,7 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
 }
 
 int wb_cmd_compare(int argc, char **argv) {
-    const char *paths[2] = {NULL, NULL};
+    const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
     int np = 0, repeat = 0, k, first = argc;
@@ -170,16 +173,18 @@ int wb_cmd_compare(int argc, char **argv) {
         else c.family = v;
     }
     for (; first < argc; first++) {
-        if (np == 2) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
+        if (np == WB_CMP_FLEET_MAX) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
         paths[np++] = argv[first];
     }
-    if (np != 2) return fprintf(stderr, "wallbench compare: give two results files\n"), usage(stderr);
+    if (np < 2) return fprintf(stderr, "wallbench compare: give two results files (or more, for the fleet matrix)\n"), usage(stderr);
+    if (np > 2 && repeat) return fprintf(stderr, "wallbench compare: --repeat takes two files\n"), usage(stderr);
+    if (np > 2) return wb_cmp_fleet(paths, np, c.md, c.family);
     wb_err e = {""};
     wb_gpu_table t = {NULL, 0};
     wb_cmp_family *fam = NULL;
     int nfam = 0, rc = 2;
-    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK || open_side(&c.a, paths[0], "A", &t, &e) != WB_OK ||
-        open_side(&c.b, paths[1], "B", &t, &e) != WB_OK || wb_match_files(&c.a.r, &c.b.r, &c.m, &e) != WB_OK)
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK || wb_cmp_open_side(&c.a, paths[0], "A", &t, &e) != WB_OK ||
+        wb_cmp_open_side(&c.b, paths[1], "B", &t, &e) != WB_OK || wb_match_files(&c.a.r, &c.b.r, &c.m, &e) != WB_OK)
         goto done;
     c.r_bw = c.b.roof.dram_gbps / c.a.roof.dram_gbps;
     c.r_inst = c.b.roof.inst_gips / c.a.roof.inst_gips;

@@ -57,6 +57,15 @@ typedef struct wb_cmp {
     wb_cmp_family all;      /* every operator family (ceiling left out: it calibrates) */
 } wb_cmp;
 
+/* Opens one side: the file, its GPU view and the roof its ratios use;
+ * WB_ERR when it has no measured point. */
+int wb_cmp_open_side(wb_cmp_side *s, const char *path, const char *tag, const wb_gpu_table *t, wb_err *e);
+
+/* `wallbench compare` of n >= 3 files (compare_fleet.c): per family the
+ * matrix of speedups of every pair; returns the exit code. */
+#define WB_CMP_FLEET_MAX 32
+int wb_cmp_fleet(const char *const *paths, int n, int md, const char *family);
+
 /* Pairs c's matched points (c->pairs, verdicts included) and sums them per
  * family, in order of first appearance in A, then B; only c->family when
  * set. *fam is malloc'ed (caller frees, also on error). */
