@@ -2,8 +2,9 @@
 // ssb.h). Every form runs a query as one kernel. Tiled and direct differ in
 // the grid (a tile per block vs persistent), how the first column is read
 // (striped scalar vs vector), how the date dimension is met (map probe vs
-// arithmetic) and where flight 1's sum is reduced (block vs warp); packed and
-// bitmap change only the direct form's maps and group table.
+// arithmetic) and where flight 1's sum is reduced (block vs warp); packed
+// changes only the direct form's maps and group table; bitmap probes in
+// stages, with the filters that fit as shared-memory bitmaps.
 #include "kernels/ssb.h"
 
 #include "kernels/grid_tile.cuh"
@@ -133,30 +134,46 @@ __global__ void __launch_bounds__(BT) tiled_kernel(wb_ssb_columns c, wb_ssb_quer
 
 // ---- direct (seed 002) ----
 
+// Loads column x at this thread's items still flagged; the others keep v.
+// Every flagged item's load is issued before any is used, so a stage has
+// ILP independent loads in flight, not a chain of dependent ones per row.
+template <int ILP>
+__device__ __forceinline__ void flagged_load(const int32_t *__restrict__ x, int64_t base, const bool (&f)[ILP],
+                                             int32_t (&v)[ILP]) {
+#pragma unroll
+    for (int j = 0; j < ILP; j++)
+        if (f[j]) v[j] = __ldcs(x + wb_grid_tile<ILP>::index(base, j));
+}
+
+// Flight 1 in stages: the date of every item, then quantity for the items
+// still passing, then discount, then the price (a column after the first is
+// read only where a row of its sector still passes).
 template <int ILP, bool Full>
 __device__ __forceinline__ void direct_flight1_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
                                                     unsigned long long &sum) {
     using T = wb_grid_tile<ILP>;
-    int32_t d[ILP];
-    T::template load<Full>(c.col[WB_SSB_LO_ORDERDATE], base, c.n, d);
+    int32_t v[ILP], disc[ILP];
+    bool f[ILP];
+    T::template load<Full>(c.col[WB_SSB_LO_ORDERDATE], base, c.n, v);
 #pragma unroll
-    for (int j = 0; j < ILP; j++) {
-        if (!T::template valid<Full>(base, j, c.n) || !in(d[j], q.date_lo, q.date_hi)) continue;
-        const int64_t i = T::index(base, j);
-        if (!in(c.col[WB_SSB_LO_QUANTITY][i], q.qty_lo, q.qty_hi)) continue;
-        const int32_t disc = c.col[WB_SSB_LO_DISCOUNT][i];
-        if (!in(disc, q.disc_lo, q.disc_hi)) continue;
-        sum += (unsigned long long)((int64_t)c.col[WB_SSB_LO_EXTENDEDPRICE][i] * disc);
-    }
+    for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n) && in(v[j], q.date_lo, q.date_hi);
+    flagged_load<ILP>(c.col[WB_SSB_LO_QUANTITY], base, f, v);
+#pragma unroll
+    for (int j = 0; j < ILP; j++) f[j] = f[j] && in(v[j], q.qty_lo, q.qty_hi), disc[j] = 0;
+    flagged_load<ILP>(c.col[WB_SSB_LO_DISCOUNT], base, f, disc);
+#pragma unroll
+    for (int j = 0; j < ILP; j++) f[j] = f[j] && in(disc[j], q.disc_lo, q.disc_hi);
+    flagged_load<ILP>(c.col[WB_SSB_LO_EXTENDEDPRICE], base, f, v);
+#pragma unroll
+    for (int j = 0; j < ILP; j++)
+        if (f[j]) sum += (unsigned long long)((int64_t)v[j] * disc[j]);
 }
 
-// The direct, packed and bitmap forms differ in the map a probe reads, the
-// group table the sum goes to (global, or the block's copy in shared memory)
-// and, for bitmap, the first probe: a bit of the block's shared-memory copy
-// of its filter, the map read only for rows that pass.
+// The direct and packed forms differ in the map a probe reads and the group
+// table the sum goes to (global, or the block's copy in shared memory).
 template <int ILP, bool Full, wb_ssb_form FORM>
 __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
-                                                  unsigned long long *groups, const uint32_t *bits) {
+                                                  unsigned long long *groups) {
     constexpr bool PACKED = FORM != WB_SSB_DIRECT;
     using T = wb_grid_tile<ILP>;
     int32_t k[ILP];
@@ -165,11 +182,7 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
 #pragma unroll
     for (int j = 0; j < ILP; j++) {
         if (!T::template valid<Full>(base, j, c.n)) continue;
-        int32_t group;
-        if constexpr (FORM == WB_SSB_BITMAP)
-            group = (bits[k[j] >> 5] >> (k[j] & 31)) & 1u ? probe_packed(q.probe[0], k[j]) : -1;
-        else
-            group = probe_lifted<PACKED>(q, q.probe[0], k[j]);
+        int32_t group = probe_lifted<PACKED>(q, q.probe[0], k[j]);
         const int64_t i = T::index(base, j);
 #pragma unroll
         for (int p = 1; p < WB_SSB_DIMS; p++) {
@@ -181,6 +194,93 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
     }
 }
 
+// The bitmap form's tile, one stage per probe over all ILP items: bitmap
+// probes test a bit of the block's shared-memory copy, the others (date
+// arithmetic, packed maps) yield the dimension's share of the group at once.
+// A tile costs a round trip per stage, so the measures are loaded with the
+// last stage's keys for the rows still passing: with q.date_last, the date
+// (tested there: it passes most rows, and the measures read for the few it
+// removes cost less than a round trip per tile); else the keys of the
+// grouped bitmap dimensions, whose codes follow from their packed maps.
+template <int ILP, bool Full>
+__device__ __forceinline__ void bitmap_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
+                                                  unsigned long long *groups, const uint32_t *bits,
+                                                  const int32_t (&bits_at)[WB_SSB_DIMS]) {
+    using T = wb_grid_tile<ILP>;
+    int32_t k[ILP], group[ILP];
+    bool f[ILP];
+#pragma unroll
+    for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n), group[j] = 0;
+    const int staged = q.nprobe - (q.date_last ? 1 : 0);
+#pragma unroll
+    for (int p = 0; p < WB_SSB_DIMS; p++) {
+        if (p >= staged) break;
+        const wb_ssb_probe &pr = q.probe[p];
+        if (p == 0) T::template load<Full>(pr.key, base, c.n, k);
+        else flagged_load<ILP>(pr.key, base, f, k);
+        if (pr.bits) {
+#pragma unroll
+            for (int j = 0; j < ILP; j++) f[j] = f[j] && ((bits[bits_at[p] + (k[j] >> 5)] >> (k[j] & 31)) & 1u);
+        } else {
+#pragma unroll
+            for (int j = 0; j < ILP; j++) {
+                if (!f[j]) continue;
+                const int32_t share = probe_lifted<true>(q, pr, k[j]);
+                f[j] = share >= 0;
+                group[j] += share;
+            }
+        }
+    }
+    int32_t m[ILP], cost[ILP];
+#pragma unroll
+    for (int j = 0; j < ILP; j++) m[j] = 0, cost[j] = 0;
+    flagged_load<ILP>(c.col[WB_SSB_LO_REVENUE], base, f, m);
+    if (q.flight == 4) flagged_load<ILP>(c.col[WB_SSB_LO_SUPPLYCOST], base, f, cost);
+    if (q.date_last) {
+        int32_t stride = 0;
+#pragma unroll
+        for (int p = 0; p < WB_SSB_DIMS; p++)
+            if (p == q.nprobe - 1) stride = q.probe[p].stride;
+        flagged_load<ILP>(c.col[WB_SSB_LO_ORDERDATE], base, f, k);
+#pragma unroll
+        for (int j = 0; j < ILP; j++)
+            f[j] = f[j] && in(k[j], q.date_lo, q.date_hi), group[j] += (k[j] / 10000 - q.year_base) * stride;
+    }
+#pragma unroll
+    for (int p = 0; p < WB_SSB_DIMS; p++) {
+        if (p >= staged) break;
+        const wb_ssb_probe &pr = q.probe[p];
+        if (!pr.bits || !pr.grouped) continue;
+        flagged_load<ILP>(pr.key, base, f, k);
+#pragma unroll
+        for (int j = 0; j < ILP; j++)
+            if (f[j]) group[j] += (int32_t)__ldg(pr.packed + k[j]) * pr.stride;
+    }
+#pragma unroll
+    for (int j = 0; j < ILP; j++)
+        if (f[j]) atomicAdd(groups + group[j], (unsigned long long)(int64_t)(m[j] - cost[j]));
+}
+
+// Copies n words (a multiple of 4) to shared memory, 16 bytes a load and
+// four loads in flight per thread: a block's ~200 KB of bitmaps arrive in
+// a few L2 round trips, once per block.
+__device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *__restrict__ src, int32_t n) {
+    const int vecs = n / 4;
+    const uint4 *s = reinterpret_cast<const uint4 *>(src);
+    uint4 *d = reinterpret_cast<uint4 *>(dst);
+    for (int v0 = threadIdx.x; v0 < vecs; v0 += 4 * blockDim.x) {
+        uint4 x[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (v0 + u * (int)blockDim.x < vecs) x[u] = __ldg(s + v0 + u * blockDim.x);
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (v0 + u * (int)blockDim.x < vecs) d[v0 + u * blockDim.x] = x[u];
+    }
+}
+
+// Flight 1 as direct, the direct form (global group table), and the packed
+// form (the block's group table in shared memory).
 template <int ILP, bool FLIGHT1, wb_ssb_form FORM>
 __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     if constexpr (FLIGHT1) {
@@ -192,23 +292,49 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
         if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
     } else if constexpr (FORM == WB_SSB_DIRECT) {
         wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-            direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, q.out, nullptr);
+            direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, q.out);
         });
     } else {
-        // Shared memory: the block's group table, then (bitmap) the filter bits.
         extern __shared__ unsigned long long block_groups[];
-        uint32_t *bits = reinterpret_cast<uint32_t *>(block_groups + q.groups);
         for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
-        if constexpr (FORM == WB_SSB_BITMAP)
-            for (int w = threadIdx.x; w < q.bitmap_words; w += blockDim.x) bits[w] = __ldg(q.bitmap + w);
         __syncthreads();
         wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-            direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, block_groups, bits);
+            direct_group_tile<ILP, decltype(full)::value, FORM>(c, q, base, block_groups);
         });
         __syncthreads();
         for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
             if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
     }
+}
+
+// The bitmap form: shared memory holds the bitmaps (in probe order), then
+// the block's group table. At most 1024 threads, so that one block of 1024
+// fits beside ~200 KB of bitmaps (64 registers a thread); up to ILP 4 two
+// such blocks fit an SM (32 registers) where the bitmaps are small (Q3.x at
+// SF 100: the supplier's 25 KB).
+#define WB_SSB_BITMAP_BLOCK 1024
+template <int ILP>
+__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, ILP <= 4 ? 2 : 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
+    extern __shared__ __align__(16) uint32_t block_bits[];
+    int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
+    int32_t words = 0;
+#pragma unroll
+    for (int p = 0; p < WB_SSB_DIMS; p++) {
+        bits_at[p] = words;
+        if (p < q.nprobe && q.probe[p].bits) {
+            copy_words(block_bits + words, q.probe[p].bits, q.probe[p].bits_words);
+            words += q.probe[p].bits_words;
+        }
+    }
+    unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
+    for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
+    __syncthreads();
+    wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+        bitmap_group_tile<ILP, decltype(full)::value>(c, q, base, block_groups, block_bits, bits_at);
+    });
+    __syncthreads();
+    for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
+        if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
 }
 
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
@@ -227,11 +353,12 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
             return cudaSuccess;
         });
     if (form < WB_SSB_DIRECT || form >= WB_SSB_FORMS || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
+    if (form == WB_SSB_BITMAP && !f1 && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
     *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
-               : form == WB_SSB_BITMAP ? direct_kernel<I, false, WB_SSB_BITMAP>
+               : form == WB_SSB_BITMAP ? bitmap_kernel<I>
                                        : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
@@ -241,8 +368,20 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
 // bitmap) and the filter bits (bitmap).
 int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q) {
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
-    return q->groups * (int64_t)sizeof(unsigned long long) +
-           (form == WB_SSB_BITMAP ? (int64_t)q->bitmap_words * (int64_t)sizeof(uint32_t) : 0);
+    int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
+    for (int p = 0; form == WB_SSB_BITMAP && p < q->nprobe; p++)
+        if (q->probe[p].bits) bytes += (int64_t)q->probe[p].bits_words * (int64_t)sizeof(uint32_t);
+    return bytes;
+}
+
+// A bitmap form's probes: no bitmap on the date, every bitmap aligned.
+bool bitmaps_ok(const wb_ssb_query *q) {
+    for (int p = 0; p < q->nprobe; p++) {
+        const wb_ssb_probe *pr = &q->probe[p];
+        if (pr->bits && (pr->dim == WB_SSB_DATE || pr->bits_words <= 0 || pr->bits_words % WB_SSB_BITMAP_ALIGN))
+            return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -261,8 +400,7 @@ extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_l
     int64_t tile;
     cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
-    if (form == WB_SSB_BITMAP && q->flight != 1 && (!q->bitmap || q->probe[0].dim == WB_SSB_DATE))
-        return cudaErrorInvalidValue;
+    if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
     const int64_t smem = smem_of(form, q);
     if (smem > 0x7fffffff) return cudaErrorInvalidValue;
     return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,

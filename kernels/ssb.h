@@ -31,16 +31,24 @@ typedef enum wb_ssb_form {
     WB_SSB_DIRECT, /* seed 002's lifted form: a persistent grid-stride loop, the first column read
                       with vector loads, the rest only for rows still passing (short-circuit), the
                       date join replaced by arithmetic on the yyyymmdd key (range test, year =
-                      key / 10000), flight 1 summed per warp */
+                      key / 10000), flight 1 summed per warp; flight 1's predicates run in stages over
+                      all ILP items of a thread (each column's loads for the rows still passing issued
+                      together: one dependent chain per row left flight 1 at 2.49 ms for Q1.1 at SF 100
+                      on the H200 against the tiled form's 1.72) */
     WB_SSB_PACKED, /* direct plus seed 002's two lifted optimizations (section 4): 1-byte dimension maps
                       (the group code, 0xFF = filtered out: the 3 M-row customer map is 3 MB, not 12,
                       and stays in L2) and the group table privatized per block in shared memory (one
                       global atomic per group and block at the end); flight 1 as direct */
-    WB_SSB_BITMAP, /* packed, and the first probe's filter as a bitmap in shared memory, one bit a key,
-                      so that only rows passing it read its map: the first probe of 600 M rows runs at
-                      the key stream's speed instead of the L2's random-request rate (~150 G/s for
-                      maps of 1.4-3 M entries on the H200). The host orders the probes: first the most
-                      selective dimension whose bitmap fits (micro/ssb.c); flight 1 as direct */
+    WB_SSB_BITMAP, /* every dimension filter that fits shared memory as a bitmap, one bit a key (supplier
+                      and part at SF 100: 25 + 175 KB; customer's 366 KB does not fit), so that these
+                      probes run at the key stream's speed instead of the L2's random-request rate
+                      (~150 G/s for maps of 1.4-3 M entries on the H200); the bitmaps first, most
+                      selective first, then date arithmetic and the packed maps of the dimensions that
+                      did not fit, in order of selectivity (micro/ssb_query.c); the group codes of a
+                      bitmap dimension read from its packed map only for rows that passed every filter.
+                      Persistent blocks of up to 1024 threads load the bitmaps once; each probe stage runs
+                      over all ILP items of a thread before the next (independent loads in flight, not
+                      one dependent chain per row); group table in shared memory; flight 1 as direct */
     WB_SSB_FORMS
 } wb_ssb_form;
 
@@ -65,7 +73,13 @@ typedef struct wb_ssb_probe {
     const int32_t *map;     /* device map (see above); date: WB_SSB_DATE_SPAN entries */
     const uint8_t *packed;  /* the packed form's map: code = share / stride, or WB_SSB_PACKED_NONE */
     int32_t stride;         /* the dimension's stride in the group index */
+    const uint32_t *bits;   /* bitmap form: the filter as bits (bit k of word k / 32: key k passes), padded to
+                               WB_SSB_BITMAP_ALIGN words; NULL: probe the packed map */
+    int32_t bits_words;     /* its words, a multiple of WB_SSB_BITMAP_ALIGN */
+    int grouped;            /* whether the query groups by this dimension (bitmap form: look the code up late) */
 } wb_ssb_probe;
+
+#define WB_SSB_BITMAP_ALIGN 4 /* words: the bitmaps are copied to shared memory in 16-byte vectors */
 
 typedef struct wb_ssb_query {
     int flight;                      /* 1..4; flight 4 sums lo_revenue - lo_supplycost, 2 and 3 lo_revenue */
@@ -75,8 +89,7 @@ typedef struct wb_ssb_query {
     int nprobe;                      /* flights 2-4: dimensions probed, in this order */
     wb_ssb_probe probe[WB_SSB_DIMS];
     int32_t year_base;               /* date's share of the group: (year - base) x its stride */
-    const uint32_t *bitmap;          /* bitmap form: bit k of word k / 32 set iff key k passes probe[0]'s filter */
-    int32_t bitmap_words;
+    int date_last;                   /* bitmap form: the last probe is the date, tested with the measures */
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
 } wb_ssb_query;
@@ -88,10 +101,10 @@ cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint
 
 /* Completes l (block, ilp, occupancy_target set) for query q over n rows:
  * tiled covers the rows with one block per tile, the others are persistent
- * (packed: groups x 8 bytes of shared memory, bitmap: plus the bitmap).
+ * (packed: groups x 8 bytes of shared memory, bitmap: plus the bitmaps).
  * cudaErrorInvalidValue for a shape that is not compiled (tiled: blocks 128,
- * 256, 512; all: ILP 1, 2, 4, 8, 16), a bitmap form without a bitmap, or
- * shared memory beyond a block's. */
+ * 256, 512; bitmap: at most 1024 threads; all: ILP 1, 2, 4, 8, 16), a bitmap
+ * on the date or unaligned, or shared memory beyond a block's. */
 cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
 
 /* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */

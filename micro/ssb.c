@@ -34,11 +34,15 @@ static int query_of(int variant) { return variant / WB_SSB_FORMS; }
 static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_FORMS); }
 
 #define SSB_BLOCK 256
-/* The bitmap form's filter bits: at most 64 KB a block, so that three blocks
- * of 256 threads stay resident on an SM of 228 KB (H100/H200) and one on an
- * L4's 100 KB. At SF 100 the supplier fits (25 KB), part (175 KB) and
- * customer (366 KB) do not; at SF 10 customer does (37.5 KB). */
-#define BITMAP_MAX_BYTES (64 * 1024)
+/* The bitmap form runs one block of 1024 threads per SM beside its bitmaps:
+ * they take what a block may opt into (227 KB on the H100/H200, 99 KB on an
+ * L4) less the group table. At SF 100 supplier (25 KB) and part (175 KB)
+ * fit, customer (366 KB) does not; at SF 10 all three do (140 KB). */
+#define BITMAP_BLOCK 1024
+/* Q1.x's bitmap points run the direct kernel: at its block, a repeat. */
+static int block_of(int variant) {
+    return form_of(variant) == WB_SSB_BITMAP && wb_ssb_specs[query_of(variant)].flight != 1 ? BITMAP_BLOCK : SSB_BLOCK;
+}
 #define SF(x) ((int64_t)llround((x) * WB_SSB_ROWS_PER_SF))
 
 /* ---- sweep ---- */
@@ -69,7 +73,7 @@ static int add(const wb_sink *s, int variant, int64_t n, int block, int ilp, dou
 
 static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
     for (int v = 0; v < VARIANTS; v++)
-        if (add(s, v, n, SSB_BLOCK, ilp, occ) != WB_OK) return WB_ERR;
+        if (add(s, v, n, block_of(v), ilp, occ) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
@@ -100,9 +104,9 @@ static int add_grid(const wb_sink *s, int query, int64_t n, const shapes *g) {
     for (int f = 0; f < WB_SSB_FORMS; f++) {
         const int v = query * WB_SSB_FORMS + f;
         for (int i = 0; i < g->nilp; i++)
-            if (add(s, v, n, SSB_BLOCK, g->ilps[i], 1) != WB_OK) return WB_ERR;
+            if (add(s, v, n, block_of(v), g->ilps[i], 1) != WB_OK) return WB_ERR;
         for (int o = 0; o < g->nocc; o++)
-            if (add(s, v, n, SSB_BLOCK, 4, g->occs[o]) != WB_OK) return WB_ERR;
+            if (add(s, v, n, block_of(v), 4, g->occs[o]) != WB_OK) return WB_ERR;
     }
     return WB_OK;
 }
@@ -157,8 +161,8 @@ typedef struct ssb_data {
     wb_ssb_columns cols;
     int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
     uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
-    int bitmap_dim[WB_SSB_QUERIES];               /* the bitmap form's first probe; -1: none fits */
-    uint32_t *bitmap[WB_SSB_QUERIES];             /* its filter, one bit a key */
+    wb_ssb_bitmap_plan plan[WB_SSB_QUERIES];      /* the bitmap form's bitmaps and probe order */
+    uint32_t *bitmap[WB_SSB_QUERIES][WB_SSB_DIMS]; /* its filters, one bit a key; NULL: no bitmap */
     unsigned long long *out[WB_SSB_QUERIES];   /* device group sums */
     wb_ssb_answer ans[WB_SSB_QUERIES];
 } ssb_data;
@@ -168,19 +172,20 @@ static void ssb_data_destroy(void *data) {
     if (!d) return;
     for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) wb_dev_free(d->cols.col[c]);
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
-        for (int dim = 0; dim < WB_SSB_DIMS; dim++) wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]);
-        wb_dev_free(d->out[qi]), wb_dev_free(d->bitmap[qi]);
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++)
+            wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]), wb_dev_free(d->bitmap[qi][dim]);
+        wb_dev_free(d->out[qi]);
     }
     wb_ssb_answers_free(d->ans);
     free(d);
 }
 
 static int32_t bitmap_words(const ssb_data *d, int dim) {
-    return (int32_t)((wb_ssb_map_entries(dim, &d->z) + 31) / 32);
+    return (int32_t)wb_ssb_bitmap_words(wb_ssb_map_entries(dim, &d->z));
 }
 
-/* One query's dimension map: int32, packed and (the bitmap form's first
- * dimension) as filter bits. */
+/* One query's dimension map: int32, packed and (where the bitmap form's plan
+ * says) as filter bits. */
 static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *bytes, wb_err *e) {
     const wb_ssb_layout *l = &d->ans[qi].layout;
     const int64_t entries = wb_ssb_map_entries(dim, &d->z);
@@ -191,18 +196,21 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     if (rc == WB_OK) rc = wb_upload(d->map[qi][dim], host, (size_t)entries * sizeof(int32_t), e);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
     if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
-    if (rc != WB_OK || dim != d->bitmap_dim[qi]) return rc;
+    if (rc != WB_OK || !d->plan[qi].bits[dim]) return rc;
     const size_t bits_bytes = (size_t)bitmap_words(d, dim) * sizeof(uint32_t);
     uint32_t *bits = wb_host_alloc(bits_bytes, "ssb bitmap", e);
     if (!bits) return WB_ERR;
     wb_ssb_bitmap_of(host, entries, bits);
-    rc = wb_dev_alloc((void **)&d->bitmap[qi], bits_bytes, "ssb bitmap", e);
-    if (rc == WB_OK) rc = wb_upload(d->bitmap[qi], bits, bits_bytes, e);
+    rc = wb_dev_alloc((void **)&d->bitmap[qi][dim], bits_bytes, "ssb bitmap", e);
+    if (rc == WB_OK) rc = wb_upload(d->bitmap[qi][dim], bits, bits_bytes, e);
     free(bits);
     return rc;
 }
 
 static int upload_maps(ssb_data *d, wb_err *e) {
+    int dev = 0, optin = 0;
+    WB_CUDA_TRY(e, cudaGetDevice(&dev));
+    WB_CUDA_TRY(e, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     int64_t most = 0;
     for (int dim = 0; dim < WB_SSB_DIMS; dim++)
         if (wb_ssb_map_entries(dim, &d->z) > most) most = wb_ssb_map_entries(dim, &d->z);
@@ -210,7 +218,8 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     uint8_t *bytes = host ? wb_host_alloc((size_t)most, "ssb packed map", e) : NULL;
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
-        d->bitmap_dim[qi] = wb_ssb_bitmap_dim(&wb_ssb_specs[qi], &d->z, BITMAP_MAX_BYTES);
+        const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table, &d->plan[qi]);
         rc = wb_dev_alloc((void **)&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                           "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -247,8 +256,8 @@ static int ssb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_
 
 /* ---- plan, reset, launch, verify ---- */
 
-/* The query as the kernels of `form` run it. The bitmap form probes its
- * bitmap's dimension first, then the others in the specification's order. */
+/* The query as the kernels of `form` run it: the specification's probe
+ * order, or the bitmap form's plan (bitmaps first). */
 static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     const wb_ssb_spec *s = &wb_ssb_specs[qi];
     const wb_ssb_layout *l = &d->ans[qi].layout;
@@ -258,18 +267,17 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     q.date_lo = s->date_lo, q.date_hi = s->date_hi;
     q.qty_lo = s->qty_lo, q.qty_hi = s->qty_hi, q.disc_lo = s->disc_lo, q.disc_hi = s->disc_hi;
     q.nprobe = s->nprobe;
-    int order[WB_SSB_DIMS];
-    const int lead = form == WB_SSB_BITMAP ? d->bitmap_dim[qi] : -1;
-    wb_ssb_probe_order(s, lead, order);
-    if (lead >= 0) q.bitmap = d->bitmap[qi], q.bitmap_words = bitmap_words(d, lead);
-    static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
-                                            WB_SSB_LO_PARTKEY};
+    const wb_ssb_bitmap_plan *bp = &d->plan[qi];
+    const int *order = form == WB_SSB_BITMAP ? bp->order : s->order;
     for (int p = 0; p < s->nprobe; p++) {
         const int dim = order[p];
-        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[key_of[dim]], d->map[qi][dim], d->packed[qi][dim],
-                                    l->stride[dim]};
+        const int bits = form == WB_SSB_BITMAP && bp->bits[dim];
+        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[wb_ssb_key_column(dim)], d->map[qi][dim], d->packed[qi][dim],
+                                    l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, dim) : 0,
+                                    s->dim[dim].group_level >= 0};
     }
     q.year_base = l->base[WB_SSB_DATE];
+    q.date_last = form == WB_SSB_BITMAP && bp->date_last;
     q.out = d->out[qi];
     q.groups = l->groups;
     return q;
@@ -281,9 +289,9 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     const int qi = query_of(p->variant_id);
     const wb_ssb_spec *q = &wb_ssb_specs[qi];
     const wb_ssb_form form = form_of(p->variant_id);
-    if (form == WB_SSB_BITMAP && q->flight != 1 && d->bitmap_dim[qi] < 0)
-        return wb_skip(e, "ssb: no dimension of %s has a bitmap of at most %d KB at SF %g", q->name,
-                       BITMAP_MAX_BYTES / 1024, (double)d->cols.n / WB_SSB_ROWS_PER_SF);
+    if (form == WB_SSB_BITMAP && q->flight != 1 && d->plan[qi].nbits == 0)
+        return wb_skip(e, "ssb: no dimension filter of %s fits a block's shared memory as a bitmap at SF %g", q->name,
+                       (double)d->cols.n / WB_SSB_ROWS_PER_SF);
     const wb_ssb_query args = query_args(d, qi, form);
     cudaError_t ce = wb_ssb_plan(form, &args, &p->launch, d->cols.n);
     if (ce == cudaErrorInvalidValue)

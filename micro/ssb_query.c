@@ -221,26 +221,47 @@ int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t
     return WB_OK;
 }
 
+int64_t wb_ssb_bitmap_words(int64_t entries) {
+    const int64_t a = 32 * WB_SSB_BITMAP_ALIGN;
+    return (entries + a - 1) / a * WB_SSB_BITMAP_ALIGN;
+}
+
 void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits) {
-    for (int64_t w = 0; w < (entries + 31) / 32; w++) bits[w] = 0;
+    memset(bits, 0, (size_t)wb_ssb_bitmap_words(entries) * sizeof(uint32_t));
     for (int64_t k = 0; k < entries; k++)
         if (map[k] >= 0) bits[k >> 5] |= 1u << (k & 31);
 }
 
-int wb_ssb_bitmap_dim(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes) {
-    int best = -1;
-    for (int dim = WB_SSB_CUST; dim < WB_SSB_DIMS; dim++) {
-        if (!q->dim[dim].joined || 4 * ((wb_ssb_map_entries(dim, z) + 31) / 32) > max_bytes) continue;
-        if (best < 0 || wb_ssb_dim_share(q, dim) < wb_ssb_dim_share(q, best)) best = dim;
-    }
-    return best;
+/* Sorts dims by their share of rows passing q's filter, ascending; ties keep their order. */
+static void sort_by_share(const wb_ssb_spec *q, int *dims, int n) {
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && wb_ssb_dim_share(q, dims[j]) < wb_ssb_dim_share(q, dims[j - 1]); j--) {
+            const int t = dims[j];
+            dims[j] = dims[j - 1], dims[j - 1] = t;
+        }
 }
 
-void wb_ssb_probe_order(const wb_ssb_spec *q, int lead, int order[WB_SSB_DIMS]) {
+void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, wb_ssb_bitmap_plan *p) {
+    memset(p, 0, sizeof *p);
+    int cand[WB_SSB_DIMS], nc = 0;
+    for (int i = 0; i < q->nprobe; i++) cand[nc++] = q->order[i];
+    sort_by_share(q, cand, nc);
+    for (int i = 0; i < nc; i++) {
+        const int64_t bytes = 4 * wb_ssb_bitmap_words(wb_ssb_map_entries(cand[i], z));
+        if (cand[i] == WB_SSB_DATE || p->bytes + bytes > max_bytes) continue;
+        p->bits[cand[i]] = 1, p->nbits++, p->bytes += bytes;
+    }
     int k = 0;
-    if (lead >= 0) order[k++] = lead;
-    for (int p = 0; p < q->nprobe; p++)
-        if (q->order[p] != lead) order[k++] = q->order[p];
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < nc; i++)
+            if (p->bits[cand[i]] == pass) p->order[k++] = cand[i];
+    p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
+}
+
+int wb_ssb_key_column(int dim) {
+    static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
+                                            WB_SSB_LO_PARTKEY};
+    return key_of[dim];
 }
 
 /* Share of 32-byte sectors (8 rows of int32) holding at least one row that

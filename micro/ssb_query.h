@@ -64,13 +64,27 @@ void wb_ssb_map_fill(const wb_ssb_spec *q, const wb_ssb_layout *l, int dim, cons
 /* The packed form's map from the int32 one: code = share / stride, or
  * WB_SSB_PACKED_NONE; WB_ERR when a code does not fit a byte. */
 int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t *bytes);
-/* The bitmap form's filter: bit k of word k / 32 set iff map[k] >= 0; words = (entries + 31) / 32. */
+/* Words of the bitmap form's filter over `entries` keys, padded to
+ * WB_SSB_BITMAP_ALIGN; and the filter: bit k of word k / 32 set iff map[k] >= 0. */
+int64_t wb_ssb_bitmap_words(int64_t entries);
 void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits);
-/* The bitmap form's first dimension: the most selective joined one whose
- * bitmap takes at most max_bytes; -1 when none does (or flight 1). */
-int wb_ssb_bitmap_dim(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes);
-/* The probe order with `lead` first (lead -1: the specification's order). */
-void wb_ssb_probe_order(const wb_ssb_spec *q, int lead, int order[WB_SSB_DIMS]);
+
+/* The bitmap form's plan: the joined dimensions whose filters become
+ * shared-memory bitmaps (the most selective first, while their bitmaps fit
+ * max_bytes together), and its probe order: the bitmaps by share, then the
+ * rest (date arithmetic, packed maps) by share. */
+typedef struct wb_ssb_bitmap_plan {
+    int order[WB_SSB_DIMS]; /* q->nprobe dimensions */
+    int bits[WB_SSB_DIMS];  /* per dimension: 1 when its filter is a bitmap */
+    int nbits;
+    int64_t bytes;          /* the bitmaps together */
+    int date_last;          /* the date is probed last and passes at least half the rows: the kernel
+                               tests it in the final stage, beside the measures' loads */
+} wb_ssb_bitmap_plan;
+void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, wb_ssb_bitmap_plan *p);
+
+/* The lineorder column a dimension joins on (WB_SSB_LO_*). */
+int wb_ssb_key_column(int dim);
 
 /* The CPU answer of every query on the rows of (seed, sizes): dense group
  * sums, and rows surviving each probe stage (stage[0] = n, stage[k] after k

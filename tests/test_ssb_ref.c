@@ -135,19 +135,23 @@ static void test_selectivities(void) {
 
 /* The kernels' view, emulated: every form's probes through the maps the
  * family uploads (int32 with the date map, int32 with date arithmetic,
- * packed codes, the bitmap first in its own order) must give the reference. */
+ * packed codes; bitmap: its plan's order, a bit for each bitmap dimension and
+ * its packed code only for rows that passed every filter) must give the
+ * reference. */
 enum { FORM_TILED, FORM_DIRECT, FORM_PACKED, FORM_BITMAP, NFORMS };
 
 typedef struct query_maps {
     int32_t *map[WB_SSB_DIMS];
     uint8_t *packed[WB_SSB_DIMS];
-    uint32_t *bits;
-    int lead;
+    uint32_t *bits[WB_SSB_DIMS];
+    wb_ssb_bitmap_plan plan;
 } query_maps;
 
+/* A dimension's share of the row's group; bitmap dimensions: 0 for a row
+ * that passes (the code comes later), -1 otherwise. */
 static int32_t share_of(int form, const wb_ssb_spec *q, const wb_ssb_layout *l, const query_maps *m, int dim,
-                        int32_t key, int first) {
-    if (form == FORM_BITMAP && first && !((m->bits[key >> 5] >> (key & 31)) & 1u)) return -1;
+                        int32_t key) {
+    if (form == FORM_BITMAP && m->plan.bits[dim]) return (m->bits[dim][key >> 5] >> (key & 31)) & 1u ? 0 : -1;
     if (dim == WB_SSB_DATE && form != FORM_TILED)
         return key >= q->date_lo && key <= q->date_hi ? (key / 10000 - l->base[dim]) * l->stride[dim] : -1;
     if (dim == WB_SSB_DATE) return m->map[dim][key - WB_SSB_FIRST_DATE];
@@ -166,7 +170,9 @@ static void test_maps(void) {
     for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
         const wb_ssb_spec *q = &wb_ssb_specs[qi];
         const wb_ssb_layout *l = &a[qi].layout;
-        query_maps m = {{0}, {0}, NULL, wb_ssb_bitmap_dim(q, &z, 64 * 1024)};
+        query_maps m = {{0}, {0}, {0}, {{0}}};
+        /* 512 bytes: at this size (SF 0.033) customer (128) and supplier (16) fit, part (848) does not */
+        wb_ssb_bitmap_plan_of(q, &z, 512, &m.plan);
         for (int dim = 0; dim < WB_SSB_DIMS; dim++) {
             if (!q->dim[dim].joined) continue;
             const int64_t entries = wb_ssb_map_entries(dim, &z);
@@ -174,26 +180,29 @@ static void test_maps(void) {
             m.packed[dim] = malloc((size_t)entries);
             wb_ssb_map_fill(q, l, dim, &z, seed, m.map[dim]);
             CHECK(dim == WB_SSB_DATE || wb_ssb_pack_map(m.map[dim], entries, l->stride[dim], m.packed[dim]) == WB_OK);
-            if (dim == m.lead) {
-                m.bits = malloc((size_t)((entries + 31) / 32) * sizeof(uint32_t));
-                wb_ssb_bitmap_of(m.map[dim], entries, m.bits);
+            if (m.plan.bits[dim]) {
+                m.bits[dim] = malloc((size_t)wb_ssb_bitmap_words(entries) * sizeof(uint32_t));
+                wb_ssb_bitmap_of(m.map[dim], entries, m.bits[dim]);
             }
         }
-        CHECK(m.lead > WB_SSB_DATE); /* at this size every join query has a dimension whose bitmap fits */
-        bitmap_queries += m.lead >= 0;
+        CHECK(m.plan.nbits > 0 && m.plan.bytes <= 512 && !m.plan.bits[WB_SSB_DATE]);
+        bitmap_queries += m.plan.nbits < q->nprobe - 1; /* some dimension left to its packed map */
         for (int form = 0; form < NFORMS; form++) {
-            if (form == FORM_BITMAP && m.lead < 0) continue;
-            int order[WB_SSB_DIMS];
-            wb_ssb_probe_order(q, form == FORM_BITMAP ? m.lead : -1, order);
+            const int *order = form == FORM_BITMAP ? m.plan.order : q->order;
             int64_t *sums = calloc((size_t)l->groups, sizeof(int64_t));
             for (int64_t r = 0; r < n; r++) {
                 const wb_ssb_line ln = wb_ssb_line_at(seed, &z, r);
                 const int32_t keys[WB_SSB_DIMS] = {ln.orderdate, ln.custkey, ln.suppkey, ln.partkey};
                 int32_t group = 0;
                 for (int p = 0; p < q->nprobe && group >= 0; p++) {
-                    int32_t sh = share_of(form, q, l, &m, order[p], keys[order[p]], p == 0);
+                    int32_t sh = share_of(form, q, l, &m, order[p], keys[order[p]]);
                     group = sh < 0 ? -1 : group + sh;
                 }
+                for (int dim = WB_SSB_CUST; form == FORM_BITMAP && group >= 0 && dim < WB_SSB_DIMS; dim++)
+                    if (m.plan.bits[dim] && q->dim[dim].group_level >= 0) {
+                        CHECK(m.packed[dim][keys[dim]] != WB_SSB_PACKED_NONE);
+                        group += m.packed[dim][keys[dim]] * l->stride[dim];
+                    }
                 if (group >= 0 && group < l->groups) sums[group] += q->flight == 4 ? ln.revenue - ln.supplycost : ln.revenue;
                 else CHECK(group < 0);
             }
@@ -202,15 +211,55 @@ static void test_maps(void) {
             CHECK(same);
             free(sums);
         }
-        for (int dim = 0; dim < WB_SSB_DIMS; dim++) free(m.map[dim]), free(m.packed[dim]);
-        free(m.bits);
+        for (int dim = 0; dim < WB_SSB_DIMS; dim++) free(m.map[dim]), free(m.packed[dim]), free(m.bits[dim]);
     }
-    CHECK(bitmap_queries == WB_SSB_QUERIES - 3);
-    /* At SF 100 only the supplier's bitmap fits 64 KB. */
-    const wb_ssb_sizes big = wb_ssb_sizes_of(600000000);
-    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) CHECK(wb_ssb_bitmap_dim(&wb_ssb_specs[qi], &big, 64 * 1024) == WB_SSB_SUPP);
-    CHECK(wb_ssb_bitmap_dim(&wb_ssb_specs[0], &big, 64 * 1024) == -1);
+    CHECK(bitmap_queries > 0);
     wb_ssb_answers_free(a);
+}
+
+/* The bitmap form's plan at SF 100 in an H200 block (227 KB less the group
+ * table): supplier and part fit (25 + 175 KB), customer (366 KB) does not;
+ * bitmaps go first, most selective first, then the rest by share. */
+static void test_bitmap_plan(void) {
+    const wb_ssb_sizes big = wb_ssb_sizes_of(600000000), sf10 = wb_ssb_sizes_of(60000000);
+    CHECK(wb_ssb_bitmap_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_bitmap_words(128) == 4 && wb_ssb_bitmap_words(129) == 8);
+    const int64_t budget = 227 * 1024 - 8 * 1000;
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        const wb_ssb_spec *q = &wb_ssb_specs[qi];
+        wb_ssb_bitmap_plan p;
+        wb_ssb_bitmap_plan_of(q, &big, budget, &p);
+        CHECK(!p.bits[WB_SSB_CUST] && !p.bits[WB_SSB_DATE] && p.bits[WB_SSB_SUPP] == 1);
+        CHECK(p.bits[WB_SSB_PART] == q->dim[WB_SSB_PART].joined);
+        CHECK(p.bytes <= budget && p.nbits == 1 + q->dim[WB_SSB_PART].joined);
+        int seen[WB_SSB_DIMS] = {0};
+        for (int i = 0; i < q->nprobe; i++) {
+            CHECK(q->dim[p.order[i]].joined && !seen[p.order[i]]);
+            seen[p.order[i]] = 1;
+            CHECK(p.bits[p.order[i]] == (i < p.nbits));
+            if (i > 0 && p.bits[p.order[i]] == p.bits[p.order[i - 1]])
+                CHECK(wb_ssb_dim_share(q, p.order[i - 1]) <= wb_ssb_dim_share(q, p.order[i]));
+        }
+        /* At SF 10 customer's 37.5 KB fits too. */
+        wb_ssb_bitmap_plan_of(q, &sf10, budget, &p);
+        CHECK(p.bits[WB_SSB_CUST] == q->dim[WB_SSB_CUST].joined && p.nbits == q->nprobe - 1);
+    }
+    /* Q2.1: part (1/25) before supplier (1/5), then date; Q4.3: supplier's 1/25 before part's 1/25 (order kept). */
+    wb_ssb_bitmap_plan p;
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
+    CHECK(p.order[0] == WB_SSB_PART && p.order[1] == WB_SSB_SUPP && p.order[2] == WB_SSB_DATE);
+    /* The date goes to the final stage where it is last and passes most rows: Q2.x and Q4.1 (every
+     * date), Q3.1-Q3.3 (91%); not Q3.4 (1.3%), Q4.2 and Q4.3 (24%, and not last). */
+    static const int date_last[WB_SSB_QUERIES] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0};
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &big, budget, &p);
+        CHECK(p.date_last == date_last[qi]);
+    }
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[12], &big, budget, &p);
+    CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_PART && p.order[2] == WB_SSB_CUST);
+    /* Nothing fits: no bitmap, the order by share. */
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 1024, &p);
+    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART);
 }
 
 /* ---- --csv ---- */
@@ -298,5 +347,6 @@ int main(int argc, char **argv) {
     test_layouts();
     test_selectivities();
     test_maps();
+    test_bitmap_plan();
     return TEST_DONE();
 }
