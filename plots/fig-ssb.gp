@@ -28,7 +28,7 @@ stats R using (NR = NR < 8 ? NR + 1 : NR, RN[NR] = strcol(1), RR[NR] = $5, 0) no
 RMAX = 1
 do for [k = 1:NR] { RMAX = RR[k] > RMAX ? RR[k] : RMAX }
 
-do for [t = 1:2] {
+do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout 1, 2 title sprintf("Star Schema Benchmark at SF %g: four forms of each query against the roofline\n{/*0.8 %s}", sf, source)
     set xrange [-0.6:12.6]
