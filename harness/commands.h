@@ -5,7 +5,7 @@
 
 int wb_cmd_run(int argc, char **argv);      /* run.c: measure, store HDF5 */
 int wb_cmd_list(int argc, char **argv);     /* run.c: families, variants, sweep sizes */
-int wb_cmd_info(int argc, char **argv);     /* device.c: GPU, clocks, profile */
+int wb_cmd_info(int argc, char **argv);     /* run/info.c: GPU, clocks, profile */
 int wb_cmd_roofline(int argc, char **argv); /* roofline.c: Table 2 for the measured GPU vs L4, GH200 */
 int wb_cmd_report(int argc, char **argv);   /* report.c: seed 000 Tables 2, 6, 7, 8, 9 */
 int wb_cmd_export(int argc, char **argv);   /* export.c: the table one figure script reads */

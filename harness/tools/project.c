@@ -60,7 +60,7 @@ static int attrs(proj *p) {
     }
     const char *src_gpu = wb_results_attr(p->src, "gpu_name");
     char name[96], cc[16] = "";
-    snprintf(name, sizeof name, "%s (projected)", g->model);
+    snprintf(name, sizeof name, "%.80s (projected)", g->model);
     if (g->arch > 0) snprintf(cc, sizeof cc, "%d.%d", g->arch / 10, g->arch % 10);
     const struct { const char *name, *value; } strs[] = {
         {"gpu_name", name}, {"profile", g->profile}, {"profile_model", g->model}, {"compute_capability", cc},
