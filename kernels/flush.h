@@ -1,7 +1,8 @@
 /* flush.h - evicts the L2 cache between timed samples by READING a buffer of
- * at least twice the L2 size. A read, not a memset: a memset leaves dirty
- * lines whose write-back then lands inside the next timed kernel, while the
- * clean lines a read leaves behind are dropped for free. */
+ * several times the L2 size (timing.c says how many and why). A read, not a
+ * memset: a memset leaves dirty lines whose write-back then lands inside the
+ * next timed kernel, while the clean lines a read leaves behind are dropped
+ * for free. */
 #ifndef WB_FLUSH_H
 #define WB_FLUSH_H
 

@@ -30,6 +30,34 @@ int wb_dev_alloc(void **p, size_t bytes, const char *what, wb_err *e) {
     return WB_OK;
 }
 
+/* Places start a page and 33 lines apart: another page and another set of
+ * slices each (the slice of a line depends on bits below and above 2 MiB). */
+static size_t placed_stride(size_t bytes) {
+    const size_t page = (size_t)2 << 20;
+    return (bytes + page - 1) / page * page + 33 * 128;
+}
+
+double wb_placed_bytes(double bytes) { return WB_PLACEMENTS * (double)placed_stride((size_t)bytes); }
+
+int wb_placed_alloc(wb_placed *b, size_t bytes, const char *what, wb_err *e) {
+    b->bytes = bytes;
+    b->stride = placed_stride(bytes);
+    b->at = 0;
+    return wb_dev_alloc((void **)&b->pool, WB_PLACEMENTS * b->stride, what, e);
+}
+
+void *wb_placed_here(const wb_placed *b) { return b->pool ? b->pool + (size_t)b->at * b->stride : NULL; }
+
+void *wb_placed_next(wb_placed *b) {
+    b->at = (b->at + 1) % WB_PLACEMENTS;
+    return wb_placed_here(b);
+}
+
+void wb_placed_free(wb_placed *b) {
+    wb_dev_free(b->pool);
+    b->pool = NULL;
+}
+
 int wb_upload(void *dst, const void *src, size_t bytes, wb_err *e) {
     return bytes ? WB_CUDA(e, cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice)) : WB_OK;
 }

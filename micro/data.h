@@ -32,6 +32,29 @@ int wb_dev_alloc(void **p, size_t bytes, const char *what, wb_err *e);
 int wb_upload(void *dst, const void *src, size_t bytes, wb_err *e);
 int wb_download(void *dst, const void *src, size_t bytes, wb_err *e);
 void wb_dev_free(void *p);
+/* A small output that contended atomics hit (a cursor, a sum, group sums),
+ * kept in WB_PLACEMENTS places of one allocation, each on another 2 MiB page
+ * and at another offset in it; each reset moves it to the next place, so the
+ * median of a point's samples is a median over placements. Why: global
+ * atomics on a few lines run at a speed set by the L2 slices those lines
+ * land in. On the H200, 2^26 atomic adds into 1024 groups took 3.0-6.3 ms
+ * over 24 placements of the same 8 KB, one red per block of 1M blocks
+ * 1.18-1.28 ms (.device/exp atomic_place.cu, 2026-12-01); with one placement
+ * per run, global group-by points differed by up to 21% between runs. */
+#define WB_PLACEMENTS 16
+typedef struct wb_placed {
+    char *pool; /* device, WB_PLACEMENTS * stride bytes */
+    size_t bytes, stride;
+    int at; /* the current place */
+} wb_placed;
+/* Device bytes that wb_placed_alloc takes for an output of `bytes`. */
+double wb_placed_bytes(double bytes);
+int wb_placed_alloc(wb_placed *b, size_t bytes, const char *what, wb_err *e);
+void *wb_placed_here(const wb_placed *b);
+/* Moves to the next place and returns it. */
+void *wb_placed_next(wb_placed *b);
+void wb_placed_free(wb_placed *b);
+
 /* Host memory: NULL-checked malloc naming what failed. */
 void *wb_host_alloc(size_t bytes, const char *what, wb_err *e);
 

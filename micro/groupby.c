@@ -116,7 +116,7 @@ static int64_t max_runs(int64_t n, int64_t groups) { return n < groups ? n : gro
  * and values; its histograms and lookback state are small), and the runs. */
 static double gb_device_bytes(const wb_point *p) {
     double n = (double)p->n, g = (double)p->groups;
-    double b = 8 * n + 8 * g;
+    double b = 8 * n + wb_placed_bytes(8 * g);
     if (p->variant_id == WB_GROUPBY_SORT) b += 16 * n + 16777216.0 + 12 * (double)max_runs(p->n, p->groups) + 8;
     return b;
 }
@@ -128,7 +128,9 @@ static int gb_same_data(const wb_point *a, const wb_point *b) {
 typedef struct gb_data {
     wb_groupby_gen gen;
     wb_groupby_ref ref;
-    void *keys, *vals, *result; /* device: n keys, n values, groups sums */
+    void *keys, *vals;  /* device: n keys, n values */
+    wb_placed sums_at;  /* the group sums, moved by each reset (data.h) */
+    void *result;       /* where they are now */
     /* sort scratch, held while sort points run */
     void *sorted_keys, *sorted_vals, *unique, *sums, *runs, *temp;
     size_t temp_bytes;
@@ -146,7 +148,7 @@ static void gb_data_destroy(void *data) {
     gb_data *d = data;
     if (!d) return;
     free_sort(d);
-    wb_dev_free(d->keys), wb_dev_free(d->vals), wb_dev_free(d->result);
+    wb_dev_free(d->keys), wb_dev_free(d->vals), wb_placed_free(&d->sums_at);
     wb_groupby_ref_free(&d->ref);
     free(d);
 }
@@ -164,7 +166,8 @@ static int gb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_e
     int rc = wb_groupby_ref_alloc(&d->ref, p->groups, e);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->keys, col, "group-by keys", e);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->vals, col, "group-by values", e);
-    if (rc == WB_OK) rc = wb_dev_alloc(&d->result, (size_t)p->groups * sizeof(unsigned long long), "group sums", e);
+    if (rc == WB_OK) rc = wb_placed_alloc(&d->sums_at, (size_t)p->groups * sizeof(unsigned long long), "group sums", e);
+    d->result = wb_placed_here(&d->sums_at);
     int32_t *host = rc == WB_OK ? wb_host_alloc(2 * col, "group-by host inputs", e) : NULL;
     if (rc == WB_OK && !host) rc = WB_ERR;
     if (rc == WB_OK) rc = wb_groupby_generate(&d->gen, host, host + p->n, &d->ref, e);
@@ -268,6 +271,7 @@ static int gb_reset(void *data, const wb_point *p, int poison, cudaStream_t s, w
     }
     /* The sums are the atomics' targets and start at 0, poison or not; a
      * launch that did not run leaves 0, which fails for any non-empty group. */
+    d->result = wb_placed_next(&d->sums_at);
     return WB_CUDA(e, cudaMemsetAsync(d->result, 0, (size_t)d->gen.groups * sizeof(unsigned long long), s));
 }
 

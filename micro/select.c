@@ -30,7 +30,8 @@ static const double select_axis[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 1};
 typedef struct select_data {
     int64_t n, k;
     int32_t *d_in, *d_out;
-    unsigned long long *d_count;
+    wb_placed count_at;          /* the count (the atomics' cursor), moved by each reset (data.h) */
+    unsigned long long *d_count; /* where it is now */
     void *d_temp;
     size_t temp_cap;
     int32_t *h_buf; /* pinned: the input on its way up, then every result on its way down */
@@ -214,7 +215,7 @@ static void select_data_destroy(void *vd) {
     if (!d) return;
     wb_dev_free(d->d_in);
     wb_dev_free(d->d_out);
-    wb_dev_free(d->d_count);
+    wb_placed_free(&d->count_at);
     wb_dev_free(d->d_temp);
     if (d->h_buf) (void)cudaFreeHost(d->h_buf); /* teardown: nothing to report to */
     if (d->h_in) (void)cudaFreeHost(d->h_in);
@@ -249,7 +250,7 @@ static int select_data_create(const wb_point *p, uint64_t run_seed, void **out, 
     if (wb_select_seen_alloc(&d->seen, d->k, e) || wb_select_ref_is_permutation(d->ref, d->k, &d->seen, e) ||
         wb_dev_alloc((void **)&d->d_in, bytes, "select input", e) ||
         wb_dev_alloc((void **)&d->d_out, bytes, "select output", e) ||
-        wb_dev_alloc((void **)&d->d_count, sizeof(unsigned long long), "select count", e) ||
+        wb_placed_alloc(&d->count_at, sizeof(unsigned long long), "select count", e) ||
         wb_upload(d->d_in, d->h_buf, bytes, e))
         goto fail;
     if (is_host(p)) {
@@ -289,6 +290,7 @@ static int select_plan(void *vd, wb_point *p, wb_err *e) {
 static int select_reset(void *vd, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
     select_data *d = vd;
     (void)p;
+    d->d_count = wb_placed_next(&d->count_at);
     WB_CUDA_TRY(e, cudaMemsetAsync(d->d_count, 0, sizeof(unsigned long long), s));
     if (poison && d->n) WB_CUDA_TRY(e, cudaMemsetAsync(d->d_out, 0xFF, (size_t)d->n * sizeof(int32_t), s));
     /* regime A: a launch that does not copy the input selects from poison */

@@ -310,7 +310,7 @@ static void test_no_session(void) {
     CHECK(wb_counters_collect(NULL, no_step, no_step, NULL, &c, &e) == WB_SKIP);
     for (int i = 0; i < WB_METRICS_MAX; i++) CHECK(isnan(c.v[i]));
     CHECK(c.launches == -1 && strcmp(c.note, "counters off") == 0);
-    CHECK(wb_counters_passes(NULL) == 0 && wb_counters_summary(NULL)[0]);
+    CHECK(wb_counters_passes(NULL) == 0 && wb_counters_summary(NULL)[0] && !wb_counters_profiling(NULL));
     wb_counters_close(NULL);
 }
 

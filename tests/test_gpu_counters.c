@@ -310,6 +310,7 @@ int main(int argc, char **argv) {
         return teardown(&w), 1;
     }
     printf("%s\n", wb_counters_summary(s));
+    CHECK(!wb_counters_profiling(s)); /* timed samples run between collections */
     wb_counters c[K_COUNT];
     double pass_ms[K_COUNT], event_ms[K_COUNT];
     for (int k = 0; k < K_COUNT; k++) {
@@ -322,6 +323,7 @@ int main(int argc, char **argv) {
             wb_test_failures++;
         }
         pass_ms[k] = now_ms() - t0;
+        CHECK(!wb_counters_profiling(s));
         wb_counters_derive(&c[k], NAN, NULL, NULL, NULL);
         if (check_output(&w, k)) wb_test_failures++;
     }

@@ -35,6 +35,7 @@ void wb_row_init(wb_row *r) {
     r->m.sm_clock_mhz = NAN;
     r->m.timing_pass_ms = NAN;
     r->m.counter_pass_ms = NAN;
+    r->m.setup_ms = NAN;
     r->m.gather_greqs = r->m.gather_pct = NAN;
     r->m.samples_taken = r->m.throttled = -1;
     r->m.noise = NAN;

@@ -45,6 +45,7 @@ typedef struct wb_measure {
     int64_t clock_events;   /* OR of NVML clock-event reasons seen during the samples; -1 unread */
     double timing_pass_ms;  /* host wall time of warm-up + timed samples */
     double counter_pass_ms; /* host wall time of the counter pass (all replays; its share of a batch); NaN if none */
+    double setup_ms;        /* host wall time of data creation (when this point made it) + plan + verification */
     double gather_greqs;    /* the run's gather_word ceiling at this point's table_bytes (G requests/s); NaN */
     double gather_pct;      /* 100 x items per second / gather_greqs: a probe against the random-access wall */
 } wb_measure;

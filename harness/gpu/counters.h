@@ -53,6 +53,9 @@ int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_coun
 
 void wb_counters_close(wb_counters_session *s);
 
+/* 1 while a profiler object exists (inside a collection only): timed
+ * samples must never run then (counters_cupti.c says what it costs them). */
+int wb_counters_profiling(const wb_counters_session *s);
 /* Replay passes the session's metric set needs (one reset + launch each). */
 int wb_counters_passes(const wb_counters_session *s);
 /* One line for the run log: chip, metrics accepted, passes, launch counting. */

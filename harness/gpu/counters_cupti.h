@@ -33,8 +33,7 @@ struct wb_counters_session {
     size_t config_size;
     uint8_t *data;                     /* counter data image, re-initialised per point */
     size_t data_size;
-    CUpti_RangeProfiler_Object *rp;    /* enabled once for the session (see begin_point) */
-    int enable_per_point;              /* fallback: Enable/Disable around every point */
+    CUpti_RangeProfiler_Object *rp;    /* enabled for one batch only, NULL between batches */
     double cost_s[WB_COST_STEPS];      /* wall time by step (WB_COST_*) */
     int passes;
     int profiler_initialized;

@@ -149,6 +149,7 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     }
     rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
     spend(r, WB_SPENT_VERIFY, wb_now_s() - t1);
+    r->row.m.setup_ms = (wb_now_s() - t0) * 1e3;
     if (rc != WB_OK || wb_measure_counters(r, rp, e) != WB_OK) return WB_ERR; /* 5 */
     r->timing_t0_s = wb_now_s();
     return wb_timing_warmup(f, r->data, &r->row.p, r->warmup, &r->timing, e); /* 6 */

@@ -15,6 +15,7 @@ static double pass_ms(const wb_row *r) {
     double t = 0;
     if (isfinite(r->m.timing_pass_ms)) t += r->m.timing_pass_ms;
     if (isfinite(r->m.counter_pass_ms)) t += r->m.counter_pass_ms;
+    if (isfinite(r->m.setup_ms)) t += r->m.setup_ms; /* schema 3 on: data + verification */
     return t;
 }
 
@@ -78,7 +79,7 @@ int wb_shard_costs(const wb_run_point *pts, int n, const char *cost_path, double
     }
     for (int i = 0; i < n; i++) cost[i] = isfinite(ms[i]) ? ms[i] : cost[i] * ms_per_byte;
     free(ms);
-    snprintf(source, len, "pass times of %.100s (%d of %d points; the rest by bytes)", cost_path, found, n);
+    snprintf(source, len, "pass and set-up times of %.100s (%d of %d points; the rest by bytes)", cost_path, found, n);
     return WB_OK;
 }
 

@@ -56,6 +56,7 @@ static const wb_column fixed_before[] = {
     I64("clock_events", m.clock_events, "bits", "OR of NVML clock-event (throttle) reasons seen during the samples; -1 unread"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
     F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
+    F64("setup_ms", m.setup_ms, "ms", "host time of data creation (on the point that made the data), plan and verification; what --shard-cost adds to the passes"),
     F64("gather_greqs", m.gather_greqs, "G req/s", "gather_word ceiling of this run at table_bytes (log-interpolated)"),
     F64("gather_pct", m.gather_pct, "%", "items/s as a share of gather_greqs: the random-access wall"),
     I32("launches", c.launches, "launches", "kernel launches in the point (counted range)"),
@@ -79,6 +80,8 @@ static const wb_column fixed_after[] = {
 static const char *const added_in_2[] = {"samples_taken", "noise",      "stop",         "throttled_samples",
                                          "clock_events",  "partitions", "table_bytes",  "gather_greqs",
                                          "gather_pct",    "inst_per_l1_sector",          "inst_per_l2_sector"};
+/* Added by schema 3: the set-up time that --shard-cost was missing. */
+static const char *const added_in_3[] = {"setup_ms"};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
@@ -103,6 +106,9 @@ static void build(void) {
     for (int i = 0; i < k; i++)
         for (int j = 0; j < NFIX(added_in_2); j++)
             if (strcmp(columns[i].name, added_in_2[j]) == 0) columns[i].since = 2;
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < NFIX(added_in_3); j++)
+            if (strcmp(columns[i].name, added_in_3[j]) == 0) columns[i].since = 3;
     ncolumns = k;
 }
 
