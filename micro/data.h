@@ -39,7 +39,7 @@ void wb_dev_free(void *p);
  * atomics on a few lines run at a speed set by the L2 slices those lines
  * land in. On the H200, 2^26 atomic adds into 1024 groups took 3.0-6.3 ms
  * over 24 placements of the same 8 KB, one red per block of 1M blocks
- * 1.18-1.28 ms (.device/exp atomic_place.cu, 2026-12-01); with one placement
+ * 1.18-1.28 ms (tests/hw/atomic_place.cu and its -h200.txt, 2026-12-01); with one placement
  * per run, global group-by points differed by up to 21% between runs. */
 #define WB_PLACEMENTS 16
 typedef struct wb_placed {

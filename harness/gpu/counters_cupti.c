@@ -96,7 +96,7 @@ static double now_s(void) {
  * builds the object afresh), it slowed kernels it did not count: with
  * counters on, the timed samples of select/if_warp at 2^28 ran 6.6-8% slower
  * and scan/tiled at ILP 1 11% slower than with --no-counters, run after run
- * (H200, 2026-12-01, .device/exp e1: 2.341 vs 2.194 ms, 2.060 vs 1.852 ms).
+ * (H200, 2026-12-01, tests/hw/profiler-h200.txt: 2.341 vs 2.194 ms, 2.060 vs 1.852 ms).
  * The image must be sized through the object that initialises it: the size
  * call is where the object learns the metrics (CounterDataImageInitialize
  * takes none), and initialising without it crashed inside libcupti on the

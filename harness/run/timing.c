@@ -11,8 +11,9 @@ int wb_timing_open(const wb_device *d, wb_timing *t, wb_err *e) {
      * write, a read of 2x L2 left 0.43 MB of dirty lines that a read-only
      * kernel then wrote back (ncu, dram__sectors_write), 8x L2 left 52 KB,
      * the level a read-only kernel shows with no writes before it (H200,
-     * 2026-12-01, .device/exp writeback.cu). The replacement policy keeps
-     * some old lines against a stream; 0.1 ms a sample on the H200. */
+     * 2026-12-01, tests/hw/writeback.cu and writeback-h200.txt). The
+     * replacement policy keeps some old lines against a stream; 0.1 ms a
+     * sample on the H200. */
     size_t l2 = d->l2_bytes > 0 ? (size_t)d->l2_bytes : (size_t)64 << 20;
     t->flush_bytes = (8 * l2 + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
     t->flush_block = 256;
