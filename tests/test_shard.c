@@ -208,6 +208,7 @@ static void merges(const char *dir) {
     unlink(out);
     CHECK(merge(out, s2, s1, msg, sizeof msg) == 0);
     CHECK(strstr(msg, "run time 100.0%, DRAM read 10.0%, inst -") != NULL);
+    CHECK(strstr(msg, "the shards ran on 2 GPUs (s1.h5,s2.h5)") != NULL);
     wb_results r;
     wb_err e;
     CHECK(wb_results_open(out, &r, &e) == WB_OK);
@@ -223,6 +224,8 @@ static void merges(const char *dir) {
         CHECK(m && !strcmp(m, "1/2 2/2"));
         const char *u1 = wb_results_attr(&r, "shard1_gpu_uuid"), *u2 = wb_results_attr(&r, "shard2_gpu_uuid");
         CHECK(u1 && u2 && !strcmp(u1, "s1.h5") && !strcmp(u2, "s2.h5"));
+        const char *boards = wb_results_attr(&r, "merged_gpu_uuids");
+        CHECK(boards && !strcmp(boards, "s1.h5,s2.h5"));
         CHECK(wb_results_attr(&r, "merge_ceilings") && strstr(wb_results_attr(&r, "merge_ceilings"), "shard 1/2"));
         CHECK(!wb_results_attr(&r, "shard")); /* the merge is no shard */
         const char *cl = wb_results_attr(&r, "command_line");

@@ -98,6 +98,24 @@ static int check_disjoint(const shard_file *a, const shard_file *b, wb_err *e) {
     return rc;
 }
 
+/* The distinct gpu_uuid of the shards, in shard order, comma-separated:
+ * one sweep may be spread over boards of one model, which agree in
+ * bandwidth but not always in random reads (11% apart on two H200s). */
+static int board_list(const shard_file *f, int nf, char *out, size_t len) {
+    int boards = 0;
+    out[0] = '\0';
+    for (int i = 0; i < nf; i++) {
+        const char *u = attr_or(&f[i].r, "gpu_uuid", "?");
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = !strcmp(u, attr_or(&f[j].r, "gpu_uuid", "?"));
+        if (seen) continue;
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s", boards ? "," : "", u);
+        boards++;
+    }
+    return boards;
+}
+
 /* Per shard: its GPU, how long it ran and two of its ceilings, then how
  * far apart the GPUs were (max / min - 1): the spread between the GPUs
  * that one sweep was spread over. */
@@ -118,6 +136,12 @@ static void shard_table(const shard_file *f, int nf) {
                cell[2], attr_or(&f[i].r, "gpu_uuid", "?"));
     }
     if (nf < 2) return;
+    char boards[1024];
+    const int nb = board_list(f, nf, boards, sizeof boards);
+    if (nb > 1)
+        printf("  NOTE: the shards ran on %d GPUs (%s): the merged file's ceilings are shard %d's; compare\n"
+               "  points within one gpu_uuid (attributes shard<I>_gpu_uuid, merged_gpu_uuids)\n",
+               nb, boards, f[0].index);
     printf("  spread between the shards' GPUs (max / min - 1):");
     for (int c = 0; c < 3; c++)
         if (hi[c] > 0 && lo[c] > 0) printf("%s %s %.1f%%", c ? "," : "", names[c], (hi[c] / lo[c] - 1) * 100);
@@ -136,6 +160,9 @@ static int shard_only(const char *name) {
 
 static int write_attrs(wb_store *s, const shard_file *f, int nf, const char *cmdline, wb_err *e) {
     if (wb_store_attr_str(s, "command_line", cmdline, e) != WB_OK) return WB_ERR;
+    char boards[1024];
+    board_list(f, nf, boards, sizeof boards);
+    if (wb_store_attr_str(s, "merged_gpu_uuids", boards, e) != WB_OK) return WB_ERR;
     for (int k = 0; k < f[0].r.nattrs; k++) {
         const wb_attr *a = &f[0].r.attrs[k];
         if (shard_only(a->name) || !strcmp(a->name, "schema_version") || !strcmp(a->name, "command_line")) continue;
