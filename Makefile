@@ -41,14 +41,15 @@ test:
 run:
 	@$(build); out=$(if $(OUT),$(OUT),results/$$prof); mkdir -p $$out; \
 	export LD_LIBRARY_PATH=$$(sed -n 's/^CUDAToolkit_LIBRARY_DIR:PATH=//p' $$b/CMakeCache.txt)$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; \
-	popt=$$([ $$kind = row ] && echo --profile $$prof); \
+	popt=$$([ $$kind = row ] && echo --profile $$prof); stamp=$$(mktemp); \
 	if [ -n "$(GPUS)" ]; then harness/node_run.sh $$b/wallbench "$(GPUS)" $$out $$popt --sweep $(SWEEP) $(ARGS); \
 	else $$b/wallbench run $$popt --sweep $(SWEEP) --out $$out $(ARGS); fi; rc=$$?; \
-	latest=$$(ls -t $$out/*.h5 2>/dev/null | head -n 1); \
+	latest=$$(find $$out -maxdepth 1 -name '*.h5' ! -name '*-projected-*' -newer $$stamp 2>/dev/null | LC_ALL=C sort | tail -n 1); \
+	rm -f $$stamp; \
 	if [ -n "$$latest" ]; then \
 	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest; \
 	  else echo "plots skipped: render them elsewhere with: make plots RESULTS=$$latest"; fi; \
-	fi; exit $$rc
+	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
 
 plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \

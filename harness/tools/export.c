@@ -83,12 +83,19 @@ int wb_export_close(FILE *f, wb_export *x, const char *part, wb_err *e) {
     return wb_fail(e, "%s: write error", path);
 }
 
+/* One column for gnuplot: "-" when empty; a name with blanks in double
+ * quotes (gnuplot reads a quoted field as one column, and strcol drops the
+ * quotes), so that keys keep their spaces; tabs, newlines and quotes inside
+ * become a space and a single quote. */
 void wb_export_str(FILE *f, const char *s) {
     if (!s || !*s) {
         fputs("-", f);
         return;
     }
-    for (; *s; s++) fputc(*s == ' ' || *s == '\t' || *s == '\n' ? '_' : *s, f);
+    const int quote = strpbrk(s, " \t\n") != NULL;
+    if (quote) fputc('"', f);
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' ? ' ' : *s == '"' ? '\'' : *s, f);
+    if (quote) fputc('"', f);
 }
 
 void wb_export_num(FILE *f, double v) {

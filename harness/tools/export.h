@@ -47,7 +47,7 @@ const char *wb_export_resolve(const char *name);
 FILE *wb_export_open(wb_export *x, const char *part, const char *columns, wb_err *e);
 /* Closes, reporting a write error with the path. */
 int wb_export_close(FILE *f, wb_export *x, const char *part, wb_err *e);
-/* Writes a string field: spaces become '_', empty becomes "-". */
+/* Writes a string field: in double quotes when it holds blanks, "-" when empty (export.c). */
 void wb_export_str(FILE *f, const char *s);
 /* Writes " %.10g" (exact for counts up to 10^10), or " NaN". */
 void wb_export_num(FILE *f, double v);

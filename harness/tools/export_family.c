@@ -111,7 +111,12 @@ static int probe_levels(wb_export *x, wb_err *e) {
     FILE *f = wb_export_open(x, "-levels", "level bytes", e);
     if (!f) return WB_ERR;
     double smem = wb_results_attr_f64(x->r, "smem_per_sm");
-    if (smem > 0) fprintf(f, "shared_memory_per_SM_(%.0fK_words) %.6g\n", smem / 4 / 1024, smem);
+    if (smem > 0) {
+        char label[64];
+        snprintf(label, sizeof label, "shared memory per SM (%.0fK words)", smem / 4 / 1024);
+        wb_export_str(f, label);
+        fprintf(f, " %.6g\n", smem);
+    }
     if (x->v.l2_mib > 0) fprintf(f, "L2 %.6g\n", x->v.l2_mib * 1024.0 * 1024.0);
     return wb_export_close(f, x, "-levels", e);
 }

@@ -54,9 +54,12 @@ static int fig2_gather(wb_export *x, wb_err *e) {
     FILE *f = wb_export_open(x, "-gather", "name gsectors_per_s", e);
     if (!f) return WB_ERR;
     const double v[2] = {x->v.gather_word_1g, x->v.gather_sector_1g};
-    const char *const names[2] = {"random_4-byte_reads_(1_GiB)", "random_32-byte_sectors_(1_GiB)"};
+    const char *const names[2] = {"random 4-byte reads (1 GiB)", "random 32-byte sectors (1 GiB)"};
     for (int i = 0; i < 2; i++)
-        if (isfinite(v[i])) fprintf(f, "%s %.6g\n", names[i], v[i]);
+        if (isfinite(v[i])) {
+            wb_export_str(f, names[i]);
+            fprintf(f, " %.6g\n", v[i]);
+        }
     if (!isfinite(v[0]) && !isfinite(v[1])) fprintf(f, "# no gather ceiling in this file\n");
     return wb_export_close(f, x, "-gather", e);
 }
