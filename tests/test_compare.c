@@ -79,6 +79,7 @@ static void test_axes(void) {
 static void write_source(const char *name) {
     synth z;
     synth_open(&z, path_of(name), "NVIDIA H200");
+    synth_attr_str(&z, "gpu_uuid", "GPU-board-a");
     wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
     synth_counters(&r, 2e9, 1e3, 0); /* 1000 G inst/s */
     synth_put(&z, &r, NULL, 0);
@@ -167,6 +168,7 @@ static void test_project(void) {
 static void write_other(const char *name) {
     synth z;
     synth_open(&z, path_of(name), "NVIDIA H200");
+    synth_attr_str(&z, "gpu_uuid", "GPU-board-b");
     double samples[10];
     wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
     synth_counters(&r, 2e9, 1e3, 0);
@@ -222,6 +224,12 @@ static void test_compare(void) {
     expect(rc, 0, "repeatability: 3 of 4 points with both medians >= 1 ms agree within 1% (75.0%)", "repeat share");
     CHECK(line_has("2.0000", "100.00%", "transform/scalar"));
     CHECK(strstr(out, "the 4 least repeatable") != NULL);
+    /* two boards: said, since repeatability is a property of one GPU; one board against itself: not */
+    CHECK(strstr(out, "NOTE: not one GPU: A ran on GPU-board-a, B on GPU-board-b") != NULL);
+    char *self[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("h200.h5"), "--repeat", NULL};
+    rc = run(wb_cmd_compare, self);
+    expect(rc, 0, "repeatability:", "a file against itself");
+    CHECK(!strstr(out, "NOTE: not one GPU"));
 
     char *fam[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "expr", NULL};
     rc = run(wb_cmd_compare, fam);

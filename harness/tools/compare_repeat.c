@@ -25,7 +25,27 @@ static double in_run_noise(const wb_row *r) {
     return r->m.time_median_ms > 0 ? r->m.time_stddev_ms / r->m.time_median_ms : NAN;
 }
 
+/* The boards a file was measured on: merged_gpu_uuids when a merge wrote
+ * it, else gpu_uuid ("?" when neither). */
+static const char *boards_of(const wb_results *r) {
+    const char *m = wb_results_attr(r, "merged_gpu_uuids");
+    if (m && *m) return m;
+    const char *u = wb_results_attr(r, "gpu_uuid");
+    return u && *u ? u : "?";
+}
+
+/* Repeatability is a property of one GPU: say so when the two files, or a
+ * merged one's shards, ran on different boards (two H200s were 11% apart in
+ * random reads at equal bandwidth, results/h200-repeat/boards.txt). */
+static void board_note(const wb_cmp *c) {
+    const char *a = boards_of(&c->a.r), *b = boards_of(&c->b.r);
+    if (!strcmp(a, b) && !strchr(a, ',')) return;
+    printf("\nNOTE: not one GPU: A ran on %s, B on %s; the spread below mixes run-to-run with board-to-board\n", a,
+           b);
+}
+
 int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e) {
+    board_note(c);
     spread *s = malloc((size_t)(c->npairs ? c->npairs : 1) * sizeof *s);
     if (!s) return wb_fail(e, "out of memory");
     int n = 0;
