@@ -27,6 +27,7 @@ array RN[8]; array RR[8]
 stats R using (NR = NR < 8 ? NR + 1 : NR, RN[NR] = strcol(1), RR[NR] = $5, 0) nooutput
 RMAX = 1
 do for [k = 1:NR] { RMAX = RR[k] > RMAX ? RR[k] : RMAX }
+load gpdir."lib-ridges.gp"
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
@@ -46,17 +47,10 @@ do for [t = 1:3] {
     set ylabel "warp instructions per DRAM sector"
     set yrange [*:RMAX * 2]   # every ridge on the chart, the L4's 44 included
     unset arrow; unset label
-    # Two roofs of one GPU with ridges within 5% (datasheet, measured) share a label.
+    set rmargin 16  # ridge labels stand right of the chart, off the points
     do for [k = 1:NR] {
         set arrow from graph 0, first RR[k] to graph 1, first RR[k] nohead dt 3 lw 1.5 lc rgb col(k + 3)
-        pair = 0
-        do for [j = 1:NR] {
-            if (j != k && RN[j] eq RN[k] && abs(RR[j] / RR[k] - 1) < 0.05) { pair = j }
-        }
-        if (pair == 0 || pair > k) {
-            ridge_text = pair ? sprintf("%s ridges %.3g, %.3g", RN[k], RR[k], RR[pair]) : sprintf("%s ridge %.3g", RN[k], RR[k])
-            set label esc(ridge_text) at graph (0.02 + 0.24 * (k - 1)), first RR[k] offset 0, 0.6 font ",9" tc rgb col(k + 3)
-        }
+        set label esc(RLABEL[k]) at graph 1.01, first RR[k] left font ",9" tc rgb col(k + 3)
     }
     plot for [b = 1:NB] F index (b - 1) using ($16 + (b - 2.5) * 0.18):11 with points pt pair_pt(b) ps 1.6 \
          lc rgb col(b - 1) title esc(SER[b])

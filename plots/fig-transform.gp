@@ -27,11 +27,11 @@ W = 1000; H = 650
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Transform: achieved bandwidth against ILP, scalar vs vectorized, n = 2^{%.0f} (seed 000 section 7)\n{/*0.8 %s; 100%% = measured DRAM copy ceiling %.0f GB/s}", log(NN) / log(2), source_shaped, CEIL)
+    set title sprintf("Transform: achieved bandwidth against ILP, scalar vs vectorized, n = 2^{%.0f} (seed 000 section 7)\n{/*0.8 %s; 100%% = %s DRAM copy ceiling %.0f GB/s}", log(NN) / log(2), source_shaped, measured_word, CEIL)
     set logscale x 2
     set xrange [0.8:20]
     set xlabel "ILP (items per thread)"
-    set ylabel "achieved bandwidth (% of the measured ceiling)"
+    set ylabel sprintf("achieved bandwidth (%% of the %s ceiling)", measured_word)
     set yrange [0:*]
     set key at graph 0.98, graph 0.52 right top box opaque Left reverse   # between the random gather and the rest
     set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead lw 1.5 lc rgb "#000000"

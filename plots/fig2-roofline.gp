@@ -16,6 +16,7 @@ d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d,
 load gpdir."lib-common.gp"
 R = data."/".fig.".dat"
 load gpdir."lib-roofs.gp"
+load gpdir."lib-ridges.gp"
 NG = 0
 array GN[4]; array GS[4]
 undefine STATS_*
@@ -38,18 +39,9 @@ do for [t = 1:3] {
     set samples 400
     set key top left box opaque reverse Left
     unset arrow; unset label
-    # Two roofs of one GPU whose ridges lie within 5% (datasheet and measured)
-    # share one label, so that their rotated labels do not print over each other.
     do for [i = 1:NR] {
         set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
-        pair = 0
-        do for [k = 1:NR] {
-            if (k != i && RN[k] eq RN[i] && abs(RR[k] / RR[i] - 1) < 0.05) { pair = k }
-        }
-        if (pair == 0 || pair > i) {
-            ridge_text = pair ? sprintf("%s ridges %.1f, %.1f", RN[i], RR[i], RR[pair]) : sprintf("%s ridge %.1f", RN[i], RR[i])
-            set label ridge_text at RR[i], ymin * 1.4 * 2.6**(i - 1) left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
-        }
+        set label RLABEL[i] at RR[i], ymin * 1.4 * 2.6**(i - 1) left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
     }
     if (NG > 0) {
         plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_title(i), \

@@ -34,10 +34,11 @@ W = 1300; H = 820
 # variant v of a family: shape v/2, filled for even v, open for odd
 var_pt(v) = int(v) % 2 ? pto(int(v) / 2) : pt(int(v) / 2)
 # ridge labels stand at the foot of their ridge; one that is within 1.3x of
-# an earlier ridge in x (measured 7.1 next to the datasheet's 7.0) stacks
+# an earlier labelled ridge in x (GH200's 8.3 next to the H200's 7.1) stacks
 # above it instead of printing over it
+load gpdir."lib-ridges.gp"
 array RSTACK[16]
-do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
+do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (strlen(RLABEL[j]) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
@@ -53,7 +54,7 @@ do for [t = 1:3] {
     unset arrow; unset label
     do for [i = 1:NR] {
         set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
-        set label sprintf("%s ridge %.1f", RN[i], RR[i]) at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+        set label RLABEL[i] at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
     }
     set label "point area grows with the point's median time" at graph 0.01, graph 0.03 font ",9"
     plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_short(i), \
