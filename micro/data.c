@@ -48,9 +48,9 @@ int wb_placed_alloc(wb_placed *b, size_t bytes, const char *what, wb_err *e) {
 
 void *wb_placed_here(const wb_placed *b) { return b->pool ? b->pool + (size_t)b->at * b->stride : NULL; }
 
-void *wb_placed_next(wb_placed *b) {
+int wb_placed_reset(wb_placed *b, cudaStream_t s, wb_err *e) {
     b->at = (b->at + 1) % WB_PLACEMENTS;
-    return wb_placed_here(b);
+    return WB_CUDA(e, cudaMemsetAsync(wb_placed_here(b), 0, b->bytes, s));
 }
 
 void wb_placed_free(wb_placed *b) {

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cuda_runtime_api.h>
+
 #include "harness/base/error.h"
 
 /* splitmix64: fast, seedable, good enough for benchmark inputs. */
@@ -50,9 +52,11 @@ typedef struct wb_placed {
 /* Device bytes that wb_placed_alloc takes for an output of `bytes`. */
 double wb_placed_bytes(double bytes);
 int wb_placed_alloc(wb_placed *b, size_t bytes, const char *what, wb_err *e);
+/* Where the output is now (what launch and verify use). */
 void *wb_placed_here(const wb_placed *b);
-/* Moves to the next place and returns it. */
-void *wb_placed_next(wb_placed *b);
+/* A family's reset: moves the output to the next place and zeroes it there
+ * (on stream s), since every such output is an accumulator. */
+int wb_placed_reset(wb_placed *b, cudaStream_t s, wb_err *e);
 void wb_placed_free(wb_placed *b);
 
 /* Host memory: NULL-checked malloc naming what failed. */

@@ -129,8 +129,7 @@ typedef struct gb_data {
     wb_groupby_gen gen;
     wb_groupby_ref ref;
     void *keys, *vals;  /* device: n keys, n values */
-    wb_placed sums_at;  /* the group sums, moved by each reset (data.h) */
-    void *result;       /* where they are now */
+    wb_placed group_sums; /* the group sums, moved by each reset (data.h) */
     /* sort scratch, held while sort points run */
     void *sorted_keys, *sorted_vals, *unique, *sums, *runs, *temp;
     size_t temp_bytes;
@@ -148,7 +147,7 @@ static void gb_data_destroy(void *data) {
     gb_data *d = data;
     if (!d) return;
     free_sort(d);
-    wb_dev_free(d->keys), wb_dev_free(d->vals), wb_placed_free(&d->sums_at);
+    wb_dev_free(d->keys), wb_dev_free(d->vals), wb_placed_free(&d->group_sums);
     wb_groupby_ref_free(&d->ref);
     free(d);
 }
@@ -166,8 +165,7 @@ static int gb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_e
     int rc = wb_groupby_ref_alloc(&d->ref, p->groups, e);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->keys, col, "group-by keys", e);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->vals, col, "group-by values", e);
-    if (rc == WB_OK) rc = wb_placed_alloc(&d->sums_at, (size_t)p->groups * sizeof(unsigned long long), "group sums", e);
-    d->result = wb_placed_here(&d->sums_at);
+    if (rc == WB_OK) rc = wb_placed_alloc(&d->group_sums, (size_t)p->groups * sizeof(unsigned long long), "group sums", e);
     int32_t *host = rc == WB_OK ? wb_host_alloc(2 * col, "group-by host inputs", e) : NULL;
     if (rc == WB_OK && !host) rc = WB_ERR;
     if (rc == WB_OK) rc = wb_groupby_generate(&d->gen, host, host + p->n, &d->ref, e);
@@ -271,14 +269,14 @@ static int gb_reset(void *data, const wb_point *p, int poison, cudaStream_t s, w
     }
     /* The sums are the atomics' targets and start at 0, poison or not; a
      * launch that did not run leaves 0, which fails for any non-empty group. */
-    d->result = wb_placed_next(&d->sums_at);
-    return WB_CUDA(e, cudaMemsetAsync(d->result, 0, (size_t)d->gen.groups * sizeof(unsigned long long), s));
+    return wb_placed_reset(&d->group_sums, s, e);
 }
 
 static int gb_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
     gb_data *d = data;
-    wb_groupby_args a = {d->keys,      d->vals,        d->gen.n, d->gen.groups, d->result, d->sorted_keys,
-                         d->sorted_vals, d->unique,    d->sums,  d->runs,       d->temp,   d->temp_bytes};
+    wb_groupby_args a = {d->keys,   d->vals,        d->gen.n,  d->gen.groups, wb_placed_here(&d->group_sums),
+                         d->sorted_keys, d->sorted_vals, d->unique, d->sums,       d->runs,
+                         d->temp,        d->temp_bytes};
     return WB_CUDA(e, wb_groupby_launch((wb_groupby_variant)p->variant_id, d->table, &p->launch, &a, s));
 }
 
@@ -288,7 +286,7 @@ static int gb_verify(void *data, const wb_point *p, wb_err *e) {
     if (p->variant_id != WB_GROUPBY_SORT) {
         unsigned long long *got = wb_host_alloc((size_t)d->gen.groups * sizeof *got, "group sums copy", e);
         if (!got) return WB_ERR;
-        rc = wb_download(got, d->result, (size_t)d->gen.groups * sizeof *got, e);
+        rc = wb_download(got, wb_placed_here(&d->group_sums), (size_t)d->gen.groups * sizeof *got, e);
         if (rc == WB_OK) rc = wb_groupby_check_table(got, &d->ref, e);
         free(got);
         return rc;

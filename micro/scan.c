@@ -32,8 +32,7 @@ typedef struct scan_data {
     int64_t n;
     int32_t *d_col[4]; /* orderdate + the shape's other columns */
     int32_t *d_dim;
-    wb_placed sum_at;        /* the sum, moved by each reset (data.h) */
-    unsigned long long *d_sum; /* where it is now */
+    wb_placed sum;           /* the sum, moved by each reset (data.h); io.sum is where it is now */
     wb_scan_io io;
     wb_scan_expect x;
     size_t fetch_default; /* the context's L2 fetch granularity before the family changed it */
@@ -182,7 +181,7 @@ static void scan_data_destroy(void *vd) {
     for (int c = 0; c < 4; c++)
         if (d->h_col[c]) (void)cudaFreeHost(d->h_col[c]);
     wb_dev_free(d->d_dim);
-    wb_placed_free(&d->sum_at);
+    wb_placed_free(&d->sum);
     free(d);
 }
 
@@ -231,9 +230,9 @@ static int scan_data_create(const wb_point *p, uint64_t run_seed, void **out, wb
         (wb_dev_alloc((void **)&d->d_dim, (size_t)h.dim_entries * sizeof(int32_t), "scan dimension", e) ||
          wb_upload(d->d_dim, h.dim_region, (size_t)h.dim_entries * sizeof(int32_t), e)))
         goto done;
-    if (wb_placed_alloc(&d->sum_at, sizeof(unsigned long long), "scan sum", e)) goto done;
-    d->d_sum = wb_placed_here(&d->sum_at);
-    d->io = (wb_scan_io){.n = d->n, .orderdate = d->d_col[0], .dim_region = d->d_dim, .q = wb_scan_ssb, .sum = d->d_sum};
+    if (wb_placed_alloc(&d->sum, sizeof(unsigned long long), "scan sum", e)) goto done;
+    d->io = (wb_scan_io){.n = d->n, .orderdate = d->d_col[0], .dim_region = d->d_dim, .q = wb_scan_ssb,
+                         .sum = wb_placed_here(&d->sum)};
     if (d->shape == WB_SCAN_Q11) {
         d->io.discount = d->d_col[1], d->io.quantity = d->d_col[2], d->io.extendedprice = d->d_col[3];
     } else {
@@ -271,8 +270,9 @@ static int scan_reset(void *vd, const wb_point *p, int poison, cudaStream_t s, w
     /* regime A: a launch that does not copy the columns scans poison */
     for (int c = 0; poison && c < 4 && d->h_col[c]; c++)
         WB_CUDA_TRY(e, cudaMemsetAsync(d->d_col[c], 0xFF, (size_t)d->n * sizeof(int32_t), s));
-    d->io.sum = d->d_sum = wb_placed_next(&d->sum_at);
-    return WB_CUDA(e, cudaMemsetAsync(d->d_sum, 0, sizeof(unsigned long long), s));
+    if (wb_placed_reset(&d->sum, s, e) != WB_OK) return WB_ERR;
+    d->io.sum = wb_placed_here(&d->sum);
+    return WB_OK;
 }
 
 static int scan_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e) {
@@ -286,7 +286,7 @@ static int scan_verify(void *vd, const wb_point *p, wb_err *e) {
     scan_data *d = vd;
     (void)p;
     unsigned long long sum = 0;
-    if (wb_download(&sum, d->d_sum, sizeof sum, e)) return WB_ERR;
+    if (wb_download(&sum, d->io.sum, sizeof sum, e)) return WB_ERR;
     return wb_scan_compare((long long)sum, d->x.sum, e);
 }
 

@@ -30,8 +30,7 @@ static const double select_axis[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 1};
 typedef struct select_data {
     int64_t n, k;
     int32_t *d_in, *d_out;
-    wb_placed count_at;          /* the count (the atomics' cursor), moved by each reset (data.h) */
-    unsigned long long *d_count; /* where it is now */
+    wb_placed count; /* the count (the atomics' cursor), moved by each reset (data.h) */
     void *d_temp;
     size_t temp_cap;
     int32_t *h_buf; /* pinned: the input on its way up, then every result on its way down */
@@ -215,7 +214,7 @@ static void select_data_destroy(void *vd) {
     if (!d) return;
     wb_dev_free(d->d_in);
     wb_dev_free(d->d_out);
-    wb_placed_free(&d->count_at);
+    wb_placed_free(&d->count);
     wb_dev_free(d->d_temp);
     if (d->h_buf) (void)cudaFreeHost(d->h_buf); /* teardown: nothing to report to */
     if (d->h_in) (void)cudaFreeHost(d->h_in);
@@ -250,7 +249,7 @@ static int select_data_create(const wb_point *p, uint64_t run_seed, void **out, 
     if (wb_select_seen_alloc(&d->seen, d->k, e) || wb_select_ref_is_permutation(d->ref, d->k, &d->seen, e) ||
         wb_dev_alloc((void **)&d->d_in, bytes, "select input", e) ||
         wb_dev_alloc((void **)&d->d_out, bytes, "select output", e) ||
-        wb_placed_alloc(&d->count_at, sizeof(unsigned long long), "select count", e) ||
+        wb_placed_alloc(&d->count, sizeof(unsigned long long), "select count", e) ||
         wb_upload(d->d_in, d->h_buf, bytes, e))
         goto fail;
     if (is_host(p)) {
@@ -290,8 +289,7 @@ static int select_plan(void *vd, wb_point *p, wb_err *e) {
 static int select_reset(void *vd, const wb_point *p, int poison, cudaStream_t s, wb_err *e) {
     select_data *d = vd;
     (void)p;
-    d->d_count = wb_placed_next(&d->count_at);
-    WB_CUDA_TRY(e, cudaMemsetAsync(d->d_count, 0, sizeof(unsigned long long), s));
+    if (wb_placed_reset(&d->count, s, e) != WB_OK) return WB_ERR;
     if (poison && d->n) WB_CUDA_TRY(e, cudaMemsetAsync(d->d_out, 0xFF, (size_t)d->n * sizeof(int32_t), s));
     /* regime A: a launch that does not copy the input selects from poison */
     if (poison && d->n && d->h_in) WB_CUDA_TRY(e, cudaMemsetAsync(d->d_in, 0xFF, (size_t)d->n * sizeof(int32_t), s));
@@ -300,7 +298,7 @@ static int select_reset(void *vd, const wb_point *p, int poison, cudaStream_t s,
 
 static int select_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e) {
     select_data *d = vd;
-    wb_select_io io = {d->d_in, d->n, (int32_t)d->k, d->d_out, d->d_count, d->d_temp, p->launch.temp_bytes};
+    wb_select_io io = {d->d_in, d->n, (int32_t)d->k, d->d_out, wb_placed_here(&d->count), d->d_temp, p->launch.temp_bytes};
     if (d->h_in && d->n)
         WB_CUDA_TRY(e, cudaMemcpyAsync(d->d_in, d->h_in, (size_t)d->n * sizeof(int32_t), cudaMemcpyHostToDevice, s));
     return WB_CUDA(e, wb_select_launch(p->variant_id, &p->launch, &io, s));
@@ -309,7 +307,7 @@ static int select_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e)
 static int select_verify(void *vd, const wb_point *p, wb_err *e) {
     select_data *d = vd;
     unsigned long long count = 0;
-    if (wb_download(&count, d->d_count, sizeof count, e) ||
+    if (wb_download(&count, wb_placed_here(&d->count), sizeof count, e) ||
         wb_download(d->h_buf, d->d_out, (size_t)d->n * sizeof(int32_t), e))
         return WB_ERR;
     int64_t got = count > (unsigned long long)INT64_MAX ? INT64_MAX : (int64_t)count;

@@ -163,8 +163,7 @@ typedef struct ssb_data {
     uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
     wb_ssb_bitmap_plan plan[WB_SSB_QUERIES];      /* the bitmap form's bitmaps and probe order */
     uint32_t *bitmap[WB_SSB_QUERIES][WB_SSB_DIMS]; /* its filters, one bit a key; NULL: no bitmap */
-    wb_placed out_at[WB_SSB_QUERIES];          /* device group sums, moved by each reset (data.h) */
-    unsigned long long *out[WB_SSB_QUERIES];   /* where they are now */
+    wb_placed out[WB_SSB_QUERIES];             /* device group sums, moved by each reset (data.h) */
     wb_ssb_answer ans[WB_SSB_QUERIES];
 } ssb_data;
 
@@ -175,7 +174,7 @@ static void ssb_data_destroy(void *data) {
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
         for (int dim = 0; dim < WB_SSB_DIMS; dim++)
             wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]), wb_dev_free(d->bitmap[qi][dim]);
-        wb_placed_free(&d->out_at[qi]);
+        wb_placed_free(&d->out[qi]);
     }
     wb_ssb_answers_free(d->ans);
     free(d);
@@ -221,9 +220,8 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
         wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table, &d->plan[qi]);
-        rc = wb_placed_alloc(&d->out_at[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
+        rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);
-        d->out[qi] = wb_placed_here(&d->out_at[qi]);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
             if (wb_ssb_specs[qi].dim[dim].joined) rc = upload_map(d, qi, dim, host, bytes, e);
     }
@@ -280,7 +278,7 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;
-    q.out = d->out[qi];
+    q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;
 }
@@ -315,8 +313,7 @@ static int ssb_reset(void *data, const wb_point *p, int poison, cudaStream_t s, 
     /* The group sums are the atomics' targets and must start at 0, poison or
      * not; a query that did not run leaves 0 in every group, which fails
      * wherever the reference has a row. */
-    d->out[qi] = wb_placed_next(&d->out_at[qi]);
-    return WB_CUDA(e, cudaMemsetAsync(d->out[qi], 0, (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long), s));
+    return wb_placed_reset(&d->out[qi], s, e);
 }
 
 static int ssb_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
@@ -333,7 +330,7 @@ static int ssb_verify(void *data, const wb_point *p, wb_err *e) {
     const size_t bytes = (size_t)a->layout.groups * sizeof(unsigned long long);
     unsigned long long *got = wb_host_alloc(bytes, "ssb group sums copy", e);
     if (!got) return WB_ERR;
-    int rc = wb_download(got, d->out[qi], bytes, e);
+    int rc = wb_download(got, wb_placed_here(&d->out[qi]), bytes, e);
     if (rc == WB_OK) {
         wb_mismatches m;
         wb_mismatch_init(&m);
