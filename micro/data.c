@@ -37,19 +37,28 @@ static size_t placed_stride(size_t bytes) {
     return (bytes + page - 1) / page * page + 33 * 128;
 }
 
-double wb_placed_bytes(double bytes) { return WB_PLACEMENTS * (double)placed_stride((size_t)bytes); }
+static int places_for(size_t stride) {
+    const size_t fit = WB_PLACES_BYTES / stride;
+    return fit < WB_PLACES_MIN ? WB_PLACES_MIN : fit > WB_PLACES_MAX ? WB_PLACES_MAX : (int)fit;
+}
+
+double wb_placed_bytes(double bytes) {
+    const size_t stride = placed_stride((size_t)bytes);
+    return places_for(stride) * (double)stride;
+}
 
 int wb_placed_alloc(wb_placed *b, size_t bytes, const char *what, wb_err *e) {
     b->bytes = bytes;
     b->stride = placed_stride(bytes);
+    b->places = places_for(b->stride);
     b->at = 0;
-    return wb_dev_alloc((void **)&b->pool, WB_PLACEMENTS * b->stride, what, e);
+    return wb_dev_alloc((void **)&b->pool, (size_t)b->places * b->stride, what, e);
 }
 
 void *wb_placed_here(const wb_placed *b) { return b->pool ? b->pool + (size_t)b->at * b->stride : NULL; }
 
 int wb_placed_reset(wb_placed *b, cudaStream_t s, wb_err *e) {
-    b->at = (b->at + 1) % WB_PLACEMENTS;
+    b->at = b->places > 0 ? (b->at + 1) % b->places : 0;
     return WB_CUDA(e, cudaMemsetAsync(wb_placed_here(b), 0, b->bytes, s));
 }
 

@@ -35,18 +35,26 @@ int wb_upload(void *dst, const void *src, size_t bytes, wb_err *e);
 int wb_download(void *dst, const void *src, size_t bytes, wb_err *e);
 void wb_dev_free(void *p);
 /* A small output that contended atomics hit (a cursor, a sum, group sums),
- * kept in WB_PLACEMENTS places of one allocation, each on another 2 MiB page
- * and at another offset in it; each reset moves it to the next place, so the
- * median of a point's samples is a median over placements. Why: global
- * atomics on a few lines run at a speed set by the L2 slices those lines
- * land in. On the H200, 2^26 atomic adds into 1024 groups took 3.0-6.3 ms
- * over 24 placements of the same 8 KB, one red per block of 1M blocks
- * 1.18-1.28 ms (tests/hw/atomic_place.cu and its -h200.txt, 2026-12-01); with one placement
- * per run, global group-by points differed by up to 21% between runs. */
-#define WB_PLACEMENTS 16
+ * kept in `places` places of one allocation, each on another 2 MiB page and
+ * at another offset in it; each reset moves it to the next place, and the
+ * point records its places (wb_point.places) so that the harness takes one
+ * sample per place before a plateau ends its sampling: the median is a
+ * median over placements. Why: global atomics on a few lines run at a speed
+ * set by the L2 slices those lines land in. On the H200, 2^26 atomic adds
+ * into 1024 groups took 3.0-6.3 ms over 24 placements of the same 8 KB
+ * (tests/hw/atomic_place.cu and its -h200.txt, 2026-12-01), and a warp
+ * selection's one cursor runs at two speeds 7% apart by place; with one
+ * placement per run, global group-by differed by up to 21% between runs,
+ * with 16 warp selection still moved 1-4% between processes (which pages a
+ * process gets decides the share of fast places). So: as many places as
+ * fit WB_PLACES_BYTES, WB_PLACES_MIN to WB_PLACES_MAX. */
+#define WB_PLACES_MIN 16
+#define WB_PLACES_MAX 128
+#define WB_PLACES_BYTES ((size_t)256 << 20)
 typedef struct wb_placed {
-    char *pool; /* device, WB_PLACEMENTS * stride bytes */
+    char *pool; /* device, places * stride bytes */
     size_t bytes, stride;
+    int places;
     int at; /* the current place */
 } wb_placed;
 /* Device bytes that wb_placed_alloc takes for an output of `bytes`. */

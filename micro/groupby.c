@@ -246,6 +246,7 @@ static int gb_plan(void *data, wb_point *p, wb_err *e) {
     WB_CUDA_TRY(e, wb_groupby_plan((wb_groupby_variant)v, d->gen.n, d->gen.groups, &p->launch, &table));
     if (v == WB_GROUPBY_SORT && alloc_sort(d, p->launch.temp_bytes, e) != WB_OK) return WB_ERR;
     d->table = table;
+    if (v != WB_GROUPBY_SORT) p->places = d->group_sums.places;
     double n = (double)d->gen.n;
     p->items = n;
     /* Inputs once (8 B/row), outputs once: the dense table, or the runs. */

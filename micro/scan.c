@@ -256,6 +256,7 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
     if (d->shape == WB_SCAN_Q31) p->table_entries = wb_scan_dim_entries(d->n); /* --n may have changed n */
     p->bytes_model = d->h_col[0] ? 16.0 * (double)d->n : wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
     p->items = (double)d->n;
+    p->places = d->sum.places;
     double n = d->n > 0 ? (double)d->n : 1.0;
     snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; MB tiled %.0f, direct %.0f; sum %lld; L2 fetch %d B",
              (double)d->x.rows_first / n, (double)d->x.rows_all / n,

@@ -278,6 +278,7 @@ static int select_plan(void *vd, wb_point *p, wb_err *e) {
     }
     p->bytes_model = d->h_in ? 4.0 * (double)d->n : 4.0 * (double)d->n + 4.0 * (double)d->k;
     p->items = (double)d->n;
+    p->places = d->count.places;
     snprintf(p->note, sizeof p->note, "count %lld, v %lld; %s%s", (long long)d->k, (long long)d->k,
              wb_select_keeps_order(v) ? "input order" : "any order",
              d->h_in                ? "; regime A: H2D copy + kernel, bytes = the 4n copied"

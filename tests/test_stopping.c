@@ -68,6 +68,21 @@ int main(void) {
     CHECK(taken >= rule.min_samples + rule.plateau_window && taken < rule.max_samples);
     CHECK(noise > 0.02 && noise < 0.04);
 
+    /* The same point rotating an output over 128 places: the plateau waits
+     * for one sample per place; the noise stop does not (a quiet point's
+     * places do not matter). */
+    wb_stop_rule placed = rule;
+    placed.cover_samples = 128;
+    double wall = 0;
+    for (taken = 1; taken <= 400; taken++) {
+        wall += ms[taken - 1] * 1e-3 + 1e-4;
+        if ((s = wb_stop_check(&placed, ms, NULL, taken, wall, &noise)) != WB_STOP_MORE) break;
+    }
+    CHECK(s == WB_STOP_PLATEAU && taken >= 128 && taken < rule.max_samples);
+    series(ms, 400, 2.0, 0.002, 1);
+    CHECK(wb_stop_check(&placed, ms, NULL, rule.min_samples, 0.0, &noise) == WB_STOP_NOISE);
+    series(ms, 400, 1.0, 0.052, 3);
+
     /* Noise that keeps growing (a drifting point) is no plateau: a ramp of
      * slow 40 ms samples runs into the 1 s timeout. */
     for (int i = 0; i < 400; i++) ms[i] = 40.0 * (1 + 0.01 * i);

@@ -23,6 +23,7 @@ void wb_point_init(wb_point *p) {
     p->launch.waves = NAN;
     p->bytes_model = NAN;
     p->items = NAN;
+    p->places = -1;
 }
 
 void wb_row_init(wb_row *r) {

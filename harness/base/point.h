@@ -24,6 +24,8 @@ typedef struct wb_point {
     double items;           /* items processed, for per-item rates (usually n) */
     double table_bytes;     /* bytes of the table read at random (gathers, probes; plan sets it); NaN */
     char note[96];          /* what the point did that its axes do not say */
+    int places;             /* plan sets it: places its reset moves a contended output over, one a
+                             * sample (micro/data.h); 0 none (the harness sets 0 before plan); -1 unrecorded */
 } wb_point;
 
 typedef struct wb_measure {

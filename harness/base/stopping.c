@@ -67,7 +67,7 @@ wb_stop wb_stop_check(const wb_stop_rule *r, const double *ms, const unsigned ch
     *noise = wb_noise(ms, keep, n);
     const int enough = kept >= r->min_samples && kept_ms >= r->min_time_ms;
     if (enough && *noise <= r->max_noise) return WB_STOP_NOISE;
-    if (enough && n >= r->min_samples + r->plateau_window) {
+    if (enough && n >= r->min_samples + r->plateau_window && n >= r->cover_samples) {
         const double before = wb_noise(ms, keep, n - r->plateau_window);
         if (fabs(*noise - before) <= r->plateau_rel * *noise) return WB_STOP_PLATEAU;
     }

@@ -8,7 +8,9 @@
  * were kept and min_time_ms of them was measured; stop earlier when the
  * noise has settled above the target (a plateau: over the last
  * plateau_window samples it changed by less than plateau_rel of itself),
- * when timeout_s of wall time has passed, or at max_samples. */
+ * when timeout_s of wall time has passed, or at max_samples. A plateau waits
+ * for cover_samples: a point whose samples rotate an output over places
+ * (micro/data.h) settles on a median over all of them, not over the first. */
 #ifndef WB_STOPPING_H
 #define WB_STOPPING_H
 
@@ -31,6 +33,7 @@ typedef struct wb_stop_rule {
     double timeout_s;   /* wall time of the samples, checked after each */
     int plateau_window; /* samples over which a settled noise is judged */
     double plateau_rel; /* settled: |noise now - noise window ago| <= plateau_rel * noise now */
+    int cover_samples;  /* samples before a plateau may stop (the point's places); 0: none */
 } wb_stop_rule;
 
 /* The sweep's defaults (the values and why: stopping.c). */

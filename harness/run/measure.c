@@ -139,6 +139,7 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     if ((rc = step_skip_check(r, rp, e)) == WB_OK) rc = step_data(r, rp, e);
     double t1 = wb_now_s();
     spend(r, WB_SPENT_DATA, t1 - t0);
+    r->row.p.places = 0; /* plan sets it where a reset moves an output */
     if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
     /* Every launch of the point inside one range, for nsys/ncu --nvtx filters;
@@ -214,9 +215,11 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
     /* One iteration: samples until the rule stops; its time is their median. */
     const double t0 = wb_now_s();
     wb_stop why = WB_STOP_MORE;
+    wb_stop_rule rule = r->rule;
+    rule.cover_samples = r->row.p.places;
     while (why == WB_STOP_MORE) {
         if (one_sample(r, rp->name, &ms, e) != WB_OK) return WB_ERR;
-        why = wb_stop_check(&r->rule, r->samples, r->sample_keep, r->nsamples, wb_now_s() - t0, &r->row.m.noise);
+        why = wb_stop_check(&rule, r->samples, r->sample_keep, r->nsamples, wb_now_s() - t0, &r->row.m.noise);
     }
     snprintf(r->row.m.stop, sizeof r->row.m.stop, "%s", wb_stop_name(why));
     *seconds = kept_median(r) * 1e-3;

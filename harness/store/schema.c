@@ -49,6 +49,7 @@ static const wb_column fixed_before[] = {
     STR("reason", m.reason, "why skipped or failed; warnings"),
     F64("sm_clock_mhz", m.sm_clock_mhz, "MHz", "SM clock (NVML) right after the timed samples"),
     I32("clock_low", m.clock_low, "bool", "1: clock below 90% of the run's typical clock"),
+    I32("places", p.places, "places", "places the point's contended output rotated over, one per sample (micro/data.h); 0: none"),
     I32("samples_taken", m.samples_taken, "samples", "timed samples taken (throttled included); -1 in schema-1 files"),
     F64("noise", m.noise, "fraction", "relative stddev of the kept samples when sampling stopped"),
     STR("stop", m.stop, "what stopped sampling: noise, plateau, timeout, max_samples, fixed (--reps)"),
@@ -75,13 +76,17 @@ static const wb_column fixed_after[] = {
     STR("counter_note", c.note, "why counters are missing, or empty"),
 };
 
-/* Columns added by schema 2 (noise-driven sampling, issue 16): a schema-1
- * file lacks them and reads as the fields' "not applicable" values. */
-static const char *const added_in_2[] = {"samples_taken", "noise",      "stop",         "throttled_samples",
-                                         "clock_events",  "partitions", "table_bytes",  "gather_greqs",
-                                         "gather_pct",    "inst_per_l1_sector",          "inst_per_l2_sector"};
-/* Added by schema 3: the set-up time that --shard-cost was missing. */
-static const char *const added_in_3[] = {"setup_ms"};
+/* Columns newer than schema 1, with the schema that added them: an older
+ * file lacks them and reads as the fields' "not applicable" values.
+ * 2: noise-driven sampling (issue 16); 3: the set-up time --shard-cost was
+ * missing; 4: the places a contended output rotated over. */
+static const struct {
+    const char *name;
+    int since;
+} added[] = {{"samples_taken", 2}, {"noise", 2},        {"stop", 2},          {"throttled_samples", 2},
+             {"clock_events", 2},  {"partitions", 2},   {"table_bytes", 2},   {"gather_greqs", 2},
+             {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
+             {"setup_ms", 3},      {"places", 4}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
@@ -104,11 +109,8 @@ static void build(void) {
     }
     for (int i = 0; i < NFIX(fixed_after); i++) columns[k++] = fixed_after[i];
     for (int i = 0; i < k; i++)
-        for (int j = 0; j < NFIX(added_in_2); j++)
-            if (strcmp(columns[i].name, added_in_2[j]) == 0) columns[i].since = 2;
-    for (int i = 0; i < k; i++)
-        for (int j = 0; j < NFIX(added_in_3); j++)
-            if (strcmp(columns[i].name, added_in_3[j]) == 0) columns[i].since = 3;
+        for (int j = 0; j < NFIX(added); j++)
+            if (strcmp(columns[i].name, added[j].name) == 0) columns[i].since = added[j].since;
     ncolumns = k;
 }
 
