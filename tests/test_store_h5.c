@@ -387,15 +387,50 @@ static void check_schema1_record(void) {
         const wb_row *w = &r.rows[i];
         old_ok &= w->m.reps == 10 && w->m.id == i;
         new_na &= w->m.samples_taken == -1 && isnan(w->m.noise) && w->m.stop[0] == '\0' && w->m.throttled == -1 &&
-                  w->m.clock_events == -1;
+                  w->m.clock_events == -1 && w->p.places == -1;
     }
     CHECK(old_ok && new_na);
+    wb_results_free(&r);
+}
+
+/* places (schema 4): -1 in the schema-3 record 27456bd; in record 5280b51
+ * every point of a family with a contended output (select, scan, SSB,
+ * group-by but its sort) rotated it over at least WB_PLACES_MIN = 16
+ * places and one sample per place unless the noise or the timeout stopped
+ * it first; the others have none. */
+static void check_places_records(void) {
+    const char *src = getenv("WB_SOURCE_DIR");
+    char path[1024];
+    wb_results r;
+    wb_err e = {""};
+    snprintf(path, sizeof path, "%s/results/h200/20261201T095837Z-27456bd.h5", src ? src : ".");
+    CHECK(wb_results_open(path, &r, &e) == WB_OK);
+    int unrecorded = 1;
+    for (int64_t i = 0; i < r.nrows; i++) unrecorded &= r.rows[i].p.places == -1;
+    CHECK(unrecorded && r.nrows == 1942);
+    wb_results_free(&r);
+    snprintf(path, sizeof path, "%s/results/h200/20261201T111332Z-5280b51.h5", src ? src : ".");
+    CHECK(wb_results_open(path, &r, &e) == WB_OK);
+    int64_t placed = 0, bad = 0, uncovered = 0;
+    for (int64_t i = 0; i < r.nrows; i++) {
+        const wb_row *w = &r.rows[i];
+        if (strcmp(w->m.status, "ok") != 0) continue;
+        const int contended = strcmp(w->p.family, "select") == 0 || strcmp(w->p.family, "scan") == 0 ||
+                              strcmp(w->p.family, "ssb") == 0 ||
+                              (strcmp(w->p.family, "groupby") == 0 && strcmp(w->p.variant, "sort") != 0);
+        if (contended ? w->p.places < 16 : w->p.places != 0) bad++;
+        placed += contended;
+        if (contended && strcmp(w->m.stop, "plateau") == 0 && w->m.samples_taken < w->p.places) uncovered++;
+    }
+    if (bad || uncovered) fprintf(stderr, "%s: %lld rows with wrong places, %lld plateaus before one sample a place\n", path, (long long)bad, (long long)uncovered);
+    CHECK(bad == 0 && uncovered == 0 && placed > 900);
     wb_results_free(&r);
 }
 
 int main(void) {
     char good[512];
     check_schema1_record();
+    check_places_records();
     if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
     in_dir(good, "rt.h5");
     write_file(good);

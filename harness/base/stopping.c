@@ -24,7 +24,12 @@
  *   noise, 177 on a plateau, 260 at the cap, 2 on the timeout.
  * - plateau over 20 samples within 10%: the noise estimate of n samples
  *   itself moves by ~1/sqrt(2n) (16% at 20), so a tighter band rarely ends a
- *   run that has settled, and a looser one ends runs still converging. */
+ *   run that has settled, and a looser one ends runs still converging.
+ * - a plateau also waits for cover_samples (the point's places, 127 for
+ *   the contended outputs on the H200): one sample per place. That took the
+ *   timing pass of the full sweep from 84.1 s to 118.0 s (repeats of 27456bd
+ *   and 5280b51), and warp selection between two processes on one board
+ *   from 1.0-4.2% apart to at most 0.55% (results/h200-places). */
 const wb_stop_rule wb_stop_default = {
     .max_noise = 0.005,
     .min_samples = 10,
