@@ -80,6 +80,7 @@ static void write_source(const char *name) {
     synth z;
     synth_open(&z, path_of(name), "NVIDIA H200");
     synth_attr_str(&z, "gpu_uuid", "GPU-board-a");
+    synth_attr_f64(&z, "smem_per_sm", 228 * 1024);
     wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
     synth_counters(&r, 2e9, 1e3, 0); /* 1000 G inst/s */
     synth_put(&z, &r, NULL, 0);
@@ -137,6 +138,7 @@ static void test_project(void) {
     CHECK_NEAR(wb_results_attr_f64(&p, "projected_dram_gbps"), 300, 1e-9);
     CHECK_NEAR(wb_results_attr_f64(&p, "projected_source_dram_gbps"), 4000, 1e-9);
     CHECK_NEAR(wb_results_attr_f64(&p, "sm_count"), 58, 1e-9);
+    CHECK_NEAR(wb_results_attr_f64(&p, "smem_per_sm"), 100 * 1024, 1e-9); /* the target's, not the source's */
     /* memory-bound: 3.2 GB / 300 GB/s = 10.667 ms at the source's efficiency 0.8 -> 13.333 ms */
     const wb_row *m = &p.rows[3];
     CHECK_NEAR(m->m.time_median_ms, 3.2e9 / 300e9 * 1e3 / 0.8, 1e-9);

@@ -31,7 +31,7 @@ static int source_gpu_attr(const char *name) {
     static const char *const names[] = {"schema_version", "gpu_name",      "sm_count",         "max_threads_per_sm",
                                         "l2_bytes",       "mem_total_bytes", "sm_clock_max_mhz", "mem_clock_mhz",
                                         "mem_bus_bits",   "compute_capability", "profile",       "profile_model",
-                                        "gpu_uuid",       "projected"};
+                                        "gpu_uuid",       "projected",       "smem_per_sm"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0) return 1;
     return strncmp(name, "ceiling_", 8) == 0 || strncmp(name, "projected_", 10) == 0;
@@ -84,6 +84,7 @@ static int attrs(proj *p) {
         {"max_threads_per_sm", g->threads_per_sm},
         {"sm_clock_max_mhz", g->boost_clock_ghz * 1e3},
         {"l2_bytes", g->l2_mib * 1024 * 1024},
+        {"smem_per_sm", g->smem_per_sm_kib * 1024},
         {"mem_total_bytes", g->mem_gib * 1024 * 1024 * 1024},
     };
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
