@@ -37,9 +37,10 @@ static size_t placed_stride(size_t bytes) {
     return (bytes + page - 1) / page * page + 33 * 128;
 }
 
+/* Every place starts a 2 MiB page, so the budget caps them at 127. */
 static int places_for(size_t stride) {
     const size_t fit = WB_PLACES_BYTES / stride;
-    return fit < WB_PLACES_MIN ? WB_PLACES_MIN : fit > WB_PLACES_MAX ? WB_PLACES_MAX : (int)fit;
+    return fit < WB_PLACES_MIN ? WB_PLACES_MIN : (int)fit;
 }
 
 double wb_placed_bytes(double bytes) {

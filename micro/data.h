@@ -44,14 +44,13 @@ void wb_dev_free(void *p);
  * into 1024 groups took 3.0-6.3 ms over 24 placements of the same 8 KB
  * (tests/hw/atomic_place.cu and its -h200.txt, 2026-12-01), and a warp
  * selection's one cursor runs at two speeds 7% apart by place; with one
- * placement per run, global group-by differed by up to 21% between runs,
- * with 16 warp selection still moved 1-4% between processes (which pages a
- * process gets decides the share of fast places), with 127 at most 0.55%
- * (results/h200-places/repeat.txt). So: as many places as fit
- * WB_PLACES_BYTES, WB_PLACES_MIN to WB_PLACES_MAX; 256 MiB is 127 places of
- * an output up to 2 MiB, and small next to a sweep's 2-16 GiB of inputs. */
+ * placement per run, global group-by differed by up to 21% between runs.
+ * With 16 places warp selection still moved 1-4% between processes (which
+ * pages a process gets decides the share of fast places); with 127, at most
+ * 0.55% (results/h200-places/repeat.txt). So: as many places as fit
+ * WB_PLACES_BYTES, at least WB_PLACES_MIN. 256 MiB is 127 places of an
+ * output up to 2 MiB, small next to a sweep's 2-16 GiB of inputs. */
 #define WB_PLACES_MIN 16
-#define WB_PLACES_MAX 128
 #define WB_PLACES_BYTES ((size_t)256 << 20)
 typedef struct wb_placed {
     char *pool; /* device, places * stride bytes */

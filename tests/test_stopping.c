@@ -68,17 +68,17 @@ int main(void) {
     CHECK(taken >= rule.min_samples + rule.plateau_window && taken < rule.max_samples);
     CHECK(noise > 0.02 && noise < 0.04);
 
-    /* The same point rotating an output over 128 places: the plateau waits
+    /* The same point rotating an output over 127 places: the plateau waits
      * for one sample per place; the noise stop does not (a quiet point's
      * places do not matter). */
     wb_stop_rule placed = rule;
-    placed.cover_samples = 128;
+    placed.cover_samples = 127;
     double wall = 0;
     for (taken = 1; taken <= 400; taken++) {
         wall += ms[taken - 1] * 1e-3 + 1e-4;
         if ((s = wb_stop_check(&placed, ms, NULL, taken, wall, &noise)) != WB_STOP_MORE) break;
     }
-    CHECK(s == WB_STOP_PLATEAU && taken >= 128 && taken < rule.max_samples);
+    CHECK(s == WB_STOP_PLATEAU && taken >= 127 && taken < rule.max_samples);
     series(ms, 400, 2.0, 0.002, 1);
     CHECK(wb_stop_check(&placed, ms, NULL, rule.min_samples, 0.0, &noise) == WB_STOP_NOISE);
     series(ms, 400, 1.0, 0.052, 3);
