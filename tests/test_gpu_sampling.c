@@ -4,7 +4,9 @@
  * samples_taken matches its /samples, at least 10 kept samples, a stop
  * reason of the rule, the recorded noise recomputed from the kept samples'
  * count, and a "noise" stop at <= 0.5% after >= 5 ms of measured time;
- * throttled samples counted (>= 0) and never more than were taken.
+ * throttled samples counted (>= 0) and never more than were taken; where
+ * NVML loads, the GPU temperature and power read after the samples are
+ * plausible (HBM temperature too, or NaN on a board without that sensor).
  * Exit 77 without a GPU. */
 #include <dirent.h>
 #include <math.h>
@@ -48,6 +50,8 @@ int main(void) {
     if (wb_results_open(path, &r, &e) != WB_OK) return fprintf(stderr, "FAIL: %s\n", e.msg), 1;
     const wb_stop_rule *rule = &wb_stop_default;
     int checked = 0;
+    const int nvml = wb_nvml_status()[0] == '\0';
+    if (!nvml) printf("NVML unavailable (%s): thermal columns not checked\n", wb_nvml_status());
     for (int64_t i = 0; i < r.nrows; i++) {
         const wb_row *w = &r.rows[i];
         if (strcmp(w->m.status, "ok") != 0) continue;
@@ -63,10 +67,16 @@ int main(void) {
         bad |= strcmp(w->m.stop, "timeout") != 0 && kept < rule->min_samples;
         bad |= !strcmp(w->m.stop, "noise") && (!(w->m.noise <= rule->max_noise) || sum < rule->min_time_ms * 0.999);
         bad |= !isfinite(w->m.noise) && n >= 2;
+        if (nvml) {
+            const double g = w->m.gpu_temp_c, hbm = w->m.mem_temp_c, pw = w->m.power_w;
+            bad |= !(g > 5 && g < 120) || !(pw > 1 && pw < 5000) || (!isnan(hbm) && !(hbm > 5 && hbm < 120));
+            if (i == 0) printf("row 0: GPU %.0f C, HBM %.0f C, %.1f W\n", g, hbm, pw);
+        }
         if (bad)
             fprintf(stderr, "FAIL: row %lld (%s/%s n=%lld): %d samples in /samples, samples_taken %d, throttled %d, "
-                    "stop '%s', noise %g, %.3f ms measured\n", (long long)i, w->p.family, w->p.variant,
-                    (long long)w->p.n, n, w->m.samples_taken, w->m.throttled, w->m.stop, w->m.noise, sum);
+                    "stop '%s', noise %g, %.3f ms measured; GPU %g C, HBM %g C, %g W\n", (long long)i, w->p.family,
+                    w->p.variant, (long long)w->p.n, n, w->m.samples_taken, w->m.throttled, w->m.stop, w->m.noise, sum,
+                    w->m.gpu_temp_c, w->m.mem_temp_c, w->m.power_w);
         CHECK(!bad);
     }
     printf("%d ok rows of %s follow the stopping rule\n", checked, path);

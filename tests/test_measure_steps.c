@@ -68,6 +68,12 @@ static const wb_family mock = {
 int64_t wb_device_mem_free(void) { return (int64_t)fake_free_bytes; }
 double wb_nvml_sm_clock_mhz(const wb_device *d) { (void)d; return 1980; }
 int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) { (void)d; *bits = 0; return 0; } /* no throttling */
+int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) { /* a board with no HBM sensor */
+    (void)d;
+    *t = (wb_thermal){61, NAN, 412.5};
+    snprintf(why, len, "nvmlDeviceGetFieldValues(NVML_FI_DEV_MEMORY_TEMP): Not Supported");
+    return 2;
+}
 int wb_timing_verify(const wb_family *f, void *data, const wb_point *p, wb_timing *t, int *verified, wb_err *e) {
     (void)t;
     if (f->reset(data, p, 1, NULL, e) != WB_OK || f->launch(data, p, NULL, e) != WB_OK) return *verified = -1, WB_ERR;
@@ -187,6 +193,8 @@ int main(void) {
         CHECK(!strcmp(w[4].m.status, "failed") && w[4].m.verified == 0 && strstr(w[4].m.reason, "mismatch"));
         CHECK(!strcmp(w[5].m.status, "failed") && strstr(w[5].m.reason, "illegal memory access"));
         CHECK(!strcmp(w[0].c.note, "off (test)"));
+        CHECK(w[0].m.gpu_temp_c == 61 && isnan(w[0].m.mem_temp_c) && w[0].m.power_w == 412.5); /* stored as read */
+        CHECK(isnan(w[2].m.gpu_temp_c)); /* a skipped point took no samples: nothing read */
     }
     wb_results_free(&res);
     unlink(path);

@@ -18,6 +18,26 @@ typedef struct wb_nvml_device_st *wb_nvml_device; /* nvmlDevice_t */
 #define WB_NVML_SUCCESS 0
 #define WB_NVML_CLOCK_SM 1                    /* nvmlClockType_t NVML_CLOCK_SM */
 #define WB_NVML_DRIVER_BUFFER 80              /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
+#define WB_NVML_TEMPERATURE_GPU 0             /* nvmlTemperatureSensors_t NVML_TEMPERATURE_GPU */
+#define WB_NVML_FI_DEV_MEMORY_TEMP 82         /* field ID NVML_FI_DEV_MEMORY_TEMP */
+/* nvmlFieldValue_t as nvml.h lays it out (40 bytes on LP64); value_type is
+ * nvmlValueType_t: 0 double, 1 unsigned, 2 unsigned long, 3 unsigned long
+ * long, 4 long long, 5 int, 6 unsigned short. */
+typedef struct wb_nvml_field_value {
+    unsigned field_id, scope_id;
+    long long timestamp, latency_usec;
+    int value_type;                           /* nvmlValueType_t */
+    wb_nvml_return nvml_return;
+    union {
+        double d;
+        unsigned ui;
+        unsigned long ul;
+        unsigned long long ull;
+        long long sll;
+        int si;
+        unsigned short us;
+    } value;
+} wb_nvml_field_value;
 
 static struct {
     int tried, ok;
@@ -28,6 +48,10 @@ static struct {
     wb_nvml_return (*driver)(char *buf, unsigned len);
     wb_nvml_return (*reasons)(wb_nvml_device dev, unsigned long long *bits); /* NULL: driver has neither name */
     const char *(*error_string)(wb_nvml_return r);
+    /* Optional: a driver without them leaves the thermal readings NaN. */
+    wb_nvml_return (*temperature)(wb_nvml_device dev, int sensor, unsigned *celsius);
+    wb_nvml_return (*power)(wb_nvml_device dev, unsigned *milliwatts);
+    wb_nvml_return (*fields)(wb_nvml_device dev, int count, wb_nvml_field_value *values);
     wb_nvml_device dev;
     char dev_uuid[48];
     char status[200];
@@ -65,6 +89,9 @@ static int nvml_load(void) {
     typedef wb_nvml_return (*reasons_fn)(wb_nvml_device, unsigned long long *);
     nv.reasons = (reasons_fn)dlsym(nv.lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!nv.reasons) nv.reasons = (reasons_fn)dlsym(nv.lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    nv.temperature = (wb_nvml_return(*)(wb_nvml_device, int, unsigned *))dlsym(nv.lib, "nvmlDeviceGetTemperature");
+    nv.power = (wb_nvml_return(*)(wb_nvml_device, unsigned *))dlsym(nv.lib, "nvmlDeviceGetPowerUsage");
+    nv.fields = (wb_nvml_return(*)(wb_nvml_device, int, wb_nvml_field_value *))dlsym(nv.lib, "nvmlDeviceGetFieldValues");
     if (!nv.init || !nv.by_uuid || !nv.clock || !nv.driver) return 0;
     wb_nvml_return r = nv.init();
     if (r != WB_NVML_SUCCESS) {
@@ -113,6 +140,55 @@ int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) {
     }
     *bits = (uint64_t)b;
     return 1;
+}
+
+/* A field value as a double; NaN unless NVML answered it with a number. */
+static double field_number(const wb_nvml_field_value *f) {
+    if (f->nvml_return != WB_NVML_SUCCESS) return NAN;
+    switch (f->value_type) {
+    case 0: return f->value.d;
+    case 1: return (double)f->value.ui;
+    case 2: return (double)f->value.ul;
+    case 3: return (double)f->value.ull;
+    case 4: return (double)f->value.sll;
+    case 5: return (double)f->value.si;
+    case 6: return (double)f->value.us;
+    default: return NAN;
+    }
+}
+
+int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) {
+    t->gpu_temp_c = t->mem_temp_c = t->power_w = NAN;
+    if (why && len) why[0] = '\0';
+    if (!nvml_device(d)) {
+        if (why) snprintf(why, len, "%s", nv.status);
+        return 0;
+    }
+    int read = 0;
+    unsigned u = 0;
+    wb_nvml_return r = WB_NVML_SUCCESS;
+    const char *failed = NULL;
+    if (!nv.temperature || (r = nv.temperature(nv.dev, WB_NVML_TEMPERATURE_GPU, &u)) != WB_NVML_SUCCESS)
+        failed = "nvmlDeviceGetTemperature(GPU)";
+    else
+        t->gpu_temp_c = u, read++;
+    if (!failed && (!nv.power || (r = nv.power(nv.dev, &u)) != WB_NVML_SUCCESS))
+        failed = "nvmlDeviceGetPowerUsage";
+    else if (!failed)
+        t->power_w = u * 1e-3, read++;
+    if (!failed) {
+        wb_nvml_field_value f;
+        memset(&f, 0, sizeof f);
+        f.field_id = WB_NVML_FI_DEV_MEMORY_TEMP;
+        if (!nv.fields || (r = nv.fields(nv.dev, 1, &f)) != WB_NVML_SUCCESS || (r = f.nvml_return) != WB_NVML_SUCCESS ||
+            isnan(t->mem_temp_c = field_number(&f)))
+            failed = "nvmlDeviceGetFieldValues(NVML_FI_DEV_MEMORY_TEMP)";
+        else
+            read++;
+    }
+    if (failed && why)
+        snprintf(why, len, "%s: %s", failed, r != WB_NVML_SUCCESS ? nvml_error(r) : "not in this libnvidia-ml");
+    return read;
 }
 
 const char *wb_nvml_status(void) {

@@ -4,6 +4,7 @@
 #ifndef WB_DEVICE_H
 #define WB_DEVICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "harness/base/error.h"
 
@@ -41,6 +42,15 @@ double wb_nvml_sm_clock_mhz(const wb_device *d);
  * never set. 1 with *bits on success; 0 with *bits = 0 when NVML or the
  * call is unavailable (the failing call in wb_nvml_status()). */
 int wb_nvml_clock_events(const wb_device *d, uint64_t *bits);
+/* The board's state after a point's samples, read (never set) through NVML:
+ * GPU and HBM temperature, power draw (NVML's own averaging window). NaN
+ * for what the driver or board does not report. */
+typedef struct wb_thermal {
+    double gpu_temp_c, mem_temp_c, power_w;
+} wb_thermal;
+/* Fills t; returns how many of the three were read, with the first call
+ * that failed (and why) in why, "" when all three were read. */
+int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len);
 /* Why NVML is unavailable ("" when it works). */
 const char *wb_nvml_status(void);
 

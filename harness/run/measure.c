@@ -229,7 +229,9 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
 /* ---- finish: steps 8-11 ---- */
 
 /* 8: the SM clock right after the samples, against the run's typical clock
- * (median of the clocks seen so far, this one included). */
+ * (median of the clocks seen so far, this one included); the temperatures
+ * and power then, so that a reader can tell a point measured on a hot board
+ * (the record's counter passes add heat the repeat may lack). */
 static void step_clock(wb_run *r) {
     wb_measure *m = &r->row.m;
     double *c = malloc((size_t)(r->nsamples ? r->nsamples : 1) * sizeof *c);
@@ -242,6 +244,15 @@ static void step_clock(wb_run *r) {
     m->sm_clock_mhz = n ? wb_stats_median(c, n) : NAN;
     free(c);
     m->samples_taken = r->nsamples;
+    wb_thermal th;
+    char thermal_why[256];
+    (void)wb_nvml_thermal(&r->dev, &th, thermal_why, sizeof thermal_why); /* NaN where unread: metadata */
+    if (thermal_why[0] && !r->thermal_warned) {
+        fprintf(stderr, "warning: %s: %s; its thermal columns stay NaN (reported once a run)\n", r->cur->name,
+                thermal_why);
+        r->thermal_warned = 1;
+    }
+    m->gpu_temp_c = th.gpu_temp_c, m->mem_temp_c = th.mem_temp_c, m->power_w = th.power_w;
     m->clock_events = isnan(m->sm_clock_mhz) && !events ? -1 : (int64_t)events;
     if (!isnan(m->sm_clock_mhz) && wb_grow(&r->clocks, r->nclocks, &r->clocks_cap, sizeof *r->clocks, 64) == 0)
         r->clocks[r->nclocks++] = m->sm_clock_mhz;

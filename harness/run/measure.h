@@ -87,6 +87,7 @@ typedef struct wb_run {
     int nsamples, cap;
     double clock_before;           /* last NVML reading, before the next sample */
     uint64_t events_before;
+    int thermal_warned;            /* a failed thermal read was reported (once a run) */
     void *data;
     int nvtx_open, store_row;
     double timing_t0_s;

@@ -55,6 +55,9 @@ static const wb_column fixed_before[] = {
     STR("stop", m.stop, "what stopped sampling: noise, plateau, timeout, max_samples, fixed (--reps)"),
     I32("throttled_samples", m.throttled, "samples", "samples taken while throttled (SM clock < 90% of the run's median or a power/thermal reason), left out of the median"),
     I64("clock_events", m.clock_events, "bits", "OR of NVML clock-event (throttle) reasons seen during the samples; -1 unread"),
+    F64("gpu_temp_c", m.gpu_temp_c, "degC", "GPU temperature (NVML) right after the timed samples"),
+    F64("mem_temp_c", m.mem_temp_c, "degC", "HBM temperature (NVML field MEMORY_TEMP) right after the timed samples"),
+    F64("power_w", m.power_w, "W", "board power draw (NVML, its own averaging window) right after the timed samples"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
     F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
     F64("setup_ms", m.setup_ms, "ms", "host time of data creation (on the point that made the data), plan and verification; what --shard-cost adds to the passes"),
@@ -79,14 +82,16 @@ static const wb_column fixed_after[] = {
 /* Columns newer than schema 1, with the schema that added them: an older
  * file lacks them and reads as the fields' "not applicable" values.
  * 2: noise-driven sampling (issue 16); 3: the set-up time --shard-cost was
- * missing; 4: the places a contended output rotated over. */
+ * missing; 4: the places a contended output rotated over; 5: the board's
+ * temperatures and power after the samples. */
 static const struct {
     const char *name;
     int since;
 } added[] = {{"samples_taken", 2}, {"noise", 2},        {"stop", 2},          {"throttled_samples", 2},
              {"clock_events", 2},  {"partitions", 2},   {"table_bytes", 2},   {"gather_greqs", 2},
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
-             {"setup_ms", 3},      {"places", 4}};
+             {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
+             {"power_w", 5}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
