@@ -174,17 +174,21 @@ static void write_other(const char *name) {
     double samples[10];
     wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
     synth_counters(&r, 2e9, 1e3, 0);
+    r.m.mem_temp_c = 41; /* HBM temperatures (schema 5); the first file has none */
     synth_put(&z, &r, NULL, 0);
     r = synth_row("ceiling", "dram_read", 1 << 28, 1.0);
+    r.m.mem_temp_c = 42;
     r.m.gbps_model = 4000;
     synth_counters(&r, 1e6, 1.25e8, 0);
     synth_put(&z, &r, NULL, 0);
     r = synth_row("transform", "scalar", 1 << 28, 2.0);
     synth_counters(&r, 1e8, 6e7, 4e7);
+    r.m.mem_temp_c = 55;
     for (int i = 0; i < 10; i++) samples[i] = 2.0 + 0.01 * (i - 5);
     synth_put(&z, &r, samples, 10);
     r = synth_row("expr", "interp", 1 << 26, 5.0);
     synth_counters(&r, 4e9, 1e7, 0);
+    r.m.mem_temp_c = 44;
     for (int i = 0; i < 10; i++) samples[i] = 5.0 + 0.02 * (4 - i);
     synth_put(&z, &r, samples, 10);
     r = synth_row("transform", "gather_rand", 1 << 20, 3.0);
@@ -228,6 +232,12 @@ static void test_compare(void) {
     CHECK(strstr(out, "the 4 least repeatable") != NULL);
     /* two boards: said, since repeatability is a property of one GPU; one board against itself: not */
     CHECK(strstr(out, "NOTE: not one GPU: A ran on GPU-board-a, B on GPU-board-b") != NULL);
+    CHECK(!strstr(out, "HBM temperature after")); /* A has none: no summary */
+    char *hbm[] = {"compare", (char *)path_of("run2.h5"), (char *)path_of("run2.h5"), "--repeat", NULL};
+    rc = run(wb_cmd_compare, hbm);
+    expect(rc, 0, "HBM temperature after the samples, 4 of these points: A median 43 C (41-55), B median 43 C (41-55); "
+                  "B - A per point: median +0 C, +0 to +0", "both sides' HBM temperatures summarised");
+    CHECK(strstr(out, "   55    55  transform/scalar") != NULL); /* the point's own temperatures, A and B */
     char *self[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("h200.h5"), "--repeat", NULL};
     rc = run(wb_cmd_compare, self);
     expect(rc, 0, "repeatability:", "a file against itself");

@@ -4,11 +4,14 @@
  * agree within `within` (|B/A - 1| <= within), per family and overall, then
  * the least repeatable points with their spread and each side's in-run noise
  * (stddev / median of its samples), so that a noisy kernel (contended
- * atomics) is told apart from a run that moved. */
+ * atomics) is told apart from a run that moved, and each side's HBM
+ * temperature after its samples (schema 5), so that a side measured on a
+ * hotter board shows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/stats.h"
 #include "harness/tools/compare.h"
 
 typedef struct spread {
@@ -42,6 +45,33 @@ static void board_note(const wb_cmp *c) {
     if (!strcmp(a, b) && !strchr(a, ',')) return;
     printf("\nNOTE: not one GPU: A ran on %s, B on %s; the spread below mixes run-to-run with board-to-board\n", a,
            b);
+}
+
+/* The HBM temperatures of the compared points: each side's median and
+ * range, and the per-point difference B - A; nothing when a side lacks them
+ * (files before schema 5, a board without the sensor). */
+static void thermal_note(const wb_cmp *c, const spread *s, int n) {
+    double *v = malloc((size_t)(3 * (n ? n : 1)) * sizeof *v);
+    if (!v) return;
+    double *ta = v, *tb = v + n, *d = v + 2 * n;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const double a = c->a.r.rows[s[i].p->a].m.mem_temp_c, b = c->b.r.rows[s[i].p->b].m.mem_temp_c;
+        if (isfinite(a) && isfinite(b)) ta[k] = a, tb[k] = b, d[k] = b - a, k++;
+    }
+    if (k) {
+        double lo[3], hi[3], med[3];
+        for (int j = 0; j < 3; j++) {
+            const double *x = v + j * n;
+            lo[j] = hi[j] = x[0];
+            for (int i = 1; i < k; i++) lo[j] = fmin(lo[j], x[i]), hi[j] = fmax(hi[j], x[i]);
+        }
+        med[0] = wb_stats_median(ta, k), med[1] = wb_stats_median(tb, k), med[2] = wb_stats_median(d, k);
+        printf("\nHBM temperature after the samples, %d of these points: A median %.0f C (%.0f-%.0f), B median %.0f C "
+               "(%.0f-%.0f); B - A per point: median %+.0f C, %+.0f to %+.0f\n",
+               k, med[0], lo[0], hi[0], med[1], lo[1], hi[1], med[2], lo[2], hi[2]);
+    }
+    free(v);
 }
 
 int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e) {
@@ -87,19 +117,22 @@ int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err
            c->md ? "### " : "", total_in, n, min_ms, 100 * within, n ? 100.0 * total_in / n : 0.0);
     wb_textable_print(stdout, &t, c->md);
     wb_textable_free(&t);
+    thermal_note(c, s, n);
 
     int shown = n < top ? n : top;
-    printf("\n%sthe %d least repeatable (spread = |B/A - 1|; noise = stddev / median of a side's samples)\n",
+    printf("\n%sthe %d least repeatable (spread = |B/A - 1|; noise = stddev / median of a side's samples; "
+           "HBM = its temperature after the samples, C)\n",
            c->md ? "### " : "", shown);
     /* the point name last and whole: it outgrows a table cell */
-    printf("%s%9s %9s %8s %8s %8s %8s  %s\n", c->md ? "    " : "", "A ms", "B ms", "B/A", "spread", "A noise",
-           "B noise", "point");
+    printf("%s%9s %9s %8s %8s %8s %8s %5s %5s  %s\n", c->md ? "    " : "", "A ms", "B ms", "B/A", "spread", "A noise",
+           "B noise", "A HBM", "B HBM", "point");
     for (int i = 0; i < shown; i++) {
         const wb_row *a = &c->a.r.rows[s[i].p->a], *b = &c->b.r.rows[s[i].p->b];
         char name[256];
         wb_point_name(&a->p, name, sizeof name);
-        printf("%s%9.4g %9.4g %8.4f %7.2f%% %7.2f%% %7.2f%%  %s\n", c->md ? "    " : "", a->m.time_median_ms,
-               b->m.time_median_ms, s[i].p->ratio, 100 * s[i].dev, 100 * in_run_noise(a), 100 * in_run_noise(b), name);
+        printf("%s%9.4g %9.4g %8.4f %7.2f%% %7.2f%% %7.2f%% %5.0f %5.0f  %s\n", c->md ? "    " : "",
+               a->m.time_median_ms, b->m.time_median_ms, s[i].p->ratio, 100 * s[i].dev, 100 * in_run_noise(a),
+               100 * in_run_noise(b), a->m.mem_temp_c, b->m.mem_temp_c, name);
     }
     free(s);
     return WB_OK;
