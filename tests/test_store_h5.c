@@ -393,11 +393,39 @@ static void check_schema1_record(void) {
     wb_results_free(&r);
 }
 
-/* places (schema 4): -1 in the schema-3 record 27456bd; in record 5280b51
- * every point of a family with a contended output (select, scan, SSB,
- * group-by but its sort) rotated it over at least WB_PLACES_MIN = 16
- * places and one sample per place unless the noise or the timeout stopped
- * it first; the others have none. */
+/* places (schema 4): -1 in the schema-3 record 27456bd; in records 5280b51
+ * and 47c0bec every point of a family with a contended output (select,
+ * scan, SSB, group-by but its sort) rotated it over at least WB_PLACES_MIN
+ * = 16 places and one sample per place unless the noise or the timeout
+ * stopped it first; the others have none. The board's state (schema 5):
+ * NaN in the schema-4 record 5280b51; in 47c0bec, GPU and HBM temperature
+ * and power on every measured point, in plausible ranges. */
+static void check_placed(const char *path, int schema) {
+    wb_results r;
+    wb_err e = {""};
+    CHECK(wb_results_open(path, &r, &e) == WB_OK);
+    int64_t placed = 0, bad = 0, uncovered = 0, thermal_bad = 0;
+    for (int64_t i = 0; i < r.nrows; i++) {
+        const wb_row *w = &r.rows[i];
+        if (strcmp(w->m.status, "ok") != 0) continue;
+        const int contended = strcmp(w->p.family, "select") == 0 || strcmp(w->p.family, "scan") == 0 ||
+                              strcmp(w->p.family, "ssb") == 0 ||
+                              (strcmp(w->p.family, "groupby") == 0 && strcmp(w->p.variant, "sort") != 0);
+        if (contended ? w->p.places < 16 : w->p.places != 0) bad++;
+        placed += contended;
+        if (contended && strcmp(w->m.stop, "plateau") == 0 && w->m.samples_taken < w->p.places) uncovered++;
+        const double g = w->m.gpu_temp_c, hbm = w->m.mem_temp_c, pw = w->m.power_w;
+        if (schema < 5 ? !(isnan(g) && isnan(hbm) && isnan(pw))
+                       : !(g > 20 && g < 95 && hbm > 20 && hbm < 95 && pw > 50 && pw < 800))
+            thermal_bad++;
+    }
+    if (bad || uncovered || thermal_bad)
+        fprintf(stderr, "%s: %lld rows with wrong places, %lld plateaus before one sample a place, %lld rows with "
+                "wrong thermal columns\n", path, (long long)bad, (long long)uncovered, (long long)thermal_bad);
+    CHECK(bad == 0 && uncovered == 0 && thermal_bad == 0 && placed > 900);
+    wb_results_free(&r);
+}
+
 static void check_places_records(void) {
     const char *src = getenv("WB_SOURCE_DIR");
     char path[1024];
@@ -410,21 +438,9 @@ static void check_places_records(void) {
     CHECK(unrecorded && r.nrows == 1942);
     wb_results_free(&r);
     snprintf(path, sizeof path, "%s/results/h200/20261201T111332Z-5280b51.h5", src ? src : ".");
-    CHECK(wb_results_open(path, &r, &e) == WB_OK);
-    int64_t placed = 0, bad = 0, uncovered = 0;
-    for (int64_t i = 0; i < r.nrows; i++) {
-        const wb_row *w = &r.rows[i];
-        if (strcmp(w->m.status, "ok") != 0) continue;
-        const int contended = strcmp(w->p.family, "select") == 0 || strcmp(w->p.family, "scan") == 0 ||
-                              strcmp(w->p.family, "ssb") == 0 ||
-                              (strcmp(w->p.family, "groupby") == 0 && strcmp(w->p.variant, "sort") != 0);
-        if (contended ? w->p.places < 16 : w->p.places != 0) bad++;
-        placed += contended;
-        if (contended && strcmp(w->m.stop, "plateau") == 0 && w->m.samples_taken < w->p.places) uncovered++;
-    }
-    if (bad || uncovered) fprintf(stderr, "%s: %lld rows with wrong places, %lld plateaus before one sample a place\n", path, (long long)bad, (long long)uncovered);
-    CHECK(bad == 0 && uncovered == 0 && placed > 900);
-    wb_results_free(&r);
+    check_placed(path, 4);
+    snprintf(path, sizeof path, "%s/results/h200/20261201T122005Z-47c0bec.h5", src ? src : ".");
+    check_placed(path, 5);
 }
 
 int main(void) {
