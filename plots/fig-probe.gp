@@ -42,7 +42,7 @@ do for [t = 1:3] {
         set label esc(LN[l]) at LE[l], graph 0.97 right rotate by 90 offset -0.7, 0 font ",9"
     }
     if (NG > 0) {
-        plot G using 1:2 with lines lw 6 lc rgb "#bbbbbb" title "gather\\_word ceiling (same run)", \
+        plot G using 1:2 with lines lw 6 lc rgb "#bbbbbb" title (kind eq "projected" ? "gather\\_word ceiling (projected with the file)" : "gather\\_word ceiling (same run)"), \
              for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt dash(b - 1) \
              pt pair_pt(b) ps 1.3 lc rgb col(b - 1) title esc(SER[b])
     } else {
