@@ -167,10 +167,11 @@ static void test_project(void) {
 
 /* A second "measured" file: the memory-bound point clearly slower, the
  * instruction-bound one the same, cub missing, one point of its own. */
-static void write_other(const char *name) {
+static void write_other(const char *name, const char *command) {
     synth z;
     synth_open(&z, path_of(name), "NVIDIA H200");
     synth_attr_str(&z, "gpu_uuid", "GPU-board-b");
+    synth_attr_str(&z, "command_line", command);
     double samples[10];
     wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
     synth_counters(&r, 2e9, 1e3, 0);
@@ -198,7 +199,9 @@ static void write_other(const char *name) {
 }
 
 static void test_compare(void) {
-    write_other("run2.h5");
+    write_other("run2.h5", "wallbench run --sweep full --no-counters --out /tmp/b");
+    write_other("run3.h5", "wallbench run --sweep full --out /tmp/c");
+    write_other("run4.h5", "wallbench run --sweep full --no-counters --out /tmp/d");
     char *argv[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), NULL};
     int rc = run(wb_cmd_compare, argv);
     expect(rc, 0, "slower", "B's memory-bound point is slower");
@@ -233,11 +236,20 @@ static void test_compare(void) {
     /* two boards: said, since repeatability is a property of one GPU; one board against itself: not */
     CHECK(strstr(out, "NOTE: not one GPU: A ran on GPU-board-a, B on GPU-board-b") != NULL);
     CHECK(!strstr(out, "HBM temperature after")); /* A has none: no summary */
+    CHECK(!strstr(out, "not the same command")); /* A does not say its command: no claim */
     char *hbm[] = {"compare", (char *)path_of("run2.h5"), (char *)path_of("run2.h5"), "--repeat", NULL};
     rc = run(wb_cmd_compare, hbm);
     expect(rc, 0, "HBM temperature after the samples, 4 of these points: A median 43 C (41-55), B median 43 C (41-55); "
                   "B - A per point: median +0 C, +0 to +0", "both sides' HBM temperatures summarised");
     CHECK(strstr(out, "   55    55  transform/scalar") != NULL); /* the point's own temperatures, A and B */
+    CHECK(!strstr(out, "not the same command")); /* one file against itself */
+    char *cmds[] = {"compare", (char *)path_of("run2.h5"), (char *)path_of("run3.h5"), "--repeat", NULL};
+    rc = run(wb_cmd_compare, cmds);
+    expect(rc, 0, "NOTE: not the same command (--out aside): A ran `wallbench run --sweep full --no-counters`, "
+                  "B `wallbench run --sweep full`", "a repeat without the record's counter pass is named");
+    char *same[] = {"compare", (char *)path_of("run2.h5"), (char *)path_of("run4.h5"), "--repeat", NULL};
+    rc = run(wb_cmd_compare, same);
+    CHECK(!strstr(out, "not the same command")); /* only --out differs */
     char *self[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("h200.h5"), "--repeat", NULL};
     rc = run(wb_cmd_compare, self);
     expect(rc, 0, "repeatability:", "a file against itself");

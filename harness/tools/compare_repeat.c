@@ -6,7 +6,7 @@
  * (stddev / median of its samples), so that a noisy kernel (contended
  * atomics) is told apart from a run that moved, and each side's HBM
  * temperature after its samples (schema 5), so that a side measured on a
- * hotter board shows. */
+ * hotter board shows; and a note when the two runs' commands differ. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +74,39 @@ static void thermal_note(const wb_cmp *c, const spread *s, int n) {
     free(v);
 }
 
+/* The command that measured r, without its --out DIR (a merge's: its first
+ * shard's); "" when the file does not say. */
+static void run_command(const wb_results *r, char *out, size_t len) {
+    const char *cmd = wb_results_attr(r, "shard1_command_line");
+    if (!cmd || !*cmd) cmd = wb_results_attr(r, "command_line");
+    size_t n = 0;
+    out[0] = '\0';
+    for (const char *p = cmd ? cmd : ""; *p && n + 1 < len;) {
+        if (strncmp(p, " --out ", 7) == 0) { /* skip the flag and its value */
+            p += 7;
+            while (*p && *p != ' ') p++;
+            continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n] = '\0';
+}
+
+/* Points can move with what ran before them in the process (a counter pass
+ * or not, other families first: README, Findings), so a repeat should be
+ * the same command. */
+static void command_note(const wb_cmp *c) {
+    char a[1024], b[1024];
+    run_command(&c->a.r, a, sizeof a);
+    run_command(&c->b.r, b, sizeof b);
+    if (!a[0] || !b[0] || strcmp(a, b) == 0) return;
+    printf("\nNOTE: not the same command (--out aside): A ran `%s`, B `%s`; what ran before a point in its process "
+           "can move it, so the spread below may include that\n", a, b);
+}
+
 int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e) {
     board_note(c);
+    command_note(c);
     spread *s = malloc((size_t)(c->npairs ? c->npairs : 1) * sizeof *s);
     if (!s) return wb_fail(e, "out of memory");
     int n = 0;
