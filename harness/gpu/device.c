@@ -16,6 +16,7 @@
 typedef int wb_nvml_return;                   /* nvmlReturn_t; NVML_SUCCESS = 0 */
 typedef struct wb_nvml_device_st *wb_nvml_device; /* nvmlDevice_t */
 #define WB_NVML_SUCCESS 0
+#define WB_NVML_ERROR_FUNCTION_NOT_FOUND 13   /* what an unexported symbol amounts to */
 #define WB_NVML_CLOCK_SM 1                    /* nvmlClockType_t NVML_CLOCK_SM */
 #define WB_NVML_DRIVER_BUFFER 80              /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
 #define WB_NVML_TEMPERATURE_GPU 0             /* nvmlTemperatureSensors_t NVML_TEMPERATURE_GPU */
@@ -157,6 +158,12 @@ static double field_number(const wb_nvml_field_value *f) {
     }
 }
 
+/* Keeps the first failing call of a wb_nvml_thermal for its caller. */
+static void first_failure(char *why, size_t len, const char *call, wb_nvml_return r) {
+    if (why && len && !why[0])
+        snprintf(why, len, "%s: %s", call, r != WB_NVML_SUCCESS ? nvml_error(r) : "no number in the answer");
+}
+
 int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) {
     t->gpu_temp_c = t->mem_temp_c = t->power_w = NAN;
     if (why && len) why[0] = '\0';
@@ -164,31 +171,26 @@ int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) {
         if (why) snprintf(why, len, "%s", nv.status);
         return 0;
     }
-    int read = 0;
+    /* Each reading on its own: a board without one sensor still gives the others. */
     unsigned u = 0;
-    wb_nvml_return r = WB_NVML_SUCCESS;
-    const char *failed = NULL;
-    if (!nv.temperature || (r = nv.temperature(nv.dev, WB_NVML_TEMPERATURE_GPU, &u)) != WB_NVML_SUCCESS)
-        failed = "nvmlDeviceGetTemperature(GPU)";
+    wb_nvml_return r = WB_NVML_ERROR_FUNCTION_NOT_FOUND;
+    if (nv.temperature && (r = nv.temperature(nv.dev, WB_NVML_TEMPERATURE_GPU, &u)) == WB_NVML_SUCCESS)
+        t->gpu_temp_c = u;
     else
-        t->gpu_temp_c = u, read++;
-    if (!failed && (!nv.power || (r = nv.power(nv.dev, &u)) != WB_NVML_SUCCESS))
-        failed = "nvmlDeviceGetPowerUsage";
-    else if (!failed)
-        t->power_w = u * 1e-3, read++;
-    if (!failed) {
-        wb_nvml_field_value f;
-        memset(&f, 0, sizeof f);
-        f.field_id = WB_NVML_FI_DEV_MEMORY_TEMP;
-        if (!nv.fields || (r = nv.fields(nv.dev, 1, &f)) != WB_NVML_SUCCESS || (r = f.nvml_return) != WB_NVML_SUCCESS ||
-            isnan(t->mem_temp_c = field_number(&f)))
-            failed = "nvmlDeviceGetFieldValues(NVML_FI_DEV_MEMORY_TEMP)";
-        else
-            read++;
-    }
-    if (failed && why)
-        snprintf(why, len, "%s: %s", failed, r != WB_NVML_SUCCESS ? nvml_error(r) : "not in this libnvidia-ml");
-    return read;
+        first_failure(why, len, "nvmlDeviceGetTemperature(GPU)", r);
+    r = WB_NVML_ERROR_FUNCTION_NOT_FOUND;
+    if (nv.power && (r = nv.power(nv.dev, &u)) == WB_NVML_SUCCESS)
+        t->power_w = u * 1e-3;
+    else
+        first_failure(why, len, "nvmlDeviceGetPowerUsage", r);
+    wb_nvml_field_value f;
+    memset(&f, 0, sizeof f);
+    f.field_id = WB_NVML_FI_DEV_MEMORY_TEMP;
+    r = WB_NVML_ERROR_FUNCTION_NOT_FOUND;
+    if (nv.fields && (r = nv.fields(nv.dev, 1, &f)) == WB_NVML_SUCCESS && (r = f.nvml_return) == WB_NVML_SUCCESS)
+        t->mem_temp_c = field_number(&f);
+    if (isnan(t->mem_temp_c)) first_failure(why, len, "nvmlDeviceGetFieldValues(NVML_FI_DEV_MEMORY_TEMP)", r);
+    return !isnan(t->gpu_temp_c) + !isnan(t->power_w) + !isnan(t->mem_temp_c);
 }
 
 const char *wb_nvml_status(void) {

@@ -48,8 +48,9 @@ int wb_nvml_clock_events(const wb_device *d, uint64_t *bits);
 typedef struct wb_thermal {
     double gpu_temp_c, mem_temp_c, power_w;
 } wb_thermal;
-/* Fills t; returns how many of the three were read, with the first call
- * that failed (and why) in why, "" when all three were read. */
+/* Fills t, each reading tried on its own; returns how many of the three
+ * were read, with the first call that failed (and why) in why, "" when all
+ * three were read. */
 int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len);
 /* Why NVML is unavailable ("" when it works). */
 const char *wb_nvml_status(void);

@@ -230,8 +230,8 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
 
 /* 8: the SM clock right after the samples, against the run's typical clock
  * (median of the clocks seen so far, this one included); the temperatures
- * and power then, so that a reader can tell a point measured on a hot board
- * (the record's counter passes add heat the repeat may lack). */
+ * and power then, so that a reader can tell whether two runs of a point
+ * saw the board in another state (compare --repeat prints them). */
 static void step_clock(wb_run *r) {
     wb_measure *m = &r->row.m;
     double *c = malloc((size_t)(r->nsamples ? r->nsamples : 1) * sizeof *c);

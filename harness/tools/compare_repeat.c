@@ -59,18 +59,11 @@ static void thermal_note(const wb_cmp *c, const spread *s, int n) {
         const double a = c->a.r.rows[s[i].p->a].m.mem_temp_c, b = c->b.r.rows[s[i].p->b].m.mem_temp_c;
         if (isfinite(a) && isfinite(b)) ta[k] = a, tb[k] = b, d[k] = b - a, k++;
     }
-    if (k) {
-        double lo[3], hi[3], med[3];
-        for (int j = 0; j < 3; j++) {
-            const double *x = v + j * n;
-            lo[j] = hi[j] = x[0];
-            for (int i = 1; i < k; i++) lo[j] = fmin(lo[j], x[i]), hi[j] = fmax(hi[j], x[i]);
-        }
-        med[0] = wb_stats_median(ta, k), med[1] = wb_stats_median(tb, k), med[2] = wb_stats_median(d, k);
+    if (k)
         printf("\nHBM temperature after the samples, %d of these points: A median %.0f C (%.0f-%.0f), B median %.0f C "
                "(%.0f-%.0f); B - A per point: median %+.0f C, %+.0f to %+.0f\n",
-               k, med[0], lo[0], hi[0], med[1], lo[1], hi[1], med[2], lo[2], hi[2]);
-    }
+               k, wb_stats_median(ta, k), wb_stats_min(ta, k), wb_stats_max(ta, k), wb_stats_median(tb, k),
+               wb_stats_min(tb, k), wb_stats_max(tb, k), wb_stats_median(d, k), wb_stats_min(d, k), wb_stats_max(d, k));
     free(v);
 }
 
