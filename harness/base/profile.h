@@ -1,0 +1,93 @@
+/* profile.h - the data model of `wallbench profile -- CMD`: another program's
+ * kernel launches, timed by one pass (CUPTI Activity records) and counted by
+ * another (CUPTI Range Profiler, auto range, kernel replay), matched launch by
+ * launch, then summed per kernel (name + launch shape) and per NVTX range.
+ * Nothing here needs CUDA or HDF5: the driver (harness/profile/) fills it, the
+ * store (harness/store/profile_h5.c) writes and reads it, the tools read it.
+ * Integers that do not apply are -1, reals NaN, never 0. */
+#ifndef WB_PROFILE_H
+#define WB_PROFILE_H
+
+#include <stdint.h>
+
+#include "harness/base/error.h"
+#include "harness/base/point.h" /* wb_counters, WB_METRICS_MAX */
+
+/* Version of the profile file layout (file_kind "wallbench-profile"). */
+#define WB_PROFILE_SCHEMA_VERSION 1
+#define WB_PROFILE_FILE_KIND "wallbench-profile"
+
+/* How a launch's two passes were joined (wb_prof_launch.match). */
+typedef enum {
+    WB_MATCH_NONE = 0,     /* only one pass ran, or this launch has no partner */
+    WB_MATCH_SEQUENCE = 1, /* same position in equal sequences (name, grid, block) */
+    WB_MATCH_KERNEL = 2    /* sequences differed: k-th launch of the same kernel in each pass */
+} wb_match_kind;
+
+/* One kernel launch of the profiled program, in launch order. */
+typedef struct wb_prof_launch {
+    int64_t seq;            /* position in the program's launch order (0-based, all threads) */
+    int32_t kernel;         /* row of wb_profile.kernels */
+    int32_t range;          /* row of wb_profile.ranges: the NVTX stack at launch; -1 outside any */
+    int32_t device;         /* CUDA device ordinal */
+    int32_t pid;            /* process that launched it (forked children have their own) */
+    int64_t stream;         /* CUPTI stream id; -1 unknown */
+    int32_t grid[3], block[3];
+    int32_t registers;      /* per thread; -1 when not timed */
+    int32_t smem_static, smem_dynamic; /* bytes per block; -1 unknown */
+    int32_t api;            /* wb_prof_api */
+    int64_t start_ns, end_ns; /* GPU timestamps of the timing pass; -1 when not timed */
+    double time_ms;         /* end - start; NaN when not timed */
+    int32_t match;          /* wb_match_kind */
+    wb_counters c;          /* counter pass (c.v by wb_metrics[] row), derived columns; NaN when not counted */
+} wb_prof_launch;
+
+/* Launch API the program used (launches through a graph are kernels of a node). */
+typedef enum {
+    WB_API_LAUNCH = 0,      /* cuLaunchKernel (and the runtime's launches, which call it) */
+    WB_API_LAUNCH_EX = 1,   /* cuLaunchKernelEx (clusters, attributes) */
+    WB_API_COOPERATIVE = 2, /* cuLaunchCooperativeKernel */
+    WB_API_GRAPH = 3        /* a kernel node of cuGraphLaunch: timed, not counted (kernel replay cannot) */
+} wb_prof_api;
+
+/* A kernel: name and launch shape; its launches summed. */
+typedef struct wb_prof_kernel {
+    char name[512];         /* mangled name as CUPTI gives it, cut to fit (name_full_len says) */
+    char demangled[256];    /* short readable form: the function name without templates and arguments */
+    int32_t name_full_len;  /* strlen of the whole name */
+    int32_t grid[3], block[3];
+    int32_t registers, smem_static, smem_dynamic;
+    int64_t launches, timed, counted;
+    double total_ms, median_ms, share_pct; /* share of the timed kernel time of the program */
+    wb_counters c;          /* counters summed over counted launches (rates and percentages:
+                             * time-weighted means), derived columns from the sums */
+} wb_prof_kernel;
+
+/* An NVTX range stack ("Q1/filter"), as Valk's operators. */
+typedef struct wb_prof_range {
+    char path[256];         /* the pushed names from outermost to innermost, '/'-joined */
+    int64_t launches, counted;
+    double total_ms, share_pct;
+    wb_counters c;          /* as for kernels */
+} wb_prof_range;
+
+typedef struct wb_prof_attr {
+    char name[64];
+    char value[1024];
+    int is_number;
+} wb_prof_attr;
+
+typedef struct wb_profile {
+    wb_prof_launch *launches;
+    int64_t nlaunches;
+    wb_prof_kernel *kernels;
+    int32_t nkernels;
+    wb_prof_range *ranges;
+    int32_t nranges;
+    wb_prof_attr *attrs;    /* provenance, ceilings, pass costs, match notes (root attributes) */
+    int32_t nattrs;
+    /* The roof the derived columns were computed against (attributes too). */
+    double ceiling_inst_gips, ceiling_dram_gbps;
+} wb_profile;
+
+#endif
