@@ -4,7 +4,8 @@ Compute CSVs of the same 12 launches, for selftest.sh (CPU only; numpy, h5py).
 
   selftest_fixtures.py DIR
 
-Writes DIR/profile.h5 and one CSV per case, each differing from the profile
+Writes DIR/profile.h5, DIR/profile_slow.h5 (the same, every kernel 5%
+slower) and one CSV per case, each differing from the profile
 in one known way: the case name says which, selftest.sh what to expect."""
 import os
 import sys
@@ -42,7 +43,7 @@ METRICS = [("dram__sectors_read.sum", "sector", 4), ("dram__sectors_write.sum", 
            ("gpu__time_duration.sum", "nsecond", 6), ("smsp__inst_executed.sum", "inst", 3)]
 
 
-def write_profile(path):
+def write_profile(path, time_scale=1.0):
     ld = np.dtype([("seq", "<i8"), ("kernel_id", "<i4"), ("range", "<i4"), ("time_ms", "<f8"),
                    ("grid_x", "<i4"), ("grid_y", "<i4"), ("grid_z", "<i4"),
                    ("block_x", "<i4"), ("block_y", "<i4"), ("block_z", "<i4"),
@@ -50,7 +51,7 @@ def write_profile(path):
                    ("dram_sectors_write", "<f8"), ("l2_sectors", "<f8"), ("kernel_time_ms", "<f8")])
     rows = np.zeros(len(LAUNCHES), ld)
     for i, (k, g, b, inst, rd, wr, t) in enumerate(LAUNCHES):
-        rows[i] = (i, k, -1, t, *g, *b, inst, inst * 1.01, rd, wr, rd + wr, t)
+        rows[i] = (i, k, -1, t * time_scale, *g, *b, inst, inst * 1.01, rd, wr, rd + wr, t * time_scale)
     rows = rows[::-1]  # stored out of order: the reader sorts by seq
     kd = np.dtype([("kernel_id", "<i4"), ("name", "S512"), ("demangled", "S256")])
     kernels = np.array([(i, m[:511].encode(), s.encode()) for i, (m, s, _) in enumerate(KERNELS)], kd)
@@ -126,6 +127,7 @@ def main():
     d = sys.argv[1]
     os.makedirs(d, exist_ok=True)
     write_profile(os.path.join(d, "profile.h5"))
+    write_profile(os.path.join(d, "profile_slow.h5"), time_scale=1.05)  # kernels 5% slower
     cases = {
         "equal": raw_csv("equal"),
         "equal_mangled": raw_csv("equal", names="mangled"),
