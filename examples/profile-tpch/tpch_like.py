@@ -94,6 +94,11 @@ class Backend:
     def torch_of(self, a):
         return self.torch.from_dlpack(a)
 
+    def torch_mask_of(self, a):
+        """A boolean array as a torch bool tensor: through uint8 views, since
+        not every DLPack exchange carries booleans (no kernel either way)."""
+        return self.torch_of(a.view(self.xp.uint8)).view(self.torch.bool)
+
     def push(self, name):
         if not self.cpu:
             self.torch.cuda.nvtx.range_push(name)
@@ -173,7 +178,7 @@ def q1(b, d, st):
         charge = xp.multiply(disc_price, xp.add(1.0, d.c_tax))
     with Range(b, "groupby"):
         # Six groups (returnflag x linestatus); rows filtered out go to a 7th.
-        gid = torch.where(b.torch_of(keep), d.t_rf * 2 + d.t_ls, 6)
+        gid = torch.where(b.torch_mask_of(keep), d.t_rf * 2 + d.t_ls, 6)
         cols = torch.stack([d.t_qty, d.t_price, b.torch_of(disc_price), b.torch_of(charge), d.t_disc, d.t_one], 1)
         sums = torch.zeros((7, 6), dtype=torch.float64, device=b.dev).index_add_(0, gid, cols)
     return sums
