@@ -7,7 +7,9 @@
 #
 # Environment: WB (required: the wallbench binary), PY (python3), NCU (ncu),
 # ARGS (the program's options, default "--rows 4000000 --reps 2 --seed 1"),
-# BUDGET_S (300: the --with-none steps are skipped once this much has passed).
+# BUDGET_S (300: the --with-none steps are skipped once this much has passed),
+# TOTAL_S (540: no step runs past it, so that overhead.txt is written within
+# a 10-minute device call; a step cut short by it reads as rc 124).
 # Steps, each timed as a process (date +%s.%N), its exit code kept, a failure
 # not stopping the rest:
 #   cachefill      one run to fill CuPy's kernel cache (not counted)
@@ -31,6 +33,7 @@ PY=${PY:-python3}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 ARGS=${ARGS:-"--rows 4000000 --reps 2 --seed 1"}
 BUDGET_S=${BUDGET_S:-300}
+TOTAL_S=${TOTAL_S:-540}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 PROG="$HERE/tpch_like.py"
@@ -51,10 +54,19 @@ sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
 elapsed() { sub "$(date +%s.%N)" "$T0"; }
 
 # step NAME TIMEOUT_S CMD...: runs CMD with stdout+stderr to OUT/NAME.log
-# and records its exit code and process wall time.
+# and records its exit code and process wall time; the timeout is cut to
+# what is left of TOTAL_S, and a step with under 5 s left is skipped.
 step() {
     local name=$1 limit=$2
     shift 2
+    local left
+    left=$(awk -v t="$TOTAL_S" -v e="$(elapsed)" 'BEGIN { printf "%d", t - e }')
+    if [ "$left" -lt 5 ]; then
+        echo "== $name skipped: TOTAL_S=$TOTAL_S s have passed"
+        printf '%s\tdeadline\t0\t-\n' "$name" >> "$STEPS"
+        return
+    fi
+    [ "$left" -lt "$limit" ] && limit=$left
     echo "== $name ($(printf '%.0f' "$(elapsed)") s in): $*"
     local t1 t2 rc
     t1=$(date +%s.%N)

@@ -76,8 +76,8 @@ class Metric:
 
 # ---------------------------------------------------------------- ncu CSV
 
-_TIME = {"nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6, "msecond": 1e-3, "ms": 1e-3,
-         "second": 1.0, "s": 1.0}
+_TIME = {"nsecond": 1e-9, "nsec": 1e-9, "ns": 1e-9, "usecond": 1e-6, "usec": 1e-6, "us": 1e-6,
+         "msecond": 1e-3, "msec": 1e-3, "ms": 1e-3, "second": 1.0, "sec": 1.0, "s": 1.0}
 _PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _COUNTS = ("sector", "inst", "byte", "cycle", "warp", "request", "thread", "block", "wavefront", "transaction")
 
