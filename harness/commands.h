@@ -13,5 +13,6 @@ int wb_cmd_compare(int argc, char **argv);  /* compare.c: two results files */
 int wb_cmd_merge(int argc, char **argv);    /* merge.c: shards of one sweep as one file */
 int wb_cmd_check(int argc, char **argv);    /* check.c: regression thresholds */
 int wb_cmd_project(int argc, char **argv);  /* project.c: predicted results for another GPU */
+int wb_cmd_profile(int argc, char **argv);  /* profile/profile_cmd.c: any program's kernels on the roofline */
 
 #endif

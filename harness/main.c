@@ -24,6 +24,7 @@ static const struct {
     {"merge", wb_cmd_merge, "the shards of one sweep (run --shard I/N) as one results file"},
     {"check", wb_cmd_check, "regression thresholds on a results file"},
     {"project", wb_cmd_project, "predicted results for another GPU"},
+    {"profile", wb_cmd_profile, "any CUDA program's kernels on the roofline (profile -- CMD ARGS)"},
 };
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

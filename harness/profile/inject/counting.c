@@ -1,0 +1,265 @@
+/* counting.c - the counter pass: CUPTI's Range Profiler with auto range and
+ * kernel replay on the first context that launches a selected kernel. Each
+ * kernel launched while the profiler is started is one range, replayed by
+ * CUPTI inside its launch call as many times as the metric set needs passes
+ * (saving and restoring device memory between them). Launches are counted in
+ * batches of WB_PROFILE_BATCH ranges: at a full batch the profiler stops,
+ * decodes, evaluates every range into metric values (C lines) and starts
+ * again, so memory stays bounded for programs of any length. A launch that
+ * is not selected, a graph launch, or a launch on another context first
+ * stops the profiler (that launch runs unprofiled); the next selected launch
+ * starts it again. The host half (metric set, config image, passes) is the
+ * suite's own (harness/gpu/counters_host.c), so the metric list, its per-chip
+ * fallbacks and the pass budget are the same as `wallbench run`'s. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "harness/base/metrics.h"
+#include "harness/gpu/counters_cupti.h"
+#include "harness/profile/inject/inject.h"
+
+typedef struct counting {
+    wb_counters_session s;  /* host half: names, config image, data image, passes */
+    CUcontext ctx;          /* the counted context; NULL before the first selected launch */
+    int failed;             /* 1: counting gave up (E line written); later launches get N lines */
+    int started;            /* the profiler is between Start and Stop */
+    int64_t *batch_seq;     /* launches of the current batch, in range order */
+    int in_batch;
+    CUdeviceptr flush_buf;  /* 2x the L2, written before each counted kernel (--cache-control all) */
+    size_t flush_bytes;
+    char why[256];          /* why counting failed, for the N lines */
+} counting;
+
+static counting cnt;
+
+static int fail(const char *call, CUptiResult r) {
+    snprintf(cnt.why, sizeof cnt.why, "%s: %s", call, wb_inject_cupti_str(r));
+    wb_raw_error("counter pass: %s; launches from here on are not counted", cnt.why);
+    cnt.failed = 1;
+    return -1;
+}
+#define TRY(call, ...)                                          \
+    do {                                                        \
+        CUptiResult r_ = call(__VA_ARGS__);                     \
+        if (r_ != CUPTI_SUCCESS) return fail(#call, r_);        \
+    } while (0)
+
+static int arm(void) {
+    wb_counters_session *s = &cnt.s;
+    memset(s->data, 0, s->data_size);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = s->rp, .counterDataSize = s->data_size, .pCounterData = s->data};
+    TRY(cuptiRangeProfilerCounterDataImageInitialize, &ci);
+    CUpti_RangeProfiler_SetConfig_Params sc = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
+        .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
+        .pCounterDataImage = s->data, .range = CUPTI_AutoRange, .replayMode = CUPTI_KernelReplay,
+        .maxRangesPerPass = (size_t)wb_inj.batch, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
+        .targetNestingLevel = 1};
+    TRY(cuptiRangeProfilerSetConfig, &sc);
+    return 0;
+}
+
+static int start(void) {
+    if (arm() != 0) return -1;
+    CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+                                           .pRangeProfilerObject = cnt.s.rp};
+    TRY(cuptiRangeProfilerStart, &st);
+    cnt.started = 1;
+    return 0;
+}
+
+/* The C lines of a decoded batch: range r is the r-th launch of the batch. */
+static int evaluate(int ranges) {
+    wb_counters_session *s = &cnt.s;
+    CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
+        .counterDataImageSize = s->data_size};
+    TRY(cuptiRangeProfilerGetCounterDataInfo, &gi);
+    if (gi.numTotalRanges != (size_t)ranges) {
+        for (int r = 0; r < ranges; r++)
+            wb_raw_line("N\t%lld\tCUPTI decoded %zu range(s) for the %d launch(es) of this batch: not attributable",
+                        (long long)cnt.batch_seq[r], gi.numTotalRanges, ranges);
+        return 0;
+    }
+    char line[WB_METRICS_MAX * 26 + 32];
+    for (int r = 0; r < ranges; r++) {
+        double v[WB_METRICS_MAX];
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
+            .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = (size_t)r,
+            .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = v};
+        CUptiResult res = cuptiProfilerHostEvaluateToGpuValues(&ev);
+        if (res != CUPTI_SUCCESS) {
+            wb_raw_line("N\t%lld\tcuptiProfilerHostEvaluateToGpuValues: %s", (long long)cnt.batch_seq[r],
+                        wb_inject_cupti_str(res));
+            continue;
+        }
+        int len = snprintf(line, sizeof line, "C\t%lld", (long long)cnt.batch_seq[r]);
+        for (int k = 0; k < s->n && len < (int)sizeof line; k++)
+            len += snprintf(line + len, sizeof line - (size_t)len, "\t%.17g", v[k]);
+        wb_raw_line("%s", line);
+    }
+    return 0;
+}
+
+/* Stop, decode and write the batch; the profiler stays stopped. */
+static int end_batch(void) {
+    if (!cnt.started) return 0;
+    cnt.started = 0;
+    CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+                                          .pRangeProfilerObject = cnt.s.rp};
+    TRY(cuptiRangeProfilerStop, &sp);
+    int ranges = cnt.in_batch;
+    cnt.in_batch = 0;
+    if (ranges == 0) return 0;
+    CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = cnt.s.rp};
+    TRY(cuptiRangeProfilerDecodeData, &dd);
+    if (dd.numOfRangeDropped) wb_raw_error("cuptiRangeProfilerDecodeData: %zu range(s) dropped", dd.numOfRangeDropped);
+    int rc = evaluate(ranges);
+    pthread_mutex_lock(&wb_inj.lock);
+    if (wb_inj.raw) fflush(wb_inj.raw);
+    pthread_mutex_unlock(&wb_inj.lock);
+    return rc;
+}
+
+static void write_device(CUdevice dev, const char *chip) {
+    char name[256] = "", uuid_s[48] = "";
+    CUuuid uuid;
+    int major = 0, minor = 0, sms = 0, drv = 0;
+    (void)cuDeviceGetName(name, sizeof name, dev);
+    if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) {
+        const unsigned char *u = (const unsigned char *)uuid.bytes;
+        snprintf(uuid_s, sizeof uuid_s, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    }
+    (void)cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    (void)cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    (void)cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    (void)cuDriverGetVersion(&drv);
+    wb_raw_line("# device %d\t%s\t%s\t%d.%d\t%d\t%d\t%s", (int)dev, name, uuid_s, major, minor, sms, drv, chip);
+}
+
+static int flush_buffer(CUdevice dev) {
+    int l2 = 0;
+    if (cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) != CUDA_SUCCESS || l2 <= 0) l2 = 64 << 20;
+    cnt.flush_bytes = 2 * (size_t)l2;
+    if (cuMemAlloc(&cnt.flush_buf, cnt.flush_bytes) != CUDA_SUCCESS) {
+        cnt.flush_buf = 0;
+        wb_raw_error("cuMemAlloc of %zu bytes for the L2 flush failed: counting with caches as the program left them",
+                     cnt.flush_bytes);
+        wb_raw_line("# cache none (flush buffer not allocated)");
+    }
+    return 0;
+}
+
+/* Everything the first selected launch needs: the chip's metric set, the
+ * profiler object on its context, the batch's data image. */
+static int setup(CUcontext ctx) {
+    wb_counters_session *s = &cnt.s;
+    cnt.ctx = ctx;
+    wb_err e;
+    if (wb_cupti_load_nvperf(s, WB_ERR, &e) != WB_OK) {
+        snprintf(cnt.why, sizeof cnt.why, "%.250s", e.msg);
+        wb_raw_error("counter pass: %s", e.msg);
+        return cnt.failed = 1, -1;
+    }
+    CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    TRY(cuptiProfilerInitialize, &ip);
+    s->profiler_initialized = 1;
+    uint32_t dev = 0;
+    TRY(cuptiGetDeviceId, ctx, &dev);
+    CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+                                          .deviceIndex = dev};
+    TRY(cuptiDeviceGetChipName, &cn);
+    snprintf(s->chip, sizeof s->chip, "%s", cn.pChipName ? cn.pChipName : "");
+    CUpti_Profiler_GetCounterAvailability_Params ca = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = ctx};
+    TRY(cuptiProfilerGetCounterAvailability, &ca);
+    if (!(s->avail = calloc(ca.counterAvailabilityImageSize ? ca.counterAvailabilityImageSize : 1, 1)))
+        return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
+    ca.pCounterAvailabilityImage = s->avail;
+    TRY(cuptiProfilerGetCounterAvailability, &ca);
+    if (wb_cupti_host_build(s, s->chip, s->avail, WB_ERR, &e) != WB_OK) {
+        snprintf(cnt.why, sizeof cnt.why, "%.250s", e.msg);
+        wb_raw_error("counter pass: metric set for %s: %s", s->chip, e.msg);
+        return cnt.failed = 1, -1;
+    }
+    char line[WB_METRICS_MAX * 40 + 16];
+    int len = snprintf(line, sizeof line, "# metrics");
+    for (int k = 0; k < s->n && len < (int)sizeof line; k++)
+        len += snprintf(line + len, sizeof line - (size_t)len, "\t%s", wb_metrics[s->column[k]].column);
+    wb_raw_line("%s", line);
+    wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
+    write_device((CUdevice)dev, s->chip);
+    if (wb_inj.flush_l2) flush_buffer((CUdevice)dev);
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
+    TRY(cuptiRangeProfilerEnable, &en);
+    s->rp = en.pRangeProfilerObject;
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
+        .pMetricNames = s->names, .numMetrics = (size_t)s->n, .maxNumOfRanges = (size_t)wb_inj.batch,
+        .maxNumRangeTreeNodes = (uint32_t)wb_inj.batch};
+    TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
+    s->data_size = ds.counterDataSize;
+    cnt.batch_seq = calloc((size_t)wb_inj.batch, sizeof *cnt.batch_seq);
+    if (!(s->data = calloc(s->data_size ? s->data_size : 1, 1)) || !cnt.batch_seq)
+        return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
+    return 0;
+}
+
+void wb_counting_enter(const wb_launch_info *l) {
+    if (cnt.failed) {
+        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
+        return;
+    }
+    if (!cnt.ctx && setup(l->ctx) != 0) {
+        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
+        return;
+    }
+    if (l->ctx != cnt.ctx) {
+        if (cnt.started) end_batch(); /* it must run unprofiled */
+        wb_raw_line("N\t%lld\tanother CUDA context than the first counted one: only one context is counted",
+                    (long long)l->seq);
+        return;
+    }
+    if (cnt.in_batch == wb_inj.batch && end_batch() != 0) {
+        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
+        return;
+    }
+    if (cnt.flush_buf) {
+        /* Before the profiler starts its range: the flush itself is no kernel, but on the kernel's
+         * stream, so the kernel starts with the L2 holding none of its data (ncu --cache-control all). */
+        CUresult r = cuMemsetD32Async(cnt.flush_buf, (unsigned)l->seq, cnt.flush_bytes / 4, l->stream);
+        if (r == CUDA_SUCCESS) r = cuStreamSynchronize(l->stream);
+        if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)l->seq, (int)r);
+    }
+    if (!cnt.started && start() != 0) {
+        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
+        return;
+    }
+    cnt.batch_seq[cnt.in_batch++] = l->seq;
+}
+
+void wb_counting_unselected(void) {
+    if (!cnt.failed && cnt.started) end_batch();
+}
+
+void wb_counting_finish(void) {
+    if (!cnt.ctx || cnt.failed) return;
+    end_batch();
+    if (cnt.s.rp) {
+        CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = cnt.s.rp};
+        (void)cuptiRangeProfilerDisable(&p);
+        cnt.s.rp = NULL;
+    }
+    if (cnt.flush_buf) (void)cuMemFree(cnt.flush_buf);
+}

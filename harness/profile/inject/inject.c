@@ -1,0 +1,278 @@
+/* inject.c - entry point of the injection library (inject.h): reads the
+ * pass from the environment, opens the raw file, subscribes the launch and
+ * NVTX callbacks, and flushes at exit. The raw file's lines (tab-separated,
+ * one record each; the driver's raw.c reads them):
+ *   #  header: "# wallbench-raw <version> pass=<pass> pid=<pid>", "# metrics c1 c2 ...",
+ *      "# device <ordinal>\t<name>\t<uuid>\t<cc>\t<sms>\t<driver>"
+ *   L  seq corr api selected gx gy gz bx by bz smem_dynamic nvtx_path name   (launch callback)
+ *   K  corr start_ns end_ns device stream registers smem_static smem_dynamic gx gy gz bx by bz graph_node name
+ *      (timing pass: a CUPTI Activity kernel record)
+ *   C  seq v1 v2 ...   (counter pass: the metrics of "# metrics" for launch seq)
+ *   N  seq reason      (counter pass: a selected launch left uncounted, and why)
+ *   E  message         (something failed; the pass went on without it) */
+#include "harness/profile/inject/inject.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <generated_nvtx_meta.h>
+
+#include "harness/base/profile.h"
+
+wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void wb_raw_line(const char *fmt, ...) {
+    if (!wb_inj.raw) return;
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&wb_inj.lock);
+    vfprintf(wb_inj.raw, fmt, ap);
+    fputc('\n', wb_inj.raw);
+    pthread_mutex_unlock(&wb_inj.lock);
+    va_end(ap);
+}
+
+void wb_raw_error(const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\t') *p = ' ';
+    wb_raw_line("E\t%s", msg);
+    if (wb_inj.raw) fflush(wb_inj.raw);
+}
+
+const char *wb_inject_cupti_str(CUptiResult r) {
+    const char *s = NULL;
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s) return "unknown CUPTI error";
+    return s;
+}
+
+/* The launching thread's NVTX range stack, kept as its path ("Q1/filter"). */
+static __thread char nvtx_path[WB_NVTX_PATH];
+static __thread int nvtx_len[WB_NVTX_DEPTH + 1]; /* path length at each depth */
+static __thread int nvtx_depth, nvtx_overflow;
+/* Nesting of launch APIs on this thread: only the outermost one is a launch. */
+static __thread int api_depth;
+
+static void nvtx_push(const char *msg) {
+    if (nvtx_depth >= WB_NVTX_DEPTH) {
+        nvtx_overflow++;
+        return;
+    }
+    int len = nvtx_len[nvtx_depth];
+    char name[96];
+    snprintf(name, sizeof name, "%s", msg && *msg ? msg : "(unnamed)");
+    for (char *p = name; *p; p++)
+        if (*p == '/' || *p == '\t' || *p == '\n') *p = '_'; /* '/' separates levels of the path */
+    snprintf(nvtx_path + len, sizeof nvtx_path - (size_t)len, "%s%s", len ? "/" : "", name);
+    nvtx_len[++nvtx_depth] = (int)strlen(nvtx_path);
+}
+
+static void nvtx_pop(void) {
+    if (nvtx_overflow > 0) {
+        nvtx_overflow--;
+        return;
+    }
+    if (nvtx_depth == 0) return; /* a pop without its push (pushed before CUDA loaded us) */
+    nvtx_path[nvtx_len[--nvtx_depth]] = '\0';
+}
+
+static const char *event_message(const nvtxEventAttributes_t *a) {
+    if (!a) return NULL;
+    if (a->messageType == NVTX_MESSAGE_TYPE_ASCII) return a->message.ascii;
+    if (a->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return "(registered string)";
+    return NULL;
+}
+
+static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d) {
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxRangePushA:
+        nvtx_push(((const nvtxRangePushA_params *)d->functionParams)->message);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        nvtx_push(event_message(((const nvtxRangePushEx_params *)d->functionParams)->eventAttrib));
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+        nvtx_push(event_message(((const nvtxDomainRangePushEx_params *)d->functionParams)->core.eventAttrib));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+        nvtx_push("(wide string)");
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePop:
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+        nvtx_pop();
+        break;
+    default:
+        break;
+    }
+}
+
+/* Fills l from a launch API's parameters. */
+static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_launch_info *l) {
+    memset(l, 0, sizeof *l);
+    l->correlation = cb->correlationId;
+    l->ctx = cb->context;
+    l->name = cb->symbolName ? cb->symbolName : "";
+    l->nvtx = nvtx_path;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_params *p = cb->functionParams;
+        l->api = WB_API_LAUNCH;
+        l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
+        l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
+        l->smem_dynamic = p->sharedMemBytes;
+        l->stream = p->hStream;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_params *p = cb->functionParams;
+        l->api = WB_API_COOPERATIVE;
+        l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
+        l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
+        l->smem_dynamic = p->sharedMemBytes;
+        l->stream = p->hStream;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_params *p = cb->functionParams;
+        l->api = WB_API_LAUNCH_EX;
+        if (p->config) {
+            const CUlaunchConfig *c = p->config;
+            l->grid[0] = c->gridDimX, l->grid[1] = c->gridDimY, l->grid[2] = c->gridDimZ;
+            l->block[0] = c->blockDimX, l->block[1] = c->blockDimY, l->block[2] = c->blockDimZ;
+            l->smem_dynamic = c->sharedMemBytes;
+            l->stream = c->hStream;
+        }
+        break;
+    }
+    default: { /* cuGraphLaunch */
+        const cuGraphLaunch_params *p = cb->functionParams;
+        l->api = WB_API_GRAPH;
+        l->name = "";
+        l->stream = p->hStream;
+        break;
+    }
+    }
+}
+
+static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+    wb_launch_info l;
+    if (cb->callbackSite == CUPTI_API_EXIT) {
+        api_depth--;
+        return;
+    }
+    if (api_depth++ > 0) return;
+    launch_info(cbid, cb, &l);
+    pthread_mutex_lock(&wb_inj.lock);
+    l.seq = wb_inj.seq++;
+    pthread_mutex_unlock(&wb_inj.lock);
+    int selected = 0;
+    if (wb_inj.pass == WB_PASS_COUNTERS) {
+        pthread_mutex_lock(&wb_inj.lock);
+        selected = l.api != WB_API_GRAPH && wb_select_take(&wb_inj.select, l.name, l.nvtx);
+        pthread_mutex_unlock(&wb_inj.lock);
+    }
+    wb_raw_line("L\t%lld\t%u\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s", (long long)l.seq, l.correlation, l.api,
+                selected, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.smem_dynamic, l.nvtx,
+                l.name);
+    if (wb_inj.pass != WB_PASS_COUNTERS) return;
+    if (selected) {
+        wb_counting_enter(&l);
+        return;
+    }
+    wb_counting_unselected(); /* it runs unprofiled: no range may open for it */
+    if (l.api == WB_API_GRAPH)
+        wb_raw_line("N\t%lld\tgraph launch: its kernel nodes run uncounted (kernel replay counts launches only)",
+                    (long long)l.seq);
+}
+
+static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
+    (void)user;
+    if (domain == CUPTI_CB_DOMAIN_NVTX) on_nvtx(cbid, data);
+    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) on_launch(cbid, data);
+}
+
+static const CUpti_CallbackId launch_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,            CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+static const CUpti_CallbackId nvtx_cbids[] = {
+    CUPTI_CBID_NVTX_nvtxRangePushA,         CUPTI_CBID_NVTX_nvtxRangePushW, CUPTI_CBID_NVTX_nvtxRangePushEx,
+    CUPTI_CBID_NVTX_nvtxRangePop,           CUPTI_CBID_NVTX_nvtxDomainRangePushEx,
+    CUPTI_CBID_NVTX_nvtxDomainRangePop,
+};
+
+static void at_exit(void) {
+    if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
+    else wb_counting_finish();
+    pthread_mutex_lock(&wb_inj.lock);
+    if (wb_inj.raw) {
+        fprintf(wb_inj.raw, "# end\n");
+        fclose(wb_inj.raw);
+        wb_inj.raw = NULL;
+    }
+    pthread_mutex_unlock(&wb_inj.lock);
+}
+
+static int open_raw(void) {
+    const char *base = getenv("WB_PROFILE_RAW");
+    if (!base || !*base) {
+        fprintf(stderr, "wallbench inject: WB_PROFILE_RAW is not set (run through wallbench profile); not profiling\n");
+        return -1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%d.tsv", base, (int)getpid());
+    if (!(wb_inj.raw = fopen(path, "w"))) {
+        fprintf(stderr, "wallbench inject: cannot write %s; not profiling\n", path);
+        return -1;
+    }
+    setvbuf(wb_inj.raw, NULL, _IOFBF, 1 << 20);
+    fprintf(wb_inj.raw, "# wallbench-raw %d pass=%s pid=%d ppid=%d\n", WB_RAW_VERSION,
+            wb_inj.pass == WB_PASS_TIMING ? "timing" : "counters", (int)getpid(), (int)getppid());
+    return 0;
+}
+
+/* Called by CUDA at cuInit when CUDA_INJECTION64_PATH names this library. */
+__attribute__((visibility("default"))) int InitializeInjection(void) {
+    static int done;
+    if (done++) return 1;
+    const char *pass = getenv("WB_PROFILE_PASS");
+    if (!pass || (strcmp(pass, "timing") && strcmp(pass, "counters"))) {
+        fprintf(stderr, "wallbench inject: WB_PROFILE_PASS must be timing or counters; not profiling\n");
+        return 1;
+    }
+    wb_inj.pass = strcmp(pass, "timing") ? WB_PASS_COUNTERS : WB_PASS_TIMING;
+    if (open_raw() != 0) return 1;
+    const char *b = getenv("WB_PROFILE_BATCH");
+    wb_inj.batch = b && atoi(b) > 0 ? atoi(b) : 256;
+    const char *cache = getenv("WB_PROFILE_CACHE");
+    wb_inj.flush_l2 = !cache || strcmp(cache, "none") != 0;
+    wb_err e;
+    if (wb_select_from_env(&wb_inj.select, &e) != WB_OK) wb_raw_error("launch selection: %s", e.msg);
+    CUptiResult r = cuptiSubscribe(&wb_inj.sub, on_callback, NULL);
+    if (r != CUPTI_SUCCESS) {
+        wb_raw_error("cuptiSubscribe: %s (another CUPTI client in this process: torch.profiler, ncu, nsys?)",
+                     wb_inject_cupti_str(r));
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
+        if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i])) != CUPTI_SUCCESS)
+            wb_raw_error("cuptiEnableCallback(launch %u): %s", (unsigned)launch_cbids[i], wb_inject_cupti_str(r));
+    for (size_t i = 0; i < sizeof nvtx_cbids / sizeof nvtx_cbids[0]; i++)
+        if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_NVTX, nvtx_cbids[i])) != CUPTI_SUCCESS)
+            wb_raw_error("cuptiEnableCallback(NVTX %u): %s", (unsigned)nvtx_cbids[i], wb_inject_cupti_str(r));
+    if (wb_inj.pass == WB_PASS_TIMING) wb_timing_start();
+    atexit(at_exit);
+    fflush(wb_inj.raw);
+    return 1;
+}

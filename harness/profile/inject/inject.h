@@ -1,0 +1,79 @@
+/* inject.h - the injection library of `wallbench profile` (libwallbench_inject.so),
+ * loaded into the profiled program by CUDA itself (CUDA_INJECTION64_PATH calls
+ * InitializeInjection at cuInit). It runs one pass, named by WB_PROFILE_PASS:
+ *   timing    every launch callback writes an L line, CUPTI Activity kernel
+ *             records (start, end, registers, shared memory, stream) K lines;
+ *   counters  the Range Profiler with auto range and kernel replay counts the
+ *             selected launches (select.h) with the suite's metric list, a
+ *             batch at a time, and writes C lines after each batch's decode.
+ * Lines go to WB_PROFILE_RAW.<pid>.tsv (raw.c documents them); the driver
+ * (harness/profile/) reads them. Nothing here may crash or stop the program:
+ * a failure becomes an E line, and the pass carries on without what failed. */
+#ifndef WB_INJECT_H
+#define WB_INJECT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include "harness/profile/select.h"
+
+#define WB_RAW_VERSION 1
+#define WB_NVTX_DEPTH 32
+#define WB_NVTX_PATH 256
+
+typedef enum { WB_PASS_TIMING, WB_PASS_COUNTERS } wb_pass;
+
+typedef struct wb_inject {
+    wb_pass pass;
+    FILE *raw;               /* the pass's raw file, written under lock */
+    pthread_mutex_t lock;
+    CUpti_SubscriberHandle sub;
+    int64_t seq;             /* launches seen, all threads, in callback order */
+    wb_select select;        /* counter pass: which launches to count */
+    int flush_l2;            /* counter pass: --cache-control all */
+    int batch;               /* launches per Range Profiler batch (decode, then write) */
+} wb_inject;
+
+extern wb_inject wb_inj;
+
+/* One line of the raw file (fmt without the newline); thread safe. */
+void wb_raw_line(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* An E line: what failed, so that the driver can say it; never stops the program. */
+void wb_raw_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* CUPTI status as text for an E line. */
+const char *wb_inject_cupti_str(CUptiResult r);
+
+/* A launch as the callback sees it (API enter). */
+typedef struct wb_launch_info {
+    int64_t seq;
+    uint32_t correlation;
+    int api;                 /* wb_prof_api */
+    const char *name;        /* CUPTI's symbol name; "" for a graph */
+    unsigned grid[3], block[3], smem_dynamic;
+    CUcontext ctx;
+    CUstream stream;
+    const char *nvtx;        /* the launching thread's range path */
+} wb_launch_info;
+
+/* Timing pass (timing.c): activity buffers on; flushed at exit. */
+int wb_timing_start(void);
+void wb_timing_finish(void);
+/* Counter pass (counting.c): at a selected launch's API enter (counts it), at
+ * any other launch (stops the profiler so that it runs unprofiled), at exit. */
+void wb_counting_enter(const wb_launch_info *l);
+void wb_counting_unselected(void);
+void wb_counting_finish(void);
+
+#endif

@@ -1,0 +1,66 @@
+/* timing.c - the timing pass: CUPTI Activity records of every kernel
+ * (CONCURRENT_KERNEL keeps kernels of different streams overlapping, as the
+ * program runs them), written as K lines when CUPTI hands a buffer back. A
+ * flush period makes CUPTI hand buffers back while the program runs, so that
+ * a program that crashes (no atexit) loses at most the last period's kernels. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti_activity.h>
+
+#include "harness/profile/inject/inject.h"
+
+#define BUFFER_BYTES (8u << 20)
+#define FLUSH_PERIOD_MS 200
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records) {
+    *buffer = aligned_alloc(8, BUFFER_BYTES);
+    *size = *buffer ? BUFFER_BYTES : 0;
+    *max_records = 0;
+    if (!*buffer) wb_raw_error("activity buffer of %u bytes: out of host memory; kernels lost", BUFFER_BYTES);
+}
+
+static void write_kernel(const CUpti_ActivityKernel10 *k) {
+    char name[4096];
+    snprintf(name, sizeof name, "%s", k->name ? k->name : "");
+    for (char *p = name; *p; p++)
+        if (*p == '\t' || *p == '\n') *p = ' ';
+    wb_raw_line("K\t%u\t%llu\t%llu\t%u\t%u\t%u\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%llu\t%s", k->correlationId,
+                (unsigned long long)k->start, (unsigned long long)k->end, k->deviceId, k->streamId,
+                (unsigned)k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory, k->gridX, k->gridY,
+                k->gridZ, k->blockX, k->blockY, k->blockZ, (unsigned long long)k->graphNodeId, name);
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid) {
+    (void)ctx, (void)stream, (void)size;
+    CUpti_Activity *rec = NULL;
+    CUptiResult r;
+    while ((r = cuptiActivityGetNextRecord(buffer, valid, &rec)) == CUPTI_SUCCESS)
+        if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || rec->kind == CUPTI_ACTIVITY_KIND_KERNEL)
+            write_kernel((const CUpti_ActivityKernel10 *)rec);
+    if (r != CUPTI_ERROR_MAX_LIMIT_REACHED) wb_raw_error("cuptiActivityGetNextRecord: %s", wb_inject_cupti_str(r));
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped)
+        wb_raw_error("CUPTI dropped %zu activity records: those kernels are missing from the timing pass", dropped);
+    free(buffer);
+    pthread_mutex_lock(&wb_inj.lock);
+    if (wb_inj.raw) fflush(wb_inj.raw);
+    pthread_mutex_unlock(&wb_inj.lock);
+}
+
+int wb_timing_start(void) {
+    CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    if (r == CUPTI_SUCCESS) r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (r != CUPTI_SUCCESS) {
+        wb_raw_error("CUPTI activity for kernels: %s; no kernel is timed", wb_inject_cupti_str(r));
+        return -1;
+    }
+    if ((r = cuptiActivityFlushPeriod(FLUSH_PERIOD_MS)) != CUPTI_SUCCESS)
+        wb_raw_error("cuptiActivityFlushPeriod: %s (a crash may lose more kernels)", wb_inject_cupti_str(r));
+    return 0;
+}
+
+void wb_timing_finish(void) {
+    CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (r != CUPTI_SUCCESS) wb_raw_error("cuptiActivityFlushAll: %s; the last kernels may be missing", wb_inject_cupti_str(r));
+}

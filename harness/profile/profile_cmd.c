@@ -1,0 +1,372 @@
+/* profile_cmd.c - `wallbench profile [options] -- CMD [ARGS]`: any CUDA
+ * program's kernels on the instruction roofline (seed 000's Valk). Runs the
+ * program twice with the injection library (inject/inject.h): a timing pass
+ * and a counter pass, reads their raw files (raw.h), matches them launch by
+ * launch (match.h), sums kernels and NVTX ranges against the roof
+ * (profile_agg.h), and writes one HDF5 file (profile_h5.h). The roof comes
+ * from a short ceiling run of the suite in the same command, or from a
+ * results file. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cupti.h>
+
+#include "harness/base/metrics.h"
+#include "harness/base/profile_agg.h"
+#include "harness/commands.h"
+#include "harness/profile/child.h"
+#include "harness/profile/match.h"
+#include "harness/profile/profile_opts.h"
+#include "harness/run/provenance.h"
+#include "harness/store/profile_h5.h"
+#include "harness/store/store_h5.h"
+
+/* The library next to this binary (the build puts both in one folder), or $WB_INJECT_LIB. */
+static int inject_path(char *out, size_t len, wb_err *e) {
+    const char *env = getenv("WB_INJECT_LIB");
+    if (env && *env) snprintf(out, len, "%s", env);
+    else {
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) return wb_fail(e, "readlink /proc/self/exe: %s", strerror(errno));
+        self[n] = '\0';
+        snprintf(out, len, "%s/libwallbench_inject.so", dirname(self));
+    }
+    if (access(out, R_OK) != 0)
+        return wb_fail(e, "the injection library %s is missing (build it: cmake --build <build> --target wallbench_inject)", out);
+    return WB_OK;
+}
+
+/* libcupti as this binary loaded it: NVTX must reach the same copy (NVTX_INJECTION64_PATH). */
+static void cupti_path(char *out, size_t len) {
+    Dl_info info;
+    out[0] = '\0';
+    if (dladdr((void *)cuptiSubscribe, &info) && info.dli_fname) snprintf(out, len, "%s", info.dli_fname);
+}
+
+static int self_path(char *out, size_t len) {
+    ssize_t n = readlink("/proc/self/exe", out, len - 1);
+    if (n <= 0) return -1;
+    out[n] = '\0';
+    return 0;
+}
+
+/* The roof: measured now by the suite's ceiling family (two variants, quick sizes), or read. */
+static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p, wb_roof *roof, wb_err *e) {
+    roof->inst_gips = roof->dram_gbps = NAN;
+    snprintf(roof->name, sizeof roof->name, "measured");
+    if (o->no_ceilings) return wb_profile_attr_str(p, "ceilings_source", "none (--no-ceilings)", e);
+    char file[4700] = "";
+    if (o->ceilings_from) {
+        snprintf(file, sizeof file, "%s", o->ceilings_from);
+    } else {
+        char self[4096], outdir[4200];
+        if (self_path(self, sizeof self) != 0) return wb_fail(e, "readlink /proc/self/exe: %s", strerror(errno));
+        snprintf(outdir, sizeof outdir, "%s/ceilings", rawdir);
+        char *argv[] = {self, "run", "--family", "ceiling", "--variant", "dram_read,inst_issue", "--sweep", "quick",
+                        "--out", outdir, NULL};
+        fprintf(stderr, "wallbench profile: measuring this GPU's roof (ceiling family: dram_read, inst_issue)\n");
+        wb_child_result cr;
+        if (wb_child_run(argv, NULL, 0, &cr, e) != WB_OK) return WB_ERR;
+        if (cr.exit_code != 0)
+            return wb_fail(e, "the ceiling run %s (exit %d); give a roof with --ceilings-from FILE or --no-ceilings",
+                           cr.how, cr.exit_code);
+        DIR *d = opendir(outdir);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+            if (strstr(de->d_name, ".h5")) snprintf(file, sizeof file, "%s/%s", outdir, de->d_name);
+        if (d) closedir(d);
+        if (!file[0]) return wb_fail(e, "the ceiling run wrote no results file in %s", outdir);
+        if (wb_profile_attr_num(p, "ceilings_run_s", cr.wall_s, e) != WB_OK) return WB_ERR;
+    }
+    wb_results r;
+    if (wb_results_open(file, &r, e) != WB_OK) return WB_ERR;
+    roof->inst_gips = wb_results_attr_f64(&r, "ceiling_inst_issue_gips");
+    roof->dram_gbps = wb_results_attr_f64(&r, "ceiling_dram_read_gbps");
+    const char *uuid = wb_results_attr(&r, "gpu_uuid"), *name = wb_results_attr(&r, "gpu_name");
+    char src[1200];
+    snprintf(src, sizeof src, "%s: %s (%s, %s)", o->ceilings_from ? "results file" : "measured in this command",
+             o->ceilings_from ? o->ceilings_from : "wallbench run --family ceiling --variant dram_read,inst_issue --sweep quick",
+             name ? name : "?", uuid ? uuid : "?");
+    int rc = wb_profile_attr_str(p, "ceilings_source", src, e);
+    if (rc == WB_OK && uuid) rc = wb_profile_attr_str(p, "ceilings_gpu_uuid", uuid, e);
+    static const char *const copied[] = {"gpu_name", "gpu_uuid", "compute_capability", "driver_version",
+                                         "cuda_runtime_version", "mem_clock_mhz", "l2_bytes", "nvml_driver"};
+    for (size_t i = 0; rc == WB_OK && !o->ceilings_from && i < sizeof copied / sizeof copied[0]; i++) {
+        const char *v = wb_results_attr(&r, copied[i]);
+        if (v) rc = wb_profile_attr_str(p, copied[i], v, e);
+    }
+    wb_results_free(&r);
+    if (rc == WB_OK && !(isfinite(roof->inst_gips) && isfinite(roof->dram_gbps)))
+        fprintf(stderr, "wallbench profile: warning: %s has no dram_read/inst_issue ceiling: no measured roof\n", file);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_inst_issue_gips", roof->inst_gips, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_dram_read_gbps", roof->dram_gbps, e);
+    return rc;
+}
+
+/* The raw files a pass left (one per process that initialised CUDA). */
+static int read_pass(const char *rawdir, const char *pass, wb_raw **out, int *n, wb_err *e) {
+    *out = NULL, *n = 0;
+    DIR *d = opendir(rawdir);
+    if (!d) return wb_fail(e, "%s: %s", rawdir, strerror(errno));
+    struct dirent *de;
+    int rc = WB_OK, cap = 0;
+    size_t plen = strlen(pass);
+    while (rc == WB_OK && (de = readdir(d))) {
+        if (strncmp(de->d_name, pass, plen) || de->d_name[plen] != '.' || !strstr(de->d_name, ".tsv")) continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 4;
+            wb_raw *g = realloc(*out, (size_t)cap * sizeof *g);
+            if (!g) { rc = wb_fail(e, "out of host memory"); break; }
+            *out = g;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", rawdir, de->d_name);
+        if ((rc = wb_raw_read(path, &(*out)[*n], e)) == WB_OK) (*n)++;
+    }
+    closedir(d);
+    return rc;
+}
+
+static void free_pass(wb_raw *r, int n) {
+    for (int i = 0; i < n; i++) wb_raw_free(&r[i]);
+    free(r);
+}
+
+/* Every E line a pass wrote, once per distinct message, as a warning. */
+static void report_errors(const char *pass, const wb_raw *r, int n) {
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < r[i].nerrors; k++) {
+            int seen = 0;
+            for (int j = 0; j < k && !seen; j++) seen = !strcmp(r[i].errors[j], r[i].errors[k]);
+            if (!seen) fprintf(stderr, "wallbench profile: %s pass (pid %d): %s\n", pass, r[i].pid, r[i].errors[k]);
+        }
+}
+
+static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib, const char *cupti,
+                    wb_child_result *cr, wb_err *e) {
+    static char env[8][4200];
+    int n = 0;
+    snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
+    if (cupti[0]) snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", cupti);
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_PASS=%s", pass);
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_RAW=%s/%s", rawdir, pass);
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_CACHE=%s", o->cache_all ? "all" : "none");
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_BATCH=%d", o->batch);
+    char *ptrs[8];
+    for (int i = 0; i < n; i++) ptrs[i] = env[i];
+    fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
+    if (wb_child_run(o->argv, ptrs, n, cr, e) != WB_OK) return WB_ERR;
+    fprintf(stderr, "wallbench profile: %s pass: the program %s after %.2f s\n", pass, cr->how, cr->wall_s);
+    return WB_OK;
+}
+
+/* The command as execvp will find it: a path, or a name on PATH; checked before any GPU work. */
+static int command_exists(const char *cmd) {
+    if (strchr(cmd, '/')) return access(cmd, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char dir[4096];
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(dir, sizeof dir, "%.*s/%s", (int)n, p, cmd);
+        if (n && access(dir, X_OK) == 0) return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}
+
+static void join_argv(char *const *argv, char *out, size_t len) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; argv[i] && used + 2 < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", argv[i]);
+}
+
+/* Provenance: what ran, where, how the passes ended and what they cost. */
+static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_child_result *t,
+                      const wb_child_result *c, const wb_match_stats *st, const wb_raw *craw, int nc, wb_profile *p,
+                      wb_err *e) {
+    char buf[4096];
+    wb_provenance pv;
+    wb_provenance_init(&pv);
+    join_argv(argv - 0, buf, sizeof buf);
+    (void)argc;
+    int rc = wb_profile_attr_str(p, "command_line", buf, e);
+    join_argv(o->argv, buf, sizeof buf);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "program_command", buf, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "git_revision", pv.git_revision, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "utc_time", pv.utc_time, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "passes", o->pass, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "cache_control", o->cache_all ? "all: the L2 flushed before each counted kernel (ncu --cache-control all)" : "none: caches as the program left them (ncu --cache-control none)", e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "match", st->note, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "selection", o->selection_text, e);
+    if (rc == WB_OK && t->wall_s > 0) rc = wb_profile_attr_num(p, "timing_pass_s", t->wall_s, e);
+    if (rc == WB_OK && t->wall_s > 0) rc = wb_profile_attr_str(p, "timing_pass_exit", t->how, e);
+    if (rc == WB_OK && c->wall_s > 0) rc = wb_profile_attr_num(p, "counter_pass_s", c->wall_s, e);
+    if (rc == WB_OK && c->wall_s > 0) rc = wb_profile_attr_str(p, "counter_pass_exit", c->how, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_timed", (double)st->timed, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_counted", (double)st->counted, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_not_counted", (double)st->not_counted, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_nodes_not_counted", (double)st->graph_nodes, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "processes", st->processes, e);
+    for (int i = 0; rc == WB_OK && i < nc; i++) {
+        if (craw[i].device[0]) rc = wb_profile_attr_str(p, "counted_device", craw[i].device, e);
+        if (rc == WB_OK && craw[i].passes) rc = wb_profile_attr_num(p, "replay_passes", craw[i].passes, e);
+    }
+    static const char *const env_names[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_LAUNCH_BLOCKING",
+                                            "PYTORCH_CUDA_ALLOC_CONF", "CUPY_CACHE_DIR", "HOSTNAME"};
+    for (size_t i = 0; rc == WB_OK && i < sizeof env_names / sizeof env_names[0]; i++) {
+        const char *v = getenv(env_names[i]);
+        char name[64];
+        snprintf(name, sizeof name, "env_%s", env_names[i]);
+        if (v) rc = wb_profile_attr_str(p, name, v, e);
+    }
+    return rc;
+}
+
+/* The console's last lines: what is in the file and what to run next. */
+static void summary(const wb_profile *p, const char *path) {
+    int order[5] = {-1, -1, -1, -1, -1};
+    for (int k = 0; k < p->nkernels; k++) /* the five kernels with the most time */
+        for (int s = 0; s < 5; s++)
+            if (order[s] < 0 || p->kernels[k].total_ms > p->kernels[order[s]].total_ms) {
+                memmove(order + s + 1, order + s, (size_t)(4 - s) * sizeof *order);
+                order[s] = k;
+                break;
+            }
+    fprintf(stdout, "%-48s %8s %7s %6s %10s %-8s\n", "kernel (top 5 by time)", "launches", "ms", "share", "inst/sect",
+            "bound");
+    for (int s = 0; s < 5 && order[s] >= 0; s++) {
+        const wb_prof_kernel *k = &p->kernels[order[s]];
+        fprintf(stdout, "%-48.48s %8lld %7.3f %5.1f%% %10.2f %-8s\n", k->demangled, (long long)k->launches,
+                k->total_ms, k->share_pct, k->c.inst_per_sector, k->c.bound[0] ? k->c.bound : "-");
+    }
+    fprintf(stdout,
+            "\nwrote %s\nnext: wallbench report %s\n      wallbench roofline %s\n      wallbench project --to l4 %s\n"
+            "      make plots RESULTS=%s   (fig4: the kernels on the roofline)\n",
+            path, path, path, path, path);
+}
+
+static int default_output(const wb_profile_opts *o, char *out, size_t len, wb_err *e) {
+    if (o->output) {
+        snprintf(out, len, "%s", o->output);
+    } else {
+        if (mkdir("results", 0777) != 0 && errno != EEXIST) return wb_fail(e, "mkdir results: %s", strerror(errno));
+        if (mkdir("results/profiles", 0777) != 0 && errno != EEXIST)
+            return wb_fail(e, "mkdir results/profiles: %s", strerror(errno));
+        char prog[256];
+        snprintf(prog, sizeof prog, "%s", o->argv[0]);
+        for (int i = 1; o->argv[i] && !strcmp(basename(prog), "python3"); i++) /* a script names the program better */
+            if (o->argv[i][0] != '-') {
+                snprintf(prog, sizeof prog, "%s", o->argv[i]);
+                break;
+            }
+        char stamp[32];
+        time_t now = time(NULL);
+        strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+        char *dot = strrchr(basename(prog), '.');
+        if (dot) *dot = '\0';
+        snprintf(out, len, "results/profiles/%s-%s.h5", basename(prog), stamp);
+    }
+    if (access(out, F_OK) == 0) return wb_fail(e, "%s exists: give another -o FILE", out);
+    return WB_OK;
+}
+
+int wb_cmd_profile(int argc, char **argv) {
+    wb_profile_opts o;
+    wb_err e = {""};
+    int rc = wb_profile_parse(argc, argv, &o, &e);
+    if (rc != WB_OK) return rc == WB_SKIP ? 0 : (fprintf(stderr, "wallbench profile: %s\n", e.msg), 2);
+    if (o.list_metrics) return wb_profile_list_metrics(&o);
+    const char *outer = getenv("CUDA_INJECTION64_PATH");
+    if (outer && *outer) {
+        fprintf(stderr,
+                "wallbench profile: this process already runs under a CUDA profiler (CUDA_INJECTION64_PATH=%s: ncu, "
+                "nsys or another tool); run wallbench profile outside it\n", outer);
+        return 2;
+    }
+    if (!command_exists(o.argv[0])) {
+        fprintf(stderr, "wallbench profile: %s: command not found (or not executable)\n", o.argv[0]);
+        return 127;
+    }
+    char lib[4096], cupti[4096], out[4096], rawdir[4096];
+    if (inject_path(lib, sizeof lib, &e) != WB_OK || default_output(&o, out, sizeof out, &e) != WB_OK) {
+        fprintf(stderr, "wallbench profile: %s\n", e.msg);
+        return 2;
+    }
+    cupti_path(cupti, sizeof cupti);
+    if (o.keep_raw) {
+        snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw);
+        if (mkdir(rawdir, 0777) != 0 && errno != EEXIST)
+            return fprintf(stderr, "wallbench profile: --keep-raw %s: %s\n", rawdir, strerror(errno)), 2;
+    } else {
+        snprintf(rawdir, sizeof rawdir, "%s/wallbench-profile-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(rawdir)) return fprintf(stderr, "wallbench profile: mkdtemp %s: %s\n", rawdir, strerror(errno)), 1;
+    }
+    wb_profile p;
+    memset(&p, 0, sizeof p);
+    wb_roof roof;
+    wb_child_result tr = {0}, cr = {0};
+    wb_raw *traw = NULL, *craw = NULL;
+    int nt = 0, nc = 0, exit_code = 0;
+    wb_match_stats st;
+    if (ceilings(&o, rawdir, &p, &roof, &e) != WB_OK) {
+        fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
+        exit_code = 3;
+        goto done;
+    }
+    if (o.timing && run_pass(&o, "timing", rawdir, lib, cupti, &tr, &e) != WB_OK) goto fail;
+    if (tr.not_found) goto not_found;
+    if (o.counters && run_pass(&o, "counters", rawdir, lib, cupti, &cr, &e) != WB_OK) goto fail;
+    if (cr.not_found) goto not_found;
+    if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK)
+        goto fail;
+    report_errors("timing", traw, nt);
+    report_errors("counter", craw, nc);
+    if (!nt && !nc) {
+        fprintf(stderr, "wallbench profile: the program never initialised CUDA (no pass recorded anything): no file written\n");
+        exit_code = tr.exit_code ? tr.exit_code : cr.exit_code ? cr.exit_code : 1;
+        goto done;
+    }
+    if (wb_match_passes(traw, nt, craw, nc, &o.select, &p, &st, &e) != WB_OK) goto fail;
+    if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
+    if (provenance(&o, argc, argv, &tr, &cr, &st, craw, nc, &p, &e) != WB_OK) goto fail;
+    if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;
+    fprintf(stderr, "wallbench profile: %lld launches: %lld timed, %lld counted (%lld matched both), %lld kernels, %d NVTX ranges\n",
+            (long long)p.nlaunches, (long long)st.timed, (long long)st.counted, (long long)st.both, (long long)p.nkernels,
+            p.nranges);
+    summary(&p, out);
+    /* The program's failure is the profile's exit code: its finished launches are in the file. */
+    exit_code = tr.exit_code ? tr.exit_code : cr.exit_code;
+    if (exit_code)
+        fprintf(stderr, "wallbench profile: the program failed (%s): the file keeps its finished launches; exit %d\n",
+                tr.exit_code ? tr.how : cr.how, exit_code);
+    goto done;
+not_found:
+    fprintf(stderr, "wallbench profile: %s: command not found or not executable\n", o.argv[0]);
+    exit_code = 127;
+    goto done;
+fail:
+    fprintf(stderr, "wallbench profile: %s\n", e.msg);
+    exit_code = 1;
+done:
+    free_pass(traw, nt);
+    free_pass(craw, nc);
+    wb_profile_free(&p);
+    if (!o.keep_raw) { /* the raw files are the passes' scratch */
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", rawdir);
+        if (system(cmd) != 0) fprintf(stderr, "wallbench profile: could not remove %s\n", rawdir);
+    }
+    wb_select_free(&o.select);
+    return exit_code;
+}

@@ -1,0 +1,141 @@
+/* profile_opts.c - options of `wallbench profile` (profile_opts.h). */
+#include "harness/profile/profile_opts.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/metrics.h"
+#include "harness/gpu/counters.h"
+#include "harness/gpu/device.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: wallbench profile [options] -- CMD [ARGS...]\n"
+            "  Puts any CUDA program's kernels on the instruction roofline (seed 000's Valk): runs CMD\n"
+            "  twice with a CUPTI injection library, a timing pass (CUPTI Activity records of every\n"
+            "  kernel: start, end, grid, block, registers, shared memory, stream) and a counter pass\n"
+            "  (CUPTI Range Profiler, one range per launch, kernel replay, the metric list of\n"
+            "  wallbench run), matches them launch by launch (name, grid, block, order; per kernel when\n"
+            "  the program is not deterministic), and writes one HDF5 file: /launches, /kernels (name +\n"
+            "  launch shape), /ranges (NVTX stacks), /columns. report, roofline, project, compare and\n"
+            "  export read it. See docs/profiling.md.\n"
+            "  -o, --output FILE        the profile file (default results/profiles/<program>-<UTC>.h5)\n"
+            "  --pass both|timing|counters   which passes run (default both)\n"
+            "  -k, --kernel-name NAME   only kernels whose name contains NAME (as CUPTI gives it, mangled),\n"
+            "                           or regex:ERE (POSIX extended regular expression)\n"
+            "  --nvtx-include PATH      only launches inside this NVTX range path (\"Q1\", \"Q1/filter\")\n"
+            "  -s, --launch-skip N      of the launches selected so far, skip the first N\n"
+            "  -c, --launch-count N     then keep at most N (both passes select the same launches)\n"
+            "  --cache-control all|none counter pass: flush the L2 before each counted kernel (all, the\n"
+            "                           default, as ncu's default) or count with the caches as the program\n"
+            "                           left them (none); the timing pass never touches the caches\n"
+            "  --ceilings-from FILE     the measured roof from a results file of wallbench run (default:\n"
+            "                           measured now by a short ceiling run, dram_read and inst_issue)\n"
+            "  --no-ceilings            no measured roof: bounds against the L4 and GH200 ridges only\n"
+            "  --batch N                counter pass: launches counted between two decodes (default 256;\n"
+            "                           bounds the profiler's memory for programs of any length)\n"
+            "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
+            "  --list-metrics           print the Nsight Compute metric names the counter pass collects\n"
+            "                           on this GPU, comma-separated (for ncu --metrics), and exit\n"
+            "exit codes: 0 ok; the program's own exit code when it fails (128 + signal when killed; its\n"
+            "finished launches are kept in the file); 1 profiling failed; 2 bad input; 3 no usable GPU;\n"
+            "127 the command was not found\n");
+}
+
+static int need(int argc, char **argv, int i, wb_err *e) {
+    if (i + 1 >= argc) return wb_fail(e, "%s needs a value", argv[i]);
+    return WB_OK;
+}
+
+static int parse_count(const char *opt, const char *v, int64_t *out, wb_err *e) {
+    char *end = NULL;
+    long long x = strtoll(v, &end, 10);
+    if (!*v || *end || x < 0) return wb_fail(e, "%s %s: not a count (an integer >= 0)", opt, v);
+    *out = (int64_t)x;
+    return WB_OK;
+}
+
+int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
+    memset(o, 0, sizeof *o);
+    o->pass = "both";
+    o->cache_all = 1;
+    o->batch = 256;
+    const char *kernel = NULL, *nvtx = NULL;
+    int64_t skip = 0, count = -1;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return WB_SKIP;
+        }
+        if (!strcmp(a, "--list-metrics")) {
+            o->list_metrics = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-ceilings")) {
+            o->no_ceilings = 1;
+            continue;
+        }
+        if (a[0] != '-') return wb_fail(e, "'%s': put the program after --: wallbench profile [options] -- CMD [ARGS]", a);
+        if (need(argc, argv, i, e) != WB_OK) return WB_ERR;
+        const char *v = argv[++i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) o->output = v;
+        else if (!strcmp(a, "--pass")) o->pass = v;
+        else if (!strcmp(a, "-k") || !strcmp(a, "--kernel-name")) kernel = v;
+        else if (!strcmp(a, "--nvtx-include")) nvtx = v;
+        else if (!strcmp(a, "-s") || !strcmp(a, "--launch-skip")) {
+            if (parse_count(a, v, &skip, e) != WB_OK) return WB_ERR;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--launch-count")) {
+            if (parse_count(a, v, &count, e) != WB_OK) return WB_ERR;
+        } else if (!strcmp(a, "--cache-control")) {
+            if (strcmp(v, "all") && strcmp(v, "none")) return wb_fail(e, "--cache-control %s: all or none", v);
+            o->cache_all = !strcmp(v, "all");
+        } else if (!strcmp(a, "--ceilings-from")) o->ceilings_from = v;
+        else if (!strcmp(a, "--keep-raw")) o->keep_raw = v;
+        else if (!strcmp(a, "--batch")) {
+            int64_t b = 0;
+            if (parse_count(a, v, &b, e) != WB_OK) return WB_ERR;
+            if (b < 1 || b > 4096) return wb_fail(e, "--batch %s: 1 to 4096", v);
+            o->batch = (int)b;
+        } else return wb_fail(e, "unknown option %s (wallbench profile --help)", a);
+    }
+    if (!strcmp(o->pass, "both")) o->timing = o->counters = 1;
+    else if (!strcmp(o->pass, "timing")) o->timing = 1;
+    else if (!strcmp(o->pass, "counters")) o->counters = 1;
+    else return wb_fail(e, "--pass %s: both, timing or counters", o->pass);
+    if (o->ceilings_from && o->no_ceilings) return wb_fail(e, "--ceilings-from and --no-ceilings: give one");
+    if (wb_select_init(&o->select, kernel, nvtx, skip, count, e) != WB_OK) return WB_ERR;
+    snprintf(o->selection_text, sizeof o->selection_text, "kernel-name '%s', nvtx-include '%s', launch-skip %" PRId64
+             ", launch-count %s", o->select.kernel, o->select.nvtx, skip, count < 0 ? "all" : "");
+    if (count >= 0) {
+        size_t n = strlen(o->selection_text);
+        snprintf(o->selection_text + n, sizeof o->selection_text - n, "%" PRId64, count);
+    }
+    if (o->list_metrics) return WB_OK;
+    if (i >= argc) return wb_fail(e, "no program given: wallbench profile [options] -- CMD [ARGS]");
+    o->argv = argv + i;
+    return wb_select_env_set(&o->select, e);
+}
+
+int wb_profile_list_metrics(const wb_profile_opts *o) {
+    (void)o;
+    wb_err e;
+    wb_device d;
+    if (wb_device_open(0, &d, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
+    wb_counters_session *s = NULL;
+    if (wb_counters_open(&d, &s, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
+    const wb_counters_plan_info *plan = wb_counters_session_plan(s);
+    int first = 1;
+    for (int i = 0; i < wb_n_metrics; i++)
+        if (plan->used[i]) printf("%s%s", first ? "" : ",", plan->used[i]), first = 0;
+    printf("\n");
+    wb_counters_close(s);
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* profile_opts.h - the options of `wallbench profile` (its help text in
+ * profile_opts.c says each), and --list-metrics. */
+#ifndef WB_PROFILE_OPTS_H
+#define WB_PROFILE_OPTS_H
+
+#include "harness/base/error.h"
+#include "harness/profile/select.h"
+
+typedef struct wb_profile_opts {
+    char **argv;                /* the program and its arguments (after --), NULL-terminated */
+    const char *output;         /* -o FILE; NULL: results/profiles/<program>-<UTC>.h5 */
+    const char *pass;           /* "both", "timing", "counters" */
+    int timing, counters;
+    int cache_all;              /* --cache-control all (default) or none */
+    const char *ceilings_from;  /* --ceilings-from FILE */
+    int no_ceilings;
+    const char *keep_raw;       /* --keep-raw DIR */
+    int batch;                  /* --batch N */
+    int list_metrics;
+    wb_select select;           /* -k, -s, -c, --nvtx-include */
+    char selection_text[600];   /* the selection in words, for the file */
+} wb_profile_opts;
+
+/* WB_OK, WB_SKIP after --help (printed), WB_ERR with e (exit 2). */
+int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e);
+/* Prints the Nsight Compute names of the metrics the counter pass collects on
+ * device 0, comma-separated (for ncu --metrics); returns the exit code. */
+int wb_profile_list_metrics(const wb_profile_opts *o);
+
+#endif

@@ -1,0 +1,253 @@
+/* raw.c - reads a raw pass file (raw.h). Names and NVTX paths repeat on
+ * every launch: they are interned once (a small open-addressing table), so a
+ * program of 10^5+ launches costs a few strings, not one per launch. */
+#include "harness/profile/raw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/grow.h"
+#include "harness/base/metrics.h"
+
+typedef struct intern {
+    int *slot;  /* string index + 1, 0 empty */
+    int cap;
+} intern;
+
+static uint64_t hash(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static int add_string(wb_raw *r, intern *t, const char *s) {
+    if (2 * (r->nstrings + 1) > t->cap) { /* rehash at half full */
+        int cap = t->cap ? 2 * t->cap : 256;
+        int *slot = calloc((size_t)cap, sizeof *slot);
+        if (!slot) return -1;
+        for (int i = 0; i < r->nstrings; i++) {
+            uint64_t h = hash(r->strings[i]);
+            while (slot[h & (uint64_t)(cap - 1)]) h++;
+            slot[h & (uint64_t)(cap - 1)] = i + 1;
+        }
+        free(t->slot);
+        t->slot = slot, t->cap = cap;
+    }
+    for (uint64_t h = hash(s);; h++) {
+        int *p = &t->slot[h & (uint64_t)(t->cap - 1)];
+        if (!*p) {
+            if (wb_grow(&r->strings, r->nstrings, &r->cap_strings, sizeof *r->strings, 256) != 0) return -1;
+            if (!(r->strings[r->nstrings] = strdup(s))) return -1;
+            *p = ++r->nstrings;
+            return r->nstrings - 1;
+        }
+        if (!strcmp(r->strings[*p - 1], s)) return *p - 1;
+    }
+}
+
+const char *wb_raw_str(const wb_raw *r, int i) { return i >= 0 && i < r->nstrings ? r->strings[i] : ""; }
+
+/* Splits line at tabs into at most max fields; the last field keeps any rest. */
+static int split(char *line, char **f, int max) {
+    int n = 0;
+    f[n++] = line;
+    for (char *p = line; *p && n < max; p++)
+        if (*p == '\t') *p = '\0', f[n++] = p + 1;
+    return n;
+}
+
+static int header(wb_raw *r, char *line) {
+    char *f[WB_METRICS_MAX + 2];
+    if (!strncmp(line, "# wallbench-raw ", 16)) {
+        int version = 0;
+        if (sscanf(line + 16, "%d pass=%15s pid=%d ppid=%d", &version, r->pass, &r->pid, &r->ppid) != 4) return -1;
+        return version == 1 ? 0 : -2;
+    }
+    if (!strncmp(line, "# metrics", 9)) {
+        int n = split(line, f, WB_METRICS_MAX + 1);
+        r->nmetrics = 0;
+        for (int k = 1; k < n; k++) {
+            int i = wb_metric_index(f[k]);
+            if (i < 0) return -1;
+            r->metric_col[r->nmetrics++] = i;
+        }
+        return 0;
+    }
+    if (!strncmp(line, "# passes ", 9)) {
+        if (sscanf(line + 9, "%d\tbatch %*d\tcache %15s", &r->passes, r->cache) < 1) return -1;
+        return 0;
+    }
+    if (!strncmp(line, "# device ", 9)) {
+        snprintf(r->device, sizeof r->device, "%s", line + 9);
+        return 0;
+    }
+    if (!strcmp(line, "# end")) r->ended = 1;
+    return 0; /* other comments: ignored */
+}
+
+static int launch_line(wb_raw *r, intern *t, char *line) {
+    char *f[14];
+    if (split(line, f, 14) != 14) return -1;
+    if (wb_grow(&r->launches, r->nlaunches, &r->cap_launches, sizeof *r->launches, 1024) != 0) return -3;
+    wb_raw_launch *l = &r->launches[r->nlaunches];
+    memset(l, 0, sizeof *l);
+    char *end;
+    l->seq = strtoll(f[1], &end, 10);
+    if (*end) return -1;
+    l->corr = (uint32_t)strtoul(f[2], NULL, 10);
+    l->api = atoi(f[3]);
+    l->selected = atoi(f[4]);
+    for (int d = 0; d < 3; d++) l->grid[d] = atoi(f[5 + d]), l->block[d] = atoi(f[8 + d]);
+    l->smem_dynamic = atoi(f[11]);
+    if ((l->nvtx = add_string(r, t, f[12])) < 0 || (l->name = add_string(r, t, f[13])) < 0) return -3;
+    l->kernel_rec = -1;
+    l->not_counted_why = -1;
+    for (int k = 0; k < WB_METRICS_MAX; k++) l->v[k] = NAN;
+    r->nlaunches++;
+    return 0;
+}
+
+static int kernel_line(wb_raw *r, intern *t, char *line) {
+    char *f[17];
+    if (split(line, f, 17) != 17) return -1;
+    if (wb_grow(&r->kernels, r->nkernels, &r->cap_kernels, sizeof *r->kernels, 1024) != 0) return -3;
+    wb_raw_kernel *k = &r->kernels[r->nkernels];
+    memset(k, 0, sizeof *k);
+    k->corr = (uint32_t)strtoul(f[1], NULL, 10);
+    k->start_ns = strtoll(f[2], NULL, 10);
+    k->end_ns = strtoll(f[3], NULL, 10);
+    k->device = atoi(f[4]);
+    k->stream = strtoll(f[5], NULL, 10);
+    k->registers = atoi(f[6]);
+    k->smem_static = atoi(f[7]);
+    k->smem_dynamic = atoi(f[8]);
+    for (int d = 0; d < 3; d++) k->grid[d] = atoi(f[9 + d]), k->block[d] = atoi(f[12 + d]);
+    k->graph_node = strtoull(f[15], NULL, 10);
+    if ((k->name = add_string(r, t, f[16])) < 0) return -3;
+    k->launch = -1;
+    r->nkernels++;
+    return 0;
+}
+
+/* Launches are written in seq order per process, so a C/N line finds its
+ * launch by binary search. */
+static wb_raw_launch *find_seq(wb_raw *r, int64_t seq) {
+    int lo = 0, hi = r->nlaunches - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (r->launches[mid].seq == seq) return &r->launches[mid];
+        if (r->launches[mid].seq < seq) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return NULL;
+}
+
+static int counter_line(wb_raw *r, char *line) {
+    char *f[WB_METRICS_MAX + 2];
+    int n = split(line, f, WB_METRICS_MAX + 2);
+    if (n != r->nmetrics + 2) return -1;
+    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
+    if (!l) return -1;
+    for (int k = 0; k < r->nmetrics; k++) {
+        char *end;
+        double v = strtod(f[2 + k], &end);
+        if (*end) return -1;
+        l->v[r->metric_col[k]] = v * wb_metrics[r->metric_col[k]].scale;
+    }
+    l->counted = 1;
+    return 0;
+}
+
+static int uncounted_line(wb_raw *r, intern *t, char *line) {
+    char *f[3];
+    if (split(line, f, 3) != 3) return -1;
+    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
+    if (!l) return -1;
+    return (l->not_counted_why = add_string(r, t, f[2])) < 0 ? -3 : 0;
+}
+
+static int error_line(wb_raw *r, const char *msg) {
+    if (wb_grow(&r->errors, r->nerrors, &r->cap_errors, sizeof *r->errors, 8) != 0) return -3;
+    return (r->errors[r->nerrors++] = strdup(msg)) ? 0 : -3;
+}
+
+/* Joins each K record to its L line by correlation id (sorted copy of the
+ * launches' ids; a graph launch's nodes share its id and stay unjoined). */
+static int cmp_corr(const void *a, const void *b) {
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int join(wb_raw *r) {
+    if (!r->nkernels) return 0;
+    int64_t *keys = malloc((size_t)(r->nlaunches ? r->nlaunches : 1) * sizeof *keys);
+    if (!keys) return -3;
+    for (int i = 0; i < r->nlaunches; i++) keys[i] = ((int64_t)r->launches[i].corr << 32) | (int64_t)i;
+    qsort(keys, (size_t)r->nlaunches, sizeof *keys, cmp_corr);
+    for (int k = 0; k < r->nkernels; k++) {
+        int lo = 0, hi = r->nlaunches - 1, hit = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            uint32_t c = (uint32_t)(keys[mid] >> 32);
+            if (c == r->kernels[k].corr) { hit = mid; break; }
+            if (c < r->kernels[k].corr) lo = mid + 1;
+            else hi = mid - 1;
+        }
+        if (hit < 0) continue;
+        wb_raw_launch *l = &r->launches[keys[hit] & 0xffffffff];
+        if (l->api == 3 /* graph */) continue;
+        if (l->kernel_rec < 0) l->kernel_rec = k, r->kernels[k].launch = (int)(l - r->launches);
+    }
+    free(keys);
+    return 0;
+}
+
+int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) return wb_fail(e, "%s: cannot open the pass's raw file", path);
+    intern t = {0};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = 0;
+    while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+        if (!len) continue;
+        switch (line[0]) {
+        case '#': rc = header(r, line); break;
+        case 'L': rc = launch_line(r, &t, line); break;
+        case 'K': rc = kernel_line(r, &t, line); break;
+        case 'C': rc = counter_line(r, line); break;
+        case 'N': rc = uncounted_line(r, &t, line); break;
+        case 'E': rc = error_line(r, len > 2 ? line + 2 : ""); break;
+        default: rc = -1;
+        }
+    }
+    /* A last line cut short by a crash is expected; a bad line before it is not. */
+    int last_cut = rc == -1 && getline(&line, &cap, f) < 0;
+    free(line);
+    fclose(f);
+    free(t.slot);
+    if (rc == -2) return wb_fail(e, "%s: raw file of another version (this build reads version 1)", path);
+    if (rc == -3) return wb_fail(e, "%s: out of host memory", path);
+    if (rc == -1 && !last_cut) return wb_fail(e, "%s:%d: malformed line", path, lineno);
+    if (last_cut) r->ended = 0; /* the process did not finish writing */
+    if (!r->pass[0]) return wb_fail(e, "%s: no '# wallbench-raw' header: not a pass file of wallbench profile", path);
+    if (join(r) != 0) return wb_fail(e, "%s: out of host memory", path);
+    return WB_OK;
+}
+
+void wb_raw_free(wb_raw *r) {
+    for (int i = 0; i < r->nstrings; i++) free(r->strings[i]);
+    for (int i = 0; i < r->nerrors; i++) free(r->errors[i]);
+    free(r->strings);
+    free(r->errors);
+    free(r->launches);
+    free(r->kernels);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,59 @@
+/* raw.h - what one profiled process wrote in one pass (the lines that
+ * harness/profile/inject/inject.c documents), read back by the driver. */
+#ifndef WB_PROFILE_RAW_H
+#define WB_PROFILE_RAW_H
+
+#include <stdint.h>
+
+#include "harness/base/error.h"
+#include "harness/base/point.h"
+
+typedef struct wb_raw_launch {
+    int64_t seq;
+    uint32_t corr;
+    int api, selected;
+    int32_t grid[3], block[3], smem_dynamic;
+    int name;                 /* index into wb_raw.strings */
+    int nvtx;                 /* index into wb_raw.strings */
+    /* timing pass: the kernel record of this launch (K line), -1 if none */
+    int kernel_rec;
+    /* counter pass: counters (NaN unless a C line came), or why not (index into strings, -1) */
+    double v[WB_METRICS_MAX];
+    int counted, not_counted_why;
+} wb_raw_launch;
+
+typedef struct wb_raw_kernel {  /* a K line */
+    uint32_t corr;
+    int64_t start_ns, end_ns;
+    int32_t device, registers, smem_static, smem_dynamic;
+    int64_t stream;
+    int32_t grid[3], block[3];
+    uint64_t graph_node;
+    int name;                 /* index into strings */
+    int launch;               /* the L line with its correlation id, -1: a graph's node */
+} wb_raw_kernel;
+
+typedef struct wb_raw {
+    char path[1024];
+    char pass[16];            /* "timing" or "counters" */
+    int pid, ppid, ended;     /* ended: the "# end" line came (the program reached exit) */
+    int metric_col[WB_METRICS_MAX]; /* C line value k -> wb_metrics[] row */
+    int nmetrics, passes;
+    char cache[16];           /* counter pass: "all" or "none" */
+    char device[512];         /* "# device" line: ordinal, name, uuid, cc, sms, driver, chip (tabs) */
+    wb_raw_launch *launches;
+    int nlaunches, cap_launches;
+    wb_raw_kernel *kernels;
+    int nkernels, cap_kernels;
+    char **strings;           /* interned names, NVTX paths and reasons */
+    int nstrings, cap_strings;
+    char **errors;            /* E lines */
+    int nerrors, cap_errors;
+} wb_raw;
+
+/* Reads one raw file. A malformed line fails with the file and line number. */
+int wb_raw_read(const char *path, wb_raw *r, wb_err *e);
+void wb_raw_free(wb_raw *r);
+const char *wb_raw_str(const wb_raw *r, int i);
+
+#endif

@@ -1,0 +1,235 @@
+/* test_profile_match.c - wallbench profile's driver without a GPU: raw pass
+ * files as the injection library writes them are read back (raw.h), joined
+ * (K records to launches by correlation id, C lines by seq) and the two
+ * passes matched (match.h): equal sequences launch by launch, reordered and
+ * diverging sequences per kernel, the launch selection applied to the timing
+ * pass as the injected program applies it, graph nodes timed and uncounted,
+ * a crash's cut last line kept, a malformed line refused. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/base/metrics.h"
+#include "harness/profile/match.h"
+#include "tests/check.h"
+
+static char dir[] = "/tmp/wb-test-profile-XXXXXX";
+
+/* Kernels by letter: name, grid x. */
+static const char *kname(char k) {
+    switch (k) {
+    case 'A': return "_ZN3cub18DeviceReduceKernelIiEEvPi";
+    case 'B': return "_Z6filterPKiPii";
+    case 'C': return "_Z5scalePfi";
+    case 'D': return "_Z4gatherPKiS0_Pi";
+    default: return "_Z7unknownv";
+    }
+}
+
+/* A timing pass file: launches of kernels seq (letters; 'G' a graph launch with two nodes),
+ * each with an NVTX path, and their kernel records (start = 1000 * (i + 1), 100 ns * (i + 1) long). */
+static void write_timing(const char *path, const char *seq, const char *nvtx, int pid) {
+    FILE *f = fopen(path, "w");
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=%d ppid=1\n", pid);
+    for (int i = 0; seq[i]; i++) {
+        int graph = seq[i] == 'G';
+        fprintf(f, "L\t%d\t%d\t%d\t0\t%d\t1\t1\t256\t1\t1\t0\t%s\t%s\n", i, 100 + i, graph ? 3 : 0, 10 + (seq[i] - 'A'),
+                nvtx, graph ? "" : kname(seq[i]));
+    }
+    for (int i = 0; seq[i]; i++) {
+        long long t0 = 1000LL * (i + 1), t1 = t0 + 100LL * (i + 1);
+        if (seq[i] == 'G') {
+            fprintf(f, "K\t%d\t%lld\t%lld\t0\t7\t32\t0\t0\t5\t1\t1\t128\t1\t1\t1\t%s\n", 100 + i, t0, t0 + 50, kname('D'));
+            fprintf(f, "K\t%d\t%lld\t%lld\t0\t7\t32\t0\t0\t5\t1\t1\t128\t1\t1\t2\t%s\n", 100 + i, t0 + 60, t0 + 90, kname('D'));
+            continue;
+        }
+        fprintf(f, "K\t%d\t%lld\t%lld\t0\t7\t40\t1024\t0\t%d\t1\t1\t256\t1\t1\t0\t%s\n", 100 + i, t0, t1, 10 + (seq[i] - 'A'),
+                kname(seq[i]));
+    }
+    fprintf(f, "# end\n");
+    fclose(f);
+}
+
+/* A counter pass file: every launch selected unless sel says '0'; inst = 1000 * letter + i. */
+static void write_counters(const char *path, const char *seq, const char *sel, const char *tail) {
+    FILE *f = fopen(path, "w");
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=77 ppid=1\n# metrics\tinst\tdram_sectors_read\tkernel_time_ms\n");
+    fprintf(f, "# passes 6\tbatch 256\tcache all\n");
+    for (int i = 0; seq[i]; i++)
+        fprintf(f, "L\t%d\t%d\t0\t%c\t%d\t1\t1\t256\t1\t1\t0\tQ1\t%s\n", i, 500 + i, sel ? sel[i] : '1',
+                10 + (seq[i] - 'A'), kname(seq[i]));
+    for (int i = 0; seq[i]; i++)
+        if (!sel || sel[i] == '1') fprintf(f, "C\t%d\t%d\t%d\t%d\n", i, 1000 * (seq[i] - 'A' + 1) + i, 10 * (i + 1), 2000 + i);
+    fputs(tail ? tail : "# end\n", f);
+    fclose(f);
+}
+
+static int read_raw(const char *name, wb_raw *r) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    wb_err e;
+    int rc = wb_raw_read(path, r, &e);
+    if (rc != WB_OK) fprintf(stderr, "%s\n", e.msg);
+    return rc;
+}
+
+static int run_match(const char *tseq, const char *cseq, const char *csel, wb_select *sel, wb_profile *p, wb_match_stats *st) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/timing.5.tsv", dir);
+    write_timing(path, tseq, "Q1", 5);
+    snprintf(path, sizeof path, "%s/counters.77.tsv", dir);
+    write_counters(path, cseq, csel, NULL);
+    wb_raw t, c;
+    memset(p, 0, sizeof *p);
+    if (read_raw("timing.5.tsv", &t) != WB_OK || read_raw("counters.77.tsv", &c) != WB_OK) return WB_ERR;
+    wb_err e;
+    int rc = wb_match_passes(&t, 1, &c, 1, sel, p, st, &e);
+    if (rc != WB_OK) fprintf(stderr, "%s\n", e.msg);
+    wb_raw_free(&t), wb_raw_free(&c);
+    return rc;
+}
+
+static void free_profile(wb_profile *p) {
+    free(p->launches), free(p->kernels), free(p->ranges);
+    memset(p, 0, sizeof *p);
+}
+
+static double inst_of(const wb_prof_launch *l) { return l->c.v[wb_metric_index("inst")]; }
+
+static void test_equal(void) {
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    wb_profile p;
+    wb_match_stats st;
+    CHECK(run_match("ABAC", "ABAC", NULL, &sel, &p, &st) == WB_OK);
+    CHECK(p.nlaunches == 4);
+    CHECK(p.nkernels == 3); /* A twice with one shape: one kernel */
+    CHECK(p.nranges == 1 && !strcmp(p.ranges[0].path, "Q1"));
+    CHECK(!st.by_kernel && st.both == 4 && st.timed == 4 && st.counted == 4);
+    for (int i = 0; i < 4; i++) CHECK(p.launches[i].match == WB_MATCH_SEQUENCE);
+    CHECK(inst_of(&p.launches[2]) == 1002); /* the second A got the second A's counters */
+    CHECK_NEAR(p.launches[1].time_ms, 200e-6, 1e-12);
+    CHECK(p.launches[0].registers == 40 && p.launches[0].smem_static == 1024 && p.launches[0].stream == 7);
+    CHECK(!strcmp(p.kernels[p.launches[0].kernel].demangled, "cub::DeviceReduceKernel"));
+    CHECK(strstr(st.note, "launch by launch") != NULL);
+    free_profile(&p);
+    wb_select_free(&sel);
+}
+
+static void test_reordered(void) {
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    wb_profile p;
+    wb_match_stats st;
+    CHECK(run_match("ABAC", "AABC", NULL, &sel, &p, &st) == WB_OK);
+    CHECK(st.by_kernel == 1 && strstr(st.note, "different sequences") && strstr(st.note, "launch 1"));
+    CHECK(p.nlaunches == 4 && st.both == 4);
+    CHECK(inst_of(&p.launches[0]) == 1000); /* first A <- counter pass launch 0 */
+    CHECK(inst_of(&p.launches[2]) == 1001); /* second A <- counter pass launch 1 */
+    CHECK(inst_of(&p.launches[1]) == 2002); /* B <- counter pass launch 2 */
+    CHECK(p.launches[1].match == WB_MATCH_KERNEL);
+    free_profile(&p);
+    wb_select_free(&sel);
+}
+
+static void test_diverging(void) {
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    wb_profile p;
+    wb_match_stats st;
+    CHECK(run_match("ABC", "ABD", NULL, &sel, &p, &st) == WB_OK);
+    CHECK(st.by_kernel == 1);
+    CHECK(st.unmatched_timing == 1 && st.unmatched_counters == 1);
+    CHECK(p.nlaunches == 4); /* C timed only, D counted only */
+    CHECK(isnan(inst_of(&p.launches[2])) && isfinite(p.launches[2].time_ms));
+    CHECK(isnan(p.launches[3].time_ms) && inst_of(&p.launches[3]) == 4002);
+    free_profile(&p);
+    wb_select_free(&sel);
+}
+
+static void test_selection(void) {
+    wb_select sel;
+    wb_err e;
+    /* -k DeviceReduce -s 1: of A, B, A, C only the second A; the counter pass selected the same. */
+    CHECK(wb_select_init(&sel, "DeviceReduce", NULL, 1, -1, &e) == WB_OK);
+    wb_profile p;
+    wb_match_stats st;
+    CHECK(run_match("ABAC", "ABAC", "0010", &sel, &p, &st) == WB_OK);
+    CHECK(p.nlaunches == 1 && st.both == 1 && !st.by_kernel);
+    CHECK(p.nlaunches == 1 && p.launches[0].seq == 2 && inst_of(&p.launches[0]) == 1002);
+    free_profile(&p);
+    wb_select_free(&sel);
+    CHECK(wb_select_init(&sel, "regex:^_Z[0-9]+(filter|scale)", "Q1/", 0, 1, &e) == WB_OK);
+    CHECK(wb_select_take(&sel, kname('A'), "Q1") == 0);
+    CHECK(wb_select_take(&sel, kname('B'), "Q1/x") == 1);
+    CHECK(wb_select_take(&sel, kname('C'), "Q1") == 0 && wb_select_done(&sel)); /* count 1 reached */
+    wb_select_free(&sel);
+    CHECK(wb_select_nvtx_match("Q1", "Q1/filter") && !wb_select_nvtx_match("Q1", "Q10"));
+    CHECK(wb_select_init(&sel, "regex:([", NULL, 0, -1, &e) == WB_ERR && strstr(e.msg, "not a regular expression"));
+}
+
+static void test_graph_and_crash(void) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/timing.9.tsv", dir);
+    write_timing(path, "AG", "", 9);
+    snprintf(path, sizeof path, "%s/counters.78.tsv", dir);
+    /* The counter pass crashed: its last line is cut and there is no "# end". */
+    write_counters(path, "A", NULL, "L\t1\t501\t3\t0\t1\t1");
+    wb_raw t, c;
+    CHECK(read_raw("timing.9.tsv", &t) == WB_OK);
+    CHECK(read_raw("counters.78.tsv", &c) == WB_OK);
+    CHECK(t.ended == 1 && c.ended == 0 && c.nlaunches == 1);
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    wb_profile p;
+    memset(&p, 0, sizeof p);
+    wb_match_stats st;
+    CHECK(wb_match_passes(&t, 1, &c, 1, &sel, &p, &st, &e) == WB_OK);
+    CHECK(st.graph_nodes == 2 && p.nlaunches == 3);
+    CHECK(p.launches[1].api == WB_API_GRAPH && p.launches[1].seq == 1 && isnan(inst_of(&p.launches[1])));
+    CHECK(p.launches[0].range == -1); /* no NVTX range */
+    free_profile(&p);
+    wb_select_free(&sel);
+    wb_raw_free(&t), wb_raw_free(&c);
+    /* A malformed line before the end is refused with its line number. */
+    FILE *f = fopen(path, "w");
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=1 ppid=1\nL\tnot-a-number\nL\t1\t2\n# end\n");
+    fclose(f);
+    CHECK(wb_raw_read(path, &c, &e) == WB_ERR && strstr(e.msg, ":2: malformed"));
+    wb_raw_free(&c);
+    f = fopen(path, "w");
+    fprintf(f, "hello\n");
+    fclose(f);
+    CHECK(wb_raw_read(path, &c, &e) == WB_ERR);
+    wb_raw_free(&c);
+}
+
+static void test_short_names(void) {
+    char out[256];
+    wb_kernel_short_name("_ZN3cub18DeviceReduceKernelIiEEvPi", out, sizeof out);
+    CHECK(!strcmp(out, "cub::DeviceReduceKernel"));
+    wb_kernel_short_name("_Z6filterPKiPii", out, sizeof out);
+    CHECK(!strcmp(out, "filter"));
+    wb_kernel_short_name("my_c_kernel", out, sizeof out);
+    CHECK(!strcmp(out, "my_c_kernel"));
+}
+
+int main(void) {
+    if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
+    test_equal();
+    test_reordered();
+    test_diverging();
+    test_selection();
+    test_graph_and_crash();
+    test_short_names();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    return TEST_DONE();
+}
