@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/store/h5util.h"
+#include "harness/store/profile_h5.h"
 #include "harness/store/schema.h"
 
 /* Rows are converted through a bounded buffer so that reading a large file
@@ -353,6 +354,9 @@ int wb_results_open(const char *path, wb_results *out, wb_err *e) {
     htri_t is = H5Fis_hdf5(path);
     if (is < 0) return wb_h5_fail(e, path, "H5Fis_hdf5");
     if (is == 0) return wb_fail(e, "%s: not an HDF5 file (no HDF5 signature)", path);
+    if (wb_profile_file_is(path) == 1)
+        return wb_fail(e, "%s is a profile file (wallbench profile); use report/roofline/compare/export/project, which "
+                          "read both", path);
     reader rd = {path, -1, -1, out, e, WB_OK, {-1, -1}};
     /* Fails on a truncated or damaged file, and on one a running wallbench
      * still holds open (HDF5 locks files being written). */
