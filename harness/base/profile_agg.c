@@ -151,7 +151,9 @@ int wb_profile_aggregate_with(wb_profile *p, const wb_roof *measured, const wb_r
             wb_counters_group(&l->c);
             wb_counters_derive(&l->c, l->time_ms, measured, l4, gh200);
         } else {
-            wb_counters_clear(&l->c, l->c.note[0] ? l->c.note : "not counted");
+            char note[sizeof l->c.note]; /* clear writes the note it is given into the same field */
+            snprintf(note, sizeof note, "%s", l->c.note[0] ? l->c.note : "not counted");
+            wb_counters_clear(&l->c, note);
         }
         if (isfinite(l->time_ms)) all_ms += l->time_ms;
         acc_add(&ka[l->kernel], l);
