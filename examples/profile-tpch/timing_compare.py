@@ -17,6 +17,7 @@ import os
 import sys
 from collections import defaultdict
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "profile"))
 from ncu_compare import base_name, die, read_profile  # noqa: E402  (the same profile-file reader)
 
