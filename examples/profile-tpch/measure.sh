@@ -7,6 +7,9 @@
 #
 # Environment: WB (required: the wallbench binary), PY (python3), NCU (ncu),
 # ARGS (the program's options, default "--rows 4000000 --reps 2 --seed 1"),
+# WB_OPTS (options of every `wallbench profile`, default --no-ceilings: the
+# ceiling run is no part of the profiler's overhead; give
+# "--ceilings-from RESULTS.h5" for files with the measured roof),
 # BUDGET_S (300: the --with-none steps are skipped once this much has passed),
 # TOTAL_S (540: no step runs past it, so that overhead.txt is written within
 # a 10-minute device call; a step cut short by it reads as rc 124).
@@ -32,6 +35,7 @@ WB=${WB:?set WB to the wallbench binary, e.g. WB=build/h200/wallbench}
 PY=${PY:-python3}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 ARGS=${ARGS:-"--rows 4000000 --reps 2 --seed 1"}
+WB_OPTS=${WB_OPTS:---no-ceilings}
 BUDGET_S=${BUDGET_S:-300}
 TOTAL_S=${TOTAL_S:-540}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +52,8 @@ printf 'step\trc\twall_s\tlog\n' > "$STEPS"
 T0=$(date +%s.%N)
 # shellcheck disable=SC2206
 PROG_ARGS=($ARGS)
+# shellcheck disable=SC2206
+WB_ARGS=($WB_OPTS)
 
 # Arithmetic by awk: bc may be missing on the GPU machine.
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
@@ -85,6 +91,7 @@ step() {
     echo "ncu: $("$NCU" --version 2>&1 | tail -1)"
     echo "python: $("$PY" -c 'import torch, cupy, sys; print(sys.version.split()[0], "torch", torch.__version__, "cupy", cupy.__version__)' 2>&1 | tail -1)"
     echo "program: $PY $PROG $ARGS"
+    echo "wallbench profile options: $WB_OPTS"
 } > "$OUT/env.txt"
 cat "$OUT/env.txt"
 
@@ -111,15 +118,15 @@ step cachefill 180 "$PY" "$PROG" "${PROG_ARGS[@]}"
 step count 180 "$PY" "$PROG" "${PROG_ARGS[@]}" --count-launches
 step plain1 120 "$PY" "$PROG" "${PROG_ARGS[@]}"
 step plain2 120 "$PY" "$PROG" "${PROG_ARGS[@]}"
-step timing 180 "$WB" profile --pass timing -o "$OUT/timing.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
-step counters-all 300 "$WB" profile --pass counters --cache-control all -o "$OUT/counters-all.h5" -- \
+step timing 180 "$WB" profile "${WB_ARGS[@]}" --pass timing -o "$OUT/timing.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
+step counters-all 300 "$WB" profile "${WB_ARGS[@]}" --pass counters --cache-control all -o "$OUT/counters-all.h5" -- \
     "$PY" "$PROG" "${PROG_ARGS[@]}"
-step both 300 "$WB" profile -o "$OUT/both.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
+step both 300 "$WB" profile "${WB_ARGS[@]}" -o "$OUT/both.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
 step ncu-all 400 "$NCU" "${NCU_FLAGS[@]}" --cache-control all --log-file "$OUT/ncu-all.csv" \
     "$PY" "$PROG" "${PROG_ARGS[@]}"
 if [ "$WITH_NONE" = 1 ]; then
     if awk -v e="$(elapsed)" -v b="$BUDGET_S" 'BEGIN { exit !(e < b) }'; then
-        step counters-none 300 "$WB" profile --pass counters --cache-control none -o "$OUT/counters-none.h5" -- \
+        step counters-none 300 "$WB" profile "${WB_ARGS[@]}" --pass counters --cache-control none -o "$OUT/counters-none.h5" -- \
             "$PY" "$PROG" "${PROG_ARGS[@]}"
         step ncu-none 400 "$NCU" "${NCU_FLAGS[@]}" --cache-control none --log-file "$OUT/ncu-none.csv" \
             "$PY" "$PROG" "${PROG_ARGS[@]}"
