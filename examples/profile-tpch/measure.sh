@@ -96,19 +96,24 @@ step() {
 cat "$OUT/env.txt"
 
 # The counter pass's metric list, as the profiler collects it on this GPU;
-# should --list-metrics fail, metrics.c's primary names (the H200's).
-if "$WB" profile --list-metrics > "$OUT/metrics.txt" 2> "$OUT/metrics.err" && [ -s "$OUT/metrics.txt" ]; then
+# should --list-metrics fail or print no metric name, metrics.c's primary
+# names (the H200's). Only tokens shaped as ncu metric names are kept.
+metrics_c() {
+    sed -n 's/^ *{"[a-z0-9_]*", "\([a-z0-9_.]*\)".*/\1/p' "$ROOT/harness/base/metrics.c"
+    sed -n 's/^ *STALL(\([a-z_]*\)),.*/smsp__average_warps_issue_stalled_\1_per_issue_active.ratio/p' \
+        "$ROOT/harness/base/metrics.c"
+}
+metric_names() { tr -s ', \t\n' '\n' < "$1" | grep -E '^[a-z0-9_]+__[a-zA-Z0-9_.]+$' | paste -sd,; }
+"$WB" profile --list-metrics > "$OUT/metrics.txt" 2> "$OUT/metrics.err"
+METRICS=$(metric_names "$OUT/metrics.txt")
+if [ -n "$METRICS" ]; then
     echo "wallbench profile --list-metrics" > "$OUT/metrics.source"
 else
-    {
-        sed -n 's/^ *{"[a-z0-9_]*", "\([a-z0-9_.]*\)".*/\1/p' "$ROOT/harness/base/metrics.c"
-        sed -n 's/^ *STALL(\([a-z_]*\)),.*/smsp__average_warps_issue_stalled_\1_per_issue_active.ratio/p' \
-            "$ROOT/harness/base/metrics.c"
-    } | paste -sd, > "$OUT/metrics.txt"
-    echo "harness/base/metrics.c (wallbench profile --list-metrics failed: $(head -c 200 "$OUT/metrics.err"))" \
+    echo "harness/base/metrics.c (wallbench profile --list-metrics gave none: $(head -c 200 "$OUT/metrics.err"))" \
         > "$OUT/metrics.source"
+    metrics_c > "$OUT/metrics.txt"
+    METRICS=$(metric_names "$OUT/metrics.txt")
 fi
-METRICS=$(tr -d ' \n' < "$OUT/metrics.txt")
 echo "metrics ($(echo "$METRICS" | tr ',' '\n' | grep -c .), from $(cat "$OUT/metrics.source")): $METRICS"
 
 NCU_FLAGS=(--csv --page raw --print-units base --print-kernel-base mangled --target-processes all

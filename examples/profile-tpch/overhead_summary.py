@@ -48,7 +48,7 @@ def main():
 
     print("wallbench profile on examples/profile-tpch/tpch_like.py: overhead and accuracy (measure.sh)")
     print(read(os.path.join(out, "env.txt")).rstrip())
-    print("metrics: %d, from %s" % (len([m for m in read(os.path.join(out, "metrics.txt")).strip().split(",") if m]),
+    print("metrics: %d, from %s" % (len(re.findall(r"\b[a-z0-9_]+__[A-Za-z0-9_.]+", read(os.path.join(out, "metrics.txt")))),
                                     read(os.path.join(out, "metrics.source")).strip()))
     launches = re.findall(r"^launches (\S+) (\d+)", steps.get("count", {}).get("log", ""), re.M)
     print("kernel launches (torch.profiler, its own run): " +
