@@ -17,6 +17,7 @@
 #include "harness/commands.h"
 #include "harness/tools/compare.h"
 #include "harness/tools/project.h"
+#include "harness/tools/profile_tools.h"
 
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--repeat]\n"
@@ -156,6 +157,7 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
 }
 
 int wb_cmd_compare(int argc, char **argv) {
+    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_compare(argc, argv); /* profile_compare.c */
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);

@@ -14,6 +14,7 @@
 #include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/export_rows.h"
+#include "harness/tools/profile_tools.h"
 
 #define WB_EXPORT_ABSENT 3
 
@@ -263,6 +264,7 @@ static int export_rows(const char *path, wb_table_kind kind, const char *format,
 }
 
 int wb_cmd_export(int argc, char **argv) {
+    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_export(argc, argv); /* profile_export.c */
     const char *path = NULL, *fig = NULL, *dir = NULL, *with = NULL, *format = NULL;
     int all = 0, rows = -1;
     wb_shape shape = wb_shape_fastest;

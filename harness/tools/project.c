@@ -17,6 +17,7 @@
 #include "harness/base/counters_derive.h"
 #include "harness/base/metrics.h"
 #include "harness/tools/project.h"
+#include "harness/tools/profile_tools.h"
 
 /* Points whose bottleneck the model does not have: the host link. */
 static const struct {
@@ -277,6 +278,7 @@ done:
 }
 
 int wb_cmd_project(int argc, char **argv) {
+    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_project(argc, argv); /* profile_project.c */
     const char *path = NULL, *to = NULL, *out = NULL;
     int validate = 0, markdown = 0, k, first = argc;
     static const struct option longs[] = {{"validate", no_argument, NULL, 'v'}, {"markdown", no_argument, NULL, 'm'},

@@ -17,6 +17,7 @@
 #include "harness/tools/roofline.h"
 #include "harness/base/textable.h"
 #include "harness/tools/shape.h"
+#include "harness/tools/profile_tools.h"
 
 typedef struct report {
     FILE *f;
@@ -262,6 +263,7 @@ static int usage(FILE *f) {
 }
 
 int wb_cmd_report(int argc, char **argv) {
+    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_report(argc, argv); /* profile_report.c */
     const char *path = NULL, *shape_arg = NULL;
     int md = 0, k, first = argc;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},

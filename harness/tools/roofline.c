@@ -14,6 +14,7 @@
 #include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/base/textable.h"
+#include "harness/tools/profile_tools.h"
 
 enum { R_SMS, R_SMSP, R_THREADS, R_BASE, R_BOOST, R_CLOCK, R_INST, R_INST_MEAS, R_DRAM_READ, R_DRAM_COPY,
        R_MEMCPY, R_L2BW, R_GATHER, R_GATHER_SECTOR, R_RIDGE, R_RIDGE_MEAS, R_L2, R_SMEM, R_MEM, NROWS };
@@ -174,6 +175,7 @@ int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, 
 }
 
 int wb_cmd_roofline(int argc, char **argv) {
+    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_roofline(argc, argv); /* profile_roofline.c */
     const char *path = NULL, *with_name = NULL;
     int markdown = 0, k, first = argc;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},

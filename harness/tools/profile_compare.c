@@ -1,0 +1,207 @@
+/* profile_compare.c - `wallbench compare A.h5 B.h5 [--markdown] [--top N]`
+ * on two profiles of the same program (two GPUs, two versions): kernels
+ * matched by readable name and launch shape (the kernels of one side that
+ * share both, template instances of one function, are summed first), each
+ * pair's time, instruction and DRAM sector ratio B / A, the totals, and the
+ * kernels found on one side only, listed apart. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/cli.h"
+#include "harness/base/metrics.h"
+#include "harness/base/textable.h"
+#include "harness/store/profile_h5.h"
+#include "harness/tools/profile_tools.h"
+
+typedef struct group {
+    char key[320];      /* name|shape */
+    char label[48], shape[48];
+    int64_t launches;
+    double ms, inst, sectors;
+    int matched;        /* index of the partner group + 1; 0 none */
+} group;
+
+typedef struct side {
+    const char *path;
+    wb_profile p;
+    group *g;
+    int n;
+} side;
+
+static double add(double sum, double x) {
+    if (!isfinite(x)) return sum;
+    return isfinite(sum) ? sum + x : x;
+}
+
+static int group_kernels(side *s) {
+    s->g = calloc((size_t)s->p.nkernels + 1, sizeof *s->g);
+    if (!s->g) return WB_ERR;
+    const int inst = wb_metric_index("inst"), rd = wb_metric_index("dram_sectors_read"),
+              wr = wb_metric_index("dram_sectors_write");
+    for (int32_t i = 0; i < s->p.nkernels; i++) {
+        const wb_prof_kernel *k = &s->p.kernels[i];
+        char shape[48], key[320];
+        snprintf(shape, sizeof shape, "%dx%dx%d/%dx%dx%d", k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
+                 k->block[2]);
+        snprintf(key, sizeof key, "%.256s|%s", k->demangled[0] ? k->demangled : k->name, shape);
+        int j = 0;
+        while (j < s->n && strcmp(s->g[j].key, key) != 0) j++;
+        group *g = &s->g[j];
+        if (j == s->n) {
+            s->n++;
+            snprintf(g->key, sizeof g->key, "%s", key);
+            wb_profile_kernel_label(k, g->label, sizeof g->label);
+            snprintf(g->shape, sizeof g->shape, "%s", shape);
+            g->ms = g->inst = g->sectors = NAN;
+        }
+        g->launches += k->launches;
+        g->ms = add(g->ms, k->total_ms);
+        g->inst = add(g->inst, k->c.v[inst]);
+        g->sectors = add(g->sectors, k->c.v[rd] + k->c.v[wr]);
+    }
+    return WB_OK;
+}
+
+static void num(wb_textable *t, int row, int col, double v, int decimals) {
+    char buf[32];
+    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
+}
+
+static double ratio(double b, double a) {
+    return isfinite(a) && isfinite(b) && a > 0 ? b / a : NAN;
+}
+
+static int by_ms(const void *x, const void *y) {
+    const group *a = *(group *const *)x, *b = *(group *const *)y;
+    double p = isfinite(a->ms) ? a->ms : -1, q = isfinite(b->ms) ? b->ms : -1;
+    return p < q ? 1 : p > q ? -1 : 0;
+}
+
+static void unmatched(const side *s, const char *which, const char *nl) {
+    int n = 0;
+    double ms = 0;
+    for (int i = 0; i < s->n; i++)
+        if (!s->g[i].matched) n++, ms = add(ms, s->g[i].ms);
+    if (!n) return;
+    printf("%sonly in %s (%s): %d kernels, %.3f ms:", nl, which, s->path, n, ms);
+    int shown = 0;
+    for (int i = 0; i < s->n && shown < 20; i++)
+        if (!s->g[i].matched) printf("%s %s [%s] %.3f ms", shown++ ? ";" : "", s->g[i].label, s->g[i].shape, s->g[i].ms);
+    if (shown < n) printf("; ... (%d more)", n - shown);
+    printf("\n");
+}
+
+static int compare(side *a, side *b, int md, int top) {
+    if (group_kernels(a) != WB_OK || group_kernels(b) != WB_OK)
+        return fprintf(stderr, "wallbench compare: out of memory\n"), 2;
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < b->n; j++)
+            if (!b->g[j].matched && strcmp(a->g[i].key, b->g[j].key) == 0) {
+                a->g[i].matched = j + 1, b->g[j].matched = i + 1;
+                break;
+            }
+    group **order = malloc(((size_t)a->n + 1) * sizeof *order);
+    if (!order) return fprintf(stderr, "wallbench compare: out of memory\n"), 2;
+    for (int i = 0; i < a->n; i++) order[i] = &a->g[i];
+    qsort(order, (size_t)a->n, sizeof *order, by_ms);
+    const char *nl = md ? "\n" : "";
+    printf("%scompare two profiles, ratios B / A:\n", md ? "**Profiles** " : "");
+    wb_profile_describe(stdout, a->path, &a->p, md ? "- A: " : "  A: ");
+    wb_profile_describe(stdout, b->path, &b->p, md ? "- B: " : "  B: ");
+    printf("%s", md ? "\n" : "");
+    wb_textable t;
+    wb_textable_init(&t, 8);
+    const char *heads[8] = {"Kernel", "Shape", "Launches A/B", "A ms", "B ms", "Time B/A", "Inst B/A", "DRAM B/A"};
+    int h = wb_textable_add(&t);
+    for (int c = 0; c < 8; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
+    double ms[2] = {NAN, NAN}, inst[2] = {NAN, NAN}, sec[2] = {NAN, NAN};
+    int pairs = 0, shown = 0;
+    for (int i = 0; i < a->n; i++) {
+        const group *x = order[i];
+        if (!x->matched) continue;
+        const group *y = &b->g[x->matched - 1];
+        pairs++;
+        ms[0] = add(ms[0], x->ms), ms[1] = add(ms[1], y->ms);
+        inst[0] = add(inst[0], x->inst), inst[1] = add(inst[1], y->inst);
+        sec[0] = add(sec[0], x->sectors), sec[1] = add(sec[1], y->sectors);
+        if (shown++ >= top) continue;
+        int row = wb_textable_add(&t);
+        wb_textable_set(&t, row, 0, "%s", x->label);
+        wb_textable_set(&t, row, 1, "%s", x->shape);
+        wb_textable_set(&t, row, 2, "%lld/%lld", (long long)x->launches, (long long)y->launches);
+        num(&t, row, 3, x->ms, 3);
+        num(&t, row, 4, y->ms, 3);
+        num(&t, row, 5, ratio(y->ms, x->ms), 3);
+        num(&t, row, 6, ratio(y->inst, x->inst), 3);
+        num(&t, row, 7, ratio(y->sectors, x->sectors), 3);
+    }
+    int row = wb_textable_add(&t);
+    wb_textable_set(&t, row, 0, "Total of %d matched", pairs);
+    num(&t, row, 3, ms[0], 3);
+    num(&t, row, 4, ms[1], 3);
+    num(&t, row, 5, ratio(ms[1], ms[0]), 3);
+    num(&t, row, 6, ratio(inst[1], inst[0]), 3);
+    num(&t, row, 7, ratio(sec[1], sec[0]), 3);
+    double all[2] = {NAN, NAN};
+    for (int i = 0; i < a->n; i++) all[0] = add(all[0], a->g[i].ms);
+    for (int i = 0; i < b->n; i++) all[1] = add(all[1], b->g[i].ms);
+    row = wb_textable_add(&t);
+    wb_textable_set(&t, row, 0, "All kernels");
+    num(&t, row, 3, all[0], 3);
+    num(&t, row, 4, all[1], 3);
+    num(&t, row, 5, ratio(all[1], all[0]), 3);
+    wb_textable_print(stdout, &t, md);
+    wb_textable_free(&t);
+    if (shown > top) printf("%s%d more matched kernels not shown (--top)\n", nl, shown - top);
+    printf("%skernels matched by readable name and launch shape (grid/block); same-name instances of one side summed; "
+           "ratios of summed time and of counted instructions and DRAM sectors (read + write)\n",
+           nl);
+    unmatched(a, "A", nl);
+    unmatched(b, "B", nl);
+    if (!pairs) printf("%sno kernel matched: are these profiles of the same program?\n", nl);
+    free(order);
+    return 0;
+}
+
+int wb_profile_cmd_compare(int argc, char **argv) {
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+    wb_cli cli = {"compare", longs, 0};
+    const char *arg;
+    int k, first = argc, md = 0, top = 30;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_BAD) return 2;
+        if (k == WB_CLI_HELP) {
+            printf("usage: wallbench compare A.h5 B.h5 [--markdown] [--top N]   (two profiles of one program)\n");
+            return 0;
+        }
+        if (k == 'm') md = 1;
+        else {
+            char *end;
+            long n = strtol(arg, &end, 10);
+            if (*end || n < 1) return wb_cli_bad("compare", "--top wants a count from 1, not '%s'", arg);
+            top = (int)n;
+        }
+    }
+    if (argc - first != 2)
+        return wb_cli_bad("compare", "two profile files, please (wallbench compare A.h5 B.h5), not %d files", argc - first);
+    for (int i = 0; i < 2; i++)
+        if (wb_profile_file_is(argv[first + i]) != 1)
+            return fprintf(stderr, "wallbench compare: %s is not a profile file: a profile compares only with another "
+                                   "profile (results files compare with results files)\n",
+                           argv[first + i]),
+                   2;
+    side s[2] = {{argv[first], {0}, NULL, 0}, {argv[first + 1], {0}, NULL, 0}};
+    int rc = 2;
+    if (wb_profile_load("compare", s[0].path, &s[0].p) == WB_OK) {
+        if (wb_profile_load("compare", s[1].path, &s[1].p) == WB_OK) {
+            rc = compare(&s[0], &s[1], md, top);
+            wb_profile_free(&s[1].p);
+        }
+        wb_profile_free(&s[0].p);
+    }
+    free(s[0].g);
+    free(s[1].g);
+    return rc;
+}

@@ -1,0 +1,287 @@
+/* profile_export.c - `wallbench export` on a profile file:
+ *   --fig fig4 (or fig4-profile) [--out DIR]: the tables plots/fig4-profile.gp
+ *     reads: DIR/fig4-profile.dat (one row per kernel on the roofline),
+ *     -roofs.dat (measured, L4, GH200; export.c's writer), -shares.dat (time
+ *     share memory/compute-bound per ridge) and -info.dat (GPU, program,
+ *     revision for the title);
+ *   --table launches|kernels|ranges --format csv|json [--out FILE]: a table
+ *     with every column (CSV header name[unit], NaN for a missing real, -1 for
+ *     an integer that does not apply; JSON with the provenance, the columns'
+ *     units and descriptions, and null for NaN or infinity). */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/base/cli.h"
+#include "harness/base/json.h"
+#include "harness/tools/export.h"
+#include "harness/tools/profile_tools.h"
+
+#define FIG "fig4-profile"
+#define EXPORT_ABSENT 3 /* export.c's exit code: the file lacks the figure's data (render.sh skips it) */
+
+static void csv_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v) {
+    if (isnan(v)) fputs("NaN", f);
+    else if (isinf(v)) fputs(v > 0 ? "inf" : "-inf", f);
+    else fprintf(f, "%.17g", v);
+}
+
+static void cell(FILE *f, int json, const wb_pcol *c, const void *row, int64_t i) {
+    if (c->type == WB_PCOL_STR) {
+        char buf[1024];
+        memset(buf, 0, sizeof buf);
+        wb_pcol_get(c, row, i, buf);
+        json ? wb_json_str(f, buf) : csv_str(f, buf);
+    } else if (c->type == WB_PCOL_F64) {
+        double v = wb_pcol_num(c, row, i);
+        json ? wb_json_num(f, v) : csv_num(f, v);
+    } else {
+        fprintf(f, "%.0f", wb_pcol_num(c, row, i));
+    }
+}
+
+static void table_csv(const wb_profile *p, wb_prof_table t, FILE *f) {
+    int n;
+    const wb_pcol *c = wb_pcols(t, &n);
+    for (int k = 0; k < n; k++) {
+        if (k) fputc(',', f);
+        fputs(c[k].name, f);
+        if (c[k].unit[0]) fprintf(f, "[%s]", c[k].unit);
+    }
+    fputc('\n', f);
+    for (int64_t i = 0; i < wb_prof_rows(p, t); i++) {
+        const void *row = wb_prof_row(p, t, i);
+        for (int k = 0; k < n; k++) {
+            if (k) fputc(',', f);
+            cell(f, 0, &c[k], row, i);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void table_json(const char *path, const wb_profile *p, wb_prof_table t, FILE *f) {
+    int n;
+    const wb_pcol *c = wb_pcols(t, &n);
+    static const char *const types[] = {"int32", "int64", "float64", "string"};
+    fputc('{', f);
+    wb_json_key(f, "format", 1);
+    wb_json_str(f, "wallbench-profile-table");
+    wb_json_key(f, "profile_schema_version", 0);
+    fprintf(f, "%d", WB_PROFILE_SCHEMA_VERSION);
+    wb_json_key(f, "profile_file", 0);
+    wb_json_str(f, path);
+    wb_json_key(f, "table", 0);
+    wb_json_str(f, wb_prof_table_name(t));
+    wb_json_key(f, "provenance", 0);
+    fputc('{', f);
+    for (int32_t i = 0; i < p->nattrs; i++) {
+        wb_json_key(f, p->attrs[i].name, i == 0);
+        if (p->attrs[i].is_number) wb_json_num(f, strtod(p->attrs[i].value, NULL));
+        else wb_json_str(f, p->attrs[i].value);
+    }
+    fputs("},\n", f);
+    wb_json_key(f, "columns", 1);
+    fputc('[', f);
+    for (int k = 0; k < n; k++) {
+        fputs(k ? ",\n{" : "{", f);
+        wb_json_key(f, "name", 1);
+        wb_json_str(f, c[k].name);
+        wb_json_key(f, "unit", 0);
+        wb_json_str(f, c[k].unit);
+        wb_json_key(f, "type", 0);
+        wb_json_str(f, types[c[k].type]);
+        wb_json_key(f, "description", 0);
+        wb_json_str(f, c[k].desc);
+        fputc('}', f);
+    }
+    fputs("],\n", f);
+    wb_json_key(f, "rows", 1);
+    fputc('[', f);
+    for (int64_t i = 0; i < wb_prof_rows(p, t); i++) {
+        const void *row = wb_prof_row(p, t, i);
+        fputs(i ? ",\n{" : "\n{", f);
+        for (int k = 0; k < n; k++) {
+            wb_json_key(f, c[k].name, k == 0);
+            cell(f, 1, &c[k], row, i);
+        }
+        fputc('}', f);
+    }
+    fputs("]}\n", f);
+}
+
+static int export_table(const char *path, const wb_profile *p, const char *table, const char *format, const char *out) {
+    int t = wb_prof_table_find(table);
+    if (t < 0) return wb_cli_bad("export", "--table launches, kernels or ranges, not '%s'", table);
+    if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
+        return wb_cli_bad("export", "--table needs --format csv or --format json");
+    FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
+    if (!f) return fprintf(stderr, "wallbench export: %s: cannot write: %s\n", out, strerror(errno)), 2;
+    if (!strcmp(format, "csv")) table_csv(p, (wb_prof_table)t, f);
+    else table_json(path, p, (wb_prof_table)t, f);
+    int bad = fflush(f) != 0 || ferror(f);
+    if (f != stdout && fclose(f) != 0) bad = 1;
+    if (bad) return fprintf(stderr, "wallbench export: %s: write error\n", out ? out : "stdout"), 2;
+    return 0;
+}
+
+/* DIR/fig4-profile-info.dat: lib-common.gp's columns (gpu kind file shape),
+ * then the program, revision and uuid the title names. */
+static int write_info(wb_export *x, const char *path, const wb_profile *p, wb_err *e) {
+    FILE *f = wb_export_open(x, "-info", "gpu kind profile shape program revision uuid", e);
+    if (!f) return WB_ERR;
+    char copy[512], stem[512];
+    snprintf(copy, sizeof copy, "%s", path);
+    snprintf(stem, sizeof stem, "%s", basename(copy));
+    char *dot = strstr(stem, ".h5");
+    if (dot) *dot = '\0';
+    const char *prog = wb_profile_attr(p, "program_command"), *rev = wb_profile_attr(p, "git_revision");
+    const char *uuid = wb_profile_attr(p, "gpu_uuid");
+    char shape[64] = "every_kernel_at_its_own_launch_shape";
+    wb_export_str(f, x->v.label);
+    wb_export_str(f, x->v.kind);
+    wb_export_str(f, stem);
+    wb_export_str(f, shape);
+    wb_export_str(f, prog && prog[0] ? prog : "unknown program");
+    wb_export_str(f, rev && rev[0] ? rev : "unknown");
+    wb_export_str(f, uuid && uuid[0] ? uuid : "unknown");
+    fputc('\n', f);
+    return wb_export_close(f, x, "-info", e);
+}
+
+/* The kernels on the roofline and the time share per side of each ridge. */
+static int write_fig4(wb_export *x, const char *path, const wb_profile *p, int *rows, int *off_scale, wb_err *e) {
+    FILE *f = wb_export_open(x, "", "kernel_id name inst_per_sector gips total_ms share_pct bound", e);
+    if (!f) return WB_ERR;
+    int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
+    if (!order) return fclose(f), wb_fail(e, "out of memory");
+    wb_roof roofs[3] = {x->v.roof, wb_gpu_ref_roof(wb_gpu_ref_l4(x->gpus)), wb_gpu_ref_roof(wb_gpu_ref_gh200(x->gpus))};
+    double mem[3] = {0}, all[3] = {0};
+    *rows = *off_scale = 0;
+    for (int32_t j = 0; j < p->nkernels; j++) {
+        const wb_prof_kernel *k = &p->kernels[order[j]];
+        double xi = k->c.inst_per_sector;
+        if (!isfinite(k->total_ms) || isnan(xi)) continue;
+        for (int r = 0; r < 3; r++) {
+            const char *b = isinf(xi) ? (isfinite(wb_roof_ridge(&roofs[r])) ? "compute" : "") : wb_roof_bound(&roofs[r], xi);
+            if (!b[0]) continue;
+            all[r] += k->total_ms;
+            if (!strcmp(b, "memory")) mem[r] += k->total_ms;
+        }
+        /* a kernel without DRAM traffic (inf) or rate has no place on log axes: counted in the shares only */
+        if (!isfinite(xi) || xi <= 0 || !(k->c.gips > 0)) {
+            (*off_scale)++;
+            continue;
+        }
+        char label[48];
+        fprintf(f, "%d", order[j]);
+        wb_export_str(f, wb_profile_kernel_label(k, label, sizeof label));
+        wb_export_num(f, xi);
+        wb_export_num(f, k->c.gips);
+        wb_export_num(f, k->total_ms);
+        wb_export_num(f, k->share_pct);
+        wb_export_str(f, k->c.bound);
+        fputc('\n', f);
+        (*rows)++;
+    }
+    free(order);
+    if (wb_export_close(f, x, "", e) != WB_OK) return WB_ERR;
+    f = wb_export_open(x, "-shares", "ridge_name ridge memory_pct compute_pct", e);
+    if (!f) return WB_ERR;
+    for (int r = 0; r < 3; r++) {
+        if (!(all[r] > 0)) continue;
+        wb_export_str(f, r == 0 ? x->v.label : roofs[r].name);
+        wb_export_num(f, wb_roof_ridge(&roofs[r]));
+        wb_export_num(f, 100.0 * mem[r] / all[r]);
+        wb_export_num(f, 100.0 * (all[r] - mem[r]) / all[r]);
+        fputc('\n', f);
+    }
+    if (wb_export_close(f, x, "-shares", e) != WB_OK) return WB_ERR;
+    if (wb_export_roofs(x, "-roofs", e) < 0) return WB_ERR;
+    return write_info(x, path, p, e);
+}
+
+static int export_fig(const char *path, const wb_profile *p, const char *dir) {
+    wb_err e = {""};
+    wb_gpu_table t;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return fprintf(stderr, "wallbench export: %s: cannot create: %s\n", dir, strerror(errno)), 2;
+    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) return fprintf(stderr, "wallbench export: %s\n", e.msg), 2;
+    wb_results r;
+    int rc = 2, rows = 0, off = 0;
+    if (wb_profile_as_results(p, WB_PT_KERNELS, path, &r, &e) == WB_OK) {
+        wb_export x = {FIG, dir, &r, NULL, &t, {{0}}, 0, wb_shape_fastest};
+        wb_gpu_view_init(&r, &t, &x.v);
+        if (write_fig4(&x, path, p, &rows, &off, &e) == WB_OK) rc = 0;
+        wb_results_free(&r);
+    }
+    if (rc == 0 && rows == 0) {
+        printf("%s: skipped: %s has no kernel with counters and a time to place on the roofline\n", FIG, path);
+        rc = EXPORT_ABSENT;
+    } else if (rc == 0) {
+        printf("%s: %d rows -> %s/%s.dat%s", FIG, rows, dir, FIG, off ? "" : "\n");
+        if (off) printf(" (%d kernels without DRAM sectors or rate: in the shares, not on the log axes)\n", off);
+    } else {
+        fprintf(stderr, "wallbench export: %s: %s\n", FIG, e.msg);
+    }
+    wb_gpu_table_free(&t);
+    return rc;
+}
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4 [--out DIR]\n"
+               "       wallbench export PROFILE.h5 --table launches|kernels|ranges --format csv|json [--out FILE]\n"
+               "  --fig fig4 (fig4-profile): the kernels on the roofline for plots/fig4-profile.gp (render:\n"
+               "  plots/render.sh PROFILE.h5); --table: every column of a profile table, CSV (header name[unit])\n"
+               "  or JSON, to FILE or stdout. pandas: pd.read_csv(FILE)\n");
+    return 2;
+}
+
+int wb_profile_cmd_export(int argc, char **argv) {
+    enum { O_FIG = 256, O_OUT, O_TABLE, O_FORMAT, O_SHAPE, O_WITH };
+    static const struct option longs[] = {{"fig", required_argument, NULL, O_FIG},
+                                          {"out", required_argument, NULL, O_OUT},
+                                          {"table", required_argument, NULL, O_TABLE},
+                                          {"format", required_argument, NULL, O_FORMAT},
+                                          {"shape", required_argument, NULL, O_SHAPE},
+                                          {"with", required_argument, NULL, O_WITH},
+                                          {0, 0, 0, 0}};
+    wb_cli cli = {"export", longs, 0};
+    const char *arg, *fig = NULL, *out = NULL, *table = NULL, *format = NULL, *with = NULL;
+    int k, first = argc;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        switch (k) {
+        case WB_CLI_BAD: return usage(stderr);
+        case WB_CLI_HELP: return usage(stdout), 0;
+        case O_FIG: fig = arg; break;
+        case O_OUT: out = arg; break;
+        case O_TABLE: table = arg; break;
+        case O_FORMAT: format = arg; break;
+        case O_WITH: with = arg; break;
+        default: break; /* --shape: every kernel is drawn at its own launch shape (render.sh passes it) */
+        }
+    }
+    if (argc - first != 1) return usage(stderr);
+    if (with && with[0]) return wb_cli_bad("export", "--with is for fig-compare of results files; compare two profiles with wallbench compare A.h5 B.h5");
+    if (!!fig == !!table) return wb_cli_bad("export", "give one of --fig fig4 or --table NAME for a profile file");
+    if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0)
+        return wb_cli_bad("export", "a profile file has one figure, fig4 (fig4-profile), not '%s'", fig);
+    if (fig && format) return wb_cli_bad("export", "--format goes with --table");
+    const char *path = argv[first];
+    wb_profile p;
+    if (wb_profile_load("export", path, &p) != WB_OK) return 2;
+    int rc = table ? export_table(path, &p, table, format, out) : export_fig(path, &p, out ? out : ".");
+    wb_profile_free(&p);
+    return rc;
+}

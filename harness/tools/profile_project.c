@@ -1,0 +1,245 @@
+/* profile_project.c - `wallbench project --to GPU PROFILE.h5 [--out FILE]
+ * [--markdown]`: each kernel's time and the program's kernel time on any row
+ * of harness/gpus.tsv, with project.h's model (a kernel's counted work on
+ * each roof, the efficiency it reached on the measured GPU carried over):
+ * t_to = t_measured x W(to) / W(from), W = max(inst / inst_gips, DRAM sectors
+ * x 32 / dram_gbps). With --out, a projected profile file: every launch of a
+ * projected kernel scaled by its kernel's ratio, no timeline (start/end -1),
+ * aggregated again against the target's roof and marked projected. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/cli.h"
+#include "harness/base/profile_agg.h"
+#include "harness/base/textable.h"
+#include "harness/store/profile_h5.h"
+#include "harness/tools/ceilings.h"
+#include "harness/tools/profile_tools.h"
+#include "harness/tools/project.h"
+
+typedef struct pproj {
+    const char *path;
+    wb_profile *p;
+    const wb_gpu_ref *g;
+    wb_roof from, to;
+    char from_source[96];
+    double *ratio;       /* per kernel: t_to / t_from; NaN not projected */
+    const char **why;    /* per kernel: why not */
+} pproj;
+
+static void num(wb_textable *t, int row, int col, double v, int decimals) {
+    char buf[32];
+    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
+}
+
+/* Attributes that describe the source GPU or its roof: not carried into a projection. */
+static int source_only(const char *name) {
+    static const char *const prefixes[] = {"gpu_", "sm_", "ceiling", "roof_", "driver", "nvml", "mem_", "l2_",
+                                           "max_threads", "smem_per_sm", "compute_capability", "clock"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return 1;
+    return 0;
+}
+
+static int write_projection(const pproj *x, const char *out, wb_err *e) {
+    const wb_profile *p = x->p;
+    wb_profile q;
+    memset(&q, 0, sizeof q);
+    q.nlaunches = p->nlaunches, q.nkernels = p->nkernels, q.nranges = p->nranges;
+    q.launches = malloc(((size_t)p->nlaunches + 1) * sizeof *q.launches);
+    q.kernels = malloc(((size_t)p->nkernels + 1) * sizeof *q.kernels);
+    q.ranges = malloc(((size_t)p->nranges + 1) * sizeof *q.ranges);
+    if (!q.launches || !q.kernels || !q.ranges) {
+        wb_profile_free(&q);
+        return wb_fail(e, "%s: out of memory for the projection", out);
+    }
+    memcpy(q.launches, p->launches, (size_t)p->nlaunches * sizeof *q.launches);
+    memcpy(q.kernels, p->kernels, (size_t)p->nkernels * sizeof *q.kernels);
+    memcpy(q.ranges, p->ranges, (size_t)p->nranges * sizeof *q.ranges);
+    for (int64_t i = 0; i < q.nlaunches; i++) {
+        wb_prof_launch *l = &q.launches[i];
+        l->time_ms *= x->ratio[l->kernel]; /* NaN for a kernel that cannot be projected */
+        l->start_ns = l->end_ns = -1;
+    }
+    int rc = WB_OK;
+    for (int32_t i = 0; rc == WB_OK && i < p->nattrs; i++) {
+        const wb_prof_attr *a = &p->attrs[i];
+        if (source_only(a->name)) continue;
+        rc = a->is_number ? wb_profile_attr_num(&q, a->name, strtod(a->value, NULL), e)
+                          : wb_profile_attr_str(&q, a->name, a->value, e);
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%.80s (projected)", x->g->model);
+    const char *src_gpu = wb_profile_attr(p, "gpu_name");
+    if (rc == WB_OK) rc = wb_profile_attr_str(&q, "gpu_name", name, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(&q, "projected", 1, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(&q, "projected_to", x->g->profile, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(&q, "projected_from", x->path, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(&q, "projected_source_gpu", src_gpu ? src_gpu : "", e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(&q, "projected_source_roof", x->from_source, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(&q, "projected_inst_gips", x->to.inst_gips, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(&q, "projected_dram_gbps", x->to.dram_gbps, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(&q, "sm_count", x->g->sms, e);
+    if (rc == WB_OK)
+        rc = wb_profile_attr_str(&q, "projected_model",
+                                 "launch time = measured time x W(target) / W(source) of its kernel, W = max(inst / "
+                                 "inst_gips, (dram_sectors_read + dram_sectors_write) x 32 / dram_gbps) over the "
+                                 "kernel's counted launches: the efficiency reached on the source is kept; counters "
+                                 "are the source's; no timeline (start_ns, end_ns -1); kernels without counts: NaN",
+                                 e);
+    if (rc == WB_OK) rc = wb_profile_aggregate(&q, &x->to, e);
+    if (rc == WB_OK) rc = wb_profile_write(out, &q, e);
+    wb_profile_free(&q);
+    return rc;
+}
+
+static int project(pproj *x, int md, const char *out) {
+    wb_profile *p = x->p;
+    wb_results r;
+    wb_err e = {""};
+    if (wb_profile_as_results(p, WB_PT_KERNELS, x->path, &r, &e) != WB_OK)
+        return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
+    if (wb_results_attr_f64(&r, "projected") == 1) {
+        fprintf(stderr, "wallbench project: %s is itself a projection; project the measured profile it came from (%s)\n",
+                x->path, wb_profile_attr(p, "projected_from") ? wb_profile_attr(p, "projected_from") : "?");
+        wb_results_free(&r);
+        return 2;
+    }
+    wb_gpu_table gt;
+    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
+        wb_results_free(&r);
+        return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
+    }
+    int rc = 2;
+    if (wb_project_file_roof(&r, &gt, &x->from, x->from_source, sizeof x->from_source) != 0) {
+        fprintf(stderr, "wallbench project: %s: no measured ceilings and its GPU is not in gpus.tsv: nothing to project from\n",
+                x->path);
+        goto done;
+    }
+    int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
+    if (!order) goto done;
+    wb_textable t;
+    wb_textable_init(&t, 6);
+    int h = wb_textable_add(&t);
+    const char *heads[6] = {"#", "Kernel", "Measured ms", "Projected ms", "Ratio", "Bound there"};
+    for (int c = 0; c < 6; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
+    double sum_from = 0, sum_to = 0, left_ms = 0;
+    int projected = 0, left = 0;
+    for (int32_t j = 0; j < p->nkernels; j++) {
+        int32_t i = order[j];
+        const wb_prof_kernel *k = &p->kernels[i];
+        const char *why = NULL;
+        double to = wb_project_time_ms(&r.rows[i], &x->from, &x->to, &why);
+        x->ratio[i] = isfinite(to) ? to / k->total_ms : NAN;
+        x->why[i] = !isfinite(k->total_ms) ? "never timed" : why ? why : "";
+        char label[48];
+        int row = wb_textable_add(&t);
+        wb_textable_set(&t, row, 0, "%d", i);
+        wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label(k, label, sizeof label));
+        num(&t, row, 2, k->total_ms, 3);
+        num(&t, row, 3, to, 3);
+        num(&t, row, 4, x->ratio[i], 2);
+        const char *b = isfinite(to) ? wb_roof_bound(&x->to, k->c.inst_per_sector) : "";
+        if (isinf(k->c.inst_per_sector) && isfinite(to)) b = "compute";
+        wb_textable_set(&t, row, 5, "%s", b[0] ? b : "-");
+        if (isfinite(to)) sum_from += k->total_ms, sum_to += to, projected++;
+        else {
+            left++;
+            if (isfinite(k->total_ms)) left_ms += k->total_ms;
+        }
+    }
+    int row = wb_textable_add(&t);
+    wb_textable_set(&t, row, 1, "Total (%d kernels projected)", projected);
+    num(&t, row, 2, sum_from, 3);
+    num(&t, row, 3, sum_to, 3);
+    num(&t, row, 4, sum_from > 0 ? sum_to / sum_from : NAN, 2);
+    const char *nl = md ? "\n\n" : "\n";
+    printf("%s%s on %s (%s)%s", md ? "**Projection** of " : "projection of ", x->path, x->g->model, x->g->profile, nl);
+    printf("  from %s (%s: %.1f G inst/s, %.0f GB/s)%s  to   %s (%s: %.1f G inst/s, %.0f GB/s, ridge %.1f inst/sector)%s",
+           x->from.name, x->from_source, x->from.inst_gips, x->from.dram_gbps, "\n", x->g->model,
+           "reference table", x->to.inst_gips, x->to.dram_gbps, wb_roof_ridge(&x->to), nl);
+    wb_textable_print(stdout, &t, md);
+    wb_textable_free(&t);
+    printf("%smodel: a kernel's time x W(target) / W(source), W = max(inst / inst_gips, DRAM sectors x 32 / dram_gbps) "
+           "of its counted launches (project.h); its efficiency on the source is kept.%s",
+           md ? "\n" : "", nl);
+    if (left) {
+        printf("%d kernels not projected (%.3f ms measured, not in the total):", left, left_ms);
+        for (int32_t j = 0, shown = 0; j < p->nkernels && shown < 10; j++)
+            if (isnan(x->ratio[order[j]])) {
+                char label[48];
+                printf("%s %s (%s)", shown++ ? ";" : "", wb_profile_kernel_label(&p->kernels[order[j]], label, sizeof label),
+                       x->why[order[j]]);
+            }
+        printf("%s", nl);
+    }
+    free(order);
+    rc = 0;
+    if (out) {
+        if (!projected) {
+            fprintf(stderr, "wallbench project: %s: no kernel could be projected; no file written\n", x->path);
+            rc = 2;
+        } else if (write_projection(x, out, &e) != WB_OK) {
+            fprintf(stderr, "wallbench project: %s\n", e.msg);
+            rc = 2;
+        } else {
+            printf("projected profile -> %s\n", out);
+        }
+    }
+done:
+    wb_gpu_table_free(&gt);
+    wb_results_free(&r);
+    return rc;
+}
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: wallbench project PROFILE.h5 --to GPU [--out FILE] [--markdown]\n"
+               "  each kernel's and the program's kernel time on any row of harness/gpus.tsv (project.h's model);\n"
+               "  --out FILE: also a projected profile file (report/roofline/export read it)\n");
+    return f == stdout ? 0 : 2;
+}
+
+int wb_profile_cmd_project(int argc, char **argv) {
+    static const struct option longs[] = {{"to", required_argument, NULL, 't'}, {"out", required_argument, NULL, 'o'},
+                                          {"markdown", no_argument, NULL, 'm'}, {"validate", no_argument, NULL, 'v'},
+                                          {0, 0, 0, 0}};
+    wb_cli cli = {"project", longs, 0};
+    const char *arg, *to = NULL, *out = NULL;
+    int k, first = argc, md = 0;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return usage(stdout);
+        if (k == WB_CLI_BAD) return usage(stderr);
+        if (k == 'v') return wb_cli_bad("project", "--validate needs a results file with SM-limited points, not a profile");
+        if (k == 'm') md = 1;
+        else *(k == 't' ? &to : &out) = arg;
+    }
+    if (argc - first != 1) return usage(stderr);
+    if (!to) return wb_cli_bad("project", "give --to GPU (a row of harness/gpus.tsv)");
+    wb_gpu_table gt;
+    wb_err e = {""};
+    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
+    const wb_gpu_ref *g = wb_gpu_table_find(&gt, to);
+    if (!g || !(g->inst_gips > 0) || !(g->dram_gbps > 0)) {
+        char list[512] = "";
+        for (int i = 0; i < gt.n; i++)
+            if (gt.rows[i].inst_gips > 0 && gt.rows[i].dram_gbps > 0)
+                snprintf(list + strlen(list), sizeof list - strlen(list), " %s", gt.rows[i].profile);
+        fprintf(stderr, "wallbench project: unknown GPU '%s' (or no inst_gips / dram_gbps in gpus.tsv); valid:%s\n", to,
+                list);
+        wb_gpu_table_free(&gt);
+        return 2;
+    }
+    wb_gpu_ref target = *g; /* the table is freed before the projection is written */
+    wb_gpu_table_free(&gt);
+    wb_profile p;
+    if (wb_profile_load("project", argv[first], &p) != WB_OK) return 2;
+    pproj x = {argv[first], &p, &target, {"", NAN, NAN}, wb_gpu_ref_roof(&target), "", NULL, NULL};
+    x.ratio = calloc((size_t)p.nkernels + 1, sizeof *x.ratio);
+    x.why = calloc((size_t)p.nkernels + 1, sizeof *x.why);
+    int rc = x.ratio && x.why ? project(&x, md, out) : (fprintf(stderr, "wallbench project: out of memory\n"), 2);
+    free(x.ratio);
+    free(x.why);
+    wb_profile_free(&p);
+    return rc;
+}

@@ -1,0 +1,118 @@
+/* profile_roofline.c - `wallbench roofline PROFILE.h5 [--markdown] [--top N]`:
+ * seed 000 Table 2 for the profile's GPU (its measured ceilings next to L4
+ * and GH200, as for a results file), then each kernel on those roofs: its
+ * intensity, its rate, the attainable rate there and the side of each ridge. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/cli.h"
+#include "harness/base/textable.h"
+#include "harness/tools/ceilings.h"
+#include "harness/tools/profile_tools.h"
+#include "harness/tools/roofline.h"
+
+static void num(wb_textable *t, int row, int col, double v, int decimals) {
+    char buf[32];
+    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
+}
+
+static void kernels_table(const wb_profile *p, const wb_roof *roofs, int md, int top) {
+    int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
+    if (!order) return;
+    static const char *const heads[] = {"#", "Kernel", "Share", "Inst/sector", "G inst/s", "Roof %",
+                                        "measured", "L4", "GH200"};
+    wb_textable t;
+    wb_textable_init(&t, 9);
+    int h = wb_textable_add(&t);
+    for (int c = 0; c < 9; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
+    int shown = 0, uncounted = 0;
+    for (int32_t j = 0; j < p->nkernels; j++) {
+        const wb_prof_kernel *k = &p->kernels[order[j]];
+        if (!isfinite(k->c.inst_per_sector)) {
+            uncounted++;
+            continue;
+        }
+        if (shown++ >= top) continue;
+        char label[48];
+        int row = wb_textable_add(&t);
+        wb_textable_set(&t, row, 0, "%d", order[j]);
+        wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label(k, label, sizeof label));
+        if (isfinite(k->share_pct)) wb_textable_set(&t, row, 2, "%.1f%%", k->share_pct);
+        else wb_textable_set(&t, row, 2, "-");
+        if (isinf(k->c.inst_per_sector)) wb_textable_set(&t, row, 3, "inf");
+        else num(&t, row, 3, k->c.inst_per_sector, 2);
+        num(&t, row, 4, k->c.gips, 1);
+        num(&t, row, 5, k->c.roof_pct, 1);
+        for (int r = 0; r < 3; r++) {
+            const char *b = wb_roof_bound(&roofs[r], k->c.inst_per_sector);
+            if (isinf(k->c.inst_per_sector)) b = isfinite(wb_roof_ridge(&roofs[r])) ? "compute" : "";
+            wb_textable_set(&t, row, 6 + r, "%s", b[0] ? b : "-");
+        }
+    }
+    wb_textable_print(stdout, &t, md);
+    wb_textable_free(&t);
+    const char *nl = md ? "\n\n" : "\n";
+    printf("%sKernels (name + launch shape) by time: inst/sector = warp instructions per 32-byte DRAM sector over "
+           "the counted launches, G inst/s over their timed time, Roof %% = share of the measured roof's attainable "
+           "rate at that intensity%s;",
+           md ? "\n" : "", isfinite(roofs[0].inst_gips) ? "" : " (no measured roof in this profile: -)");
+    printf(" measured / L4 / GH200 = side of each ridge (%.1f, %.1f, %.1f).%s", wb_roof_ridge(&roofs[0]),
+           wb_roof_ridge(&roofs[1]), wb_roof_ridge(&roofs[2]), nl);
+    if (shown > top) printf("%d more counted kernels not shown (--top).%s", shown - top, nl);
+    if (uncounted) printf("%d kernels without counters (not counted, or no instruction and no sector) are not on the roofline.%s", uncounted, nl);
+    free(order);
+}
+
+int wb_profile_cmd_roofline(int argc, char **argv) {
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+    wb_cli cli = {"roofline", longs, 0};
+    const char *arg;
+    int k, first = argc, md = 0, top = 30;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
+        if (k == WB_CLI_BAD) return 2;
+        if (k == WB_CLI_HELP) {
+            printf("usage: wallbench roofline PROFILE.h5 [--markdown] [--top N]\n"
+                   "  seed 000 Table 2 for the profile's GPU, and its kernels on the measured, L4 and GH200 roofs\n");
+            return 0;
+        }
+        if (k == 'm') md = 1;
+        else {
+            char *end;
+            long n = strtol(arg, &end, 10);
+            if (*end || n < 1) return wb_cli_bad("roofline", "--top wants a count from 1, not '%s'", arg);
+            top = (int)n;
+        }
+    }
+    if (argc - first != 1) return wb_cli_bad("roofline", "one profile file, please (usage: wallbench roofline PROFILE.h5)");
+    const char *path = argv[first];
+    wb_profile p;
+    if (wb_profile_load("roofline", path, &p) != WB_OK) return 2;
+    wb_err e = {""};
+    wb_gpu_table gt;
+    wb_results r;
+    int rc = 0;
+    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
+        fprintf(stderr, "wallbench roofline: %s\n", e.msg);
+        wb_profile_free(&p);
+        return 2;
+    }
+    if (wb_profile_as_results(&p, WB_PT_KERNELS, path, &r, &e) != WB_OK) rc = 2;
+    if (rc == 0 && wb_roofline_print(stdout, &r, &gt, md, &e) != WB_OK) rc = 2, wb_results_free(&r);
+    if (rc == 0) {
+        wb_gpu_view v;
+        wb_gpu_view_init(&r, &gt, &v);
+        wb_roof roofs[3] = {v.roof, wb_gpu_ref_roof(wb_gpu_ref_l4(&gt)), wb_gpu_ref_roof(wb_gpu_ref_gh200(&gt))};
+        printf("\n");
+        wb_profile_describe(stdout, path, &p, md ? "*Profile* " : "profile ");
+        printf("\n");
+        kernels_table(&p, roofs, md, top);
+        wb_results_free(&r);
+    } else {
+        fprintf(stderr, "wallbench roofline: %s\n", e.msg);
+    }
+    wb_gpu_table_free(&gt);
+    wb_profile_free(&p);
+    return rc;
+}

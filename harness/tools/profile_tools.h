@@ -1,0 +1,56 @@
+/* profile_tools.h - the results tools on a profile file (`wallbench profile
+ * -- CMD`, harness/store/profile_h5.h): each command checks its positional
+ * arguments first and hands a profile to the function here, so that report,
+ * roofline, export, project and compare read both kinds of file. Shared
+ * helpers: loading with one message, and a profile's kernels or NVTX ranges
+ * seen as the rows of a results file, so that the agg.h, ceilings.h and
+ * project.h code that works on points works on them unchanged. */
+#ifndef WB_PROFILE_TOOLS_H
+#define WB_PROFILE_TOOLS_H
+
+#include <stdio.h>
+
+#include "harness/base/gpus.h"
+#include "harness/base/metrics.h"
+#include "harness/base/profile.h"
+#include "harness/base/profile_agg.h"
+#include "harness/base/profile_cols.h"
+#include "harness/store/store_h5.h"
+
+/* 1 if a positional argument of argv (argv[0] is the command) names a
+ * profile file (wb_profile_file_is). Option values are not looked at
+ * beyond the fact that they are files: an output that exists is refused
+ * later anyway. */
+int wb_profile_in_argv(int argc, char **argv);
+
+/* The commands on profile files; same argv as wb_cmd_<name>, same exit codes. */
+int wb_profile_cmd_report(int argc, char **argv);
+int wb_profile_cmd_roofline(int argc, char **argv);
+int wb_profile_cmd_export(int argc, char **argv);
+int wb_profile_cmd_project(int argc, char **argv);
+int wb_profile_cmd_compare(int argc, char **argv);
+
+/* Reads path, printing "wallbench <cmd>: <why>" on failure. */
+int wb_profile_load(const char *cmd, const char *path, wb_profile *p);
+
+/* The kernels (t = WB_PT_KERNELS) or ranges (WB_PT_RANGES) of p as the rows
+ * of a results file: family "kernel"/"range", variant the first characters
+ * of the demangled name or path, note its whole start, status "ok" when
+ * timed (time_median_ms = the row's total_ms: the aggregates weigh by it),
+ * "skipped" otherwise, counters as aggregated; row i is row i of the table.
+ * Attributes: the profile's, plus the measured roof as the ceiling
+ * attributes ceilings.h reads (ceiling_inst_issue_gips,
+ * ceiling_dram_read_gbps). out is freed with wb_results_free. */
+int wb_profile_as_results(const wb_profile *p, wb_prof_table t, const char *path, wb_results *out, wb_err *e);
+
+/* Readable name of kernel k, cut to len: demangled, else the mangled name. */
+const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t len);
+
+/* Row order by total_ms, largest first (untimed last); returns a malloc'd
+ * index array of n, or NULL when out of memory. */
+int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
+
+/* One line naming a profile: "file (GPU name, uuid, revision; program)". */
+void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const char *prefix);
+
+#endif
