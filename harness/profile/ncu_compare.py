@@ -401,8 +401,11 @@ def main():
         say("worst %d: %s" % (min(a.worst, len(judged)), m.describe()))
         say("  %6s %6s %-8s %18s %18s %10s  %s" % ("seq", "ncu ID", "status", "profile", "ncu", "rel diff", "kernel"))
         for status, rel, p, n, nv in judged[:a.worst]:
+            pv = p.values[m.column]
+            if status == "missing":  # say which side lacks the value
+                status = "both n/a" if math.isnan(pv) and math.isnan(nv) else "prof n/a" if math.isnan(pv) else "ncu n/a"
             say("  %6d %6d %-8s %18.15g %18.15g %10.3g  %s %s %s" % (
-                p.seq, n.id, status, p.values[m.column], nv, rel, names.prof_key(p)[:70], p.grid, p.block))
+                p.seq, n.id, status, pv, nv, rel, names.prof_key(p)[:70], p.grid, p.block))
         say()
     if a.by_kernel:
         for m, rows in worst_lists:
