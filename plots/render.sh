@@ -9,7 +9,7 @@
 # $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
 # overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
-# 2 bad input, 3 gnuplot missing.
+# 2 bad input, 3 gnuplot missing. A profile file (wallbench profile) renders fig4-profile alone.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -34,10 +34,15 @@ case "$out" in *"'"*) echo "render: output folder must not contain a quote: $out
 mkdir -p "$out" || exit 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A profile file (wallbench profile -- CMD) has one figure, fig4-profile (export exits 0, or 3 without
+# data); a results file has every other one (export refuses the name: 2).
+"$wb" export "$results" --fig fig4-profile --out "$tmp" >/dev/null 2>&1; rc=$?
+profile=$([ $rc -eq 0 ] || [ $rc -eq 3 ] && echo 1)
 
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do
     name=$(basename "$gp" .gp)
+    if [ "$name" = fig4-profile ]; then [ -n "$profile" ] || continue; elif [ -n "$profile" ]; then continue; fi
     # A figure's launch-shape rule: $WB_SHAPE, else its "# launch-shape rule: RULE" line,
     # else the fastest shape per point; the figure states it in its title.
     shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}

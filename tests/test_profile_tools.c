@@ -4,7 +4,8 @@
  * the per-bound shares summing to 100%, the projected total equal to the
  * model's, the compare ratios, the CSV/JSON tables and fig4's data; and the
  * refusals (a profile with a results file, a bad table). WB_SHOW=1 prints
- * every output. */
+ * every output; WB_KEEP=1 keeps the files; --write FILE writes the synthetic
+ * profile alone (tests/sh_plots.sh renders fig4-profile from it). */
 #include <sys/stat.h>
 
 #include "harness/commands.h"
@@ -177,8 +178,21 @@ static void test_compare(const char *a, const char *b, const char *results) {
     CHECK(strstr(out, "is not a profile file"));
 }
 
-int main(void) {
+/* --write FILE: the synthetic profile alone, for tests/sh_plots.sh to render. */
+static int write_only(const char *path) {
+    wb_profile p;
+    synth_profile(&p);
+    wb_err e;
+    unlink(path);
+    int rc = wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK && wb_profile_write(path, &p, &e) == WB_OK;
+    if (!rc) fprintf(stderr, "test_profile_tools --write: %s\n", e.msg);
+    wb_profile_free(&p);
+    return rc ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
     setenv("WB_GPUS", WB_SOURCE_DIR "/harness/gpus.tsv", 0);
+    if (argc == 3 && strcmp(argv[1], "--write") == 0) return write_only(argv[2]);
     snprintf(dir, sizeof dir, "%s/test_profile_tools.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
     /* synth_path's buffers rotate: the paths used throughout are copied */
@@ -196,6 +210,7 @@ int main(void) {
     test_export(a);
     test_project(a);
     test_compare(a, b, res);
-    synth_remove_dir(dir);
+    if (getenv("WB_KEEP")) printf("kept %s\n", dir); /* e.g. to render a.h5 with plots/render.sh */
+    else synth_remove_dir(dir);
     return TEST_DONE();
 }

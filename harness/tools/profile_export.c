@@ -149,13 +149,12 @@ static int write_info(wb_export *x, const char *path, const wb_profile *p, wb_er
     const char *prog = wb_profile_attr(p, "program_command"), *rev = wb_profile_attr(p, "git_revision");
     const char *uuid = wb_profile_attr(p, "gpu_uuid");
     char shape[64] = "every_kernel_at_its_own_launch_shape";
-    wb_export_str(f, x->v.label);
-    wb_export_str(f, x->v.kind);
-    wb_export_str(f, stem);
-    wb_export_str(f, shape);
-    wb_export_str(f, prog && prog[0] ? prog : "unknown program");
-    wb_export_str(f, rev && rev[0] ? rev : "unknown");
-    wb_export_str(f, uuid && uuid[0] ? uuid : "unknown");
+    const char *cells[7] = {x->v.label, x->v.kind, stem, shape, prog && prog[0] ? prog : "unknown program",
+                            rev && rev[0] ? rev : "unknown", uuid && uuid[0] ? uuid : "unknown"};
+    for (int i = 0; i < 7; i++) {
+        if (i) fputc(' ', f);
+        wb_export_str(f, cells[i]);
+    }
     fputc('\n', f);
     return wb_export_close(f, x, "-info", e);
 }
@@ -166,7 +165,8 @@ static int write_fig4(wb_export *x, const char *path, const wb_profile *p, int *
     if (!f) return WB_ERR;
     int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
     if (!order) return fclose(f), wb_fail(e, "out of memory");
-    wb_roof roofs[3] = {x->v.roof, wb_gpu_ref_roof(wb_gpu_ref_l4(x->gpus)), wb_gpu_ref_roof(wb_gpu_ref_gh200(x->gpus))};
+    const wb_gpu_ref *refs[2] = {wb_gpu_ref_l4(x->gpus), wb_gpu_ref_gh200(x->gpus)};
+    wb_roof roofs[3] = {x->v.roof, wb_gpu_ref_roof(refs[0]), wb_gpu_ref_roof(refs[1])};
     double mem[3] = {0}, all[3] = {0};
     *rows = *off_scale = 0;
     for (int32_t j = 0; j < p->nkernels; j++) {
@@ -185,12 +185,13 @@ static int write_fig4(wb_export *x, const char *path, const wb_profile *p, int *
             continue;
         }
         char label[48];
-        fprintf(f, "%d", order[j]);
+        fprintf(f, "%d ", order[j]);
         wb_export_str(f, wb_profile_kernel_label(k, label, sizeof label));
         wb_export_num(f, xi);
         wb_export_num(f, k->c.gips);
         wb_export_num(f, k->total_ms);
         wb_export_num(f, k->share_pct);
+        fputc(' ', f);
         wb_export_str(f, k->c.bound);
         fputc('\n', f);
         (*rows)++;
@@ -202,7 +203,7 @@ static int write_fig4(wb_export *x, const char *path, const wb_profile *p, int *
     for (int r = 0; r < 3; r++) {
         if (!(all[r] > 0)) continue;
         wb_export_str(f, r == 0 ? x->v.label : roofs[r].name);
-        wb_export_num(f, wb_roof_ridge(&roofs[r]));
+        wb_export_num(f, r == 0 ? wb_roof_ridge(&roofs[0]) : refs[r - 1] ? refs[r - 1]->ridge : NAN); /* the paper's printed ridge */
         wb_export_num(f, 100.0 * mem[r] / all[r]);
         wb_export_num(f, 100.0 * (all[r] - mem[r]) / all[r]);
         fputc('\n', f);

@@ -1,0 +1,77 @@
+# fig4-profile.gp - seed 000 Fig 4 for one profiled program (wallbench
+# profile -- CMD): each kernel (name + launch shape) on the instruction
+# roofline of the profile's GPU: x = warp instructions per 32-byte DRAM
+# sector, y = achieved G warp inst/s (counters of its counted launches over
+# their timed time), marker AREA proportional to the kernel's summed time;
+# colour and shape = side of the measured ridge (green circles memory-bound,
+# purple squares compute-bound; blue and orange are the GH200 and L4 roofs). The measured roof is solid, the L4 and
+# GH200 roofs of seed 000 Table 2 dashed, with their ridges; the title names
+# the program, the GPU (uuid) and the revision, and the share of kernel time
+# left (memory-bound) and right (compute-bound) of each ridge. The ten
+# longest kernels are labelled with their readable names.
+# Reads DATA/fig4-profile.dat (kernel_id name inst_per_sector gips total_ms
+# share_pct bound; longest first), -roofs.dat (name kind inst_gips dram_gbps
+# ridge), -shares.dat (ridge_name ridge memory_pct compute_pct), -info.dat
+# (gpu kind profile shape program revision uuid): `wallbench export
+# PROFILE.h5 --fig fig4 --out DATA`, or plots/render.sh PROFILE.h5.
+# Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig4-profile.gp
+fig = "fig4-profile"
+d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
+load gpdir."lib-common.gp"
+F = data."/".fig.".dat"
+R = data."/".fig."-roofs.dat"
+load gpdir."lib-roofs.gp"
+load gpdir."lib-ridges.gp"
+
+program = "?"; revision = "?"; uuid = "?"
+stats data."/".fig."-info.dat" using (program = strcol(5), revision = strcol(6), uuid = strcol(7), 0) nooutput
+shares = ""
+stats data."/".fig."-shares.dat" using (shares = shares.sprintf("%s%s ridge %.1f: %.0f%% / %.0f%%", \
+      strlen(shares) ? ";   " : "", esc(strcol(1)), $2, $3, $4), 0) nooutput
+
+stats F using 3 nooutput
+xmin = 10**floor(log10(STATS_min / 2.0)); xmax = 10**ceil(log10(STATS_max * 2.0))
+xmin = xmin < 0.1 ? xmin : 0.1; xmax = xmax > 1000 ? xmax : 1000
+stats F using 4 nooutput
+ymin = 10**floor(log10(STATS_min / 2.0))
+ytop = 0
+do for [i = 1:NR] { ytop = RI[i] > ytop ? RI[i] : ytop }
+ymax = 10**ceil(log10(ytop * 1.5))
+stats F using 5 nooutput
+tmax = STATS_max
+# pointsize scales the marker's side: area proportional to time means side
+# proportional to its square root; the longest kernel gets size 6
+psz(ms) = 6.0 * sqrt(ms / tmax)
+
+W = 1300; H = 820
+array RSTACK[16]
+do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (strlen(RLABEL[j]) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
+
+do for [t = 1:3] {
+    load gpdir."lib-term.gp"
+    set title sprintf("Kernels of {/:Italic %s} on the %s roofline (seed 000 Fig 4)\n{/*0.8 %s (%s), revision %s. Share of kernel time memory- / compute-bound against each ridge:}\n{/*0.8 %s}", \
+        esc(program), measured_word, source, esc(uuid), esc(revision), shares)
+    set logscale xy
+    set xrange [xmin:xmax]
+    set yrange [ymin:ymax]
+    set format x "10^{%L}"
+    set format y "10^{%L}"
+    set xlabel "instruction intensity (warp instructions per 32-byte DRAM sector)"
+    set ylabel "achieved performance (G warp instructions/s)"
+    set samples 400
+    set key outside right top box opaque Left reverse font ",9"
+    unset arrow; unset label
+    do for [i = 1:NR] {
+        set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
+        set label RLABEL[i] at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+    }
+    set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.03 font ",9"
+    plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_short(i), \
+         F using 3:(strcol(7) eq "memory" ? $4 : NaN):(psz($5)) with points pointsize variable pt 7 \
+             lc rgb COL[3] title "kernel, memory-bound (measured ridge)", \
+         F using 3:(strcol(7) eq "memory" ? NaN : $4):(psz($5)) with points pointsize variable pt 5 \
+             lc rgb COL[4] title "kernel, compute-bound (or no measured roof)", \
+         F every ::0::9 using 3:4:(sprintf(" %s %.1f%%", esc(strcol(2)), $6)) with labels left offset 1.2, 0.6 \
+             font ",8" notitle
+    set output
+}
