@@ -118,6 +118,11 @@ static void test_attrs(void) {
     memset(longname, 'a', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
     CHECK(wb_profile_attr_num(&p, longname, 1, &e) == WB_ERR && strstr(e.msg, "longer than"));
+    static char longvalue[3000];
+    memset(longvalue, 'x', sizeof longvalue - 1);
+    CHECK(wb_profile_attr_str(&p, "command_line", longvalue, &e) == WB_OK);
+    const char *cut = wb_profile_attr(&p, "command_line");
+    CHECK(strlen(cut) == 1023 && strstr(cut, "xxx ... [cut: 2999 characters]") != NULL);
     wb_profile_free(&p);
 }
 

@@ -225,12 +225,15 @@ static wb_prof_attr *attr_slot(wb_profile *p, const char *name, wb_err *e) {
 int wb_profile_attr_str(wb_profile *p, const char *name, const char *value, wb_err *e) {
     wb_prof_attr *a = attr_slot(p, name, e);
     if (!a) return WB_ERR;
-    /* A value cut to fit would be a wrong value: refuse instead (a command
-     * line longer than 1023 characters is the caller's to shorten). */
-    if (strlen(value) >= sizeof a->value)
-        return wb_fail(e, "profile attribute '%s': value of %zu characters, at most %zu fit", name, strlen(value),
-                       sizeof a->value - 1);
+    /* A longer value (a long command line, an environment) is cut and says
+     * so at its end, rather than failing a profile that has already run. */
+    size_t n = strlen(value);
     snprintf(a->value, sizeof a->value, "%s", value);
+    if (n >= sizeof a->value) {
+        char tail[48];
+        int k = snprintf(tail, sizeof tail, " ... [cut: %zu characters]", n);
+        memcpy(a->value + sizeof a->value - 1 - k, tail, (size_t)k + 1);
+    }
     a->is_number = 0;
     return WB_OK;
 }

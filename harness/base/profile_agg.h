@@ -46,8 +46,9 @@ int wb_profile_launch_counted(const wb_prof_launch *l);
 void wb_profile_free(wb_profile *p);
 
 /* Root attributes (provenance, ceilings, pass costs). Setting a name again
- * replaces its value; numbers are kept as %.17g. Returns WB_OK, or WB_ERR
- * (name too long, no memory). */
+ * replaces its value; numbers are kept as %.17g; a string longer than 1023
+ * characters is cut and ends in " ... [cut: N characters]". Returns WB_OK,
+ * or WB_ERR (name of 64 characters or more, no memory). */
 int wb_profile_attr_str(wb_profile *p, const char *name, const char *value, wb_err *e);
 int wb_profile_attr_num(wb_profile *p, const char *name, double value, wb_err *e);
 /* Value as string / number; NULL / NaN when absent (or, for _f64, not a number). */
