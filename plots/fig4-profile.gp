@@ -43,6 +43,11 @@ tmax = STATS_max
 # proportional to its square root; the longest kernel gets size 6
 psz(ms) = 6.0 * sqrt(ms / tmax)
 
+# the ten longest kernels (the table is longest first), labelled through `set label`, whose noenhanced
+# keeps names such as vectorized_elementwise_kernel from turning into subscripts
+NL = 0
+array LX[10]; array LY[10]; array LT[10]
+stats F every ::0::9 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
 W = 1300; H = 820
 array RSTACK[16]
 do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (strlen(RLABEL[j]) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
@@ -66,12 +71,11 @@ do for [t = 1:3] {
         set label RLABEL[i] at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
     }
     set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.03 font ",9"
+    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2, 0.6 font ",8" noenhanced front }
     plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_short(i), \
          F using 3:(strcol(7) eq "memory" ? $4 : NaN):(psz($5)) with points pointsize variable pt 7 \
              lc rgb COL[3] title "kernel, memory-bound (measured ridge)", \
          F using 3:(strcol(7) eq "memory" ? NaN : $4):(psz($5)) with points pointsize variable pt 5 \
-             lc rgb COL[4] title "kernel, compute-bound (or no measured roof)", \
-         F every ::0::9 using 3:4:(sprintf(" %s %.1f%%", esc(strcol(2)), $6)) with labels left offset 1.2, 0.6 \
-             font ",8" notitle
+             lc rgb COL[4] title "kernel, compute-bound (or no measured roof)"
     set output
 }
