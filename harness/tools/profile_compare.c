@@ -177,12 +177,7 @@ int wb_profile_cmd_compare(int argc, char **argv) {
             return 0;
         }
         if (k == 'm') md = 1;
-        else {
-            char *end;
-            long n = strtol(arg, &end, 10);
-            if (*end || n < 1) return wb_cli_bad("compare", "--top wants a count from 1, not '%s'", arg);
-            top = (int)n;
-        }
+        else if (wb_profile_top("compare", arg, &top) != WB_OK) return 2;
     }
     if (argc - first != 2)
         return wb_cli_bad("compare", "two profile files, please (wallbench compare A.h5 B.h5), not %d files", argc - first);

@@ -361,12 +361,7 @@ int wb_profile_cmd_report(int argc, char **argv) {
         if (k == WB_CLI_HELP) return usage(stdout), 0;
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 'm') md = 1;
-        else {
-            char *end;
-            long n = strtol(arg, &end, 10);
-            if (*end || n < 1 || n > 100000) return wb_cli_bad("report", "--top wants a count from 1, not '%s'", arg);
-            top = (int)n;
-        }
+        else if (wb_profile_top("report", arg, &top) != WB_OK) return 2;
     }
     if (argc - first != 1) return usage(stderr);
     const char *path = argv[first];

@@ -78,12 +78,7 @@ int wb_profile_cmd_roofline(int argc, char **argv) {
             return 0;
         }
         if (k == 'm') md = 1;
-        else {
-            char *end;
-            long n = strtol(arg, &end, 10);
-            if (*end || n < 1) return wb_cli_bad("roofline", "--top wants a count from 1, not '%s'", arg);
-            top = (int)n;
-        }
+        else if (wb_profile_top("roofline", arg, &top) != WB_OK) return 2;
     }
     if (argc - first != 1) return wb_cli_bad("roofline", "one profile file, please (usage: wallbench roofline PROFILE.h5)");
     const char *path = argv[first];

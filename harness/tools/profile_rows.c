@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/cli.h"
 #include "harness/base/profile_agg.h"
 #include "harness/store/profile_h5.h"
 #include "harness/tools/profile_tools.h"
@@ -116,4 +117,15 @@ void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const c
     fprintf(f, "%s%s: %s, %s, revision %s; program: %s\n", prefix, path, attr_or(p, "gpu_name", "GPU unknown"),
             attr_or(p, "gpu_uuid", "uuid unknown"), attr_or(p, "git_revision", "unknown"),
             attr_or(p, "program_command", attr_or(p, "command_line", "unknown")));
+}
+
+int wb_profile_top(const char *cmd, const char *arg, int *top) {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || *end || n < 1 || n > 1000000) {
+        wb_cli_bad(cmd, "--top wants a count from 1 to 1000000, not '%s'", arg);
+        return WB_ERR;
+    }
+    *top = (int)n;
+    return WB_OK;
 }

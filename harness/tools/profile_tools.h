@@ -50,6 +50,9 @@ const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t l
  * index array of n, or NULL when out of memory. */
 int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
 
+/* --top N of the tables: *top = N (1 to 10^6), or "wallbench <cmd>: ..." and WB_ERR. */
+int wb_profile_top(const char *cmd, const char *arg, int *top);
+
 /* One line naming a profile: "file (GPU name, uuid, revision; program)". */
 void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const char *prefix);
 
