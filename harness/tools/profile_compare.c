@@ -84,10 +84,15 @@ static void unmatched(const side *s, const char *which, const char *nl) {
     for (int i = 0; i < s->n; i++)
         if (!s->g[i].matched) n++, ms = add(ms, s->g[i].ms);
     if (!n) return;
-    printf("%sonly in %s (%s): %d kernels, %.3f ms:", nl, which, s->path, n, ms);
+    char ms_text[32];
+    printf("%sonly in %s (%s): %d kernels, %s ms:", nl, which, s->path, n, wb_textable_num(ms_text, sizeof ms_text, ms, 3));
     int shown = 0;
     for (int i = 0; i < s->n && shown < 20; i++)
-        if (!s->g[i].matched) printf("%s %s [%s] %.3f ms", shown++ ? ";" : "", s->g[i].label, s->g[i].shape, s->g[i].ms);
+        if (!s->g[i].matched) {
+            char ms_text[32];
+            printf("%s %s [%s] %s ms", shown++ ? ";" : "", s->g[i].label, s->g[i].shape,
+                   wb_textable_num(ms_text, sizeof ms_text, s->g[i].ms, 3));
+        }
     if (shown < n) printf("; ... (%d more)", n - shown);
     printf("\n");
 }

@@ -17,7 +17,8 @@ static void num(wb_textable *t, int row, int col, double v, int decimals) {
     wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
 }
 
-static void kernels_table(const wb_profile *p, const wb_roof *roofs, int md, int top) {
+/* ridges: L4's and GH200's as the paper prints them (gpus.tsv) */
+static void kernels_table(const wb_profile *p, const wb_roof *roofs, const double *ridges, int md, int top) {
     int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
     if (!order) return;
     static const char *const heads[] = {"#", "Kernel", "Share", "Inst/sector", "G inst/s", "Roof %",
@@ -57,8 +58,10 @@ static void kernels_table(const wb_profile *p, const wb_roof *roofs, int md, int
            "the counted launches, G inst/s over their timed time, Roof %% = share of the measured roof's attainable "
            "rate at that intensity%s;",
            md ? "\n" : "", isfinite(roofs[0].inst_gips) ? "" : " (no measured roof in this profile: -)");
-    printf(" measured / L4 / GH200 = side of each ridge (%.1f, %.1f, %.1f).%s", wb_roof_ridge(&roofs[0]),
-           wb_roof_ridge(&roofs[1]), wb_roof_ridge(&roofs[2]), nl);
+    char r0[32], r1[32], r2[32];
+    printf(" measured / L4 / GH200 = side of each ridge (%s, %s, %s inst/sector).%s",
+           wb_textable_num(r0, sizeof r0, wb_roof_ridge(&roofs[0]), 1), wb_textable_num(r1, sizeof r1, ridges[0], 1),
+           wb_textable_num(r2, sizeof r2, ridges[1], 1), nl);
     if (shown > top) printf("%d more counted kernels not shown (--top).%s", shown - top, nl);
     if (uncounted) printf("%d kernels without counters (not counted, or no instruction and no sector) are not on the roofline.%s", uncounted, nl);
     free(order);
@@ -98,11 +101,13 @@ int wb_profile_cmd_roofline(int argc, char **argv) {
     if (rc == 0) {
         wb_gpu_view v;
         wb_gpu_view_init(&r, &gt, &v);
-        wb_roof roofs[3] = {v.roof, wb_gpu_ref_roof(wb_gpu_ref_l4(&gt)), wb_gpu_ref_roof(wb_gpu_ref_gh200(&gt))};
+        const wb_gpu_ref *l4 = wb_gpu_ref_l4(&gt), *gh200 = wb_gpu_ref_gh200(&gt);
+        wb_roof roofs[3] = {v.roof, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200)};
+        double ridges[2] = {l4 ? l4->ridge : NAN, gh200 ? gh200->ridge : NAN};
         printf("\n");
         wb_profile_describe(stdout, path, &p, md ? "*Profile* " : "profile ");
         printf("\n");
-        kernels_table(&p, roofs, md, top);
+        kernels_table(&p, roofs, ridges, md, top);
         wb_results_free(&r);
     } else {
         fprintf(stderr, "wallbench roofline: %s\n", e.msg);
