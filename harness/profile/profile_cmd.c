@@ -7,7 +7,6 @@
  * from a short ceiling run of the suite in the same command, or from a
  * results file. */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
@@ -17,8 +16,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <cupti.h>
 
 #include "harness/base/metrics.h"
 #include "harness/base/profile_agg.h"
@@ -44,13 +41,6 @@ static int inject_path(char *out, size_t len, wb_err *e) {
     if (access(out, R_OK) != 0)
         return wb_fail(e, "the injection library %s is missing (build it: cmake --build <build> --target wallbench_inject)", out);
     return WB_OK;
-}
-
-/* libcupti as this binary loaded it: NVTX must reach the same copy (NVTX_INJECTION64_PATH). */
-static void cupti_path(char *out, size_t len) {
-    Dl_info info;
-    out[0] = '\0';
-    if (dladdr((void *)cuptiSubscribe, &info) && info.dli_fname) snprintf(out, len, "%s", info.dli_fname);
 }
 
 static int self_path(char *out, size_t len) {
@@ -152,12 +142,12 @@ static void report_errors(const char *pass, const wb_raw *r, int n) {
         }
 }
 
-static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib, const char *cupti,
+static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib,
                     wb_child_result *cr, wb_err *e) {
     static char env[8][4200];
     int n = 0;
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
-    if (cupti[0]) snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", cupti);
+    snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", lib); /* NVTX ranges: inject/nvtx.c */
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_PASS=%s", pass);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_RAW=%s/%s", rawdir, pass);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_CACHE=%s", o->cache_all ? "all" : "none");
@@ -221,6 +211,13 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     for (int i = 0; rc == WB_OK && i < nc; i++) {
         if (craw[i].device[0]) rc = wb_profile_attr_str(p, "counted_device", craw[i].device, e);
         if (rc == WB_OK && craw[i].passes) rc = wb_profile_attr_num(p, "replay_passes", craw[i].passes, e);
+        /* Where the counter pass's time went (summed over its processes). */
+        static const char *const cost_names[] = {"counter_pass_in_counted_launches_s", "counter_pass_decode_s",
+                                                 "counter_pass_l2_flush_s"};
+        for (int k = 0; rc == WB_OK && k < 3; k++) {
+            double sum = craw[i].cost[k] + (i ? wb_profile_attr_f64(p, cost_names[k]) : 0.0);
+            rc = wb_profile_attr_num(p, cost_names[k], sum, e);
+        }
     }
     static const char *const env_names[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_LAUNCH_BLOCKING",
                                             "PYTORCH_CUDA_ALLOC_CONF", "CUPY_CACHE_DIR", "HOSTNAME"};
@@ -298,12 +295,11 @@ int wb_cmd_profile(int argc, char **argv) {
         fprintf(stderr, "wallbench profile: %s: command not found (or not executable)\n", o.argv[0]);
         return 127;
     }
-    char lib[4096], cupti[4096], out[4096], rawdir[4096];
+    char lib[4096], out[4096], rawdir[4096];
     if (inject_path(lib, sizeof lib, &e) != WB_OK || default_output(&o, out, sizeof out, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: %s\n", e.msg);
         return 2;
     }
-    cupti_path(cupti, sizeof cupti);
     if (o.keep_raw) {
         snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw);
         if (mkdir(rawdir, 0777) != 0 && errno != EEXIST)
@@ -324,9 +320,9 @@ int wb_cmd_profile(int argc, char **argv) {
         exit_code = 3;
         goto done;
     }
-    if (o.timing && run_pass(&o, "timing", rawdir, lib, cupti, &tr, &e) != WB_OK) goto fail;
+    if (o.timing && run_pass(&o, "timing", rawdir, lib, &tr, &e) != WB_OK) goto fail;
     if (tr.not_found) goto not_found;
-    if (o.counters && run_pass(&o, "counters", rawdir, lib, cupti, &cr, &e) != WB_OK) goto fail;
+    if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &e) != WB_OK) goto fail;
     if (cr.not_found) goto not_found;
     if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK)
         goto fail;

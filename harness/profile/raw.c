@@ -83,6 +83,11 @@ static int header(wb_raw *r, char *line) {
         snprintf(r->device, sizeof r->device, "%s", line + 9);
         return 0;
     }
+    if (!strncmp(line, "# cost\t", 7)) {
+        if (sscanf(line + 7, "counted %*d\tlaunch_s %lf\tbatch_s %lf\tflush_s %lf", &r->cost[0], &r->cost[1], &r->cost[2]) != 3)
+            return -1;
+        return 0;
+    }
     if (!strcmp(line, "# end")) r->ended = 1;
     return 0; /* other comments: ignored */
 }

@@ -40,6 +40,7 @@ typedef struct wb_raw {
     int metric_col[WB_METRICS_MAX]; /* C line value k -> wb_metrics[] row */
     int nmetrics, passes;
     char cache[16];           /* counter pass: "all" or "none" */
+    double cost[3];           /* counter pass "# cost": seconds in counted launches, batch ends, flushes */
     char device[512];         /* "# device" line: ordinal, name, uuid, cc, sms, driver, chip (tabs) */
     wb_raw_launch *launches;
     int nlaunches, cap_launches;

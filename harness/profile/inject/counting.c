@@ -13,6 +13,7 @@
  * fallbacks and the pass budget are the same as `wallbench run`'s. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -33,7 +34,17 @@ typedef struct counting {
     CUdeviceptr flush_buf;  /* 2x the L2, written before each counted kernel (--cache-control all) */
     size_t flush_bytes;
     char why[256];          /* why counting failed, for the N lines */
+    double launch_s, batch_s, flush_s; /* wall time inside counted launches (replays), in batch ends, in flushes */
+    int64_t counted;
 } counting;
+
+static __thread double entered; /* when this thread's counted launch entered the API */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static counting cnt;
 
@@ -110,7 +121,15 @@ static int evaluate(int ranges) {
 }
 
 /* Stop, decode and write the batch; the profiler stays stopped. */
+static int end_batch_timed(void);
 static int end_batch(void) {
+    double t0 = now_s();
+    int rc = end_batch_timed();
+    cnt.batch_s += now_s() - t0;
+    return rc;
+}
+
+static int end_batch_timed(void) {
     if (!cnt.started) return 0;
     cnt.started = 0;
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
@@ -234,6 +253,7 @@ void wb_counting_enter(const wb_launch_info *l) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
     }
+    double t0 = now_s();
     if (cnt.flush_buf) {
         /* Before the profiler starts its range: the flush itself is no kernel, but on the kernel's
          * stream, so the kernel starts with the L2 holding none of its data (ncu --cache-control all). */
@@ -241,11 +261,19 @@ void wb_counting_enter(const wb_launch_info *l) {
         if (r == CUDA_SUCCESS) r = cuStreamSynchronize(l->stream);
         if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)l->seq, (int)r);
     }
+    cnt.flush_s += now_s() - t0;
     if (!cnt.started && start() != 0) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
     }
     cnt.batch_seq[cnt.in_batch++] = l->seq;
+    cnt.counted++;
+    entered = now_s();
+}
+
+void wb_counting_left(void) {
+    if (entered > 0) cnt.launch_s += now_s() - entered;
+    entered = 0;
 }
 
 void wb_counting_unselected(void) {
@@ -262,4 +290,6 @@ void wb_counting_finish(void) {
         cnt.s.rp = NULL;
     }
     if (cnt.flush_buf) (void)cuMemFree(cnt.flush_buf);
+    wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f", (long long)cnt.counted, cnt.launch_s,
+                cnt.batch_s, cnt.flush_s);
 }

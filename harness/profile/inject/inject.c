@@ -1,10 +1,11 @@
 /* inject.c - entry point of the injection library (inject.h): reads the
  * pass from the environment, opens the raw file, subscribes the launch and
- * NVTX callbacks, and flushes at exit. The raw file's lines (tab-separated,
+ * callbacks, and flushes at exit (NVTX: nvtx.c). The raw file's lines (tab-separated,
  * one record each; the driver's raw.c reads them):
  *   #  header: "# wallbench-raw <version> pass=<pass> pid=<pid>", "# metrics c1 c2 ...",
  *      "# device <ordinal>\t<name>\t<uuid>\t<cc>\t<sms>\t<driver>"
- *   L  seq corr api selected gx gy gz bx by bz smem_dynamic nvtx_path name   (launch callback)
+ *   L  seq corr api selected gx gy gz bx by bz smem_dynamic nvtx_path name   (launch callback;
+ *      nvtx_path is the launching thread's NVTX range stack, nvtx.c)
  *   K  corr start_ns end_ns device stream registers smem_static smem_dynamic gx gy gz bx by bz graph_node name
  *      (timing pass: a CUPTI Activity kernel record)
  *   C  seq v1 v2 ...   (counter pass: the metrics of "# metrics" for launch seq)
@@ -17,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <generated_nvtx_meta.h>
 
 #include "harness/base/profile.h"
 
@@ -52,65 +52,8 @@ const char *wb_inject_cupti_str(CUptiResult r) {
     return s;
 }
 
-/* The launching thread's NVTX range stack, kept as its path ("Q1/filter"). */
-static __thread char nvtx_path[WB_NVTX_PATH];
-static __thread int nvtx_len[WB_NVTX_DEPTH + 1]; /* path length at each depth */
-static __thread int nvtx_depth, nvtx_overflow;
 /* Nesting of launch APIs on this thread: only the outermost one is a launch. */
 static __thread int api_depth;
-
-static void nvtx_push(const char *msg) {
-    if (nvtx_depth >= WB_NVTX_DEPTH) {
-        nvtx_overflow++;
-        return;
-    }
-    int len = nvtx_len[nvtx_depth];
-    char name[96];
-    snprintf(name, sizeof name, "%s", msg && *msg ? msg : "(unnamed)");
-    for (char *p = name; *p; p++)
-        if (*p == '/' || *p == '\t' || *p == '\n') *p = '_'; /* '/' separates levels of the path */
-    snprintf(nvtx_path + len, sizeof nvtx_path - (size_t)len, "%s%s", len ? "/" : "", name);
-    nvtx_len[++nvtx_depth] = (int)strlen(nvtx_path);
-}
-
-static void nvtx_pop(void) {
-    if (nvtx_overflow > 0) {
-        nvtx_overflow--;
-        return;
-    }
-    if (nvtx_depth == 0) return; /* a pop without its push (pushed before CUDA loaded us) */
-    nvtx_path[nvtx_len[--nvtx_depth]] = '\0';
-}
-
-static const char *event_message(const nvtxEventAttributes_t *a) {
-    if (!a) return NULL;
-    if (a->messageType == NVTX_MESSAGE_TYPE_ASCII) return a->message.ascii;
-    if (a->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return "(registered string)";
-    return NULL;
-}
-
-static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d) {
-    switch (cbid) {
-    case CUPTI_CBID_NVTX_nvtxRangePushA:
-        nvtx_push(((const nvtxRangePushA_params *)d->functionParams)->message);
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePushEx:
-        nvtx_push(event_message(((const nvtxRangePushEx_params *)d->functionParams)->eventAttrib));
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-        nvtx_push(event_message(((const nvtxDomainRangePushEx_params *)d->functionParams)->core.eventAttrib));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePushW:
-        nvtx_push("(wide string)");
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePop:
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-        nvtx_pop();
-        break;
-    default:
-        break;
-    }
-}
 
 /* Fills l from a launch API's parameters. */
 static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_launch_info *l) {
@@ -118,7 +61,7 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
     l->correlation = cb->correlationId;
     l->ctx = cb->context;
     l->name = cb->symbolName ? cb->symbolName : "";
-    l->nvtx = nvtx_path;
+    l->nvtx = wb_nvtx_path();
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
@@ -166,7 +109,7 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
 static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     wb_launch_info l;
     if (cb->callbackSite == CUPTI_API_EXIT) {
-        api_depth--;
+        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left();
         return;
     }
     if (api_depth++ > 0) return;
@@ -196,8 +139,7 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     (void)user;
-    if (domain == CUPTI_CB_DOMAIN_NVTX) on_nvtx(cbid, data);
-    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) on_launch(cbid, data);
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) on_launch(cbid, data);
 }
 
 static const CUpti_CallbackId launch_cbids[] = {
@@ -206,12 +148,6 @@ static const CUpti_CallbackId launch_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,            CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
-static const CUpti_CallbackId nvtx_cbids[] = {
-    CUPTI_CBID_NVTX_nvtxRangePushA,         CUPTI_CBID_NVTX_nvtxRangePushW, CUPTI_CBID_NVTX_nvtxRangePushEx,
-    CUPTI_CBID_NVTX_nvtxRangePop,           CUPTI_CBID_NVTX_nvtxDomainRangePushEx,
-    CUPTI_CBID_NVTX_nvtxDomainRangePop,
-};
-
 static void at_exit(void) {
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
@@ -268,9 +204,6 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
         if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i])) != CUPTI_SUCCESS)
             wb_raw_error("cuptiEnableCallback(launch %u): %s", (unsigned)launch_cbids[i], wb_inject_cupti_str(r));
-    for (size_t i = 0; i < sizeof nvtx_cbids / sizeof nvtx_cbids[0]; i++)
-        if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_NVTX, nvtx_cbids[i])) != CUPTI_SUCCESS)
-            wb_raw_error("cuptiEnableCallback(NVTX %u): %s", (unsigned)nvtx_cbids[i], wb_inject_cupti_str(r));
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_start();
     atexit(at_exit);
     fflush(wb_inj.raw);

@@ -67,6 +67,9 @@ typedef struct wb_launch_info {
     const char *nvtx;        /* the launching thread's range path */
 } wb_launch_info;
 
+/* The calling thread's NVTX range path, "" outside any range (nvtx.c). */
+const char *wb_nvtx_path(void);
+
 /* Timing pass (timing.c): activity buffers on; flushed at exit. */
 int wb_timing_start(void);
 void wb_timing_finish(void);
@@ -74,6 +77,8 @@ void wb_timing_finish(void);
  * any other launch (stops the profiler so that it runs unprofiled), at exit. */
 void wb_counting_enter(const wb_launch_info *l);
 void wb_counting_unselected(void);
+/* At the API exit of a counted launch: its wall time (CUPTI's replays happen inside the call). */
+void wb_counting_left(void);
 void wb_counting_finish(void);
 
 #endif
