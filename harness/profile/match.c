@@ -16,15 +16,22 @@ void wb_kernel_short_name(const char *mangled, char *out, size_t len) {
     int status = -1;
     char *d = mangled[0] == '_' && mangled[1] == 'Z' ? __cxa_demangle(mangled, NULL, NULL, &status) : NULL;
     const char *s = status == 0 && d ? d : mangled;
-    /* Keep depth-0 text before the parameter list, dropping <...>; the name is the last word. */
+    /* Keep depth-0 text before the parameter list, dropping <...> and {lambda...}; "(anonymous
+     * namespace)::" is a scope, not the parameter list. */
     char buf[4096];
     size_t n = 0;
-    int angle = 0;
-    for (const char *p = s; *p && n + 1 < sizeof buf; p++) {
+    int angle = 0, brace = 0;
+    for (const char *p = s; *p && n + 16 < sizeof buf; p++) {
         if (*p == '<') angle++;
         else if (*p == '>') angle -= angle > 0;
-        else if (*p == '(' && angle == 0) break;
-        else if (angle == 0) buf[n++] = *p;
+        else if (*p == '{') brace++ == 0 && angle == 0 ? (void)(n += (size_t)snprintf(buf + n, sizeof buf - n, "{lambda}")) : (void)0;
+        else if (*p == '}') brace -= brace > 0;
+        else if (angle || brace) continue;
+        else if (*p == '(' && !strncmp(p, "(anonymous namespace)::", 23)) {
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "(anon)::");
+            p += 22;
+        } else if (*p == '(') break;
+        else buf[n++] = *p;
     }
     buf[n] = '\0';
     const char *word = strrchr(buf, ' ');

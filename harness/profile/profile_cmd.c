@@ -195,7 +195,7 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "program_command", buf, e);
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "git_revision", pv.git_revision, e);
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "utc_time", pv.utc_time, e);
-    if (rc == WB_OK) rc = wb_profile_attr_str(p, "passes", o->pass, e);
+    if (rc == WB_OK) rc = wb_profile_attr_str(p, "passes", o->from_raw ? "rebuilt from raw files" : o->pass, e);
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "cache_control", o->cache_all ? "all: the L2 flushed before each counted kernel (ncu --cache-control all)" : "none: caches as the program left them (ncu --cache-control none)", e);
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "match", st->note, e);
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "selection", o->selection_text, e);
@@ -210,6 +210,18 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "processes", st->processes, e);
     for (int i = 0; rc == WB_OK && i < nc; i++) {
         if (craw[i].device[0]) rc = wb_profile_attr_str(p, "counted_device", craw[i].device, e);
+        /* "ordinal name uuid cc sms driver chip": the GPU, where no ceiling file named it */
+        char dev[512], *f[7] = {NULL};
+        snprintf(dev, sizeof dev, "%s", craw[i].device);
+        int nf = 0;
+        for (char *t = dev; t && nf < 7; nf++) {
+            f[nf] = t;
+            if ((t = strchr(t, '\t'))) *t++ = '\0';
+        }
+        static const char *const dev_attr[7] = {"device_ordinal", "gpu_name", "gpu_uuid", "compute_capability", "sms",
+                                                "driver_version", "chip"};
+        for (int k = 1; rc == WB_OK && nf == 7 && k < 7; k++)
+            if (!wb_profile_attr(p, dev_attr[k])) rc = wb_profile_attr_str(p, dev_attr[k], f[k], e);
         if (rc == WB_OK && craw[i].passes) rc = wb_profile_attr_num(p, "replay_passes", craw[i].passes, e);
         /* Where the counter pass's time went (summed over its processes). */
         static const char *const cost_names[] = {"counter_pass_in_counted_launches_s", "counter_pass_decode_s",
@@ -291,7 +303,7 @@ int wb_cmd_profile(int argc, char **argv) {
                 "nsys or another tool); run wallbench profile outside it\n", outer);
         return 2;
     }
-    if (!command_exists(o.argv[0])) {
+    if (!o.from_raw && !command_exists(o.argv[0])) {
         fprintf(stderr, "wallbench profile: %s: command not found (or not executable)\n", o.argv[0]);
         return 127;
     }
@@ -300,7 +312,12 @@ int wb_cmd_profile(int argc, char **argv) {
         fprintf(stderr, "wallbench profile: %s\n", e.msg);
         return 2;
     }
-    if (o.keep_raw) {
+    if (o.from_raw) {
+        snprintf(rawdir, sizeof rawdir, "%s", o.from_raw);
+        o.keep_raw = o.from_raw; /* never removed */
+        o.timing = o.counters = 0;
+        if (!o.ceilings_from && !o.no_ceilings) o.no_ceilings = 1; /* nothing to measure with */
+    } else if (o.keep_raw) {
         snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw);
         if (mkdir(rawdir, 0777) != 0 && errno != EEXIST)
             return fprintf(stderr, "wallbench profile: --keep-raw %s: %s\n", rawdir, strerror(errno)), 2;
@@ -329,7 +346,9 @@ int wb_cmd_profile(int argc, char **argv) {
     report_errors("timing", traw, nt);
     report_errors("counter", craw, nc);
     if (!nt && !nc) {
-        fprintf(stderr, "wallbench profile: the program never initialised CUDA (no pass recorded anything): no file written\n");
+        fprintf(stderr, "wallbench profile: %s: no file written\n",
+                o.from_raw ? "no raw pass file (timing.*.tsv, counters.*.tsv) in --from-raw DIR"
+                           : "the program never initialised CUDA (no pass recorded anything)");
         exit_code = tr.exit_code ? tr.exit_code : cr.exit_code ? cr.exit_code : 1;
         goto done;
     }

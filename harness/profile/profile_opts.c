@@ -37,6 +37,8 @@ static void usage(FILE *f) {
             "  --batch N                counter pass: launches counted between two decodes (default 256;\n"
             "                           bounds the profiler's memory for programs of any length)\n"
             "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
+            "  --from-raw DIR           run nothing: write the file from the raw files a --keep-raw run\n"
+            "                           left in DIR (e.g. again after a change of the file format)\n"
             "  --list-metrics           print the Nsight Compute metric names the counter pass collects\n"
             "                           on this GPU, comma-separated (for ncu --metrics), and exit\n"
             "exit codes: 0 ok; the program's own exit code when it fails (128 + signal when killed; its\n"
@@ -99,6 +101,7 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
             o->cache_all = !strcmp(v, "all");
         } else if (!strcmp(a, "--ceilings-from")) o->ceilings_from = v;
         else if (!strcmp(a, "--keep-raw")) o->keep_raw = v;
+        else if (!strcmp(a, "--from-raw")) o->from_raw = v;
         else if (!strcmp(a, "--batch")) {
             int64_t b = 0;
             if (parse_count(a, v, &b, e) != WB_OK) return WB_ERR;
@@ -119,6 +122,13 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
         snprintf(o->selection_text + n, sizeof o->selection_text - n, "%" PRId64, count);
     }
     if (o->list_metrics) return WB_OK;
+    if (o->from_raw) {
+        if (i < argc) return wb_fail(e, "--from-raw runs nothing: give no program");
+        if (o->keep_raw) return wb_fail(e, "--from-raw and --keep-raw: give one");
+        static char *none[] = {"(rebuilt from raw files)", NULL};
+        o->argv = none;
+        return WB_OK;
+    }
     if (i >= argc) return wb_fail(e, "no program given: wallbench profile [options] -- CMD [ARGS]");
     o->argv = argv + i;
     return wb_select_env_set(&o->select, e);

@@ -15,6 +15,7 @@ typedef struct wb_profile_opts {
     const char *ceilings_from;  /* --ceilings-from FILE */
     int no_ceilings;
     const char *keep_raw;       /* --keep-raw DIR */
+    const char *from_raw;       /* --from-raw DIR: no run, the file from a kept run's raw files */
     int batch;                  /* --batch N */
     int list_metrics;
     wb_select select;           /* -k, -s, -c, --nvtx-include */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# sh_profile_cli.sh WALLBENCH - `wallbench profile` without a GPU: every kind of
+# bad input exits 2 (a command not found 127) with one sentence, before any GPU
+# work; a run inside another CUDA profiler is refused; and --from-raw turns the
+# raw pass files of a run (written here as the injection library writes them:
+# two processes, a kernel launched twice, an NVTX range, a graph launch) into a
+# profile file that report, roofline, export and project read.
+set -u
+wb=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+. "$(dirname "$0")/expect.sh"
+
+touch "$tmp/exists.h5"
+expect 0 "usage: wallbench profile" profile --help
+expect 0 "exit codes:" profile --help
+expect 2 "no program given" profile
+expect 2 "put the program after --" profile ls
+expect 2 "unknown option --nosuch" profile --nosuch 1 -- ls
+expect 2 "--cache-control some: all or none" profile --cache-control some -- ls
+expect 2 "--pass x: both, timing or counters" profile --pass x -- ls
+expect 2 "--launch-count -3: not a count" profile --launch-count -3 -- ls
+expect 2 "not a regular expression" profile --kernel-name 'regex:([' -- ls
+expect 2 "--ceilings-from and --no-ceilings" profile --no-ceilings --ceilings-from x.h5 -- ls
+expect 2 "exists" profile -o "$tmp/exists.h5" -- ls
+expect 127 "nosuchcommand: command not found" profile -- nosuchcommand --flag
+expect 2 "--from-raw runs nothing" profile --from-raw "$tmp" -- ls
+out=$(CUDA_INJECTION64_PATH=/opt/ncu/inject.so "$wb" profile -- ls 2>&1); rc=$?
+if [ $rc -ne 2 ] || ! printf '%s' "$out" | grep -q "already runs under a CUDA profiler"; then
+    echo "FAIL: profile under another profiler: exit $rc: $out"; failures=$((failures + 1))
+else echo "ok: profile under another profiler -> 2"; fi
+expect 1 "no raw pass file" profile --from-raw "$tmp" -o "$tmp/none.h5"
+
+# Raw files of a two-process run: pid 10 launched A twice and B inside NVTX "Q1/scan", then a
+# graph; pid 11 (a child) launched C. The counter pass counted every launch but the graph.
+raw=$tmp/raw
+mkdir -p "$raw"
+A=_ZN3cub18DeviceReduceKernelIiEEvPi B=_Z6filterPKiPii C=_Z5scalePfi
+{
+  printf '# wallbench-raw 1 pass=timing pid=10 ppid=1\n'
+  printf 'L\t0\t1\t0\t0\t100\t1\t1\t256\t1\t1\t0\tQ1/scan\t%s\n' "$A"
+  printf 'L\t1\t2\t0\t0\t50\t1\t1\t128\t1\t1\t0\tQ1/scan\t%s\n' "$B"
+  printf 'L\t2\t3\t0\t0\t100\t1\t1\t256\t1\t1\t0\tQ1\t%s\n' "$A"
+  printf 'L\t3\t4\t3\t0\t0\t0\t0\t0\t0\t0\t0\t\t\n'
+  printf 'K\t1\t1000\t3000\t0\t7\t32\t0\t0\t100\t1\t1\t256\t1\t1\t0\t%s\n' "$A"
+  printf 'K\t2\t4000\t5000\t0\t7\t24\t512\t0\t50\t1\t1\t128\t1\t1\t0\t%s\n' "$B"
+  printf 'K\t3\t6000\t8000\t0\t7\t32\t0\t0\t100\t1\t1\t256\t1\t1\t0\t%s\n' "$A"
+  printf 'K\t4\t9000\t9500\t0\t7\t16\t0\t0\t8\t1\t1\t64\t1\t1\t5\t%s\n' "$C"
+  printf '# end\n'
+} > "$raw/timing.10.tsv"
+{
+  printf '# wallbench-raw 1 pass=counters pid=20 ppid=1\n'
+  printf '# metrics\tinst\tdram_sectors_read\tdram_sectors_write\tkernel_time_ms\n# passes 6\tbatch 256\tcache all\n'
+  printf 'L\t0\t1\t0\t1\t100\t1\t1\t256\t1\t1\t0\tQ1/scan\t%s\n' "$A"
+  printf 'L\t1\t2\t0\t1\t50\t1\t1\t128\t1\t1\t0\tQ1/scan\t%s\n' "$B"
+  printf 'L\t2\t3\t0\t1\t100\t1\t1\t256\t1\t1\t0\tQ1\t%s\n' "$A"
+  printf 'L\t3\t4\t3\t0\t0\t0\t0\t0\t0\t0\t0\t\t\n'
+  printf 'N\t3\tgraph launch: its kernel nodes run uncounted\n'
+  printf 'C\t0\t800000\t100000\t0\t2100000\nC\t1\t4000\t1000\t1000\t1100000\nC\t2\t800000\t100000\t0\t2100000\n'
+  printf '# cost\tcounted 3\tlaunch_s 0.300\tbatch_s 0.050\tflush_s 0.001\n# end\n'
+} > "$raw/counters.20.tsv"
+{
+  printf '# wallbench-raw 1 pass=timing pid=12 ppid=10\n'
+  printf 'L\t0\t1\t0\t0\t8\t1\t1\t64\t1\t1\t0\t\t%s\n' "$C"
+  printf 'K\t1\t20000\t20400\t0\t9\t16\t0\t0\t8\t1\t1\t64\t1\t1\t0\t%s\n# end\n' "$C"
+} > "$raw/timing.12.tsv"
+{
+  printf '# wallbench-raw 1 pass=counters pid=22 ppid=20\n# metrics\tinst\tdram_sectors_read\tdram_sectors_write\tkernel_time_ms\n'
+  printf 'L\t0\t1\t0\t1\t8\t1\t1\t64\t1\t1\t0\t\t%s\nC\t0\t640\t0\t0\t500000\n# end\n' "$C"
+} > "$raw/counters.22.tsv"
+# The roof from a committed record, as --ceilings-from takes it from any results file.
+record=$(ls "${WB_SOURCE_DIR:-$(dirname "$0")/..}"/results/h200/2*.h5 | grep -v projected | head -n 1)
+expect 0 "wrote $tmp/p.h5" profile --from-raw "$raw" --ceilings-from "$record" -o "$tmp/p.h5"
+expect 0 "5 launches: 5 timed, 4 counted (4 matched both)" profile --from-raw "$raw" -o "$tmp/p2.h5"
+expect 0 "cub::DeviceReduceKernel" report "$tmp/p.h5"
+expect 0 "Q1/scan" report "$tmp/p.h5"
+expect 0 "cub::DeviceReduceKernel" roofline "$tmp/p.h5"
+expect 0 "cub::DeviceReduceKernel" project --to l4 "$tmp/p.h5"
+[ -s "$tmp/p.h5" ] || { echo "FAIL: no profile file"; failures=$((failures + 1)); }
+
+[ $failures -eq 0 ] && echo "sh_profile_cli: all passed" || echo "sh_profile_cli: $failures failure(s)"
+exit $((failures > 0))
