@@ -113,6 +113,37 @@ static void test_many(void) {
     wb_profile_free(&q);
 }
 
+/* Attributes other tools add (h5py: UTF-8 variable-length strings, arrays):
+ * strings read, arrays left out, nothing fails. */
+static void test_foreign_attrs(void) {
+    wb_profile p, q;
+    synth_profile(&p);
+    wb_err e;
+    CHECK(wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK);
+    const char *path = synth_path(dir, "attrs.h5");
+    CHECK(wb_profile_write(path, &p, &e) == WB_OK);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t vt = H5Tcopy(H5T_C_S1);
+    H5Tset_size(vt, H5T_VARIABLE);
+    H5Tset_cset(vt, H5T_CSET_UTF8);
+    hid_t scalar = H5Screate(H5S_SCALAR);
+    const char *note = "added by h5py";
+    hid_t a = H5Acreate2(f, "user_note", vt, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(H5Awrite(a, vt, &note) >= 0);
+    H5Aclose(a);
+    hsize_t three = 3;
+    double v[3] = {1, 2, 3};
+    hid_t arr = H5Screate_simple(1, &three, NULL);
+    a = H5Acreate2(f, "user_array", H5T_IEEE_F64LE, arr, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(H5Awrite(a, H5T_NATIVE_DOUBLE, v) >= 0);
+    H5Aclose(a), H5Sclose(arr), H5Sclose(scalar), H5Tclose(vt), H5Fclose(f);
+    CHECK(wb_profile_read(path, &q, &e) == WB_OK);
+    CHECK(wb_profile_attr(&q, "user_note") && strcmp(wb_profile_attr(&q, "user_note"), note) == 0);
+    CHECK(wb_profile_attr(&q, "user_array") == NULL);
+    wb_profile_free(&p);
+    wb_profile_free(&q);
+}
+
 static void write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     if (f) fputs(text, f), fclose(f);
@@ -173,6 +204,7 @@ int main(void) {
     if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
     test_round_trip();
     test_many();
+    test_foreign_attrs();
     test_refusals();
     synth_remove_dir(dir);
     return TEST_DONE();

@@ -282,7 +282,9 @@ static int attr_string(hid_t root, const char *name, char *buf, size_t len, cons
     else if (H5Tget_class(t) != H5T_STRING) rc = 0;
     else if (H5Tis_variable_str(t) > 0) {
         char *s = NULL;
-        if ((mt = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0) rc = (wb_h5_fail(x->e, x->path, "H5Tset_size"), -1);
+        /* same character set as the file's (h5py writes UTF-8; HDF5 converts none into another) */
+        if ((mt = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(t)) < 0)
+            rc = (wb_h5_fail(x->e, x->path, "H5Tset_size"), -1);
         else if (H5Aread(a, mt, &s) < 0) rc = (wb_h5_fail(x->e, x->path, "H5Aread"), -1);
         else snprintf(buf, len, "%s", s ? s : "");
         if (s) H5free_memory(s);
@@ -341,8 +343,11 @@ static herr_t attr_entry(hid_t loc, const char *name, const H5A_info_t *info, vo
     if (strcmp(name, KIND_ATTR) == 0 || strcmp(name, VERSION_ATTR) == 0) return 0;
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     if (a < 0) return rd->failed = wb_h5_fail(x->e, x->path, "H5Aopen"), -1;
-    hid_t t = H5Aget_type(a);
+    hid_t t = H5Aget_type(a), space = H5Aget_space(a);
     H5T_class_t cls = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
+    /* scalars only: an array attribute another tool added is not provenance this build reads */
+    if (space < 0 || H5Sget_simple_extent_npoints(space) != 1) cls = H5T_NO_CLASS;
+    wb_h5_drop(space);
     wb_h5_drop(t);
     int rc = WB_OK;
     if (cls == H5T_INTEGER || cls == H5T_FLOAT) {
