@@ -241,7 +241,7 @@ static int export_fig(const char *path, const wb_profile *p, const char *dir) {
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4 [--out DIR]\n"
+    fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4|--all [--out DIR]\n"
                "       wallbench export PROFILE.h5 --table launches|kernels|ranges --format csv|json [--out FILE]\n"
                "  --fig fig4 (fig4-profile): the kernels on the roofline for plots/fig4-profile.gp (render:\n"
                "  plots/render.sh PROFILE.h5); --table: every column of a profile table, CSV (header name[unit])\n"
@@ -250,13 +250,14 @@ static int usage(FILE *f) {
 }
 
 int wb_profile_cmd_export(int argc, char **argv) {
-    enum { O_FIG = 256, O_OUT, O_TABLE, O_FORMAT, O_SHAPE, O_WITH };
+    enum { O_FIG = 256, O_OUT, O_TABLE, O_FORMAT, O_SHAPE, O_WITH, O_ALL };
     static const struct option longs[] = {{"fig", required_argument, NULL, O_FIG},
                                           {"out", required_argument, NULL, O_OUT},
                                           {"table", required_argument, NULL, O_TABLE},
                                           {"format", required_argument, NULL, O_FORMAT},
                                           {"shape", required_argument, NULL, O_SHAPE},
                                           {"with", required_argument, NULL, O_WITH},
+                                          {"all", no_argument, NULL, O_ALL},
                                           {0, 0, 0, 0}};
     wb_cli cli = {"export", longs, 0};
     const char *arg, *fig = NULL, *out = NULL, *table = NULL, *format = NULL, *with = NULL;
@@ -270,6 +271,7 @@ int wb_profile_cmd_export(int argc, char **argv) {
         case O_TABLE: table = arg; break;
         case O_FORMAT: format = arg; break;
         case O_WITH: with = arg; break;
+        case O_ALL: fig = FIG; break; /* every figure of a profile: its one */
         default: break; /* --shape: every kernel is drawn at its own launch shape (render.sh passes it) */
         }
     }
