@@ -147,7 +147,7 @@ static void test_project(const char *path) {
 
     const char *proj = synth_path(dir, "p-l4.h5");
     unlink(proj);
-    CHECK(run(wb_cmd_project, "project", path, "--to", "l4", "--out", proj) == 0);
+    CHECK(run(wb_cmd_project, "project", path, "--to", "l4", "-o", proj) == 0);
     wb_profile q;
     CHECK(wb_profile_read(proj, &q, &e) == WB_OK);
     CHECK(wb_profile_attr_f64(&q, "projected") == 1 && strstr(wb_profile_attr(&q, "gpu_name"), "L4 (projected)"));

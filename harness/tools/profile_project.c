@@ -194,13 +194,13 @@ done:
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench project PROFILE.h5 --to GPU [--out FILE] [--markdown]\n"
+    fprintf(f, "usage: wallbench project PROFILE.h5 --to GPU [--out|-o FILE] [--markdown]\n"
                "  each kernel's and the program's kernel time on any row of harness/gpus.tsv (project.h's model);\n"
                "  --out FILE: also a projected profile file (report/roofline/export read it)\n");
     return f == stdout ? 0 : 2;
 }
 
-int wb_profile_cmd_project(int argc, char **argv) {
+static int cmd_project(int argc, char **argv) {
     static const struct option longs[] = {{"to", required_argument, NULL, 't'}, {"out", required_argument, NULL, 'o'},
                                           {"markdown", no_argument, NULL, 'm'}, {"validate", no_argument, NULL, 'v'},
                                           {0, 0, 0, 0}};
@@ -241,5 +241,15 @@ int wb_profile_cmd_project(int argc, char **argv) {
     free(x.ratio);
     free(x.why);
     wb_profile_free(&p);
+    return rc;
+}
+
+int wb_profile_cmd_project(int argc, char **argv) {
+    /* -o FILE as `wallbench profile` spells it, for --out FILE (wb_cli takes long options only) */
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args) return fprintf(stderr, "wallbench project: out of memory\n"), 2;
+    for (int i = 0; i < argc; i++) args[i] = strcmp(argv[i], "-o") == 0 ? "--out" : argv[i];
+    int rc = cmd_project(argc, args);
+    free(args);
     return rc;
 }
