@@ -58,6 +58,11 @@ static void test_round_trip(void) {
     CHECK(strcmp(q.kernels[2].demangled, "cub::DeviceSort") == 0);
     CHECK(isnan(q.launches[4].time_ms) == 0 && isnan(q.launches[5].time_ms));
     CHECK(q.launches[5].range == -1);
+    wb_profile sum;
+    CHECK(wb_profile_read_summary(path, &sum, &e) == WB_OK);
+    CHECK(sum.launches == NULL && sum.nlaunches == 7 && sum.nkernels == 3 && sum.nranges == 2);
+    CHECK(sum.kernels[1].counted == 1 && strcmp(sum.ranges[1].path, "Q1/filter") == 0 && sum.nattrs == q.nattrs);
+    wb_profile_free(&sum);
 
     /* /columns documents every column of the three tables */
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);

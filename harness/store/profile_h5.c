@@ -473,7 +473,23 @@ static int check_refs(const reader *rd) {
     return WB_OK;
 }
 
-int wb_profile_read(const char *path, wb_profile *out, wb_err *e) {
+/* Rows of /launches without reading them. */
+static int count_launches(reader *rd) {
+    const io *x = &rd->x;
+    hid_t d = H5Dopen2(rd->file, "/launches", H5P_DEFAULT);
+    if (d < 0) return wb_h5_fail(x->e, x->path, "H5Dopen2(/launches)");
+    hid_t space = H5Dget_space(d);
+    hsize_t rows = 0;
+    int rc = WB_OK;
+    if (space < 0) rc = wb_h5_fail(x->e, x->path, "H5Dget_space");
+    else if (H5Sget_simple_extent_ndims(space) != 1) rc = wb_fail(x->e, "%s: /launches is not one-dimensional", x->path);
+    else if (H5Sget_simple_extent_dims(space, &rows, NULL) < 0) rc = wb_h5_fail(x->e, x->path, "H5Sget_simple_extent_dims");
+    rd->out->nlaunches = (int64_t)rows;
+    rc = wb_h5_end(rc, space, x->path, x->e);
+    return wb_h5_end(rc, d, x->path, x->e);
+}
+
+static int read_profile(const char *path, wb_profile *out, int launches, wb_err *e) {
     memset(out, 0, sizeof *out);
     out->ceiling_inst_gips = out->ceiling_dram_gbps = NAN;
     if (access(path, R_OK) != 0) return wb_fail(e, "%s: cannot read: %s", path, strerror(errno));
@@ -487,12 +503,20 @@ int wb_profile_read(const char *path, wb_profile *out, wb_err *e) {
     if ((rd.root = H5Gopen2(rd.file, "/", H5P_DEFAULT)) < 0) rc = wb_h5_fail(e, path, "H5Gopen2(/)");
     if (rc == WB_OK) rc = check_kind(&rd);
     if (rc == WB_OK) rc = read_attrs(&rd);
-    for (int t = 0; rc == WB_OK && t < WB_PT_COUNT; t++) rc = read_table(&rd, (wb_prof_table)t);
-    if (rc == WB_OK) rc = check_refs(&rd);
+    for (int t = launches ? 0 : 1; rc == WB_OK && t < WB_PT_COUNT; t++) rc = read_table(&rd, (wb_prof_table)t);
+    if (rc == WB_OK) rc = launches ? check_refs(&rd) : count_launches(&rd);
     rc = wb_h5_end(rc, rd.root, path, e);
     rc = wb_h5_end(rc, rd.file, path, e);
     if (rc != WB_OK) wb_profile_free(out);
     return rc;
+}
+
+int wb_profile_read(const char *path, wb_profile *out, wb_err *e) {
+    return read_profile(path, out, 1, e);
+}
+
+int wb_profile_read_summary(const char *path, wb_profile *out, wb_err *e) {
+    return read_profile(path, out, 0, e);
 }
 
 int wb_profile_file_is(const char *path) {

@@ -22,6 +22,12 @@ int wb_profile_write(const char *path, const wb_profile *p, wb_err *e);
  * profile_schema_version. */
 int wb_profile_read(const char *path, wb_profile *out, wb_err *e);
 
+/* The same without the launch rows: kernels, ranges and attributes only,
+ * out->launches NULL and out->nlaunches the number of rows of /launches.
+ * What the tools that print per kernel or range read, so that a profile of
+ * 10^6 launches (720 MB of rows) costs them nothing extra. */
+int wb_profile_read_summary(const char *path, wb_profile *out, wb_err *e);
+
 /* 1: path is a profile file (file_kind attribute says so); 0: a readable
  * file that is not one (a results file, any other file); -1: it cannot be
  * opened. Prints nothing, so that tools can dispatch on it. */

@@ -194,8 +194,8 @@ int wb_profile_cmd_compare(int argc, char **argv) {
                    2;
     side s[2] = {{argv[first], {0}, NULL, 0}, {argv[first + 1], {0}, NULL, 0}};
     int rc = 2;
-    if (wb_profile_load("compare", s[0].path, &s[0].p) == WB_OK) {
-        if (wb_profile_load("compare", s[1].path, &s[1].p) == WB_OK) {
+    if (wb_profile_load("compare", s[0].path, &s[0].p, 0) == WB_OK) {
+        if (wb_profile_load("compare", s[1].path, &s[1].p, 0) == WB_OK) {
             rc = compare(&s[0], &s[1], md, top);
             wb_profile_free(&s[1].p);
         }

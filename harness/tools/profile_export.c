@@ -283,7 +283,8 @@ int wb_profile_cmd_export(int argc, char **argv) {
     if (fig && format) return wb_cli_bad("export", "--format goes with --table");
     const char *path = argv[first];
     wb_profile p;
-    if (wb_profile_load("export", path, &p) != WB_OK) return 2;
+    /* the launch rows only for --table launches */
+    if (wb_profile_load("export", path, &p, table && strcmp(table, "launches") == 0) != WB_OK) return 2;
     int rc = table ? export_table(path, &p, table, format, out) : export_fig(path, &p, out ? out : ".");
     wb_profile_free(&p);
     return rc;

@@ -233,7 +233,7 @@ static int cmd_project(int argc, char **argv) {
     wb_gpu_ref target = *g; /* the table is freed before the projection is written */
     wb_gpu_table_free(&gt);
     wb_profile p;
-    if (wb_profile_load("project", argv[first], &p) != WB_OK) return 2;
+    if (wb_profile_load("project", argv[first], &p, out != NULL) != WB_OK) return 2; /* launches: for --out only */
     pproj x = {argv[first], &p, &target, {"", NAN, NAN}, wb_gpu_ref_roof(&target), "", NULL, NULL};
     x.ratio = calloc((size_t)p.nkernels + 1, sizeof *x.ratio);
     x.why = calloc((size_t)p.nkernels + 1, sizeof *x.why);

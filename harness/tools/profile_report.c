@@ -366,7 +366,7 @@ int wb_profile_cmd_report(int argc, char **argv) {
     if (argc - first != 1) return usage(stderr);
     const char *path = argv[first];
     wb_profile p;
-    if (wb_profile_load("report", path, &p) != WB_OK) return 2;
+    if (wb_profile_load("report", path, &p, 0) != WB_OK) return 2;
     wb_gpu_table gt;
     wb_err e = {""};
     if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {

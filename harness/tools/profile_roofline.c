@@ -86,7 +86,7 @@ int wb_profile_cmd_roofline(int argc, char **argv) {
     if (argc - first != 1) return wb_cli_bad("roofline", "one profile file, please (usage: wallbench roofline PROFILE.h5)");
     const char *path = argv[first];
     wb_profile p;
-    if (wb_profile_load("roofline", path, &p) != WB_OK) return 2;
+    if (wb_profile_load("roofline", path, &p, 0) != WB_OK) return 2;
     wb_err e = {""};
     wb_gpu_table gt;
     wb_results r;

@@ -15,9 +15,9 @@ int wb_profile_in_argv(int argc, char **argv) {
     return 0;
 }
 
-int wb_profile_load(const char *cmd, const char *path, wb_profile *p) {
+int wb_profile_load(const char *cmd, const char *path, wb_profile *p, int launches) {
     wb_err e = {""};
-    if (wb_profile_read(path, p, &e) == WB_OK) return WB_OK;
+    if ((launches ? wb_profile_read(path, p, &e) : wb_profile_read_summary(path, p, &e)) == WB_OK) return WB_OK;
     fprintf(stderr, "wallbench %s: %s\n", cmd, e.msg);
     return WB_ERR;
 }

@@ -30,8 +30,9 @@ int wb_profile_cmd_export(int argc, char **argv);
 int wb_profile_cmd_project(int argc, char **argv);
 int wb_profile_cmd_compare(int argc, char **argv);
 
-/* Reads path, printing "wallbench <cmd>: <why>" on failure. */
-int wb_profile_load(const char *cmd, const char *path, wb_profile *p);
+/* Reads path, printing "wallbench <cmd>: <why>" on failure. launches 0:
+ * without the launch rows (wb_profile_read_summary: launches NULL). */
+int wb_profile_load(const char *cmd, const char *path, wb_profile *p, int launches);
 
 /* The kernels (t = WB_PT_KERNELS) or ranges (WB_PT_RANGES) of p as the rows
  * of a results file: family "kernel"/"range", variant the first characters
