@@ -330,6 +330,10 @@ static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     int rc = 0;
     if (with_table2 && wb_roofline_print(rp->f, &r, gt, rp->md, &e) != WB_OK)
         rc = 2, fprintf(stderr, "wallbench report: %s\n", e.msg);
+    const char *src = wb_profile_attr(rp->p, "ceilings_source");
+    if (with_table2 && rc == 0) /* Table 2 says where a results file's ceilings come from; a profile's: */
+        fprintf(rp->f, "%sThe measured column of this profile: ceilings from %s.\n", rp->md ? "\n" : "",
+                src ? src : "an unrecorded source");
     double *v = malloc((size_t)(r.nrows + 1) * sizeof *v), *w = malloc((size_t)(r.nrows + 1) * sizeof *w);
     if (rc == 0 && (!v || !w)) rc = 2, fprintf(stderr, "wallbench report: out of memory\n");
     if (rc == 0) {
@@ -380,8 +384,8 @@ int wb_profile_cmd_report(int argc, char **argv) {
     const char *src = wb_profile_attr(&p, "ceilings_source");
     printf(md ? "*Profile %s*\n\n" : "profile %s\n", path);
     wb_profile_describe(stdout, path, &p, md ? "- " : "  ");
-    printf("%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n", md ? "\n" : "  ",
-           (long long)p.nlaunches, p.nkernels, p.nranges, src ? src : "none recorded");
+    printf("%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n%s", md ? "\n" : "  ",
+           (long long)p.nlaunches, p.nkernels, p.nranges, src ? src : "none recorded", "\n");
     int rc = tables(&rp, &gt, 1);
     if (rc == 0 && p.nranges > 0) {
         rp.t = WB_PT_RANGES, rp.what = "NVTX range";
