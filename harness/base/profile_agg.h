@@ -22,8 +22,10 @@
  *   those (gips over the counted launches' timed time; when one of them was
  *   not timed, over their summed kernel_time_ms);
  * - per range: the same over the launches whose innermost NVTX stack is
- *   exactly that path (a parent range does not include its children's
- *   launches: every launch is in one row, so the shares sum to 100%).
+ *   exactly that path: a parent range does not include its children's
+ *   launches, so every launch inside a range is in exactly one row and the
+ *   rows' shares sum to that of the launches inside any range (launches
+ *   outside every range, range -1, are in none).
  * measured may be NULL or hold NaN (no ceilings): bound is then "", and
  * p->ceiling_inst_gips / ceiling_dram_gbps are set from it (NaN). The L4 and
  * GH200 roofs come from harness/gpus.tsv ($WB_GPUS); a table that cannot be
