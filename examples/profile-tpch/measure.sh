@@ -123,15 +123,15 @@ step cachefill 180 "$PY" "$PROG" "${PROG_ARGS[@]}"
 step count 180 "$PY" "$PROG" "${PROG_ARGS[@]}" --count-launches
 step plain1 120 "$PY" "$PROG" "${PROG_ARGS[@]}"
 step plain2 120 "$PY" "$PROG" "${PROG_ARGS[@]}"
-step timing 180 "$WB" profile "${WB_ARGS[@]}" --pass timing -o "$OUT/timing.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
-step counters-all 300 "$WB" profile "${WB_ARGS[@]}" --pass counters --cache-control all -o "$OUT/counters-all.h5" -- \
+step timing 180 "$WB" profile "${WB_ARGS[@]}" --keep-raw "$OUT/raw-timing" --pass timing -o "$OUT/timing.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
+step counters-all 300 "$WB" profile "${WB_ARGS[@]}" --keep-raw "$OUT/raw-counters-all" --pass counters --cache-control all -o "$OUT/counters-all.h5" -- \
     "$PY" "$PROG" "${PROG_ARGS[@]}"
-step both 300 "$WB" profile "${WB_ARGS[@]}" -o "$OUT/both.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
+step both 300 "$WB" profile "${WB_ARGS[@]}" --keep-raw "$OUT/raw-both" -o "$OUT/both.h5" -- "$PY" "$PROG" "${PROG_ARGS[@]}"
 step ncu-all 400 "$NCU" "${NCU_FLAGS[@]}" --cache-control all --log-file "$OUT/ncu-all.csv" \
     "$PY" "$PROG" "${PROG_ARGS[@]}"
 if [ "$WITH_NONE" = 1 ]; then
     if awk -v e="$(elapsed)" -v b="$BUDGET_S" 'BEGIN { exit !(e < b) }'; then
-        step counters-none 300 "$WB" profile "${WB_ARGS[@]}" --pass counters --cache-control none -o "$OUT/counters-none.h5" -- \
+        step counters-none 300 "$WB" profile "${WB_ARGS[@]}" --keep-raw "$OUT/raw-counters-none" --pass counters --cache-control none -o "$OUT/counters-none.h5" -- \
             "$PY" "$PROG" "${PROG_ARGS[@]}"
         step ncu-none 400 "$NCU" "${NCU_FLAGS[@]}" --cache-control none --log-file "$OUT/ncu-none.csv" \
             "$PY" "$PROG" "${PROG_ARGS[@]}"

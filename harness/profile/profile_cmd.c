@@ -296,7 +296,8 @@ int wb_cmd_profile(int argc, char **argv) {
     int rc = wb_profile_parse(argc, argv, &o, &e);
     if (rc != WB_OK) return rc == WB_SKIP ? 0 : (fprintf(stderr, "wallbench profile: %s\n", e.msg), 2);
     if (o.list_metrics) return wb_profile_list_metrics(&o);
-    const char *outer = getenv("CUDA_INJECTION64_PATH");
+    const char *outer = getenv("CUDA_INJECTION64_PATH"), *preload = getenv("LD_PRELOAD");
+    if (!outer || !*outer) outer = preload && strstr(preload, "Injection") ? preload : NULL; /* ncu's tree launcher */
     if (outer && *outer) {
         fprintf(stderr,
                 "wallbench profile: this process already runs under a CUDA profiler (CUDA_INJECTION64_PATH=%s: ncu, "

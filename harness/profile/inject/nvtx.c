@@ -6,6 +6,7 @@
  * through CUPTI's NVTX domain instead lost every range on the H200 (a program
  * that loads its own libcupti then holds two copies, and NVTX reports to the
  * other one). */
+#include <stdlib.h>
 #include <string.h>
 
 #define NVTX_NO_IMPL
@@ -45,7 +46,8 @@ static void pop(void) {
 static const char *message(const nvtxEventAttributes_t *a) {
     if (!a) return NULL;
     if (a->messageType == NVTX_MESSAGE_TYPE_ASCII) return a->message.ascii;
-    if (a->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return "(registered string)";
+    /* A registered string's handle is what register_string returned: its copy. */
+    if (a->messageType == NVTX_MESSAGE_TYPE_REGISTERED) return a->message.registered ? (const char *)a->message.registered : "";
     return "(wide string)";
 }
 
@@ -62,6 +64,12 @@ static int NVTX_API domain_pop(nvtxDomainHandle_t d) {
     (void)d;
     pop();
     return depth;
+}
+
+/* Libraries name ranges once and push the handle (CUB, Thrust): the handle is a copy of the name. */
+static nvtxStringHandle_t NVTX_API register_string_a(nvtxDomainHandle_t d, const char *str) {
+    (void)d;
+    return (nvtxStringHandle_t)strdup(str ? str : "");
 }
 
 static int set(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, unsigned id, NvtxFunctionPointer fn) {
@@ -83,5 +91,6 @@ __attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExpor
     /* Domains (CORE2) are optional: an old NVTX has none. */
     set(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, (NvtxFunctionPointer)domain_push_ex);
     set(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, (NvtxFunctionPointer)domain_pop);
+    set(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA, (NvtxFunctionPointer)register_string_a);
     return ok;
 }
