@@ -31,8 +31,6 @@ typedef struct counting {
     int started;            /* the profiler is between Start and Stop */
     int64_t *batch_seq;     /* launches of the current batch, in range order */
     int in_batch;
-    CUdeviceptr flush_buf;  /* 2x the L2, written before each counted kernel (--cache-control all) */
-    size_t flush_bytes;
     char why[256];          /* why counting failed, for the N lines */
     double launch_s, batch_s, flush_s; /* wall time inside counted launches (replays), in batch ends, in flushes */
     int64_t counted;
@@ -166,17 +164,66 @@ static void write_device(CUdevice dev, const char *chip) {
     wb_raw_line("# device %d\t%s\t%s\t%d.%d\t%d\t%d\t%s", (int)dev, name, uuid_s, major, minor, sms, drv, chip);
 }
 
-static int flush_buffer(CUdevice dev) {
-    int l2 = 0;
+/* The L2 flush (--cache-control all): a kernel that reads 2x the L2 through it, run in a
+ * context of its own before each counted launch. A read leaves the L2 clean: the first try,
+ * a memset of the same size, left it full of dirty lines whose write-backs the next kernel's
+ * evictions then paid, ~150 K DRAM write sectors on kernels that write none (ncu: 0; H200,
+ * 2026-12-01). Its own context keeps it out of the Range Profiler's auto ranges, which
+ * cover every kernel of the counted context. PTX, JIT-compiled once for any GPU. */
+static const char flush_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry wb_l2_flush(.param .u64 buf, .param .u64 words, .param .u64 sink)\n{\n"
+    "  .reg .pred p;\n  .reg .b32 acc, v, t, nt, c, nc;\n  .reg .b64 i, n, stride, a, base, s, t64;\n"
+    "  ld.param.u64 base, [buf];\n  ld.param.u64 n, [words];\n  ld.param.u64 s, [sink];\n"
+    "  mov.u32 t, %tid.x;\n  mov.u32 nt, %ntid.x;\n  mov.u32 c, %ctaid.x;\n  mov.u32 nc, %nctaid.x;\n"
+    "  mul.wide.u32 i, c, nt;\n  cvt.u64.u32 t64, t;\n  add.u64 i, i, t64;\n  mul.wide.u32 stride, nc, nt;\n"
+    "  mov.u32 acc, 0;\nLOOP:\n  setp.ge.u64 p, i, n;\n  @p bra DONE;\n  shl.b64 a, i, 2;\n  add.u64 a, base, a;\n"
+    "  ld.global.cg.u32 v, [a];\n  xor.b32 acc, acc, v;\n  add.u64 i, i, stride;\n  bra LOOP;\n"
+    "DONE:\n  setp.ne.u32 p, acc, 2147483647;\n  @p bra END;\n  st.global.u32 [s], acc;\nEND:\n  ret;\n}\n";
+
+typedef struct flusher {
+    CUcontext ctx;
+    CUfunction fn;
+    CUdeviceptr buf;
+    unsigned long long words;
+    unsigned blocks;
+} flusher;
+
+static flusher fl;
+
+static int flush_setup(CUdevice dev) {
+    int l2 = 0, sms = 0;
     if (cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) != CUDA_SUCCESS || l2 <= 0) l2 = 64 << 20;
-    cnt.flush_bytes = 2 * (size_t)l2;
-    if (cuMemAlloc(&cnt.flush_buf, cnt.flush_bytes) != CUDA_SUCCESS) {
-        cnt.flush_buf = 0;
-        wb_raw_error("cuMemAlloc of %zu bytes for the L2 flush failed: counting with caches as the program left them",
-                     cnt.flush_bytes);
-        wb_raw_line("# cache none (flush buffer not allocated)");
+    if (cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS || sms <= 0) sms = 32;
+    fl.words = 2ull * (unsigned long long)l2 / 4;
+    fl.blocks = 4u * (unsigned)sms;
+    CUmodule mod;
+    CUcontext prev = NULL;
+    CUresult r = cuCtxCreate(&fl.ctx, NULL, 0, dev);
+    const char *step = "cuCtxCreate";
+    if (r == CUDA_SUCCESS) step = "cuModuleLoadData", r = cuModuleLoadData(&mod, flush_ptx);
+    if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = cuModuleGetFunction(&fl.fn, mod, "wb_l2_flush");
+    if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = cuMemAlloc(&fl.buf, fl.words * 4 + 4);
+    if (r == CUDA_SUCCESS) step = "cuMemsetD32", r = cuMemsetD32(fl.buf, 0, fl.words + 1);
+    if (fl.ctx) (void)cuCtxPopCurrent(&prev); /* cuCtxCreate made it current: back to the program's */
+    if (r != CUDA_SUCCESS) {
+        wb_raw_error("L2 flush: %s: CUDA error %d; counting with the caches as the program left them", step, (int)r);
+        wb_raw_line("# cache none (the flush could not be set up)");
+        fl.fn = NULL;
     }
     return 0;
+}
+
+static void flush_l2(int64_t seq) {
+    if (!fl.fn) return;
+    CUdeviceptr sink = fl.buf + fl.words * 4;
+    void *args[] = {&fl.buf, &fl.words, &sink};
+    CUcontext prev = NULL;
+    CUresult r = cuCtxPushCurrent(fl.ctx);
+    if (r == CUDA_SUCCESS) r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
+    if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
+    (void)cuCtxPopCurrent(&prev);
+    if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
 }
 
 /* Everything the first selected launch needs: the chip's metric set, the
@@ -218,7 +265,7 @@ static int setup(CUcontext ctx) {
     wb_raw_line("%s", line);
     wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
     write_device((CUdevice)dev, s->chip);
-    if (wb_inj.flush_l2) flush_buffer((CUdevice)dev);
+    if (wb_inj.flush_l2) flush_setup((CUdevice)dev);
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
     TRY(cuptiRangeProfilerEnable, &en);
     s->rp = en.pRangeProfilerObject;
@@ -254,13 +301,8 @@ void wb_counting_enter(const wb_launch_info *l) {
         return;
     }
     double t0 = now_s();
-    if (cnt.flush_buf) {
-        /* Before the profiler starts its range: the flush itself is no kernel, but on the kernel's
-         * stream, so the kernel starts with the L2 holding none of its data (ncu --cache-control all). */
-        CUresult r = cuMemsetD32Async(cnt.flush_buf, (unsigned)l->seq, cnt.flush_bytes / 4, l->stream);
-        if (r == CUDA_SUCCESS) r = cuStreamSynchronize(l->stream);
-        if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)l->seq, (int)r);
-    }
+    /* The program's earlier work must be done before the flush evicts its lines. */
+    if (fl.fn && cuStreamSynchronize(l->stream) == CUDA_SUCCESS) flush_l2(l->seq);
     cnt.flush_s += now_s() - t0;
     if (!cnt.started && start() != 0) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
@@ -289,7 +331,7 @@ void wb_counting_finish(void) {
         (void)cuptiRangeProfilerDisable(&p);
         cnt.s.rp = NULL;
     }
-    if (cnt.flush_buf) (void)cuMemFree(cnt.flush_buf);
+    if (fl.ctx) (void)cuCtxDestroy(fl.ctx);
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f", (long long)cnt.counted, cnt.launch_s,
                 cnt.batch_s, cnt.flush_s);
 }
