@@ -41,16 +41,9 @@ psz(ms) = 0.5 + 2.0 * sqrt(ms / tmax)
 shares = ""
 stats data."/".fig."-shares.dat" using (shares = strstrt(shares, esc(strcol(1))." ridge") ? shares : \
       shares.sprintf("%s%s ridge %.1f: %.0f%% / %.0f%%", strlen(shares) ? "\n" : "", esc(strcol(1)), $2, $3, $4), 0) nooutput
-# the paper's roofs and the file's own. A roof within 5% of the file's roof
-# of the same GPU lies under it (the datasheet roof of the measured H200, the
-# paper's L4 roof under the L4 projection): not drawn, said in the file roof's
-# key entry instead (fig2 compares datasheet and measured roofs)
-FR = 0
-do for [i = 1:NR] { if (is_file_roof(i)) { FR = i } }
-hidden(i) = FR > 0 && i != FR && RN[i] eq RN[FR] && abs(RR[i] / RR[FR] - 1) < 0.05
-drawn(i) = !hidden(i)
-under = ""
-do for [i = 1:NR] { if (hidden(i)) { under = under . sprintf("\nThe %s roof (%s, ridge %.1f) lies under\nthe %s one and is not drawn.", RN[i], roof_what(i), RR[i], RK[FR]) } }
+# roofs lying under the file's roof are not drawn (lib-roofs.gp: hidden, under)
+under_text = ""
+do for [i = 1:NR] { if (hidden(i)) { under_text = under_text . sprintf("\nThe %s roof (%s, ridge %.1f) lies under\nthe %s one and is not drawn.", RN[i], roof_what(i), RR[i], RK[FR]) } }
 # variant colours: Okabe-Ito without black (the file's roof is black)
 array VC[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999933", "#882255"]
 vcol(v) = VC[(int(v) % 8) + 1]
@@ -90,7 +83,7 @@ do for [t = 1:3] {
     set xrange [0:1]; set yrange [0:1]
     set key inside left top Left reverse vertical font ",10" samplen 3 spacing 1.2 nobox
     set label 1 sprintf("Share of time memory- / compute-bound\nagainst each ridge:\n%s", shares) at graph 0.02, graph 0.52 left font ",10"
-    set label 2 "Point area grows with the point's median time;\ngrey: the other families' points.".under at graph 0.02, graph 0.2 left font ",9"
+    set label 2 "Point area grows with the point's median time;\ngrey: the other families' points.".under_text at graph 0.02, graph 0.2 left font ",9"
     plot for [i = 1:NR] (drawn(i) ? NaN : 1 / 0) with lines lw (is_file_roof(i) ? 2.5 : 1.5) dt roof_dt(i) lc rgb roof_lc(i) \
              title (drawn(i) ? roof_short(i) : "")
     unset multiplot
