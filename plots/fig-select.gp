@@ -58,11 +58,11 @@ do for [t = 1:3] {
     set logscale y
     set yrange [*:*]
     set format y "%g"
+    unset label
+    load gpdir."lib-footer.gp"
     # the key below the axes in two columns: it never covers a curve
     set bmargin at screen 0.27
     set key at screen 0.04, screen 0.185 left top vertical maxrows 5 Left reverse font ",9" samplen 2.5 spacing 1.05 width -6
-    unset label
-    load gpdir."lib-footer.gp"
     plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints \
          lw (is_model(b) ? 3 : 2) dt sel_dt(b) pt sel_pt(b) ps sel_ps(b) lc rgb sel_lc(b) title sel_title(b)
     set output

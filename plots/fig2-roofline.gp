@@ -49,9 +49,9 @@ do for [t = 1:3] {
     set ylabel "performance (G warp instructions/s)"
     set samples 400
     set key top left box opaque reverse Left font ",10"
-    set bmargin 6
     unset arrow; unset label
     load gpdir."lib-footer.gp"
+    set bmargin 6
     do for [i = 1:NR] {
         if (drawn(i)) {
             set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)

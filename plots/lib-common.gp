@@ -30,7 +30,7 @@ source_shaped = source . "; " . shape_rule
 # the footer every figure prints at its bottom left (lib-footer.gp): which
 # board and revision measured the file, and the launch-shape rule
 footer = (kind eq "reference") ? "reference GPU table (harness/gpus.tsv); no measured file" \
-       : sprintf("%s %s, board %s, revision %s, file %s.h5; launch shape: %s", gpu, kind, \
+       : sprintf("%s %s, board %s, revision %s, file %s.h5; %s", gpu, kind, \
                  (board eq "-" ? (kind eq "projected" ? "of the measured source" : "not recorded") : board), revision, stem, shape_rule)
 
 # Okabe-Ito colours (colour-blind safe); dash and point types vary with them
@@ -52,3 +52,6 @@ set border lw 1.2
 pair_pt(b) = ((int(b) - 1) % 2 == 0) ? pt((int(b) - 1) / 2) : pto((int(b) - 1) / 2)
 # how titles name the file's own roof
 measured_word = (kind eq "projected") ? "projected" : "measured"
+# the value of axis k on a family table's "# fixed: n=... dtype=... ..." line
+# (wallbench export writes it second), or "?"
+fixed_axis(f, k) = system(sprintf("sed -n 's/^# fixed:.* %s=\\([^ ;]*\\).*/\\1/p' '%s' | head -n 1", k, f))
