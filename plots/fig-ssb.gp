@@ -14,6 +14,7 @@
 fig = "fig-ssb"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
 load gpdir."lib-common.gp"
+multi_panel = 1
 F = data."/".fig.".dat"
 R = data."/".fig."-roofs.dat"
 load gpdir."lib-blocks.gp"
