@@ -38,7 +38,7 @@ for label, df in (("csv", points), ("h5", table)):
     for col, kind in (("n", "i"), ("id", "i"), ("time_median_ms", "f"), ("noise_pct", "f"), ("reps", "i")):
         if df[col].dtype.kind != kind:
             fail.append("%s: %s has dtype %s" % (label, col, df[col].dtype))
-    if not df["name"].str.startswith(df["family"] + "/" + df["variant"]).all():
+    if not all(n.startswith(f + "/" + v + "/") for n, f, v in zip(df["name"], df["family"], df["variant"])):
         fail.append("%s: a name that is not family/variant/..." % label)
     if any("[" in c for c in df.columns):
         fail.append("%s: a unit inside a column name" % label)
