@@ -33,7 +33,7 @@ W = 1400; H = 680
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout 1, 2 margins 0.06, 0.99, 80.0 / H, 1 - 100.0 / H spacing 0.07 \
-        title sprintf("When does loading a column only for the rows that pass (direct) beat loading whole tiles (tiled), in time and in DRAM bytes?\nn = %s rows of int32 (paper 002 section 3.2)\n{/*0.8 %s}", fixed_axis(F, "n"), source_shaped) font ",12"
+        title sprintf("When does loading a column only for the rows that pass (direct) beat loading whole tiles (tiled), in time and in DRAM bytes?\nn = %s rows of int32 (paper 002: SHADB/SYCLDB, section 3.2)\n{/*0.8 %s}", fixed_axis(F, "n"), source_shaped) font ",12"
     unset label
     load gpdir."lib-footer.gp"
     set xrange [-0.02:1.02]

@@ -49,7 +49,7 @@ W = 1000; H = 800
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Which selection variant is fastest at each selectivity, and how close does it come to the bandwidth model?\nn = %.0f rows of int32 (Crystal section 4.2)\n{/*0.8 %s}", N, source_shaped)
+    set title sprintf("Which selection variant is fastest at each selectivity, and how close does it come to the bandwidth model?\nn = %.0f rows of int32 (guide 001: Crystal, section 4.2)\n{/*0.8 %s}", N, source_shaped)
     set xrange [0:1]
     set xtics ("0" 0, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.25" 0.25, "0.5" 0.5, "1" 1)
     set xlabel "selectivity (share of rows selected; axis linear near 0, logarithmic above 0.01)"
