@@ -31,7 +31,7 @@ read_one() {
     # Every row starts with its quoted point name: family/variant/.../n:N.
     local rows named
     rows=$(grep -c '^"' "$csv")
-    named=$(grep -c '^"[a-z0-9_]*/[A-Za-z0-9_]*/[^"]*n:[0-9]' "$csv")
+    named=$(grep -c '^"[a-z0-9_]*/[A-Za-z0-9_.]*/[^"]*n:[0-9]' "$csv")
     [ "$rows" -gt 0 ] && [ "$rows" -eq "$named" ] || no "$h5: $named of $rows rows start with a point name"
 }
 
