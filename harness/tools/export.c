@@ -135,6 +135,14 @@ int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
     return wb_export_close(f, x, part, e) == WB_OK ? n : -1;
 }
 
+const char *wb_export_board(const wb_results *r, char *buf, size_t len) {
+    const char *uuid = wb_results_attr(r, "gpu_uuid");
+    if (!uuid || !*uuid) return snprintf(buf, len, "-"), buf;
+    const size_t n = strncmp(uuid, "GPU-", 4) ? strcspn(uuid, "-") : 4 + strcspn(uuid + 4, "-");
+    snprintf(buf, len, "%.*s", (int)n, uuid);
+    return buf;
+}
+
 /* DIR/<name>-info.dat: the title line every script prints, and its footer:
  * the board (GPU UUID up to its first dash after "GPU-") and the revision
  * that measured the file ("-" when the file does not say). */
@@ -157,9 +165,9 @@ static int write_info(wb_export *x, wb_err *e) {
     fputc(' ', f);
     char shape[96];
     wb_export_str(f, wb_shape_text(&x->shape, shape, sizeof shape));
-    const char *uuid = x->r ? wb_results_attr(x->r, "gpu_uuid") : NULL, *rev = x->r ? wb_results_attr(x->r, "git_revision") : NULL;
+    const char *rev = x->r ? wb_results_attr(x->r, "git_revision") : NULL;
     char board[32] = "-", revision[16] = "-";
-    if (uuid && *uuid) snprintf(board, sizeof board, "%.*s", (int)(strncmp(uuid, "GPU-", 4) ? strcspn(uuid, "-") : 4 + strcspn(uuid + 4, "-")), uuid);
+    if (x->r) wb_export_board(x->r, board, sizeof board);
     if (rev && *rev) snprintf(revision, sizeof revision, "%.7s", rev);
     fputc(' ', f);
     wb_export_str(f, board);
