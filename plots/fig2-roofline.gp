@@ -29,11 +29,13 @@ array GSAME[4]
 do for [g = 1:NG] { GSAME[g] = 0; do for [k = 1:g - 1] { if (GSAME[k] == 0 && abs(GS[g] / GS[k] - 1) < 0.02) { GSAME[g] = k } } }
 gtitle(g) = GSAME[g] > 0 ? "" : sprintf("%s%s: %.1f G req/s, one sector each", esc(GN[g]), \
     (g < NG && GSAME[g + 1] == g) ? " and ".esc(GN[g + 1]) : "", GS[g])
-# ridge labels: horizontal, at the foot of the ridge line, alternately left
-# and right of it so that close ridges (7.0 and 8.3) do not print over each other
+# ridge labels: horizontal, at the foot of the ridge line: the lowest ridge's
+# left of its line, the others right of theirs, so that close ridges (7.0 and
+# 8.3) do not print over each other
 array RSIDE[8]
-side = 1
-do for [i = 1:NR] { RSIDE[i] = 0; if (drawn(i)) { side = -side; RSIDE[i] = side } }
+RLOW = 1e30
+do for [i = 1:NR] { if (drawn(i) && RR[i] < RLOW) { RLOW = RR[i] } }
+do for [i = 1:NR] { RSIDE[i] = drawn(i) ? (RR[i] == RLOW ? -1 : 1) : 0 }
 rlabel(i) = sprintf("%s ridge %.1f", RN[i], RR[i])
 W = 1000; H = 700
 ymin = 5; ymax = 5000
