@@ -45,6 +45,6 @@ do for [t = 1:3] {
          F using 2:($5 > 0 ? $3 : NaN) with points pt 6 ps 3.2 lw 2 lc rgb "#000000" \
          title "shared, fell back to global (table too large for shared memory)", \
          F index 0 using 2:6 with lines lw 2 dt 2 lc rgb "#000000" \
-         title "reading the input once at the measured DRAM read ceiling"
+         title sprintf("reading the input once at the %s DRAM read ceiling", measured_word)
     set output
 }

@@ -39,7 +39,7 @@ stats F using 2 nooutput
 SALL = STATS_max
 do for [b = 1:NB] { stats F index (b - 1) using 2 nooutput; SMAX[b] = STATS_max }
 stops(b) = SMAX[b] < SALL ? sprintf("; swept to s = %g only", SMAX[b]) : ""
-sel_title(b) = is_model(b) ? "bandwidth model 4N/Br + 4sN/Bw (measured Br, Bw)" \
+sel_title(b) = is_model(b) ? sprintf("bandwidth model 4N/Br + 4sN/Bw (%s Br, Bw)", measured_word) \
              : (is_peer(b) ? "CUB DeviceSelect (library peer)".stops(b) : esc(SER[b])." (".SHAPE[b].stops(b).")")
 # selectivity axis: linear near 0 and logarithmic above ~0.01 (asinh), so that
 # 0, 0.01 and 0.1, where the variants cross, get as much width as 0.1 to 1

@@ -35,7 +35,7 @@ array GC[7] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set multiplot layout 1, 2 margins 0.22, 0.985, 55.0 / H, 1 - 95.0 / H spacing 0.02 \
-        title sprintf("What do warps wait on in memory- and compute-bound points, and how much of the time is that? (seed 000 Fig 6)\n{/*0.8 %s; a row: family/variant:bound (against the measured ridge), with its share of all measured time; other variants: all not named, together}", source) font ",12"
+        title sprintf("What do warps wait on in memory- and compute-bound points, and how much of the time is that? (seed 000 Fig 6)\n{/*0.8 %s; a row: family/variant:bound (against the %s ridge), with its share of all the points' time; other variants: all not named, together}", source, measured_word) font ",12"
     unset label
     load gpdir."lib-footer.gp"
     set yrange [0.4:NBAR + 0.6]
@@ -51,7 +51,7 @@ do for [t = 1:3] {
     # the key in the right panel's empty lower right (small rows, short bars)
     set key inside right bottom vertical box opaque Left reverse font ",10" samplen 1.5
     set ytics format ""
-    set title "the same cycles weighted by the row's share of all measured time (%)" font ",11"
+    set title "the same cycles weighted by the row's share of all the points' time (%)" font ",11"
     set xrange [0:*]
     plot for [g = 3:9] F using ((cum(g) + column(g) / 2) * $2 / 100):(NBAR - $0):(cum(g) * $2 / 100):((cum(g) + column(g)) * $2 / 100):((NBAR - $0) - 0.38):((NBAR - $0) + 0.38) \
          with boxxyerror lc rgb GC[g - 2] title GN[g - 2]
