@@ -1,8 +1,10 @@
 /* store_h5.h - the results file: provenance attributes on the root group,
  * one row per point in /points (compound of schema.h's columns, chunked,
  * appended and flushed row by row so that a killed run keeps every finished
- * point), and every timed sample in /samples {point_id, rep, time_ms}.
- * Reading checks the schema version and the columns before trusting a file. */
+ * point), every timed sample in /samples {point_id, rep, time_ms}, the
+ * columns' units in /columns and the run's ceilings in /ceilings (schema 6;
+ * docs/results-format.md). Reading checks the schema version and the
+ * columns before trusting a file. */
 #ifndef WB_STORE_H5_H
 #define WB_STORE_H5_H
 
