@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """pandas_read.py RESULTS.h5 POINTS.csv - the two reads docs/results-format.md
-shows, run as written there: the CSV export with pd.read_csv and the HDF5
-file with h5py + pandas. Each must give str columns for text and numeric
+shows, its snippet taken from the page and run on these files: the CSV
+export with pd.read_csv and the HDF5 file with h5py + pandas. Each must
+give str columns for text and numeric
 columns for numbers, with no conversion after the snippet; the columns are
 the point name and the schema's names; the ceilings come as a table.
 Exit 0 when all holds, 1 otherwise, 77 when h5py or pandas is missing."""
+import os
+import re
 import sys
 
 try:
@@ -17,12 +20,20 @@ except ImportError as e:
 h5_path, csv_path = sys.argv[1:3]
 fail = []
 
-# --- the docs' snippet, verbatim ---
-points = pd.read_csv(csv_path)
-with h5py.File(h5_path, "r") as f:
-    table = pd.DataFrame(f["points"][:]).apply(lambda c: c.str.decode("utf-8") if c.dtype == object else c)
-    ceilings = pd.DataFrame(f["ceilings"][:]).apply(lambda c: c.str.decode("utf-8") if c.dtype == object else c)
-# --- end of the snippet ---
+# The snippet of docs/results-format.md, run as it stands there (the first
+# python block), on these two files.
+docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results-format.md")
+text = open(docs).read()
+m = re.search(r"```python\n(.*?)```", text, re.S)
+if not m:
+    print("FAIL: no python snippet in %s" % docs)
+    sys.exit(1)
+snippet = m.group(1).replace('"RUN.h5"', repr(h5_path)).replace('"points.csv"', repr(csv_path))
+scope = {}
+exec(compile(snippet, docs, "exec"), scope)
+points, table, ceilings = scope["points"], scope["table"], scope["ceilings"]
+if len(scope["point"]) == 0:
+    fail.append("the snippet's point by name is not there")
 
 
 def is_text(series):
