@@ -103,7 +103,7 @@ def main():
               f"ILP {c['ilp'][i]} occ {c['occupancy_target'][i]:g} (row {c['id'][i]})")
 
     print(f"\n[transform] GB/s per ILP at occupancy 1, block 256; CUB and cudaMemcpy ({memcpy:.0f} GB/s) at the same n")
-    tr = ok & (fam == "transform") & np.isclose(c["occupancy_target"].astype(float), 1) & (c["sm_limit"] == 0)
+    tr = ok & (fam == "transform") & np.isclose(c["occupancy_target"].astype(float), 1) & (c["sm_limit"] <= 0)
     for N in (1 << 26, 1 << 28):
         cub = ok & (fam == "transform") & (var == "cub") & (n == N)
         print(f"  n=2^{int(np.log2(N))}: cub {gbps[cub][0] if cub.any() else float('nan'):.0f} GB/s")

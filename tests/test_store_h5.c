@@ -481,20 +481,21 @@ static void test_schema6(void) {
     CHECK(wb_store_close(s, &e) == WB_OK);
 
     /* Raw: what h5py and pandas see. */
-    typedef struct { char name[256]; double noise_pct, occ_pct; int reps; } raw;
-    raw got = {"", 0, 0, 0};
+    typedef struct { char name[256]; double noise_pct, occ_pct; int reps, sm_limit; } raw;
+    raw got = {"", 0, 0, 0, 0};
     hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "points", H5P_DEFAULT);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(raw)), s256 = wb_h5_str_type(256, p, &e);
     CHECK(H5Tinsert(t, "name", offsetof(raw, name), s256) >= 0);
     CHECK(H5Tinsert(t, "noise_pct", offsetof(raw, noise_pct), H5T_NATIVE_DOUBLE) >= 0);
     CHECK(H5Tinsert(t, "occupancy_theoretical_pct", offsetof(raw, occ_pct), H5T_NATIVE_DOUBLE) >= 0);
     CHECK(H5Tinsert(t, "reps", offsetof(raw, reps), H5T_NATIVE_INT) >= 0);
+    CHECK(H5Tinsert(t, "sm_limit", offsetof(raw, sm_limit), H5T_NATIVE_INT) >= 0);
     CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &got) >= 0);
     CHECK(strcmp(got.name, "select/if_tile/n:1000/selectivity:0.01") == 0);
     if (strcmp(got.name, "select/if_tile/n:1000/selectivity:0.01")) fprintf(stderr, "name: %s\n", got.name);
     CHECK_NEAR(got.noise_pct, 0.4, 1e-12);
     CHECK_NEAR(got.occ_pct, 75, 1e-12);
-    CHECK(got.reps == -1);
+    CHECK(got.reps == -1 && got.sm_limit == -1); /* noise-driven, all SMs: "does not apply" */
     CHECK(H5Aexists(f, "ceiling_dram_read_gbps") == 0 && H5Aexists(f, "ceiling_gather_word_1073741824B_greqs") == 0);
     CHECK(H5Dclose(d) >= 0 && H5Tclose(t) >= 0 && H5Tclose(s256) >= 0);
     d = H5Dopen2(f, "ceilings", H5P_DEFAULT);
@@ -508,7 +509,7 @@ static void test_schema6(void) {
     if (res.nrows != 1) return (void)fprintf(stderr, "%s\n", e.msg);
     CHECK_NEAR(res.rows[0].m.noise, 0.004, 1e-15);
     CHECK_NEAR(res.rows[0].p.launch.occupancy_theoretical, 0.75, 1e-15);
-    CHECK(res.rows[0].m.reps == 0);
+    CHECK(res.rows[0].m.reps == 0 && res.rows[0].p.launch.sm_limit == 0);
     CHECK(strcmp(res.rows[0].name, "select/if_tile/n:1000/selectivity:0.01") == 0);
     CHECK_NEAR(wb_row_get(&res.rows[0], wb_schema_find("noise_pct")), 0.4, 1e-12);
     CHECK(wb_row_get(&res.rows[0], wb_schema_find("reps")) == -1);

@@ -35,7 +35,8 @@ static const wb_column fixed_before[] = {
     I32("smem_bytes", p.launch.smem_bytes, "bytes", "dynamic shared memory per block, padding included"),
     I32("blocks_per_sm", p.launch.blocks_per_sm, "blocks", "resident blocks per SM"),
     F64("waves", p.launch.waves, "waves", "grid / (blocks_per_sm * SMs)"),
-    I32("sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; 0 = all"),
+    RECODED(WB_COL_I32, "sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; -1: not restricted (all SMs)",
+            WB_ENC_ZERO_NA, NULL),
 #define AXIS_COLUMN(column, type, na, unit, desc) type(#column, p.column, unit, desc),
     WB_POINT_AXES(AXIS_COLUMN) /* harness/base/axes.h */
     F64("table_bytes", p.table_bytes, "bytes", "table read at random (gathers, probes)"),
