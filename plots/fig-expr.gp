@@ -11,32 +11,40 @@
 fig = "fig-expr"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
 load gpdir."lib-common.gp"
+multi_panel = 1
 F = data."/".fig.".dat"
 R = data."/".fig."-roofs.dat"
 load gpdir."lib-blocks.gp"
 load gpdir."lib-roofs.gp"
-W = 1500; H = 600
+W = 1500; H = 640
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 1, 3 title sprintf("Expression interpreter vs compiled code against expression size (seed 000 section 7)\n{/*0.8 %s}", source_shaped)
+    set multiplot layout 1, 3 margins 0.05, 0.99, 75.0 / H, 1 - 95.0 / H spacing 0.06 \
+        title sprintf("How many instructions does interpreting an expression cost over compiled code, and when does that make it compute-bound? (seed 000 section 7)\n{/*0.8 %s}", source_shaped) font ",12"
+    unset label
+    load gpdir."lib-footer.gp"
     set logscale x 2
     set xlabel "expression operators"
-    set key top left box opaque Left reverse font ",9"
-    set title "instructions per element"
+    set key top left box opaque Left reverse font ",9" samplen 3
+    set title "instructions per element" font ",11"
     set ylabel "warp instructions per element"
     set logscale y
-    plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt dash(b - 1) pt pair_pt(b) ps 1.2 \
+    plot for [b = 1:NB] F index (b - 1) using 2:4 with linespoints lw 2 dt 1 pt pair_pt(b) ps 1.2 \
          lc rgb col(b - 1) title esc(SER[b])
-    set title "instruction intensity against the ridges"
+    unset label 990
+    set title "instruction intensity against the ridges (above a ridge: compute-bound there)" font ",11"
     set ylabel "warp instructions per DRAM sector"
-    plot for [b = 1:NB] F index (b - 1) using 2:5 with linespoints lw 2 dt dash(b - 1) pt pair_pt(b) ps 1.2 \
+    # a ridge within 5% under the file's one (the H200 datasheet's) is named in the key, not drawn
+    do for [i = 1:NR] { if (hidden(i)) { set label 3 sprintf("%s %s ridge %.1f: under the %s one", RN[i], roof_what(i), RR[i], RK[FR]) at graph 0.98, graph 0.03 right font ",8" tc rgb "#555555" } }
+    plot for [b = 1:NB] F index (b - 1) using 2:5 with linespoints lw 2 dt 1 pt pair_pt(b) ps 1.2 \
          lc rgb col(b - 1) title esc(SER[b]), \
-         for [i = 1:NR] RR[i] with lines lw roof_lw(i) - 1 dt roof_dt(i) lc rgb roof_lc(i) \
-         title sprintf("%s ridge %.1f (%s)", RN[i], RR[i], roof_what(i))
-    set title "time"
+         for [i = 1:NR] (drawn(i) ? RR[i] : NaN) with lines lw roof_lw(i) - 1 dt roof_dt(i) lc rgb roof_lc(i) \
+         title (drawn(i) ? sprintf("%s ridge %.1f (%s)", RN[i], RR[i], roof_what(i)) : "")
+    unset label 3
+    set title "time" font ",11"
     set ylabel "time (ms, median)"
-    plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt dash(b - 1) pt pair_pt(b) ps 1.2 \
+    plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt 1 pt pair_pt(b) ps 1.2 \
          lc rgb col(b - 1) title esc(SER[b])
     unset multiplot
     set output

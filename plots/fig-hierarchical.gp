@@ -14,6 +14,7 @@
 fig = "fig-hierarchical"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
 load gpdir."lib-common.gp"
+multi_panel = 1
 F = data."/".fig.".dat"
 load gpdir."lib-blocks.gp"
 NR = 0
@@ -25,34 +26,56 @@ mroof(x, i) = (TOP > 0 && x * RV[i] > TOP) ? TOP : x * RV[i]
 roof_at(x, i) = RK[i] eq "memory" ? mroof(x, i) : RV[i]
 rdt(i) = RK[i] eq "memory" ? i : 4
 rlw(i) = RK[i] eq "memory" ? 2 : 1.5
-COLS = NB <= 4 ? 2 : 3
-ROWS = (NB + COLS - 1) / COLS
-W = 520 * COLS; H = 420 * ROWS + 60
+# one panel per family and a cell for the shared key: 4 columns leave no
+# empty cell for the suite's 7 families
+COLS = NB + 1 < 4 ? NB + 1 : 4
+ROWS = (NB + 1 + COLS - 1) / COLS
+W = 440 * COLS + 60; H = 400 * ROWS + 110
+# a kernel's L1, L2 and DRAM intensities share its G inst/s: a thin grey
+# segment from the smallest to the largest links its three markers
+mn(a, b, c) = a < b ? (a < c ? a : c) : (b < c ? b : c)
+mx(a, b, c) = a > b ? (a > c ? a : c) : (b > c ? b : c)
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout ROWS, COLS title sprintf("Hierarchical instruction roofline (Ding and Williams, PMBS 2019)\n{/*0.8 %s}", source)
+    set multiplot layout ROWS, COLS margins 0.05, 0.99, 80.0 / H, 1 - 100.0 / H spacing 0.045, 80.0 / H \
+        title sprintf("Which memory level limits each family's kernels? Hierarchical instruction roofline (Ding and Williams, PMBS 2019)\n{/*0.8 %s; each kernel's L1, L2 and DRAM intensity at its G inst/s, linked by a grey segment}", source) font ",12"
+    unset label
+    load gpdir."lib-footer.gp"
     set logscale xy
     set xrange [0.01:1000]
     set yrange [0.5:5000]
     set format x "10^{%L}"
     set format y "10^{%L}"
-    set xlabel "warp instructions per sector (L1, L2, DRAM)"
-    set ylabel "G warp instructions/s"
-    set key bottom right font ",8" box opaque
+    unset key
     set samples 300
     do for [b = 1:NB] {
-        unset arrow; unset label
+        unset arrow
         set arrow from 1.0/32, graph 0 to 1.0/32, graph 1 nohead dt 2 lw 1.5 lc rgb "#aa3377"
         set arrow from 0.25, graph 0 to 0.25, graph 1 nohead dt 3 lw 1.5 lc rgb "#aa3377"
-        set label "random wall" at 1.0/32, graph 0.95 right rotate by 90 offset -0.5, 0 font ",8" tc rgb "#aa3377"
-        set label "unit-stride wall" at 0.25, graph 0.95 right rotate by 90 offset -0.5, 0 font ",8" tc rgb "#aa3377"
-        set title esc(SER[b])
-        plot for [i = 1:NR] roof_at(x, i) with lines lw rlw(i) dt rdt(i) lc rgb col(i - 1) title esc(RN[i]), \
-             F index (b - 1) using 3:6 with points pt 7 ps 0.8 lc rgb col(0) title "L1", \
-             F index (b - 1) using 4:6 with points pt 6 ps 0.8 lc rgb col(1) title "L2", \
-             F index (b - 1) using 5:6 with points pt 2 ps 0.8 lc rgb col(2) title "DRAM"
+        set label 11 "random wall" at 1.0/32, graph 0.04 left rotate by 90 offset -0.5, 0 font ",8" tc rgb "#aa3377"
+        set label 12 "unit-stride wall" at 0.25, graph 0.04 left rotate by 90 offset -0.5, 0 font ",8" tc rgb "#aa3377"
+        set title esc(SER[b]) font ",11"
+        set xlabel (b > NB + 1 - COLS ? "warp instructions per sector (L1, L2, DRAM)" : "") font ",9"
+        set ylabel ((b - 1) % COLS == 0 ? "G warp instructions/s" : "") font ",9"
+        plot for [i = 1:NR] roof_at(x, i) with lines lw rlw(i) dt rdt(i) lc rgb col(i - 1) notitle, \
+             F index (b - 1) using (mn($3, $4, $5)):6:(mx($3, $4, $5) - mn($3, $4, $5)):(0) with vectors nohead lw 0.6 lc rgb "#c0c0c0" notitle, \
+             F index (b - 1) using 3:6 with points pt 7 ps 0.7 lc rgb col(0) notitle, \
+             F index (b - 1) using 4:6 with points pt 6 ps 0.7 lc rgb col(1) notitle, \
+             F index (b - 1) using 5:6 with points pt 2 ps 0.7 lc rgb col(2) notitle
+        unset label 990
     }
+    # the key cell: roofs, then the three levels' markers, in one order for all panels
+    unset border; unset tics; unset xlabel; unset ylabel; unset title; unset arrow; unset label; unset logscale
+    set xrange [0:1]; set yrange [0:1]
+    set key inside center center vertical Left reverse font ",10" samplen 4 spacing 1.2
+    plot for [i = 1:NR] NaN with lines lw rlw(i) dt rdt(i) lc rgb col(i - 1) title esc(RN[i]).(RK[i] eq "memory" ? " roof" : " ceiling"), \
+         NaN with points pt 7 ps 1 lc rgb col(0) title "a kernel at L1", \
+         NaN with points pt 6 ps 1 lc rgb col(1) title "... at L2", \
+         NaN with points pt 2 ps 1 lc rgb col(2) title "... at DRAM", \
+         NaN with lines lw 1 lc rgb "#c0c0c0" title "one kernel's three", \
+         NaN with lines lw 1.5 dt 2 lc rgb "#aa3377" title "random wall (1/32 inst/sector)", \
+         NaN with lines lw 1.5 dt 3 lc rgb "#aa3377" title "unit-stride wall (1/4)"
     unset multiplot
     set output
 }

@@ -25,28 +25,34 @@ NG = 0
 undefine STATS_*
 stats G using 1 nooutput
 if (exists("STATS_records")) { NG = STATS_records }
-W = 1000; H = 650
+# earlier series drawn wider: where two coincide (direct and packed while the
+# table is in shared memory) the one under still shows at the edges
+layer_lw(b) = 1.6 + 0.6 * (NB - b)
+W = 1000; H = 700
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Probe throughput against table size, and the random-access wall (guide 001 4.3, paper 002 3.3)\n{/*0.8 %s}", source)
+    set title sprintf("How fast can a probe go as its table outgrows shared memory and L2, and how near is the random-access wall?\n(guide 001: Crystal, section 4.3; paper 002: SHADB/SYCLDB, section 3.3)\n{/*0.8 %s}", source)
     set logscale xy
     set format x "2^{%L}"
     set logscale x 2
     set xlabel "table size (bytes)"
     set ylabel "throughput (G probes/s; wall: G random 4-byte reads/s)"
     set key bottom left box opaque Left reverse
+    set tmargin 7
     unset arrow; unset label
+    load gpdir."lib-footer.gp"
+    # the memory levels: dotted lines, named above the axes where no curve runs
     do for [l = 1:NL] {
         set arrow from LE[l], graph 0 to LE[l], graph 1 nohead dt 3 lw 1.5 lc rgb "#555555"
-        set label esc(LN[l]) at LE[l], graph 0.97 right rotate by 90 offset -0.7, 0 font ",9"
+        set label esc(LN[l]) at LE[l], graph 1.025 center font ",9" tc rgb "#555555"
     }
     if (NG > 0) {
         plot G using 1:2 with lines lw 6 lc rgb "#bbbbbb" title (kind eq "projected" ? "gather\\_word ceiling (projected with the file)" : "gather\\_word ceiling (same run)"), \
-             for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt dash(b - 1) \
+             for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw layer_lw(b) dt 1 \
              pt pair_pt(b) ps 1.3 lc rgb col(b - 1) title esc(SER[b])
     } else {
-        plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 dt dash(b - 1) \
+        plot for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw layer_lw(b) dt 1 \
              pt pair_pt(b) ps 1.3 lc rgb col(b - 1) title esc(SER[b])
     }
     set output

@@ -2,7 +2,9 @@
 # largest scale factor of the file, each form at its fastest launch shape.
 # Left: time of the tiled (Crystal), direct, packed and bitmap (seed 002) forms against the
 # query's bandwidth model (its bytes model at the file's DRAM read ceiling,
-# the black bars). Right: instructions per DRAM sector against the ridges of
+# the black bars; a bar on a log axis would have a height set by the axis
+# floor, so the model is a line). Q1.x's packed and bitmap points repeat the
+# direct kernel and are drawn grey. Right: instructions per DRAM sector against the ridges of
 # the file's GPU, the L4 and the GH200: a query below a ridge is memory-bound
 # on that GPU, above it compute-bound.
 # Reads DATA/fig-ssb.dat: series query form sf time_ms model_ms pct_of_model
@@ -12,48 +14,60 @@
 fig = "fig-ssb"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
 load gpdir."lib-common.gp"
+multi_panel = 1
 F = data."/".fig.".dat"
 R = data."/".fig."-roofs.dat"
 load gpdir."lib-blocks.gp"
-W = 1400; H = 680
+W = 1400; H = 700
 
 sf = 0
 stats F index 0 every ::0::0 using (sf = $4, 0) nooutput
 array QN[13] = ["Q1.1", "Q1.2", "Q1.3", "Q2.1", "Q2.2", "Q2.3", "Q3.1", "Q3.2", "Q3.3", "Q3.4", "Q4.1", "Q4.2", "Q4.3"]
 set xtics () 
 do for [q = 1:13] { set xtics add (QN[q] q - 1) }
-NR = 0
-array RN[8]; array RR[8]
-stats R using (NR = NR < 8 ? NR + 1 : NR, RN[NR] = strcol(1), RR[NR] = $5, 0) nooutput
+load gpdir."lib-roofs.gp"
 RMAX = 1
 do for [k = 1:NR] { RMAX = RR[k] > RMAX ? RR[k] : RMAX }
-load gpdir."lib-ridges.gp"
+# Q1.x has no dimension map to pack or to turn into a bitmap: its packed and
+# bitmap points run the direct kernel again (micro/ssb.c) and are drawn as
+# grey repeats, not as forms of their own
+repeat(b, q) = (SER[b] eq "packed" || SER[b] eq "bitmap") && q < 3
+form_x(b) = (b - 2.5) * 0.18
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 1, 2 title sprintf("Star Schema Benchmark at SF %g: four forms of each query against the roofline\n{/*0.8 %s}", sf, source)
+    set multiplot layout 1, 2 margins 0.05, 0.9, 0.1, 0.88 spacing 0.07 title sprintf("Star Schema Benchmark at SF %g: how far is each query form from its bandwidth model, and which side of each ridge is it on?\n{/*0.8 %s}", sf, source_shaped)
     set xrange [-0.6:12.6]
     unset xlabel   # the tics name the queries; the key sits below
-    set key below horizontal box Left reverse font ",9"
-    set title "time (bars: bytes model at the DRAM read ceiling)"
-    set ylabel "time (ms, median)"
-    set logscale y
-    set boxwidth 0.7
-    set style fill transparent solid 0.15 noborder
-    plot F index 0 using 16:6 with boxes lc rgb "#000000" title "bandwidth model", \
-         for [b = 1:NB] F index (b - 1) using ($16 + (b - 2.5) * 0.18):5 with points pt pair_pt(b) ps 1.6 \
-         lc rgb col(b - 1) title esc(SER[b])
-    set title "instructions per DRAM sector against the ridges"
-    set ylabel "warp instructions per DRAM sector"
-    set yrange [*:RMAX * 2]   # every ridge on the chart, the L4's 44 included
+    # one key, in the right panel's empty bottom: the forms look alike in both
+    unset key
     unset arrow; unset label
-    set rmargin 16  # ridge labels stand right of the chart, off the points
+    load gpdir."lib-footer.gp"
+    set title "time; black line: the query's bytes model at the DRAM read ceiling"
+    set ylabel "time (ms, median, log scale)"
+    set logscale y
+    set yrange [0.3:*]
+    set label 2 "grey: Q1.x packed and bitmap run\nthe direct kernel again (repeats)" at first 2.7, graph 0.08 left font ",9" tc rgb "#777777"
+    plot F index 0 using ($16 - 0.42):6:(0.84):(0) with vectors nohead lw 3 lc rgb "#000000" title "bandwidth model", \
+         for [b = 1:NB] F index (b - 1) using ($16 + form_x(b)):(repeat(b, $16) ? NaN : $5) with points pt pair_pt(b) ps 1.6 \
+         lc rgb col(b - 1) title esc(SER[b]), \
+         for [b = 1:NB] F index (b - 1) using ($16 + form_x(b)):(repeat(b, $16) ? $5 : NaN) with points pt pair_pt(b) ps 1.2 \
+         lc rgb "#aaaaaa" notitle
+    unset label 990; unset label 2
+    set title "instructions per DRAM sector against the ridges"
+    set ylabel "warp instructions per DRAM sector (log scale)"
+    set yrange [1:RMAX * 2]   # every ridge on the chart, the L4's 44 included
+    set key inside bottom right horizontal maxcols 2 box opaque Left reverse font ",10"
     do for [k = 1:NR] {
-        set arrow from graph 0, first RR[k] to graph 1, first RR[k] nohead dt 3 lw 1.5 lc rgb col(k + 3)
-        set label esc(RLABEL[k]) at graph 1.01, first RR[k] left font ",9" tc rgb col(k + 3)
+        if (drawn(k)) {
+            set arrow from graph 0, first RR[k] to graph 1, first RR[k] nohead dt roof_dt(k) lw 1.5 lc rgb roof_lc(k)
+            set label sprintf("%s ridge %.1f", RN[k], RR[k]) at graph 1.01, first RR[k] left font ",9" tc rgb roof_lc(k)
+        }
     }
-    plot for [b = 1:NB] F index (b - 1) using ($16 + (b - 2.5) * 0.18):11 with points pt pair_pt(b) ps 1.6 \
-         lc rgb col(b - 1) title esc(SER[b])
+    plot for [b = 1:NB] F index (b - 1) using ($16 + form_x(b)):(repeat(b, $16) ? NaN : $11) with points pt pair_pt(b) ps 1.6 \
+         lc rgb col(b - 1) title esc(SER[b]), \
+         for [b = 1:NB] F index (b - 1) using ($16 + form_x(b)):(repeat(b, $16) ? $11 : NaN) with points pt pair_pt(b) ps 1.2 \
+         lc rgb "#aaaaaa" notitle
     unset arrow; unset label
     unset logscale y
     set yrange [*:*]

@@ -17,14 +17,16 @@ up(a, b) = a >= b
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title "GPU trends relative to P100: memory bandwidth outgrows instruction throughput\n{/*0.8 datasheet values (harness/gpus.tsv); B200 and Rubin at the H200 clock as seed 000 assumes}"
+    set title "Does memory bandwidth grow faster than instruction throughput across GPU generations? (relative to P100)\n{/*0.8 datasheet values (harness/gpus.tsv); B200 and Rubin at the H200 clock as seed 000 assumes}"
     set logscale y 2
     set yrange [0.8:48]
     set ytics ("1x" 1, "2x" 2, "4x" 4, "8x" 8, "16x" 16, "32x" 32)
     set ylabel "relative to P100 (x)"
     set xlabel "GPU (datasheet)"
     set xrange [-0.4:6.6]
-    set key top left box opaque reverse Left
+    set key top left box opaque reverse Left samplen 4
+    unset label
+    load gpdir."lib-footer.gp"
     plot F using 0:8:xtic(1) with linespoints lw 2.5 dt 1 pt 7 ps 1.4 lc rgb col(0) title "memory bandwidth (GB/s)", \
          F using 0:7 with linespoints lw 2.5 dt 2 pt 4 ps 1.4 lc rgb col(1) title "warp-instruction throughput (SMs x 4 x clock)", \
          F using ($0 - 0.08):(up($8, $7) ? $8 * 1.16 : NaN):(sprintf("%.1fx", $8)) with labels right font ",9" tc rgb col(0), \

@@ -18,13 +18,17 @@ W = 900; H = 620
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Time at or above an occupancy (seed 000 Fig 7)\n{/*0.8 %s}", source)
+    set title sprintf("For what share of the time do kernels keep at least x%% of the warps resident? (seed 000 Fig 7)\n{/*0.8 %s}", source)
     set xrange [0:100]
     set yrange [0:102]
+    set tmargin 5
     set xlabel "occupancy x (%)"
     set ylabel "share of time where occupancy >= x (%)"
-    set key bottom left box opaque Left reverse
+    set key bottom left box opaque Left reverse samplen 4
+    unset label
+    load gpdir."lib-footer.gp"
     set arrow 1 from 75, 0 to 75, 100 nohead dt 3 lc rgb "#777777"
+    set label 2 "75%: the occupancy each key entry quotes" at 75, graph 1.03 center font ",9" tc rgb "#555555"
     plot for [b = 1:NB] F index (b - 1) using 2:3 with lines lw 2.5 dt b lc rgb col(b - 1) \
          title sprintf("%s occupancy (%.0f%% of time at >= 75%%)", esc(SER[b]), AT75[b])
     set output

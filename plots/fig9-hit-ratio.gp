@@ -16,12 +16,14 @@ hit_title(s) = s eq "max" ? "max of L1 and L2" : s." hit ratio"
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Time at or above a cache hit ratio (seed 000 Fig 9)\n{/*0.8 %s}", source)
+    set title sprintf("For what share of the time do the caches hit at least x%% of the time? (seed 000 Fig 9)\n{/*0.8 %s}", source)
     set xrange [0:100]
     set yrange [0:102]
     set xlabel "hit ratio x (%)"
     set ylabel "share of time where hit ratio >= x (%)"
-    set key top right box opaque Left reverse   # the curves fall before x = 80%: the top right is empty
+    set key top right box opaque Left reverse samplen 4   # the curves fall before x = 80%: the top right is empty
+    unset label
+    load gpdir."lib-footer.gp"
     plot for [b = 1:NB] F index (b - 1) using 2:3 with lines lw (SER[b] eq "max" ? 3.5 : 2.2) dt b \
          lc rgb (SER[b] eq "max" ? "#000000" : col(b - 1)) title hit_title(SER[b])
     set output

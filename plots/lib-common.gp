@@ -13,9 +13,9 @@ if (!exists("gpdir")) { gpdir = "" }
 # enhanced text, where "_" and "^" would otherwise become sub/superscripts.
 esc(s) = strlen(s) == 0 ? "" : ((strstrt("_^@&{}", s[1:1]) > 0 ? "\\" : "") . s[1:1] . esc(s[2:]))
 
-gpu = "?"; kind = "?"; stem = "?"; shape_rule = "?"
+gpu = "?"; kind = "?"; stem = "?"; shape_rule = "?"; board = "-"; revision = "-"
 stats data."/".fig."-info.dat" using (gpu = strcol(1), kind = strcol(2), stem = strcol(3), \
-      shape_rule = (strlen(strcol(4)) ? strcol(4) : "?"), 0) nooutput
+      shape_rule = (strlen(strcol(4)) ? strcol(4) : "?"), board = strcol(5), revision = strcol(6), 0) nooutput
 # the export writes spaces as "_"; the launch-shape rule reads as words
 unus(s) = strlen(s) == 0 ? "" : ((s[1:1] eq "_" ? " " : s[1:1]) . unus(s[2:]))
 shape_rule = unus(shape_rule)
@@ -27,6 +27,11 @@ source = esc((kind eq "projected") ? sprintf("%s PROJECTED (not measured), %s", 
 # rule they used (wallbench export --shape): "fastest launch shape per point"
 # or the fixed shape
 source_shaped = source . "; " . shape_rule
+# the footer every figure prints at its bottom left (lib-footer.gp): which
+# board and revision measured the file, and the launch-shape rule
+footer = (kind eq "reference") ? "reference GPU table (harness/gpus.tsv); no measured file" \
+       : sprintf("%s %s, board %s, revision %s, file %s.h5; %s", gpu, kind, \
+                 (board eq "-" ? (kind eq "projected" ? "of the measured source" : "not recorded") : board), revision, stem, shape_rule)
 
 # Okabe-Ito colours (colour-blind safe); dash and point types vary with them
 array COL[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"]
@@ -47,3 +52,6 @@ set border lw 1.2
 pair_pt(b) = ((int(b) - 1) % 2 == 0) ? pt((int(b) - 1) / 2) : pto((int(b) - 1) / 2)
 # how titles name the file's own roof
 measured_word = (kind eq "projected") ? "projected" : "measured"
+# the value of axis k on a family table's "# fixed: n=... dtype=... ..." line
+# (wallbench export writes it second), or "?"
+fixed_axis(f, k) = system(sprintf("sed -n 's/^# fixed:.* %s=\\([^ ;]*\\).*/\\1/p' '%s' | head -n 1", k, f))

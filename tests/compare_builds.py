@@ -37,7 +37,7 @@ def load(path):
                 return v.decode()
             if isinstance(v, np.floating):
                 return "nan" if math.isnan(v) else round(float(v), 9)  # NaN != NaN would match nothing
-            return int(v)
+            return 0 if c == "sm_limit" and int(v) == -1 else int(v)  # schema 6: -1 = all SMs (older: 0)
         if val("status") != "ok":
             continue
         got = {c: val(c) for c in ("time_median_ms", "inst", "regs")}

@@ -2,8 +2,9 @@
 """export_json.py POINTS.csv POINTS.json SAMPLES.csv SAMPLES.json - the JSON
 exports against the CSV ones (which test_export_rows.c checks against the
 HDF5 rows): same columns in the same order, every value equal (NaN in the
-CSV is null in the JSON), the units of the header in "columns" and "units",
-the provenance present, the samples grouped by point in order."""
+CSV is null in the JSON), the header the column names, their units the same in "columns",
+"units" and the CSV's sidecar POINTS.csv.columns.json, the provenance and
+ceilings present, the samples grouped by point in order."""
 import csv, json, math, sys
 
 def num(s):
@@ -18,12 +19,15 @@ doc = json.load(open(points_json))
 if doc["format"] != "wallbench-points": fail.append("format")
 if doc["provenance"].get("git_rev") != "abc1234": fail.append("provenance git_rev")
 if doc["provenance"].get("sm_count") != 132: fail.append("provenance sm_count")
+if not any(c["name"] == "dram_read" and c["unit"] == "GB/s" for c in doc["ceilings"]): fail.append("ceilings")
+if any(k.startswith("ceiling_") for k in doc["provenance"]): fail.append("ceiling attributes in the provenance")
 names = [c["name"] for c in doc["columns"]]
-want = [h.split("[")[0] for h in header]
-if names != want: fail.append("columns differ from the CSV header")
-for c, h in zip(doc["columns"], header):
-    unit = h[len(c["name"]) + 1:-1] if "[" in h else ""
-    if c["unit"] != unit or doc["units"][c["name"]] != unit: fail.append("unit of " + c["name"])
+if names != header: fail.append("columns differ from the CSV header")
+side = json.load(open(points_csv + ".columns.json"))
+if side["format"] != "wallbench-columns" or side["columns"] != doc["columns"]: fail.append("sidecar columns")
+for c in doc["columns"]:
+    if doc["units"][c["name"]] != c["unit"]: fail.append("unit of " + c["name"])
+if doc["units"]["time_median_ms"] != "ms" or doc["units"]["noise_pct"] != "%": fail.append("units")
 if len(doc["points"]) != len(body): fail.append("point count")
 for i, (p, r) in enumerate(zip(doc["points"], body)):
     if list(p.keys()) != names: fail.append("keys of point %d" % i)
@@ -39,7 +43,7 @@ for i, (p, r) in enumerate(zip(doc["points"], body)):
 with open(samples_csv, newline="") as f:
     srows = list(csv.reader(f))[1:]
 sdoc = json.load(open(samples_json))
-flat = [(s["point"], s["id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
+flat = [(s["name"], s["id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
 if [(r[0], int(r[1]), int(r[2]), num(r[3])) for r in srows] != flat: fail.append("samples differ")
 if sdoc["units"]["time_ms"] != "ms": fail.append("samples unit")
 for m in fail: print("FAIL:", m)

@@ -27,6 +27,12 @@ def load(path):
     with h5py.File(path, "r") as f:
         p = f["/points"][:]
         attrs = {k: f.attrs[k] for k in f.attrs}
+        # Schema 6 keeps ceilings in /ceilings; older files as ceiling_* attributes.
+        if "ceilings" in f:
+            for c in f["ceilings"][:]:
+                size = "" if np.isnan(c["size_bytes"]) else "%.0fB_" % c["size_bytes"]
+                unit = {b"GB/s": "gbps", b"G inst/s": "gips", b"G req/s": "greqs"}.get(bytes(c["unit"]), "value")
+                attrs["ceiling_%s_%s%s" % (c["name"].decode(), size, unit)] = c["value"]
     s = lambda col: np.char.decode(p[col].astype("S"), "utf-8", "replace") if p.dtype[col].kind == "S" else p[col]
     cols = {name: s(name) for name in p.dtype.names}
     return cols, attrs
@@ -97,7 +103,7 @@ def main():
               f"ILP {c['ilp'][i]} occ {c['occupancy_target'][i]:g} (row {c['id'][i]})")
 
     print(f"\n[transform] GB/s per ILP at occupancy 1, block 256; CUB and cudaMemcpy ({memcpy:.0f} GB/s) at the same n")
-    tr = ok & (fam == "transform") & np.isclose(c["occupancy_target"].astype(float), 1) & (c["sm_limit"] == 0)
+    tr = ok & (fam == "transform") & np.isclose(c["occupancy_target"].astype(float), 1) & (c["sm_limit"] <= 0)
     for N in (1 << 26, 1 << 28):
         cub = ok & (fam == "transform") & (var == "cub") & (n == N)
         print(f"  n=2^{int(np.log2(N))}: cub {gbps[cub][0] if cub.any() else float('nan'):.0f} GB/s")

@@ -32,9 +32,9 @@ python3 - "$out/points.csv" <<'PY' || fail=1
 import sys, pandas as pd
 df = pd.read_csv(sys.argv[1])
 h = df[df.family == "hashprobe"]
-print(h[["point", "status", "verified", "time_median_ms[ms]", "inst[warp inst]", "inst_per_sector[inst/sector]",
-         "gips[G inst/s]", "bound"]].to_string(index=False))
-bad = h[(h.status != "ok") | (h.verified != 1) | h["inst[warp inst]"].isna() | h["gips[G inst/s]"].isna()]
+print(h[["name", "status", "verified", "time_median_ms", "inst", "inst_per_sector",
+         "gips", "bound"]].to_string(index=False))
+bad = h[(h.status != "ok") | (h.verified != 1) | h["inst"].isna() | h["gips"].isna()]
 print("%d hashprobe points, %d not ok / not verified / without counters" % (len(h), len(bad)))
 sys.exit(1 if len(h) == 0 or len(bad) else 0)
 PY

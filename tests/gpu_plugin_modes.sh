@@ -27,7 +27,7 @@ grep -qF "\"results_file\":\"$h5\"" "$out/summary.json" || { echo "FAIL: summary
 python3 - "$out/points.csv" <<'PY' || fail=1
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-bad = [r["point"] for r in rows if r["verified"] != "1" or r["status"] != "ok" or r["reps[samples]"] != "1"]
+bad = [r["name"] for r in rows if r["verified"] != "1" or r["status"] != "ok" or r["reps"] != "1"]
 print("FAIL: not ok, verified and one sample: %s" % bad if bad else "every row ok, verified, one sample")
 sys.exit(1 if bad else 0)
 PY

@@ -47,7 +47,7 @@ table = subprocess.run([a.wallbench, "export", a.results, "--points", "--format"
                        capture_output=True, text=True).stdout
 rows = list(csv.DictReader(io.StringIO(table)))
 col = lambda r, name: next(v for k, v in r.items() if k == name or k.startswith(name + "["))
-points = [(r["point"], int(float(col(r, "launches"))), [float(col(r, c)) for _, c, _ in metrics])
+points = [(r["name"], int(float(col(r, "launches"))), [float(col(r, c)) for _, c, _ in metrics])
           for r in rows if r["family"] == a.family and r["status"] == "ok"
           and all(col(r, c) not in ("NaN", "") for _, c, _ in metrics)]
 if not points:

@@ -24,6 +24,8 @@ static void fixture_fill(wb_row *r, int64_t k, int expected) {
         switch (c[i].type) {
         case WB_COL_I32: {
             int32_t v[4] = {-1, (int32_t)(k * 1000 + i), INT32_MAX - i, INT32_MIN + i};
+            /* 0 is the field's "does not apply" (the file's -1): -1 is not a field value */
+            if (c[i].enc == WB_ENC_ZERO_NA) v[0] = 0, v[3] = 7;
             memcpy(f, &v[m % 4], sizeof(int32_t));
             break;
         }
@@ -34,6 +36,8 @@ static void fixture_fill(wb_row *r, int64_t k, int expected) {
         }
         case WB_COL_F64: {
             double v[6] = {NAN, k * 1.25 + i / 7.0, -1.0, INFINITY, -0.0, -1e300 / (double)(k + 1)};
+            /* percent in the file: values that x100 and /100 give back bit for bit */
+            if (c[i].enc == WB_ENC_PCT) v[1] = (double)(k + i) * 0.25, v[5] = -3.5;
             memcpy(f, &v[m % 6], sizeof(double));
             break;
         }
@@ -48,8 +52,10 @@ static void fixture_fill(wb_row *r, int64_t k, int expected) {
             break;
         }
     }
-    /* The store numbers rows itself; what the caller leaves in id is ignored. */
+    /* The store numbers rows itself and names them after their point; what
+     * the caller leaves in id and name is ignored. */
     r->m.id = expected ? k : 12345;
+    if (expected) wb_point_name(&r->p, r->name, sizeof r->name);
 }
 
 /* Row k as the caller hands it to the store / as the store must give it back. */

@@ -59,6 +59,8 @@ def key_of(row):
             v = "nan" if math.isnan(v) else repr(float(v))
         else:
             v = int(v)
+            if a == "sm_limit" and v == -1:  # schema 6 writes "all SMs" as -1, older files as 0
+                v = 0
         k.append(v)
     return tuple(k)
 

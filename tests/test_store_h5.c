@@ -160,12 +160,12 @@ static void check_metric_source(void) {
 }
 
 /* In the file itself (not only after wb_results_open), a string that filled
- * its buffer ends in NUL: row 1's family (16 bytes) is such a string. */
+ * its buffer ends in NUL: row 0's family (16 bytes) is such a string. */
 static void check_stored_string(const char *path) {
     typedef struct { char family[sizeof(((wb_point *)0)->family)]; } entry;
     entry got[2];
     wb_row want;
-    fixture_expect(&want, 1);
+    fixture_expect(&want, 0);
     CHECK(strlen(want.p.family) == sizeof want.p.family - 1);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "points", H5P_DEFAULT);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(entry)), st = H5Tcopy(H5T_C_S1);
@@ -174,8 +174,8 @@ static void check_stored_string(const char *path) {
     hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &count, NULL);
     CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &count, NULL) >= 0);
     CHECK(H5Dread(d, t, ms, fs, H5P_DEFAULT, got) >= 0);
-    CHECK(got[1].family[sizeof got[1].family - 1] == '\0');
-    CHECK(memcmp(got[1].family, want.p.family, sizeof want.p.family) == 0);
+    CHECK(got[0].family[sizeof got[0].family - 1] == '\0');
+    CHECK(memcmp(got[0].family, want.p.family, sizeof want.p.family) == 0);
     CHECK(H5Sclose(fs) >= 0 && H5Sclose(ms) >= 0 && H5Tclose(st) >= 0 && H5Tclose(t) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
 }
@@ -232,24 +232,30 @@ static void raw_file(const char *path, const char *skip, const char *as_float, i
     size_t at = 0;
     for (int j = 0; j < n; j++) {
         const wb_column *col = &c[reverse ? n - 1 - j : j];
-        if (listed(skip, col->name)) continue;
+        const char *name = wb_column_name_in(col, version < 0 ? WB_SCHEMA_VERSION : version);
+        if (listed(skip, name)) continue;
         hid_t mt = col->type == WB_COL_STR   ? wb_h5_str_type(col->size, path, &e)
                    : col->type == WB_COL_F64 ? H5Tcopy(H5T_IEEE_F64LE)
                    : col->type == WB_COL_I32 ? H5Tcopy(H5T_STD_I32LE)
                                              : H5Tcopy(H5T_STD_I64LE);
-        if (as_float && strcmp(as_float, col->name) == 0) {
+        if (as_float && strcmp(as_float, name) == 0) {
             CHECK(H5Tclose(mt) >= 0);
             mt = H5Tcopy(H5T_IEEE_F64LE);
         }
-        CHECK(H5Tinsert(ft, col->name, at, mt) >= 0);
+        CHECK(H5Tinsert(ft, name, at, mt) >= 0);
         at += col->size;
         CHECK(H5Tclose(mt) >= 0);
     }
     hsize_t dims = 3;
-    hid_t space = H5Screate_simple(1, &dims, NULL), mem = wb_h5_points_type(WB_H5_MEMORY, path, &e);
+    /* The rows as a writer of that schema held them: its names, its conventions. */
+    const int v = version >= WB_SCHEMA_OLDEST && version <= WB_SCHEMA_VERSION ? version : WB_SCHEMA_VERSION;
+    hid_t space = H5Screate_simple(1, &dims, NULL), mem = wb_h5_points_type_of(v, WB_H5_MEMORY, path, &e);
     hid_t d = H5Dcreate2(f, "points", ft, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     wb_row rows[3];
-    for (int k = 0; k < 3; k++) fixture_expect(&rows[k], k);
+    for (int k = 0; k < 3; k++) {
+        fixture_expect(&rows[k], k);
+        if (v >= WB_SCHEMA_RENAMED) wb_row_encode(&rows[k]);
+    }
     CHECK(H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Sclose(space) >= 0 && H5Tclose(mem) >= 0 && H5Tclose(ft) >= 0);
     wb_h5_sample smp[2] = {{1, 0, 4.5}, {1, 1, 5.5}};
@@ -361,6 +367,7 @@ static void test_older_schema(void) {
         const wb_column *col = wb_schema_columns(&ncol);
         for (int i = 0; i < ncol; i++) /* what schema 2 added reads as not applicable */
             if (col[i].since > 1) memcpy((char *)&want + col[i].offset, (const char *)&na + col[i].offset, col[i].size);
+        wb_point_name(&want.p, want.name, sizeof want.name); /* the reader names rows of every schema */
         CHECK(fixture_diff(r, &want, "schema 1") == 0);
     }
     if (res.nrows) wb_results_free(&res);
@@ -443,6 +450,116 @@ static void check_places_records(void) {
     check_placed(path, 5);
 }
 
+/* Schema 6's conventions, read back with the raw HDF5 API as another tool
+ * would: the point's name as a column, shares in percent under *_pct, -1
+ * for "does not apply", ceilings as /ceilings rows (also when handed over
+ * under an older file's attribute name); wallbench reads its own fields and
+ * both names of every ceiling back. */
+static void test_schema6(void) {
+    char p[512];
+    wb_store *s = NULL;
+    wb_err e = {""};
+    CHECK(wb_store_create(in_dir(p, "schema6.h5"), &s, &e) == WB_OK);
+    if (!s) return (void)fprintf(stderr, "%s\n", e.msg);
+    wb_row r;
+    wb_row_init(&r);
+    snprintf(r.p.family, sizeof r.p.family, "select");
+    snprintf(r.p.variant, sizeof r.p.variant, "if_tile");
+    r.p.n = 1000;
+    r.p.selectivity = 0.01;
+    r.m.noise = 0.004;
+    r.p.launch.occupancy_theoretical = 0.75;
+    r.m.reps = 0; /* noise-driven */
+    snprintf(r.name, sizeof r.name, "stale");
+    CHECK(wb_store_append(s, &r, NULL, 0, &e) == WB_OK);
+    wb_ceiling_entry c = {"dram_read", NAN, "GB/s", 4321.5, "ceiling/dram_read/n:1", "grid 1 x block 256, ilp 4, 8 blocks/SM"};
+    CHECK(wb_store_ceiling(s, &c, &e) == WB_OK);
+    c.value = 4400.25; /* a better one replaces it */
+    CHECK(wb_store_ceiling(s, &c, &e) == WB_OK);
+    CHECK(wb_store_attr_f64(s, "ceiling_gather_word_1073741824B_greqs", 2.5, &e) == WB_OK);
+    CHECK(wb_store_attr_f64(s, "ceiling_inst_issue_gips", 12000, &e) == WB_OK);
+    CHECK(wb_store_close(s, &e) == WB_OK);
+
+    /* Raw: what h5py and pandas see. */
+    typedef struct { char name[256]; double noise_pct, occ_pct; int reps, sm_limit; } raw;
+    raw got = {"", 0, 0, 0, 0};
+    hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "points", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(raw)), s256 = wb_h5_str_type(256, p, &e);
+    CHECK(H5Tinsert(t, "name", offsetof(raw, name), s256) >= 0);
+    CHECK(H5Tinsert(t, "noise_pct", offsetof(raw, noise_pct), H5T_NATIVE_DOUBLE) >= 0);
+    CHECK(H5Tinsert(t, "occupancy_theoretical_pct", offsetof(raw, occ_pct), H5T_NATIVE_DOUBLE) >= 0);
+    CHECK(H5Tinsert(t, "reps", offsetof(raw, reps), H5T_NATIVE_INT) >= 0);
+    CHECK(H5Tinsert(t, "sm_limit", offsetof(raw, sm_limit), H5T_NATIVE_INT) >= 0);
+    CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &got) >= 0);
+    CHECK(strcmp(got.name, "select/if_tile/n:1000/selectivity:0.01") == 0);
+    if (strcmp(got.name, "select/if_tile/n:1000/selectivity:0.01")) fprintf(stderr, "name: %s\n", got.name);
+    CHECK_NEAR(got.noise_pct, 0.4, 1e-12);
+    CHECK_NEAR(got.occ_pct, 75, 1e-12);
+    CHECK(got.reps == -1 && got.sm_limit == -1); /* noise-driven, all SMs: "does not apply" */
+    CHECK(H5Aexists(f, "ceiling_dram_read_gbps") == 0 && H5Aexists(f, "ceiling_gather_word_1073741824B_greqs") == 0);
+    CHECK(H5Dclose(d) >= 0 && H5Tclose(t) >= 0 && H5Tclose(s256) >= 0);
+    d = H5Dopen2(f, "ceilings", H5P_DEFAULT);
+    hid_t cs = H5Dget_space(d);
+    CHECK(d >= 0 && H5Sget_simple_extent_npoints(cs) == 3); /* updated in place, not appended */
+    CHECK(H5Sclose(cs) >= 0 && H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+
+    /* wallbench: its own fields, and both names of each ceiling. */
+    wb_results res;
+    CHECK(wb_results_open(p, &res, &e) == WB_OK);
+    if (res.nrows != 1) return (void)fprintf(stderr, "%s\n", e.msg);
+    CHECK_NEAR(res.rows[0].m.noise, 0.004, 1e-15);
+    CHECK_NEAR(res.rows[0].p.launch.occupancy_theoretical, 0.75, 1e-15);
+    CHECK(res.rows[0].m.reps == 0 && res.rows[0].p.launch.sm_limit == 0);
+    CHECK(strcmp(res.rows[0].name, "select/if_tile/n:1000/selectivity:0.01") == 0);
+    CHECK_NEAR(wb_row_get(&res.rows[0], wb_schema_find("noise_pct")), 0.4, 1e-12);
+    CHECK(wb_row_get(&res.rows[0], wb_schema_find("reps")) == -1);
+    CHECK(res.nceilings == 3);
+    CHECK(wb_results_ceiling(&res, "dram_read", "GB/s", NAN) == 4400.25);
+    CHECK(wb_results_attr_f64(&res, "ceiling_dram_read_gbps") == 4400.25);
+    CHECK(wb_results_ceiling(&res, "gather_word", "G req/s", 1073741824.0) == 2.5);
+    CHECK(wb_results_attr_f64(&res, "ceiling_gather_word_1073741824B_greqs") == 2.5);
+    CHECK(wb_results_attr_f64(&res, "ceiling_inst_issue_gips") == 12000);
+    CHECK(isnan(wb_results_ceiling(&res, "dram_read", "G inst/s", NAN)));
+    int found = 0;
+    for (int i = 0; i < res.nceilings; i++)
+        found += !strcmp(res.ceilings[i].kernel, "ceiling/dram_read/n:1") &&
+                 !strcmp(res.ceilings[i].launch, "grid 1 x block 256, ilp 4, 8 blocks/SM");
+    CHECK(found == 1);
+    wb_results_free(&res);
+
+    /* The legacy names parse as they were written, and only they. */
+    wb_ceiling_entry x;
+    char buf[96];
+    CHECK(wb_ceiling_from_attr("ceiling_gather_sector_33554432B_greqs", &x) == 1 && !strcmp(x.name, "gather_sector") &&
+          x.size_bytes == 33554432.0 && !strcmp(x.unit, "G req/s"));
+    CHECK(!strcmp(wb_ceiling_attr_name(&x, buf, sizeof buf), "ceiling_gather_sector_33554432B_greqs"));
+    CHECK(wb_ceiling_from_attr("ceiling_l2_read_gbps", &x) == 1 && !strcmp(x.name, "l2_read") && isnan(x.size_bytes));
+    CHECK(wb_ceiling_from_attr("ceiling_points", &x) == 0 && wb_ceiling_from_attr("gpu_name", &x) == 0 &&
+          wb_ceiling_from_attr("ceiling__gbps", &x) == 0);
+}
+
+/* Every committed record of schema 1-5 gives its ceilings through
+ * wb_results_ceiling as through the attribute it holds. */
+static void check_record_ceilings(void) {
+    static const char *const records[] = {"h200/20261130T011431Z-0dafc16.h5", "h200/20261201T085547Z-6a899ef.h5",
+                                          "h200/20261201T095837Z-27456bd.h5", "h200/20261201T111332Z-5280b51.h5",
+                                          "h200/20261201T122005Z-47c0bec.h5"};
+    const char *src = getenv("WB_SOURCE_DIR");
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/results/%s", src ? src : ".", records[i]);
+        wb_results r;
+        wb_err e = {""};
+        CHECK(wb_results_open(path, &r, &e) == WB_OK);
+        if (e.msg[0]) fprintf(stderr, "%s\n", e.msg);
+        double dram = wb_results_ceiling(&r, "dram_read", "GB/s", NAN);
+        CHECK(dram > 1000 && dram == wb_results_attr_f64(&r, "ceiling_dram_read_gbps"));
+        CHECK(wb_results_ceiling(&r, "inst_issue", "G inst/s", NAN) > 1000);
+        CHECK(r.nceilings > 5);
+        wb_results_free(&r);
+    }
+}
+
 int main(void) {
     char good[512];
     check_schema1_record();
@@ -459,6 +576,8 @@ int main(void) {
     test_open_refusals(good);
     test_reordered();
     test_older_schema();
+    test_schema6();
+    check_record_ceilings();
     /* Nothing left open: no file, dataset, group or attribute, on the
      * store's error paths included. */
     CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);

@@ -23,6 +23,12 @@ def main(path):
             return 2
         p = f["points"][()]
         attrs = {k: f.attrs[k] for k in f.attrs}
+        # Schema 6 keeps ceilings in /ceilings; older files as ceiling_* attributes.
+        if "ceilings" in f:
+            for c in f["ceilings"][:]:
+                size = "" if np.isnan(c["size_bytes"]) else "%.0fB_" % c["size_bytes"]
+                unit = {b"GB/s": "gbps", b"G inst/s": "gips", b"G req/s": "greqs"}.get(bytes(c["unit"]), "value")
+                attrs["ceiling_%s_%s%s" % (c["name"].decode(), size, unit)] = c["value"]
     fam, var, status, layout = (text(p[c]) for c in ("family", "variant", "status", "layout"))
     ok = status == "ok"
     names = p.dtype.names

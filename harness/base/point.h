@@ -76,6 +76,7 @@ typedef struct wb_row {
     wb_point p;
     wb_measure m;
     wb_counters c;
+    char name[256];                  /* wb_point_name(&p): set by the store on write and read (/points "name") */
 } wb_row;
 
 /* Sets every axis to "not applicable", counters to NaN, status to "". */

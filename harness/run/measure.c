@@ -294,9 +294,25 @@ static void step_summaries(wb_run *r) {
     m->gbps_model = s.median > 0 ? r->row.p.bytes_model / (s.median * 1e-3) / 1e9 : NAN;
 }
 
+/* Stores a ceiling measured by row as the /ceilings row (name, size, unit),
+ * with the point and launch shape that reached it. */
+static int store_ceiling(wb_run *r, const wb_row *row, double size_bytes, const char *unit, double value, wb_err *e) {
+    wb_ceiling_entry c;
+    memset(&c, 0, sizeof c);
+    const wb_launch *l = &row->p.launch;
+    snprintf(c.name, sizeof c.name, "%s", row->p.variant);
+    snprintf(c.unit, sizeof c.unit, "%s", unit);
+    wb_point_name(&row->p, c.kernel, sizeof c.kernel);
+    snprintf(c.launch, sizeof c.launch, "grid %d x block %d, ilp %d, %d blocks/SM", l->grid, l->block, l->ilp,
+             l->blocks_per_sm);
+    c.size_bytes = size_bytes;
+    c.value = value;
+    return wb_store_ceiling(r->store, &c, e);
+}
+
 /* In a family of ceilings (wb_family.ceilings): every variant's best goes
- * into a file attribute, and the best ok points of the instruction and
- * DRAM-read ceilings make the measured roof. */
+ * into /ceilings, and the best ok points of the instruction and DRAM-read
+ * ceilings make the measured roof. */
 static int track_ceiling(wb_run *r, wb_err *e) {
     const wb_row *row = &r->row;
     if (!r->cur->family->ceilings) return WB_OK;
@@ -309,16 +325,13 @@ static int track_ceiling(wb_run *r, wb_err *e) {
         snprintf(c->variant, sizeof c->variant, "%s", row->p.variant);
         c->gbps = c->gips = NAN;
     }
-    char name[64];
     if (!isnan(row->m.gbps_model) && (isnan(c->gbps) || row->m.gbps_model > c->gbps)) {
         c->gbps = row->m.gbps_model;
-        if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gbps", name, sizeof name), c->gbps, e) != WB_OK)
-            return WB_ERR;
+        if (store_ceiling(r, row, NAN, "GB/s", c->gbps, e) != WB_OK) return WB_ERR;
     }
     if (!isnan(row->c.gips) && (isnan(c->gips) || row->c.gips > c->gips)) {
         c->gips = row->c.gips;
-        if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gips", name, sizeof name), c->gips, e) != WB_OK)
-            return WB_ERR;
+        if (store_ceiling(r, row, NAN, "G inst/s", c->gips, e) != WB_OK) return WB_ERR;
     }
     if (strcmp(c->variant, WB_ROOF_INST_VARIANT) == 0) r->measured.inst_gips = c->gips;
     if (strcmp(c->variant, WB_ROOF_DRAM_VARIANT) == 0) r->measured.dram_gbps = c->gbps;
@@ -326,7 +339,7 @@ static int track_ceiling(wb_run *r, wb_err *e) {
 }
 
 /* The random-access wall: a gather ceiling point adds its rate at its table
- * size (and an attribute ceiling_<variant>_<bytes>B_greqs); any other point
+ * size (and a /ceilings row of that size, in G req/s); any other point
  * that reads a table at random gets its rate as a share of the word wall. */
 static int track_wall(wb_run *r, wb_err *e) {
     wb_row *row = &r->row;
@@ -340,9 +353,7 @@ static int track_wall(wb_run *r, wb_err *e) {
     }
     const int k = strcmp(row->p.variant, "gather_sector") == 0 ? 1 : strcmp(row->p.variant, "gather_word") == 0 ? 0 : -1;
     if (k < 0 || !wb_wall_add(&r->walls[k], t, greqs)) return WB_OK;
-    char name[96];
-    snprintf(name, sizeof name, "ceiling_%s_%.0fB_greqs", row->p.variant, t);
-    return wb_store_attr_f64(r->store, name, greqs, e);
+    return store_ceiling(r, row, t, "G req/s", greqs, e);
 }
 
 static void keep_row(wb_run *r) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/store/schema.h"
+#include "harness/store/store_h5.h"
 
 int wb_h5_quiet(const char *path, wb_err *e) {
     /* HDF5 prints its whole error stack to stderr by default, once per failing
@@ -160,7 +161,7 @@ hid_t wb_h5_points_type_of(int version, int layout, const char *path, wb_err *e)
     member *m = malloc((size_t)n * sizeof *m);
     if (!m) return wb_fail(e, "%s: out of memory for the /points type", path);
     for (int i = 0; i < n; i++)
-        if (c[i].since <= version) m[k++] = (member){c[i].name, c[i].type, c[i].size, c[i].offset};
+        if (c[i].since <= version) m[k++] = (member){wb_column_name_in(&c[i], version), c[i].type, c[i].size, c[i].offset};
     hid_t t = build(m, k, sizeof(wb_row), layout, path, e);
     free(m);
     return t;
@@ -177,4 +178,12 @@ hid_t wb_h5_flushed_type(int layout, const char *path, wb_err *e) {
     static const member m[] = {{"rows", WB_COL_I64, 8, offsetof(wb_h5_flushed, rows)},
                                {"samples", WB_COL_I64, 8, offsetof(wb_h5_flushed, samples)}};
     return build(m, 2, sizeof(wb_h5_flushed), layout, path, e);
+}
+
+hid_t wb_h5_ceilings_type(int layout, const char *path, wb_err *e) {
+#define CEIL(field, type) {#field, type, sizeof(((wb_ceiling_entry *)0)->field), offsetof(wb_ceiling_entry, field)}
+    static const member m[] = {CEIL(name, WB_COL_STR),  CEIL(size_bytes, WB_COL_F64), CEIL(unit, WB_COL_STR),
+                               CEIL(value, WB_COL_F64), CEIL(kernel, WB_COL_STR),     CEIL(launch, WB_COL_STR)};
+#undef CEIL
+    return build(m, (int)(sizeof m / sizeof m[0]), sizeof(wb_ceiling_entry), layout, path, e);
 }

@@ -49,6 +49,8 @@ hid_t wb_h5_points_type(int layout, const char *path, wb_err *e);
 hid_t wb_h5_points_type_of(int version, int layout, const char *path, wb_err *e);
 /* Compound type of /samples {point_id, rep, time_ms}; same conventions. */
 hid_t wb_h5_samples_type(int layout, const char *path, wb_err *e);
+/* Compound type of /ceilings (wb_ceiling_entry, store_h5.h); same conventions. */
+hid_t wb_h5_ceilings_type(int layout, const char *path, wb_err *e);
 
 /* The /points attribute "flushed" {rows, samples}: how many rows of /points
  * and elements of /samples were whole on disk when it was written. HDF5

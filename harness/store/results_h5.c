@@ -72,10 +72,11 @@ static int check_columns(reader *rd, hid_t ftype) {
     char list[600] = "";
     for (int i = 0; i < n; i++) {
         if (c[i].since > rd->version) continue; /* newer than the file: reads as "not applicable" */
-        int idx = H5Tget_member_index(ftype, c[i].name);
+        const char *name = wb_column_name_in(&c[i], rd->version);
+        int idx = H5Tget_member_index(ftype, name);
         if (idx < 0) {
             size_t at = strlen(list);
-            snprintf(list + at, sizeof list - at, "%s%s", missing ? ", " : "", c[i].name);
+            snprintf(list + at, sizeof list - at, "%s%s", missing ? ", " : "", name);
             missing++;
             continue;
         }
@@ -83,7 +84,7 @@ static int check_columns(reader *rd, hid_t ftype) {
         if (cls < 0) return wb_h5_fail(rd->e, p, "H5Tget_member_class");
         H5T_class_t want = c[i].type == WB_COL_STR ? H5T_STRING : c[i].type == WB_COL_F64 ? H5T_FLOAT : H5T_INTEGER;
         if (cls != want)
-            return wb_fail(rd->e, "%s: /points column %s is %s, this build expects %s", p, c[i].name, class_name(cls),
+            return wb_fail(rd->e, "%s: /points column %s is %s, this build expects %s", p, name, class_name(cls),
                            class_name(want));
         if (cls != H5T_STRING) continue;
         hid_t mt = H5Tget_member_type(ftype, (unsigned)idx);
@@ -93,7 +94,7 @@ static int check_columns(reader *rd, hid_t ftype) {
         if (wb_h5_end(rc, mt, p, rd->e) != WB_OK) return WB_ERR;
         if (var > 0)
             return wb_fail(rd->e, "%s: /points column %s is a variable-length string; this build reads fixed-length",
-                           p, c[i].name);
+                           p, name);
     }
     if (missing)
         return wb_fail(rd->e, "%s: /points lacks %d column(s) this build knows: %s", p, missing, list);
@@ -102,7 +103,9 @@ static int check_columns(reader *rd, hid_t ftype) {
 
 /* Copies the schema's columns of src into a freshly initialised row, so that
  * fields outside the schema hold their "not applicable" values and every
- * string ends inside its buffer whatever the file held. */
+ * string ends inside its buffer whatever the file held; a schema-6+ file's
+ * conventions (percent, -1) go back to the fields' (wb_col_enc), and the name
+ * is the point's, whatever the file's schema. */
 static void take_row(wb_row *dst, const wb_row *src, int version) {
     int n;
     const wb_column *c = wb_schema_columns(&n);
@@ -112,6 +115,8 @@ static void take_row(wb_row *dst, const wb_row *src, int version) {
         memcpy((char *)dst + c[i].offset, (const char *)src + c[i].offset, c[i].size);
         if (c[i].type == WB_COL_STR) ((char *)dst + c[i].offset)[c[i].size - 1] = '\0';
     }
+    if (version >= WB_SCHEMA_RENAMED) wb_row_decode(dst);
+    wb_point_name(&dst->p, dst->name, sizeof dst->name);
 }
 
 /* Reads elements [at, at + count) of d as mtype into buf. */
@@ -345,6 +350,74 @@ static int read_attrs(reader *rd) {
     return rc < 0 ? wb_h5_fail(rd->e, rd->path, "H5Aiterate2") : WB_OK;
 }
 
+/* Adds a ceiling to out->ceilings; NULL when out of memory. */
+static wb_ceiling_entry *add_ceiling(reader *rd) {
+    wb_results *out = rd->out;
+    wb_ceiling_entry *grown = realloc(out->ceilings, (size_t)(out->nceilings + 1) * sizeof *grown);
+    if (!grown) {
+        wb_fail(rd->e, "%s: out of memory for ceilings", rd->path);
+        return NULL;
+    }
+    out->ceilings = grown;
+    return memset(&out->ceilings[out->nceilings++], 0, sizeof *grown);
+}
+
+/* Adds the schema-1-5 attribute of ceiling c, marked as not in the file. */
+static int add_ceiling_attr(reader *rd, const wb_ceiling_entry *c) {
+    wb_results *out = rd->out;
+    wb_attr *grown = realloc(out->attrs, (size_t)(out->nattrs + 1) * sizeof *grown);
+    if (!grown) return wb_fail(rd->e, "%s: out of memory for attributes", rd->path);
+    out->attrs = grown;
+    wb_attr *a = memset(&out->attrs[out->nattrs++], 0, sizeof *a);
+    wb_ceiling_attr_name(c, a->name, sizeof a->name);
+    snprintf(a->value, sizeof a->value, "%.17g", c->value);
+    a->is_number = a->from_ceilings = 1;
+    return WB_OK;
+}
+
+/* /ceilings of a schema-6 file, each also under its older attribute name; a
+ * schema-1-5 file's ceiling attributes as ceilings (kernel, launch unknown). */
+static int read_ceilings(reader *rd) {
+    const char *p = rd->path;
+    wb_results *out = rd->out;
+    htri_t has = rd->version >= WB_SCHEMA_RENAMED ? H5Lexists(rd->file, "ceilings", H5P_DEFAULT) : 0;
+    if (has < 0) return wb_h5_fail(rd->e, p, "H5Lexists(ceilings)");
+    if (!has) {
+        int nattrs = out->nattrs;
+        for (int i = 0; i < nattrs; i++) {
+            wb_ceiling_entry c;
+            memset(&c, 0, sizeof c);
+            if (!out->attrs[i].is_number || !wb_ceiling_from_attr(out->attrs[i].name, &c)) continue;
+            c.value = strtod(out->attrs[i].value, NULL);
+            wb_ceiling_entry *to = add_ceiling(rd);
+            if (!to) return WB_ERR;
+            *to = c;
+        }
+        return WB_OK;
+    }
+    hsize_t n = 0;
+    hid_t ftype = -1, mtype = -1, d = open_table(rd, "ceilings", &n, &ftype);
+    if (d < 0) return WB_ERR;
+    int rc = wb_h5_end(WB_OK, ftype, p, rd->e);
+    wb_ceiling_entry *all = NULL;
+    if (rc == WB_OK && n > 0 && !(all = calloc((size_t)n, sizeof *all)))
+        rc = wb_fail(rd->e, "%s: out of memory for %llu ceilings", p, (unsigned long long)n);
+    if (rc == WB_OK && (mtype = wb_h5_ceilings_type(WB_H5_MEMORY, p, rd->e)) < 0) rc = WB_ERR;
+    if (rc == WB_OK && n > 0) rc = read_block(rd, d, mtype, 0, n, all, "H5Dread(/ceilings)");
+    rc = wb_h5_end(rc, mtype, p, rd->e);
+    rc = wb_h5_end(rc, d, p, rd->e);
+    for (hsize_t i = 0; rc == WB_OK && i < n; i++) {
+        wb_ceiling_entry *c = &all[i];
+        c->name[sizeof c->name - 1] = c->unit[sizeof c->unit - 1] = '\0';
+        c->kernel[sizeof c->kernel - 1] = c->launch[sizeof c->launch - 1] = '\0';
+        wb_ceiling_entry *to = add_ceiling(rd);
+        if (!to) rc = WB_ERR;
+        else *to = *c, rc = add_ceiling_attr(rd, c);
+    }
+    free(all);
+    return rc;
+}
+
 int wb_results_open(const char *path, wb_results *out, wb_err *e) {
     memset(out, 0, sizeof *out);
     if (strlen(path) >= sizeof out->path) return wb_fail(e, "%s: path too long", path);
@@ -371,6 +444,7 @@ int wb_results_open(const char *path, wb_results *out, wb_err *e) {
     if (rc == WB_OK) rc = read_points(&rd);
     if (rc == WB_OK) rc = read_samples(&rd);
     if (rc == WB_OK) rc = read_attrs(&rd);
+    if (rc == WB_OK) rc = read_ceilings(&rd);
     rc = wb_h5_end(rc, rd.root, path, e);
     rc = wb_h5_end(rc, rd.file, path, e);
     if (rc != WB_OK) {
@@ -386,6 +460,7 @@ void wb_results_free(wb_results *r) {
     free(r->sample_ms);
     free(r->sample_start);
     free(r->sample_count);
+    free(r->ceilings);
     memset(r, 0, sizeof *r);
 }
 

@@ -14,7 +14,11 @@
 #define STR(name, field, desc) {name, WB_COL_STR, F(field), "", desc, ""}
 
 
+/* A column whose file value or name changed in schema 6 (wb_col_enc). */
+#define RECODED(type, name, field, unit, desc, enc, before) {name, type, F(field), unit, desc, "", 0, enc, before}
+
 static const wb_column fixed_before[] = {
+    STR("name", name, "the point's name: key of --benchmark_filter, compare and check (family/variant/.../axis:value)"),
     I64("id", m.id, "", "row number; key of /samples"),
     STR("family", p.family, "operator family (micro/ registry name)"),
     STR("variant", p.variant, "way of writing the operator (kernels/ enum name)"),
@@ -23,19 +27,22 @@ static const wb_column fixed_before[] = {
     I64("n", p.n, "elements", "input size"),
     I32("ilp", p.launch.ilp, "items/thread", "items per thread (ILP axis); -1 n/a"),
     F64("occupancy_target", p.launch.occupancy_target, "fraction", "requested share of resident warps"),
-    F64("occupancy_theoretical", p.launch.occupancy_theoretical, "fraction", "occupancy API: resident warps / max"),
+    RECODED(WB_COL_F64, "occupancy_theoretical_pct", p.launch.occupancy_theoretical, "%",
+            "occupancy API: resident warps as a share of the SM's maximum", WB_ENC_PCT, "occupancy_theoretical"),
     I32("block", p.launch.block, "threads", "threads per block; -1 n/a (library peers)"),
     I32("grid", p.launch.grid, "blocks", "blocks launched"),
     I32("regs", p.launch.regs, "registers", "registers per thread"),
     I32("smem_bytes", p.launch.smem_bytes, "bytes", "dynamic shared memory per block, padding included"),
     I32("blocks_per_sm", p.launch.blocks_per_sm, "blocks", "resident blocks per SM"),
     F64("waves", p.launch.waves, "waves", "grid / (blocks_per_sm * SMs)"),
-    I32("sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; 0 = all"),
+    RECODED(WB_COL_I32, "sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; -1: not restricted (all SMs)",
+            WB_ENC_ZERO_NA, NULL),
 #define AXIS_COLUMN(column, type, na, unit, desc) type(#column, p.column, unit, desc),
     WB_POINT_AXES(AXIS_COLUMN) /* harness/base/axes.h */
     F64("table_bytes", p.table_bytes, "bytes", "table read at random (gathers, probes)"),
     STR("note", p.note, "what the point did that its axes do not say"),
-    I32("reps", m.reps, "samples", "--reps R: the fixed sample count; 0: noise-driven (see samples_taken, stop)"),
+    RECODED(WB_COL_I32, "reps", m.reps, "samples", "--reps R: the fixed sample count; -1: noise-driven (see samples_taken, stop)",
+            WB_ENC_ZERO_NA, NULL),
     I32("repetition", m.repetition, "", "Google Benchmark repetition index"),
     F64("time_median_ms", m.time_median_ms, "ms", "median of the timed samples (CUDA events)"),
     F64("time_min_ms", m.time_min_ms, "ms", "fastest sample"),
@@ -51,7 +58,8 @@ static const wb_column fixed_before[] = {
     I32("clock_low", m.clock_low, "bool", "1: clock below 90% of the run's typical clock"),
     I32("places", p.places, "places", "places the point's contended output rotated over, one per sample (micro/data.h); 0: none"),
     I32("samples_taken", m.samples_taken, "samples", "timed samples taken (throttled included); -1 in schema-1 files"),
-    F64("noise", m.noise, "fraction", "relative stddev of the kept samples when sampling stopped"),
+    RECODED(WB_COL_F64, "noise_pct", m.noise, "%", "relative stddev of the kept samples when sampling stopped",
+            WB_ENC_PCT, "noise"),
     STR("stop", m.stop, "what stopped sampling: noise, plateau, timeout, max_samples, fixed (--reps)"),
     I32("throttled_samples", m.throttled, "samples", "samples taken while throttled (SM clock < 90% of the run's median or a power/thermal reason), left out of the median"),
     I64("clock_events", m.clock_events, "bits", "OR of NVML clock-event (throttle) reasons seen during the samples; -1 unread"),
@@ -83,15 +91,16 @@ static const wb_column fixed_after[] = {
  * file lacks them and reads as the fields' "not applicable" values.
  * 2: noise-driven sampling (issue 16); 3: the set-up time --shard-cost was
  * missing; 4: the places a contended output rotated over; 5: the board's
- * temperatures and power after the samples. */
+ * temperatures and power after the samples; 6: the point's name (and the
+ * renames and conventions of wb_col_enc). */
 static const struct {
     const char *name;
     int since;
-} added[] = {{"samples_taken", 2}, {"noise", 2},        {"stop", 2},          {"throttled_samples", 2},
+} added[] = {{"samples_taken", 2}, {"noise_pct", 2},        {"stop", 2},          {"throttled_samples", 2},
              {"clock_events", 2},  {"partitions", 2},   {"table_bytes", 2},   {"gather_greqs", 2},
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
              {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
-             {"power_w", 5}};
+             {"power_w", 5},       {"name", 6}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
@@ -147,7 +156,11 @@ const wb_column *wb_schema_find(const char *name) {
     return NULL;
 }
 
-double wb_row_get(const wb_row *r, const wb_column *c) {
+const char *wb_column_name_in(const wb_column *c, int version) {
+    return version < WB_SCHEMA_RENAMED && c->name_before_6 ? c->name_before_6 : c->name;
+}
+
+static double field_get(const wb_row *r, const wb_column *c) {
     const char *base = (const char *)r + c->offset;
     switch (c->type) {
     case WB_COL_I32: { int v; memcpy(&v, base, sizeof v); return v; }
@@ -155,6 +168,49 @@ double wb_row_get(const wb_row *r, const wb_column *c) {
     case WB_COL_F64: { double v; memcpy(&v, base, sizeof v); return v; }
     default: return NAN;
     }
+}
+
+/* Only I32 and F64 fields carry an encoding (schema.c's RECODED rows). */
+static void field_set(wb_row *r, const wb_column *c, double v) {
+    char *base = (char *)r + c->offset;
+    if (c->type == WB_COL_I32) {
+        int x = (int)v;
+        memcpy(base, &x, sizeof x);
+    } else if (c->type == WB_COL_F64) {
+        memcpy(base, &v, sizeof v);
+    }
+}
+
+static double encode(const wb_column *c, double v) {
+    switch (c->enc) {
+    case WB_ENC_PCT: return v * 100.0;
+    case WB_ENC_ZERO_NA: return v == 0 ? -1 : v;
+    default: return v;
+    }
+}
+
+static double decode(const wb_column *c, double v) {
+    switch (c->enc) {
+    case WB_ENC_PCT: return v / 100.0;
+    case WB_ENC_ZERO_NA: return v == -1 ? 0 : v;
+    default: return v;
+    }
+}
+
+double wb_row_get(const wb_row *r, const wb_column *c) { return encode(c, field_get(r, c)); }
+
+void wb_row_encode(wb_row *r) {
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++)
+        if (c[i].enc != WB_ENC_NONE) field_set(r, &c[i], encode(&c[i], field_get(r, &c[i])));
+}
+
+void wb_row_decode(wb_row *r) {
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++)
+        if (c[i].enc != WB_ENC_NONE) field_set(r, &c[i], decode(&c[i], field_get(r, &c[i])));
 }
 
 const char *wb_row_str(const wb_row *r, const wb_column *c) {

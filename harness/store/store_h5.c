@@ -8,6 +8,7 @@
 #include "harness/store/store_h5.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,15 +21,19 @@
  * that write small and the chunk index short for runs of thousands of points. */
 #define POINTS_CHUNK 64
 #define SAMPLES_CHUNK 1024
+#define CEILINGS_CHUNK 16
 #define XFER_BUFFER (16 * sizeof(wb_row))
 
 struct wb_store {
     char path[512];
-    hid_t file, root, points, samples;
+    hid_t file, root, points, samples, ceilings;
     hid_t flushed;                           /* /points attribute, see h5util.h */
     hid_t xfer;                              /* dataset transfer properties of every write */
     hid_t row_mem, sample_mem, flushed_mem; /* memory types */
     int64_t nrows, nsamples;                 /* complete on disk, as "flushed" says */
+    hid_t ceiling_mem;                       /* memory type of /ceilings */
+    wb_ceiling_entry *ceil;                  /* /ceilings as written, to find a row to update */
+    int nceil;
 };
 
 static int flush(wb_store *s, wb_err *e) {
@@ -136,8 +141,39 @@ int wb_store_attr_str(wb_store *s, const char *name, const char *value, wb_err *
     return flush(s, e);
 }
 
+int wb_store_ceiling(wb_store *s, const wb_ceiling_entry *c, wb_err *e) {
+    int at = 0;
+    while (at < s->nceil && !(strcmp(s->ceil[at].name, c->name) == 0 && strcmp(s->ceil[at].unit, c->unit) == 0 &&
+                              ((isnan(s->ceil[at].size_bytes) && isnan(c->size_bytes)) ||
+                               s->ceil[at].size_bytes == c->size_bytes)))
+        at++;
+    if (at == s->nceil) {
+        wb_ceiling_entry *grown = realloc(s->ceil, (size_t)(s->nceil + 1) * sizeof *grown);
+        if (!grown) return wb_fail(e, "%s: out of memory for /ceilings", s->path);
+        s->ceil = grown;
+    }
+    wb_ceiling_entry row;
+    memset(&row, 0, sizeof row); /* no stale bytes after the strings' NULs */
+    snprintf(row.name, sizeof row.name, "%s", c->name);
+    snprintf(row.unit, sizeof row.unit, "%s", c->unit);
+    snprintf(row.kernel, sizeof row.kernel, "%s", c->kernel);
+    snprintf(row.launch, sizeof row.launch, "%s", c->launch);
+    row.size_bytes = c->size_bytes;
+    row.value = c->value;
+    if (write_at(s, s->ceilings, s->ceiling_mem, (hsize_t)at, 1, &row, at == s->nceil, e) != WB_OK) return WB_ERR;
+    s->ceil[at] = row;
+    if (at == s->nceil) s->nceil++;
+    return flush(s, e);
+}
+
 int wb_store_attr_f64(wb_store *s, const char *name, double value, wb_err *e) {
     if (check_attr_name(s, name, e) != WB_OK) return WB_ERR;
+    wb_ceiling_entry c;
+    memset(&c, 0, sizeof c);
+    if (wb_ceiling_from_attr(name, &c)) { /* a caller (merge) copying an older file's ceiling */
+        c.value = value;
+        return wb_store_ceiling(s, &c, e);
+    }
     if (put_attr(s, s->root, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value, e) != WB_OK) return WB_ERR;
     return flush(s, e);
 }
@@ -187,12 +223,13 @@ static int write_columns(wb_store *s, wb_err *e) {
 static int populate(wb_store *s, wb_err *e) {
     int version = WB_SCHEMA_VERSION;
     wb_h5_flushed none = {0, 0};
-    hid_t ptype = -1, stype = -1, ftype = -1;
+    hid_t ptype = -1, stype = -1, ftype = -1, ctype = -1;
     if ((s->root = H5Gopen2(s->file, "/", H5P_DEFAULT)) < 0) return wb_h5_fail(e, s->path, "H5Gopen2(/)");
     if (put_attr(s, s->root, "schema_version", H5T_STD_I32LE, H5T_NATIVE_INT, &version, e) != WB_OK) return WB_ERR;
     if ((s->row_mem = wb_h5_points_type(WB_H5_MEMORY, s->path, e)) < 0) return WB_ERR;
     if ((s->sample_mem = wb_h5_samples_type(WB_H5_MEMORY, s->path, e)) < 0) return WB_ERR;
     if ((s->flushed_mem = wb_h5_flushed_type(WB_H5_MEMORY, s->path, e)) < 0) return WB_ERR;
+    if ((s->ceiling_mem = wb_h5_ceilings_type(WB_H5_MEMORY, s->path, e)) < 0) return WB_ERR;
     /* HDF5 clears a type-conversion background buffer of the transfer buffer's
      * size (1 MiB by default) on every write; rows are written one at a time,
      * and that memset was 30% of an append's time (perf, HDF5 1.10.8). */
@@ -202,10 +239,13 @@ static int populate(wb_store *s, wb_err *e) {
     if ((ptype = wb_h5_points_type(WB_H5_FILE, s->path, e)) >= 0 &&
         (stype = wb_h5_samples_type(WB_H5_FILE, s->path, e)) >= 0 &&
         (ftype = wb_h5_flushed_type(WB_H5_FILE, s->path, e)) >= 0 &&
+        (ctype = wb_h5_ceilings_type(WB_H5_FILE, s->path, e)) >= 0 &&
         (s->points = create_table(s, "points", ptype, POINTS_CHUNK, e)) >= 0 &&
         (s->samples = create_table(s, "samples", stype, SAMPLES_CHUNK, e)) >= 0 &&
+        (s->ceilings = create_table(s, "ceilings", ctype, CEILINGS_CHUNK, e)) >= 0 &&
         put_attr(s, s->points, "flushed", ftype, s->flushed_mem, &none, e) == WB_OK)
         rc = WB_OK;
+    rc = wb_h5_end(rc, ctype, s->path, e);
     rc = wb_h5_end(rc, ftype, s->path, e);
     rc = wb_h5_end(rc, stype, s->path, e);
     rc = wb_h5_end(rc, ptype, s->path, e);
@@ -215,9 +255,10 @@ static int populate(wb_store *s, wb_err *e) {
 }
 
 static void drop_all(wb_store *s) {
-    hid_t ids[] = {s->flushed,    s->points, s->samples, s->row_mem, s->sample_mem,
-                   s->flushed_mem, s->xfer,  s->root,    s->file};
+    hid_t ids[] = {s->flushed,     s->points, s->samples, s->ceilings, s->row_mem, s->sample_mem,
+                   s->flushed_mem, s->ceiling_mem, s->xfer, s->root, s->file};
     for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) wb_h5_drop(ids[k]);
+    free(s->ceil);
 }
 
 int wb_store_create(const char *path, wb_store **out, wb_err *e) {
@@ -229,7 +270,8 @@ int wb_store_create(const char *path, wb_store **out, wb_err *e) {
     wb_store *s = calloc(1, sizeof *s);
     if (!s) return wb_fail(e, "%s: out of memory", path);
     strcpy(s->path, path);
-    s->root = s->points = s->samples = s->flushed = s->row_mem = s->sample_mem = s->flushed_mem = s->xfer = -1;
+    s->root = s->points = s->samples = s->ceilings = s->flushed = -1;
+    s->row_mem = s->sample_mem = s->flushed_mem = s->ceiling_mem = s->xfer = -1;
     /* EXCL closes the race with another run choosing the same name. The file
      * format stays at HDF5's default (earliest): the newest (superblock 3)
      * marks a file open for writing, and a killed run's file then refuses to
@@ -251,18 +293,22 @@ int wb_store_create(const char *path, wb_store **out, wb_err *e) {
     return WB_OK;
 }
 
-/* The row as stored: string columns end in NUL inside their width (a string
- * that filled its buffer loses its last byte) and are zero after it, so that
- * no stale bytes reach the file. */
+/* The row as stored: named after its point, in the file's conventions
+ * (wb_col_enc: percent, -1), string columns ending in NUL inside their width
+ * (a string that filled its buffer loses its last byte) and zero after it,
+ * so that no stale bytes reach the file. */
 static void normalize(wb_row *r) {
     int n;
     const wb_column *c = wb_schema_columns(&n);
+    memset(r->name, 0, sizeof r->name);
     for (int i = 0; i < n; i++) {
         if (c[i].type != WB_COL_STR) continue;
         char *f = (char *)r + c[i].offset;
         size_t len = strnlen(f, c[i].size - 1);
         memset(f + len, 0, c[i].size - len);
     }
+    wb_point_name(&r->p, r->name, sizeof r->name); /* after the strings it is made of end in NUL */
+    wb_row_encode(r);
 }
 
 /* A point is stored in two flushes: its row and samples, then the "flushed"
@@ -305,10 +351,11 @@ int wb_store_update(wb_store *s, const wb_row *r, wb_err *e) {
 
 int wb_store_close(wb_store *s, wb_err *e) {
     if (!s) return WB_OK;
-    hid_t ids[] = {s->flushed,    s->points, s->samples, s->row_mem, s->sample_mem,
-                   s->flushed_mem, s->xfer,  s->root,    s->file};
+    hid_t ids[] = {s->flushed,     s->points, s->samples, s->ceilings, s->row_mem, s->sample_mem,
+                   s->flushed_mem, s->ceiling_mem, s->xfer, s->root, s->file};
     int rc = WB_OK;
     for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) rc = wb_h5_end(rc, ids[k], s->path, e);
+    free(s->ceil);
     free(s);
     return rc;
 }

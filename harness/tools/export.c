@@ -136,9 +136,19 @@ int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
     return wb_export_close(f, x, part, e) == WB_OK ? n : -1;
 }
 
-/* DIR/<name>-info.dat: the title line every script prints. */
+const char *wb_export_board(const wb_results *r, char *buf, size_t len) {
+    const char *uuid = wb_results_attr(r, "gpu_uuid");
+    if (!uuid || !*uuid) return snprintf(buf, len, "-"), buf;
+    const size_t n = strncmp(uuid, "GPU-", 4) ? strcspn(uuid, "-") : 4 + strcspn(uuid + 4, "-");
+    snprintf(buf, len, "%.*s", (int)n, uuid);
+    return buf;
+}
+
+/* DIR/<name>-info.dat: the title line every script prints, and its footer:
+ * the board (GPU UUID up to its first dash after "GPU-") and the revision
+ * that measured the file ("-" when the file does not say). */
 static int write_info(wb_export *x, wb_err *e) {
-    FILE *f = wb_export_open(x, "-info", "gpu kind results shape", e);
+    FILE *f = wb_export_open(x, "-info", "gpu kind results shape board revision", e);
     if (!f) return WB_ERR;
     char stem[512] = "-";
     if (x->r) {
@@ -156,6 +166,14 @@ static int write_info(wb_export *x, wb_err *e) {
     fputc(' ', f);
     char shape[96];
     wb_export_str(f, wb_shape_text(&x->shape, shape, sizeof shape));
+    const char *rev = x->r ? wb_results_attr(x->r, "git_revision") : NULL;
+    char board[32] = "-", revision[16] = "-";
+    if (x->r) wb_export_board(x->r, board, sizeof board);
+    if (rev && *rev) snprintf(revision, sizeof revision, "%.7s", rev);
+    fputc(' ', f);
+    wb_export_str(f, board);
+    fputc(' ', f);
+    wb_export_str(f, revision);
     fputc('\n', f);
     return wb_export_close(f, x, "-info", e);
 }
@@ -212,10 +230,11 @@ static int usage(FILE *f) {
     fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
                "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
                "       wallbench export <results.h5> --points|--samples --format csv|json [--out FILE]\n"
-               "  --points/--samples: the rows of /points (one per point, every column with its unit) or\n"
-               "  /samples (one per timed sample) to FILE or stdout; CSV header name[unit], NaN for a\n"
-               "  missing real, -1 for an integer axis that does not apply; JSON with the provenance,\n"
-               "  the columns' units and null for NaN. pandas: pd.read_csv(FILE).\n"
+               "  --points/--samples: the rows of /points (one per point, \"name\" first) or /samples (one\n"
+               "  per timed sample) to FILE or stdout; CSV header: the column names, their units in\n"
+               "  FILE.columns.json; NaN for a missing real, -1 for an integer that does not apply, shares\n"
+               "  in percent (*_pct); JSON with the provenance, ceilings, the columns' units and null for\n"
+               "  NaN. pandas: pd.read_csv(FILE). docs/results-format.md has the conventions.\n"
                "  --shape fastest (default) | ilp=I[,occ=O][,block=B][,sms=S]: the launch shape a family figure\n"
                "  draws where a point was measured at several (fastest: best-of per point); stated in its key\n"
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
@@ -235,7 +254,20 @@ static int export_one(const char *fig, const wb_results *r, const wb_results *ot
     return rc == WB_OK ? 0 : rc == WB_SKIP ? WB_EXPORT_ABSENT : 2;
 }
 
-/* --points / --samples: the table to FILE (or stdout). */
+/* The CSV's units and descriptions next to it: FILE.columns.json. */
+static int export_sidecar(const char *out, wb_table_kind kind) {
+    char path[1024];
+    wb_err e = {""};
+    snprintf(path, sizeof path, "%s.columns.json", out);
+    FILE *f = fopen(path, "w");
+    if (!f) return fprintf(stderr, "wallbench export: %s: cannot write: %s\n", path, strerror(errno)), 2;
+    int rc = wb_export_columns(kind, f, &e) == WB_OK ? 0 : 2;
+    if (fclose(f) != 0) rc = 2;
+    if (rc) fprintf(stderr, "wallbench export: %s: write error\n", path);
+    return rc;
+}
+
+/* --points / --samples: the table to FILE (or stdout; CSV: its sidecar FILE.columns.json). */
 static int export_rows(const char *path, wb_table_kind kind, const char *format, const char *out) {
     wb_table_format fmt = WB_TABLE_CSV;
     if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
@@ -259,6 +291,7 @@ static int export_rows(const char *path, wb_table_kind kind, const char *format,
         fprintf(stderr, "wallbench export: %s: write error\n", out);
         rc = 2;
     }
+    if (rc == 0 && fmt == WB_TABLE_CSV && f != stdout) rc = export_sidecar(out, kind);
     wb_results_free(&r);
     return rc;
 }

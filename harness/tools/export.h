@@ -49,6 +49,9 @@ FILE *wb_export_open(wb_export *x, const char *part, const char *columns, wb_err
 int wb_export_close(FILE *f, wb_export *x, const char *part, wb_err *e);
 /* Writes a string field: in double quotes when it holds blanks, "-" when empty (export.c). */
 void wb_export_str(FILE *f, const char *s);
+/* The board that measured r: its GPU UUID up to the first dash after "GPU-"
+ * (GPU-4efdb731), "-" when the file does not say (a projection). Returns buf. */
+const char *wb_export_board(const wb_results *r, char *buf, size_t len);
 /* Writes " %.10g" (exact for counts up to 10^10), or " NaN". */
 void wb_export_num(FILE *f, double v);
 /* Ends a series block (two blank lines). */

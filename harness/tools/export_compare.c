@@ -26,21 +26,22 @@ static char *names_of(const wb_results *r) {
 
 static double best_inst(const wb_gpu_view *v) { return isfinite(v->inst_gips) ? v->inst_gips : v->inst_theory_gips; }
 
-/* "H200" or, for two runs of one GPU model, "H200@<commit>": the runs are
- * told apart by what they measured. */
+/* "H200" or, for two runs of one GPU model, "H200 47c0bec": the runs are
+ * told apart by the revision that measured them. */
 static void side_label(const wb_gpu_view *v, const wb_results *r, int same, char *buf, size_t len) {
     const char *rev = wb_results_attr(r, "git_revision");
-    if (same) snprintf(buf, len, "%s@%.12s", v->label, rev && *rev ? rev : "?");
-    else snprintf(buf, len, "%s", v->label);
+    if (same) snprintf(buf, len, "%s %.7s", v->label, rev && *rev ? rev : "?");
+    else snprintf(buf, len, "%s%s", v->label, strcmp(v->kind, "projected") == 0 ? " (projected)" : "");
 }
 
 /* same_model = 1: two runs of one GPU model, whose hardware ratios are 1 by
- * construction (the figure then draws only the 1.0x line). */
+ * construction (the figure then draws only the 1.0x line). The boards
+ * (wb_export_board) say whether the runs shared one. */
 static int write_ratios(wb_export *x, const wb_gpu_view *o, wb_err *e) {
-    FILE *f = wb_export_open(x, "-ratios", "bw_ratio inst_ratio this other same_model", e);
+    FILE *f = wb_export_open(x, "-ratios", "bw_ratio inst_ratio this other same_model this_board other_board", e);
     if (!f) return WB_ERR;
     const int same = strcmp(x->v.label, o->label) == 0;
-    char this_label[96], other_label[96];
+    char this_label[96], other_label[96], this_board[32], other_board[32];
     side_label(&x->v, x->r, same, this_label, sizeof this_label);
     side_label(o, x->other, same, other_label, sizeof other_label);
     wb_export_num(f, x->v.dram_read_gbps / o->dram_read_gbps);
@@ -50,6 +51,10 @@ static int write_ratios(wb_export *x, const wb_gpu_view *o, wb_err *e) {
     fputc(' ', f);
     wb_export_str(f, other_label);
     wb_export_num(f, same);
+    fputc(' ', f);
+    wb_export_str(f, wb_export_board(x->r, this_board, sizeof this_board));
+    fputc(' ', f);
+    wb_export_str(f, wb_export_board(x->other, other_board, sizeof other_board));
     fputc('\n', f);
     return wb_export_close(f, x, "-ratios", e);
 }

@@ -159,18 +159,21 @@ int wb_export_probe(wb_export *x, wb_err *e) {
 static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.groups : NAN; }
 
 /* fallback = 1: a shared-memory point whose table did not fit and ran the
- * global-atomic kernel instead (micro/groupby.c notes it "fell back"). */
+ * global-atomic kernel instead (micro/groupby.c notes it "fell back").
+ * read_ms: the point's model bytes at the file's DRAM read ceiling, the
+ * floor the figure judges the kernels against (NaN without that ceiling). */
 static int groupby_row(const void *ctx, const pick *pk, double *v) {
-    (void)ctx;
+    const wb_export *x = ctx;
     v[0] = pk->x, v[1] = pk->row->m.time_median_ms, v[2] = per_item_ns(pk->row);
     v[3] = strncmp(pk->row->p.note, "fell back", 9) == 0;
-    return 4;
+    v[4] = pk->row->p.bytes_model / (x->v.dram_read_gbps * 1e6);
+    return 5;
 }
 
 int wb_export_groupby(wb_export *x, wb_err *e) {
-    table t = {{"groupby", x_groups, series_variant, AX(groups)}, "series groups time_ms ns_per_row fallback", groupby_row,
-               NULL, NULL};
-    return wb_export_table(x, &t, NULL, e);
+    table t = {{"groupby", x_groups, series_variant, AX(groups)}, "series groups time_ms ns_per_row fallback read_ms",
+               groupby_row, NULL, NULL};
+    return wb_export_table(x, &t, x, e);
 }
 
 static double x_ops(const wb_row *r) { return r->p.expr_ops > 0 ? r->p.expr_ops : NAN; }

@@ -39,25 +39,16 @@ static void cell(FILE *f, wb_table_format fmt, const wb_row *w, const wb_column 
     }
 }
 
-static void header_name(FILE *f, const char *name, const char *unit) {
-    fputs(name, f);
-    if (unit && *unit) fprintf(f, "[%s]", unit);
-}
-
+/* The CSV header is the column names alone (df["n"] works); their units
+ * are in the file's /columns and in the sidecar (wb_export_columns). */
 static void points_csv(const wb_results *r, FILE *f) {
     int n;
     const wb_column *cols = wb_schema_columns(&n);
-    fputs("point", f);
-    for (int k = 0; k < n; k++) {
-        fputc(',', f);
-        header_name(f, cols[k].name, cols[k].unit);
-    }
+    for (int k = 0; k < n; k++) fprintf(f, "%s%s", k ? "," : "", cols[k].name);
     fputc('\n', f);
     for (int64_t i = 0; i < r->nrows; i++) {
-        char name[256];
-        csv_str(f, wb_point_name(&r->rows[i].p, name, sizeof name));
         for (int k = 0; k < n; k++) {
-            fputc(',', f);
+            if (k) fputc(',', f);
             cell(f, WB_TABLE_CSV, &r->rows[i], &cols[k]);
         }
         fputc('\n', f);
@@ -65,17 +56,67 @@ static void points_csv(const wb_results *r, FILE *f) {
 }
 
 static void samples_csv(const wb_results *r, FILE *f) {
-    fputs("point,id,sample,time_ms[ms]\n", f);
+    fputs("name,id,sample,time_ms\n", f);
     for (int64_t i = 0; i < r->nrows; i++) {
-        char name[256];
-        wb_point_name(&r->rows[i].p, name, sizeof name);
         for (int s = 0; s < r->sample_count[i]; s++) {
-            csv_str(f, name);
+            csv_str(f, r->rows[i].name);
             fprintf(f, ",%lld,%d,", (long long)r->rows[i].m.id, s);
             csv_num(f, r->sample_ms[r->sample_start[i] + s]);
             fputc('\n', f);
         }
     }
+}
+
+/* {"name", "unit", "type", "description", "ncu_metric"} of one column. */
+static void column_json(FILE *f, const char *name, const char *unit, const char *type, const char *desc,
+                        const char *source) {
+    fputc('{', f);
+    wb_json_key(f, "name", 1);
+    wb_json_str(f, name);
+    wb_json_key(f, "unit", 0);
+    wb_json_str(f, unit);
+    wb_json_key(f, "type", 0);
+    wb_json_str(f, type);
+    wb_json_key(f, "description", 0);
+    wb_json_str(f, desc);
+    wb_json_key(f, "ncu_metric", 0);
+    wb_json_str(f, source);
+    fputc('}', f);
+}
+
+/* "columns": [...] of the table kind, without the surrounding braces. */
+static void columns_json(wb_table_kind kind, FILE *f) {
+    wb_json_key(f, "columns", 1);
+    fputc('[', f);
+    if (kind == WB_TABLE_SAMPLES) {
+        column_json(f, "name", "", "string", "the point's name (/points name)", "");
+        fputs(",\n", f);
+        column_json(f, "id", "", "int64", "the point's /points row", "");
+        fputs(",\n", f);
+        column_json(f, "sample", "", "int32", "0-based sample index (the CSV only)", "");
+        fputs(",\n", f);
+        column_json(f, "time_ms", "ms", "float64", "one timed sample (CUDA events)", "");
+    } else {
+        int n;
+        const wb_column *cols = wb_schema_columns(&n);
+        for (int k = 0; k < n; k++) {
+            if (k) fputs(",\n", f);
+            column_json(f, cols[k].name, cols[k].unit, type_names[cols[k].type], cols[k].desc, cols[k].source);
+        }
+    }
+    fputc(']', f);
+}
+
+int wb_export_columns(wb_table_kind kind, FILE *f, wb_err *e) {
+    fputc('{', f);
+    wb_json_key(f, "format", 1);
+    wb_json_str(f, "wallbench-columns");
+    wb_json_key(f, "schema_version", 0);
+    fprintf(f, "%d,\n", WB_SCHEMA_VERSION);
+    columns_json(kind, f);
+    fputs("}\n", f);
+    if (fflush(f) != 0 || ferror(f)) return wb_fail(e, "write error");
+    return WB_OK;
 }
 
 static void json_head(const wb_results *r, const char *format, FILE *f) {
@@ -88,8 +129,10 @@ static void json_head(const wb_results *r, const char *format, FILE *f) {
     wb_json_str(f, r->path);
     wb_json_key(f, "provenance", 0);
     fputc('{', f);
-    for (int i = 0; i < r->nattrs; i++) {
-        wb_json_key(f, r->attrs[i].name, i == 0);
+    for (int i = 0, first = 1; i < r->nattrs; i++) {
+        if (r->attrs[i].from_ceilings) continue; /* under "ceilings" below */
+        wb_json_key(f, r->attrs[i].name, first);
+        first = 0;
         if (r->attrs[i].is_number) {
             double v = 0;
             sscanf(r->attrs[i].value, "%lf", &v);
@@ -99,43 +142,45 @@ static void json_head(const wb_results *r, const char *format, FILE *f) {
         }
     }
     fputs("},\n", f);
+    wb_json_key(f, "ceilings", 1);
+    fputc('[', f);
+    for (int i = 0; i < r->nceilings; i++) {
+        const wb_ceiling_entry *c = &r->ceilings[i];
+        fputs(i ? ",\n{" : "{", f);
+        wb_json_key(f, "name", 1);
+        wb_json_str(f, c->name);
+        wb_json_key(f, "size_bytes", 0);
+        wb_json_num(f, c->size_bytes);
+        wb_json_key(f, "unit", 0);
+        wb_json_str(f, c->unit);
+        wb_json_key(f, "value", 0);
+        wb_json_num(f, c->value);
+        wb_json_key(f, "kernel", 0);
+        wb_json_str(f, c->kernel);
+        wb_json_key(f, "launch", 0);
+        wb_json_str(f, c->launch);
+        fputc('}', f);
+    }
+    fputs("],\n", f);
 }
 
-/* Opens the JSON object of row i with its "point" key: the rows of both tables start alike. */
+/* Opens the JSON object of row i with its "name" key: the rows of both tables start alike. */
 static void json_row_open(FILE *f, const wb_results *r, int64_t i) {
-    char name[256];
     fputs(i ? ",\n{" : "\n{", f);
-    wb_json_key(f, "point", 1);
-    wb_json_str(f, wb_point_name(&r->rows[i].p, name, sizeof name));
+    wb_json_key(f, "name", 1);
+    wb_json_str(f, r->rows[i].name);
 }
 
 static void points_json(const wb_results *r, FILE *f) {
     int n;
     const wb_column *cols = wb_schema_columns(&n);
     json_head(r, "wallbench-points", f);
-    wb_json_key(f, "columns", 1);
-    fputs("[{\"name\":\"point\",\"unit\":\"\",\"type\":\"string\",\"description\":\"the point's name (Google "
-          "Benchmark name, NVTX range)\",\"ncu_metric\":\"\"}",
-          f);
-    for (int k = 0; k < n; k++) {
-        fputs(",\n{", f);
-        wb_json_key(f, "name", 1);
-        wb_json_str(f, cols[k].name);
-        wb_json_key(f, "unit", 0);
-        wb_json_str(f, cols[k].unit);
-        wb_json_key(f, "type", 0);
-        wb_json_str(f, type_names[cols[k].type]);
-        wb_json_key(f, "description", 0);
-        wb_json_str(f, cols[k].desc);
-        wb_json_key(f, "ncu_metric", 0);
-        wb_json_str(f, cols[k].source);
-        fputc('}', f);
-    }
-    fputs("],\n", f);
+    columns_json(WB_TABLE_POINTS, f);
+    fputs(",\n", f);
     wb_json_key(f, "units", 1);
-    fputs("{\"point\":\"\"", f);
+    fputc('{', f);
     for (int k = 0; k < n; k++) {
-        wb_json_key(f, cols[k].name, 0);
+        wb_json_key(f, cols[k].name, k == 0);
         wb_json_str(f, cols[k].unit);
     }
     fputs("},\n", f);
@@ -144,6 +189,7 @@ static void points_json(const wb_results *r, FILE *f) {
     for (int64_t i = 0; i < r->nrows; i++) {
         json_row_open(f, r, i);
         for (int k = 0; k < n; k++) {
+            if (!strcmp(cols[k].name, "name")) continue; /* opened the row */
             wb_json_key(f, cols[k].name, 0);
             cell(f, WB_TABLE_JSON, &r->rows[i], &cols[k]);
         }
@@ -155,7 +201,7 @@ static void points_json(const wb_results *r, FILE *f) {
 static void samples_json(const wb_results *r, FILE *f) {
     json_head(r, "wallbench-samples", f);
     wb_json_key(f, "units", 1);
-    fputs("{\"point\":\"\",\"id\":\"\",\"time_ms\":\"ms\"},\n", f);
+    fputs("{\"name\":\"\",\"id\":\"\",\"time_ms\":\"ms\"},\n", f);
     wb_json_key(f, "samples", 1);
     fputc('[', f);
     for (int64_t i = 0; i < r->nrows; i++) {

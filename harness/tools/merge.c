@@ -165,11 +165,16 @@ static int write_attrs(wb_store *s, const shard_file *f, int nf, const char *cmd
     if (wb_store_attr_str(s, "merged_gpu_uuids", boards, e) != WB_OK) return WB_ERR;
     for (int k = 0; k < f[0].r.nattrs; k++) {
         const wb_attr *a = &f[0].r.attrs[k];
-        if (shard_only(a->name) || !strcmp(a->name, "schema_version") || !strcmp(a->name, "command_line")) continue;
+        wb_ceiling_entry c;
+        if (shard_only(a->name) || !strcmp(a->name, "schema_version") || !strcmp(a->name, "command_line") ||
+            wb_ceiling_from_attr(a->name, &c)) /* ceilings: copied whole below */
+            continue;
         int rc = a->is_number ? wb_store_attr_f64(s, a->name, strtod(a->value, NULL), e)
                               : wb_store_attr_str(s, a->name, a->value, e);
         if (rc != WB_OK) return WB_ERR;
     }
+    for (int k = 0; k < f[0].r.nceilings; k++)
+        if (wb_store_ceiling(s, &f[0].r.ceilings[k], e) != WB_OK) return WB_ERR;
     for (int i = 0; i < nf; i++)
         for (int k = 0; k < f[i].r.nattrs; k++) {
             const wb_attr *a = &f[i].r.attrs[k];
