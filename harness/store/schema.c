@@ -71,7 +71,7 @@ static const wb_column fixed_after[] = {
     F64("inst_per_sector", c.inst_per_sector, "inst/sector", "inst / (dram_sectors_read + dram_sectors_write)"),
     F64("inst_per_l1_sector", c.inst_per_l1_sector, "inst/sector", "inst / l1_sectors (hierarchical roofline, L1)"),
     F64("inst_per_l2_sector", c.inst_per_l2_sector, "inst/sector", "inst / l2_sectors (hierarchical roofline, L2)"),
-    F64("gips", c.gips, "G inst/s", "warp instructions per second, counter time"),
+    F64("gips", c.gips, "G inst/s", "warp instructions per second: inst / time_median_ms (the timed median)"),
     F64("roof_pct", c.roof_pct, "%", "achieved share of the measured roofline at this intensity"),
     STR("bound", c.bound, "memory or compute against the measured ridge"),
     STR("bound_l4", c.bound_l4, "memory or compute against the L4 ridge (44.0 inst/sector)"),

@@ -1,9 +1,14 @@
 /* check.c - `wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE`:
- * the regression gate of CI. Every point the baseline measured must be in
- * NEW, measured, and within the thresholds (thresholds.h) on every metric a
- * rule governs; a NaN on one side is a violation, not a pass. Exit 0 within,
- * 1 with a table of every violation, 2 on bad input (unreadable or foreign
- * file, bad thresholds, files of different GPUs, a projected file). */
+ * the regression gate. It first says what it compares (each file by GPU,
+ * board, revision and sweep) and every mismatch of sweep, board, build or
+ * command (sides.h). Every point of the baseline that NEW also holds must
+ * be measured in NEW and within the thresholds (thresholds.h) on every
+ * metric a rule governs; a NaN on one side is a violation, not a pass.
+ * Baseline points NEW lacks (another sweep: `make run`'s quick one against
+ * a full baseline) are counted apart, or with --all-points are violations
+ * (the CI gate: a run that stopped early must fail). Exit 0 within, 1 with
+ * a table of every violation, 2 on bad input (unreadable or foreign file,
+ * bad thresholds, files of different GPU models, a projected file). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +17,7 @@
 #include "harness/base/grow.h"
 #include "harness/commands.h"
 #include "harness/tools/match.h"
+#include "harness/tools/sides.h"
 #include "harness/base/textable.h"
 #include "harness/tools/thresholds.h"
 
@@ -29,7 +35,8 @@ typedef struct checker {
     wb_match m;
     violation *v;
     int nv, cap;
-    int64_t compared, nan_both, base_not_ok;
+    int64_t compared, nan_both, base_not_ok, missing;
+    int all_points;          /* --all-points: a baseline point NEW lacks is a violation */
 } checker;
 
 static int add(checker *k, violation x) {
@@ -84,6 +91,8 @@ static int check_all(checker *k) {
         const int64_t j = k->m.a_to_b[i];
         violation x = {i, NULL, NAN, NAN, NAN, NULL, ""};
         if (j < 0) {
+            k->missing++;
+            if (!k->all_points) continue; /* counted apart */
             snprintf(x.what, sizeof x.what, "missing in NEW");
             if (add(k, x) != WB_OK) return WB_ERR;
             continue;
@@ -155,11 +164,43 @@ static void report(const checker *k, int md) {
     wb_textable_free(&t);
 }
 
+/* The first lines: what is compared, and every mismatch with what was done
+ * about it; a same-sweep file that lacks baseline points stopped early. */
+static void says(const checker *k, int md) {
+    char a[1024], b[1024];
+    wb_side_label(&k->now, a, sizeof a);
+    wb_side_label(&k->base, b, sizeof b);
+    printf("%scheck NEW = %s\n%sagainst BASE = %s\n", md ? "- " : "", a, md ? "- " : "", b);
+    wb_side_diff d;
+    wb_side_compare(&k->base, &k->now, &d); /* A = the baseline, B = NEW */
+    char sweep[160];
+    snprintf(sweep, sizeof sweep, "checked the %lld points both hold; %lld baseline points not in NEW %s",
+             (long long)k->m.matched, (long long)k->missing,
+             k->all_points ? "are violations (--all-points)" : "counted apart (--all-points: violations)");
+    const char *what[WB_SIDE_KINDS] = {
+        [WB_SIDE_SWEEP] = sweep,
+        [WB_SIDE_BOARD] = "checked all the same: a board's own speed (random reads above all) can break a time rule",
+        [WB_SIDE_BUILD] = "checked: what the thresholds are for",
+        [WB_SIDE_COMMAND] = "checked all the same: what ran before a point in its process can move it",
+    };
+    wb_side_print(stdout, &d, md ? "- NOTE: " : "NOTE: ", "BASE", "NEW", what);
+    const int same_sweep = !d.differs[WB_SIDE_SWEEP] && strcmp(d.a[WB_SIDE_SWEEP], "?") != 0;
+    if (!d.differs[WB_SIDE_SWEEP] && k->missing)
+        printf("%sNOTE: %s, yet %lld baseline points are not in NEW: did the run stop early?%s\n", md ? "- " : "",
+               same_sweep ? "the same sweep" : "the files do not say their sweeps", (long long)k->missing,
+               k->all_points ? "" : " (--all-points makes each a violation)");
+    printf("\n");
+}
+
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE [--markdown]\n"
+    fprintf(f, "usage: wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE [--all-points] [--markdown]\n"
                "       wallbench check --metrics\n"
-               "  exit 0: every point of the baseline is in NEW and within the thresholds; 1: violations (table);\n"
-               "  2: bad input. Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n");
+               "  first what is compared (each file's GPU, board, revision, sweep) and every mismatch of sweep,\n"
+               "  board, build or command; then every point both files hold is checked against the thresholds.\n"
+               "  Baseline points NEW lacks (another sweep) are counted apart; --all-points makes each a violation.\n"
+               "  exit codes: 0 within the thresholds; 1 violations (a table of each); 2 bad input (unreadable\n"
+               "  or foreign file, another GPU model, a projected file, a thresholds error as file:line).\n"
+               "  Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -173,8 +214,9 @@ static int list_metrics(void) {
 
 int wb_cmd_check(int argc, char **argv) {
     const char *now = NULL, *base = NULL, *thr = NULL;
-    int md = 0, o, first = argc, metrics = 0;
+    int md = 0, o, first = argc, metrics = 0, all_points = 0;
     static const struct option longs[] = {{"metrics", no_argument, NULL, 'M'}, {"markdown", no_argument, NULL, 'm'},
+                                          {"all-points", no_argument, NULL, 'A'},
                                           {"baseline", required_argument, NULL, 'b'},
                                           {"thresholds", required_argument, NULL, 't'}, {0, 0, 0, 0}};
     wb_cli cli = {"check", longs, 0};
@@ -184,6 +226,7 @@ int wb_cmd_check(int argc, char **argv) {
         if (o == WB_CLI_BAD) return usage(stderr);
         if (o == 'M') metrics = 1;
         else if (o == 'm') md = 1;
+        else if (o == 'A') all_points = 1;
         else *(o == 'b' ? &base : &thr) = v;
     }
     if (metrics) return list_metrics();
@@ -192,6 +235,7 @@ int wb_cmd_check(int argc, char **argv) {
     if (!now || !base || !thr) return fprintf(stderr, "wallbench check: give NEW.h5, --baseline and --thresholds\n"), usage(stderr);
     checker k;
     memset(&k, 0, sizeof k);
+    k.all_points = all_points;
     wb_err e = {""};
     int rc = 2, have_base = 0, have_now = 0;
     if (wb_results_open(base, &k.base, &e) != WB_OK) goto done;
@@ -214,11 +258,13 @@ int wb_cmd_check(int argc, char **argv) {
         wb_fail(&e, "out of memory");
         goto done;
     }
-    printf("check %s against baseline %s with %s (%d rules): %lld baseline points, %lld metric values compared; "
-           "%lld baseline points not ok (not checked); %lld points only in NEW (not checked); %lld values NaN on "
-           "both sides\n",
-           now, base, thr, k.thr.n, (long long)k.base.nrows, (long long)k.compared, (long long)k.base_not_ok,
-           (long long)k.m.only_b, (long long)k.nan_both);
+    says(&k, md);
+    printf("check with %s (%d rules): %lld baseline points, %lld in both files, %lld metric values compared; "
+           "%lld baseline points not in NEW (%s); %lld baseline points not ok (not checked); %lld points only in "
+           "NEW (not checked); %lld values NaN on both sides\n",
+           thr, k.thr.n, (long long)k.base.nrows, (long long)k.m.matched, (long long)k.compared,
+           (long long)k.missing, k.all_points ? "violations: --all-points" : "counted apart, not checked",
+           (long long)k.base_not_ok, (long long)k.m.only_b, (long long)k.nan_both);
     if (k.nv) {
         printf("\n%d violation(s):\n\n", k.nv);
         report(&k, md);

@@ -17,20 +17,28 @@
 #include "harness/commands.h"
 #include "harness/tools/compare.h"
 #include "harness/tools/project.h"
+#include "harness/tools/sides.h"
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--repeat]\n"
-               "  matches points on family, variant, every axis and repetition; prints per family (geometric\n"
-               "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
-               "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
-               "  bandwidth and instruction throughput ratios B/A (measured ceilings; reference numbers for a\n"
-               "  projected file). Points in one file only are listed.\n"
+    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--points]\n"
+               "                         [--min-effect PCT] [--repeat]\n"
+               "  first what each side is (file, GPU, board, revision, sweep) and every mismatch of sweep,\n"
+               "  board, GPU model, build or command, with what that means for the numbers; then the summary:\n"
+               "  per family the points matched, the time ratio B/A (geometric mean) and the verdict counts\n"
+               "  (Mann-Whitney U, two-sided, alpha 0.05, as Google Benchmark's compare.py; a difference under\n"
+               "  the minimum effect is \"same\"); then the DRAM bandwidth and instruction throughput ratios B/A\n"
+               "  (measured ceilings; reference numbers for a projected file). Points match on family,\n"
+               "  variant, every axis and repetition.\n"
+               "  --points          also per point: both times, B/A, verdict, p, inst/sector and bound class\n"
+               "                    on each side, and the points in one file only\n"
+               "  --min-effect PCT  differences under PCT%% are \"same\" whatever the test says (default 1)\n"
                "  Three or more files (one per GPU model, e.g. a fleet's): per family the matrix of speedups\n"
                "  of every column's GPU over every row's GPU, and the hardware ratios, as seed 000 Table 1\n"
                "  for every pair.\n"
                "  --repeat  instead: repeatability of two runs of one sweep: the share of points with both\n"
                "            medians >= 1 ms that agree within 1%%, per family, and the 25 least repeatable\n"
-               "            with their spread and each side's in-run noise\n");
+               "            with their spread and each side's in-run noise\n"
+               "  exit codes: 0 compared, 2 bad input (unreadable, foreign or empty file, bad option)\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -64,17 +72,38 @@ static const char *side_name(const wb_cmp_side *s, char *buf, size_t len) {
     return buf;
 }
 
-static void header(const wb_cmp *c) {
+/* Each side by file, GPU, board, revision and sweep, then every mismatch
+ * and what it means for what follows. */
+static void header(const wb_cmp *c, int repeat) {
     const wb_cmp_side *s[2] = {&c->a, &c->b};
     for (int i = 0; i < 2; i++) {
-        const char *gpu = s[i]->v.gpu_name[0] ? s[i]->v.gpu_name : "GPU unknown";
-        printf("%s%s = %s: %s", c->md ? "- " : "", s[i]->tag, s[i]->r.path, gpu);
+        char label[1024];
+        wb_side_label(&s[i]->r, label, sizeof label);
+        printf("%s%s = %s", c->md ? "- " : "", s[i]->tag, label);
         if (s[i]->projected) {
             const char *from = wb_results_attr(&s[i]->r, "projected_from");
-            printf(", PROJECTED (not measured) from %s by `wallbench project`", from ? from : "?");
-        } else printf(", measured");
+            printf(": PROJECTED (not measured) from %s by `wallbench project`", from ? from : "?");
+        } else printf(": measured");
         printf("\n");
     }
+    wb_side_diff d;
+    wb_side_compare(&c->a.r, &c->b.r, &d);
+    if (repeat) { /* --repeat says these itself, with what they mean for repeatability */
+        d.n -= d.differs[WB_SIDE_BOARD] + d.differs[WB_SIDE_COMMAND];
+        d.differs[WB_SIDE_BOARD] = d.differs[WB_SIDE_COMMAND] = 0;
+    }
+    char sweep[128];
+    snprintf(sweep, sizeof sweep, "compared on the %lld points both measured; %lld only in A, %lld only in B, "
+             "counted apart", (long long)c->m.matched, (long long)c->m.only_a, (long long)c->m.only_b);
+    const char *what[WB_SIDE_KINDS] = {
+        [WB_SIDE_SWEEP] = sweep,
+        [WB_SIDE_BOARD] = "differences include the boards' own (boards of one model differ, most in random reads)",
+        [WB_SIDE_MODEL] = "two GPUs: the hardware ratios below say which speedup to expect",
+        [WB_SIDE_BUILD] = "differences include the code's",
+        [WB_SIDE_COMMAND] = "what ran before a point in its process can move it",
+    };
+    if (!d.n) printf("%ssame sweep, board, GPU model, build and command (as far as the files say)\n", c->md ? "\n" : "");
+    else wb_side_print(stdout, &d, c->md ? "- NOTE: " : "NOTE: ", "A", "B", what);
     printf("\n");
 }
 
@@ -125,7 +154,7 @@ static void hardware_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) 
 static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
     wb_textable t;
     wb_textable_init(&t, 12);
-    static const char *const head[] = {"family",   "matched",  "only A", "only B",  "time B/A (geomean)",
+    static const char *const head[] = {"family",   "matched",  "only A", "only B",  "B/A geomean",
                                        "speedup of B", "B faster", "B slower", "same", "no test",
                                        "bound changed", "follows"};
     int h = wb_textable_add(&t);
@@ -149,8 +178,13 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
         wb_textable_set(&t, row, 10, "%d", x->bound_changed);
         wb_textable_set(&t, row, 11, "%s", wb_cmp_follows(c, 1 / g));
     }
-    if (c->md) printf("\n### Per family\n\n");
-    else printf("\nper family (B faster / slower / same: Mann-Whitney U on the timed samples, alpha %.2f)\n", WB_MWU_ALPHA);
+    int small = 0;
+    for (int f = 0; f < nfam; f++) small += fam[f].small;
+    if (c->md) printf("### Summary per family\n\n");
+    printf("%ssummary per family: B/A geomean = geometric mean of time B / time A over the points both measured; "
+           "B faster / slower / same: Mann-Whitney U on the timed samples, alpha %.2f, and a difference under the "
+           "minimum effect %g%% is same (%d such point(s))\n%s",
+           c->md ? "" : "", WB_MWU_ALPHA, 100 * c->min_effect, small, c->md ? "\n" : "");
     wb_textable_print(stdout, &t, c->md);
     wb_textable_free(&t);
 }
@@ -162,7 +196,10 @@ int wb_cmd_compare(int argc, char **argv) {
     int np = 0, repeat = 0, k, first = argc;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"family", required_argument, NULL, 'f'},
+                                          {"points", no_argument, NULL, 'p'},
+                                          {"min-effect", required_argument, NULL, 'e'},
                                           {"repeat", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
+    c.min_effect = WB_CMP_MIN_EFFECT;
     wb_cli cli = {"compare", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
@@ -170,7 +207,15 @@ int wb_cmd_compare(int argc, char **argv) {
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 'm') c.md = 1;
         else if (k == 'r') repeat = 1;
-        else c.family = v;
+        else if (k == 'p') c.points = 1;
+        else if (k == 'e') {
+            char *end;
+            double pct = strtod(v, &end);
+            if (end == v || *end || !(pct >= 0) || pct >= 100)
+                return fprintf(stderr, "wallbench compare: bad --min-effect '%s': a percentage, 0 to under 100 "
+                                       "(e.g. 1 for 1%%)\n", v), usage(stderr);
+            c.min_effect = pct / 100;
+        } else c.family = v;
     }
     for (; first < argc; first++) {
         if (np == WB_CMP_FLEET_MAX) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
@@ -194,21 +239,29 @@ int wb_cmd_compare(int argc, char **argv) {
         goto done;
     }
     if (c.md) printf("## wallbench compare\n\n");
-    header(&c);
+    header(&c, repeat);
     if (repeat) { /* two runs of one sweep: repeatability only */
         rc = wb_cmp_repeat(&c, 1.0, 0.01, 25, &e) == WB_OK ? 0 : 2;
         goto done;
     }
-    hardware_table(&c, fam, nfam);
     family_table(&c, fam, nfam);
+    printf("\n");
+    hardware_table(&c, fam, nfam);
+    if (!c.points) {
+        printf("\n%sper point (both times, B/A, verdict, p, inst/sector, bound) and the points in one file only: "
+               "--points\n", c.md ? "" : "  ");
+        rc = 0;
+        goto done;
+    }
     for (int f = 0; f < nfam; f++)
         if (wb_cmp_points(&c, &fam[f], &e) != WB_OK) goto done;
     printf("\n%sB faster / slower: Mann-Whitney U two-sided on the two points' timed samples (/samples), p < %.2f, "
            "computed as scipy.stats.mannwhitneyu, which Google Benchmark's compare.py uses; same: p >= %.2f; "
+           "(<min): significant but under the minimum effect %g%%; "
            "too few samples: fewer than %d a side; * fewer than %d a side (compare.py: unreliable)%s. follows: the "
            "hardware ratio B/A nearer (on a log scale) to the speedup A time / B time; - when the two ratios are "
            "within 10%% of each other.\n",
-           c.md ? "" : "  ", WB_MWU_ALPHA, WB_MWU_ALPHA, WB_MWU_MIN_SAMPLES, WB_MWU_OPTIMAL_SAMPLES,
+           c.md ? "" : "  ", WB_MWU_ALPHA, WB_MWU_ALPHA, 100 * c.min_effect, WB_MWU_MIN_SAMPLES, WB_MWU_OPTIMAL_SAMPLES,
            c.a.projected || c.b.projected ? "; no test against a projected file (its samples are scaled copies)" : "");
     rc = 0;
 done:
