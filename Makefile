@@ -48,9 +48,11 @@ run:
 	else $$b/wallbench run $$popt --sweep $(SWEEP) --out $$out $(ARGS); fi; rc=$$?; \
 	latest=$$(find $$out -maxdepth 1 -name '*.h5' ! -name '*-projected-*' -newer $$stamp 2>/dev/null | LC_ALL=C sort | tail -n 1); \
 	rm -f $$stamp; \
-	if [ -n "$$latest" ]; then \
-	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest; \
+	if [ -n "$$latest" ]; then figs=; \
+	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest && \
+	    figs=plots/out/$$(basename $$latest .h5); \
 	  else echo "plots skipped: render them elsewhere with: make plots RESULTS=$$latest"; fi; \
+	  harness/next_steps.sh $$latest $$prof $$b $$figs; \
 	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
 
 # The newest run of results/<profile> (or OUT) against the committed quick-sweep baseline.

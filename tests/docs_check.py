@@ -4,8 +4,9 @@ a machine can tell: the README stays a front door (at most 200 lines), every
 relative link of README.md, docs/*.md and results/**/*.md resolves (file and
 #anchor), every repository path the README and docs/ name in backticks
 exists, the schema version docs/results-format.md states is the code's
-(WB_SCHEMA_VERSION, WB_SCHEMA_OLDEST), and the README's subcommand table lists
-exactly the commands of `wallbench --help`. Prints one line per problem;
+(WB_SCHEMA_VERSION, WB_SCHEMA_OLDEST), CITATION.cff's version is WB_VERSION,
+and the README's subcommand table lists exactly the commands of
+`wallbench --help`. Prints one line per problem;
 exit 1 if any, 0 otherwise. Run by tests/sh_docs.sh."""
 import os
 import re
@@ -118,6 +119,16 @@ def check_schema(src):
                 f"(WB_SCHEMA_OLDEST..WB_SCHEMA_VERSION), found {m.group(0) if m else 'none'}")
 
 
+def check_version(src):
+    code = open(os.path.join(src, "harness/commands.h"), encoding="utf-8").read()
+    cff = open(os.path.join(src, "CITATION.cff"), encoding="utf-8").read()
+    v = re.search(r'#define WB_VERSION "([^"]+)"', code)
+    c = re.search(r'^version: "([^"]+)"', cff, flags=re.M)
+    if not v or not c or v.group(1) != c.group(1):
+        problem(f"CITATION.cff states version {c.group(1) if c else 'none'}, `wallbench --version` "
+                f"{v.group(1) if v else 'none'} (WB_VERSION, harness/commands.h)")
+
+
 def check_commands(src, wallbench):
     out = subprocess.run([wallbench, "--help"], capture_output=True, text=True).stdout
     block = out.split("commands:", 1)[1].split("\n\n", 1)[0]
@@ -153,6 +164,7 @@ def main():
     for path in [os.path.join(src, "README.md")] + [p for p in markdown_files(src) if "/docs/" in p]:
         check_paths(src, path)
     check_schema(src)
+    check_version(src)
     check_commands(src, wallbench)
     print(f"docs: README {n} lines, {len(markdown_files(src))} markdown files checked, "
           f"{len(problems)} problem(s)")

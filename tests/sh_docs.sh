@@ -19,6 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/harness/store" "$tmp/results"
 cp -r "$src/docs" "$src/README.md" "$src/LICENSE" "$src/CITATION.cff" "$tmp/"
 cp "$src/harness/store/schema.h" "$tmp/harness/store/"
+cp "$src/harness/commands.h" "$tmp/harness/"
 for top in harness micro kernels plots results tests examples cmake; do
     [ -e "$tmp/$top" ] || ln -s "$src/$top" "$tmp/$top"
 done

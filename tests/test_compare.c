@@ -341,6 +341,7 @@ static void write_small(const char *name, double shift, const char *sweep, const
     for (int k = 0; k < 2; k++) {
         const double base = k ? 2.0 * (1 + shift) : 1.0;
         wb_row r = synth_row("transform", k ? "vec16" : "scalar", 1 << 24, base);
+        r.m.other_processes = strstr(name, "contended") && k ? 1 : 0; /* timed beside another process */
         for (int i = 0; i < 10; i++) samples[i] = base * (1 + 0.0001 * (i - 5));
         synth_put(&z, &r, samples, 10);
     }
@@ -389,6 +390,30 @@ static void test_compare_sides(void) {
     CHECK(!strstr(out, "command differs")); /* only --out would differ: the same command */
     /* the mismatch lines come before the numbers */
     CHECK(strstr(out, "NOTE: sweep differs") < strstr(out, "summary per family"));
+
+    /* --json and --csv: the same facts for scripts, no prose */
+    char *json[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("full-c.h5"), "--json", NULL};
+    rc = run(wb_cmd_compare, json);
+    expect(rc, 0, "\"mismatches\":[{\"kind\":\"sweep\",\"a\":\"quick\",\"b\":\"full\",\"action\":\"compared on the 2 "
+                  "points both measured", "--json: the sweep mismatch");
+    expect(rc, 0, "{\"family\":\"transform\",\"matched\":2,\"only_a\":0,\"only_b\":0,\"b_faster\":0,\"b_slower\":0,"
+                  "\"same\":2,\"same_under_min_effect\":1,", "--json: the family summary");
+    expect(rc, 0, "\"verdict\":\"same\"", "--json: a point's verdict");
+    CHECK(out[0] == '{' && !strstr(out, "NOTE:"));
+    char *csv[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--csv", NULL};
+    rc = run(wb_cmd_compare, csv);
+    expect(rc, 0, "point,family,variant,a_ms,b_ms,b_over_a,verdict,p\n\"transform/scalar/", "--csv: header, then points");
+    CHECK(line_has("transform/vec16", ",2,2.0", ",same,")); /* A 2 ms, B 2.01 ms: under the minimum effect */
+    /* --repeat names the points timed while other processes held the GPU */
+    write_small("quick-contended.h5", 0.005, "quick", "47c0bec", board);
+    char *rep[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-contended.h5"), "--repeat", NULL};
+    expect(run(wb_cmd_compare, rep), 0, "NOTE: contended: 0 point(s) of A and 1 of B were timed while other processes",
+           "--repeat: contended points named");
+    char *rep0[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--repeat", NULL};
+    run(wb_cmd_compare, rep0);
+    CHECK(!strstr(out, "contended"));
+    char *both[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--csv", "--repeat", NULL};
+    expect(run(wb_cmd_compare, both), 2, "--json and --csv compare two files", "--csv with --repeat");
 }
 
 int main(void) {

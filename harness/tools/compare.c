@@ -18,10 +18,11 @@
 #include "harness/tools/compare.h"
 #include "harness/tools/project.h"
 #include "harness/tools/sides.h"
+#include "harness/base/json.h"
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--points]\n"
-               "                         [--min-effect PCT] [--repeat]\n"
+    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown | --json | --csv] [--family F]\n"
+               "                         [--points] [--min-effect PCT] [--repeat]\n"
                "  first what each side is (file, GPU, board, revision, sweep) and every mismatch of sweep,\n"
                "  board, GPU model, build or command, with what that means for the numbers; then the summary:\n"
                "  per family the points matched, the time ratio B/A (geometric mean) and the verdict counts\n"
@@ -32,6 +33,8 @@ static int usage(FILE *f) {
                "  --points          also per point: both times, B/A, verdict, p, inst/sector and bound class\n"
                "                    on each side, and the points in one file only\n"
                "  --min-effect PCT  differences under PCT%% are \"same\" whatever the test says (default 1)\n"
+               "  --json            one object: the sides, mismatches, the summary per family, every point\n"
+               "  --csv             one row per matched point: point, family, variant, A and B ms, B/A, verdict, p\n"
                "  Three or more files (one per GPU model, e.g. a fleet's): per family the matrix of speedups\n"
                "  of every column's GPU over every row's GPU, and the hardware ratios, as seed 000 Table 1\n"
                "  for every pair.\n"
@@ -72,6 +75,87 @@ static const char *side_name(const wb_cmp_side *s, char *buf, size_t len) {
     return buf;
 }
 
+/* What compare does about each mismatch; sweep[] holds the sweep's sentence. */
+static void consequences(const wb_cmp *c, char *sweep, size_t len, const char *what[WB_SIDE_KINDS]) {
+    snprintf(sweep, len, "compared on the %lld points both measured; %lld only in A, %lld only in B, counted apart",
+             (long long)c->m.matched, (long long)c->m.only_a, (long long)c->m.only_b);
+    what[WB_SIDE_SWEEP] = sweep;
+    what[WB_SIDE_BOARD] = "differences include the boards' own (boards of one model differ, most in random reads)";
+    what[WB_SIDE_MODEL] = "two GPUs: the hardware ratios below say which speedup to expect";
+    what[WB_SIDE_BUILD] = "differences include the code's";
+    what[WB_SIDE_COMMAND] = "what ran before a point in its process can move it";
+}
+
+/* --csv: one row per matched point (no prose: for scripts). */
+static void points_csv(const wb_cmp *c) {
+    printf("point,family,variant,a_ms,b_ms,b_over_a,verdict,p\n");
+    char name[512];
+    for (int64_t k = 0; k < c->npairs; k++) {
+        const wb_cmp_pair *p = &c->pairs[k];
+        const wb_row *x = &c->a.r.rows[p->a], *y = &c->b.r.rows[p->b];
+        wb_point_name(&x->p, name, sizeof name);
+        printf("\"%s\",%s,%s,%.17g,%.17g,%.17g,%s,", name, x->p.family, x->p.variant, x->m.time_median_ms,
+               y->m.time_median_ms, p->ratio, p->verdict);
+        if (isnan(p->p)) printf("\n");
+        else printf("%.6g\n", p->p);
+    }
+}
+
+/* --json: the sides, the mismatches with what was done, the summary per
+ * family and every matched point, as one object. */
+static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
+    wb_side_diff d;
+    wb_side_compare(&c->a.r, &c->b.r, &d);
+    char sweep[128];
+    const char *what[WB_SIDE_KINDS];
+    consequences(c, sweep, sizeof sweep, what);
+    printf("{");
+    wb_json_key(stdout, "a", 1);
+    wb_side_json(stdout, &c->a.r);
+    wb_json_key(stdout, "b", 0);
+    wb_side_json(stdout, &c->b.r);
+    wb_json_key(stdout, "mismatches", 0);
+    wb_side_diff_json(stdout, &d, "a", "b", what);
+    wb_json_kv_num(stdout, "min_effect", c->min_effect);
+    wb_json_kv_num(stdout, "alpha", WB_MWU_ALPHA);
+    wb_json_key(stdout, "families", 0);
+    printf("[");
+    for (int f = 0; f <= nfam; f++) {
+        const wb_cmp_family *x = f < nfam ? &fam[f] : &c->all;
+        printf(f ? ", {" : "{");
+        wb_json_key(stdout, "family", 1);
+        wb_json_str(stdout, x->name);
+        const struct { const char *k; int v; } n[] = {
+            {"matched", x->matched}, {"only_a", x->only_a}, {"only_b", x->only_b}, {"b_faster", x->faster},
+            {"b_slower", x->slower}, {"same", x->same}, {"same_under_min_effect", x->small},
+            {"not_tested", x->untested}, {"bound_changed", x->bound_changed}};
+        for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+            wb_json_key(stdout, n[i].k, 0);
+            printf("%d", n[i].v);
+        }
+        wb_json_kv_num(stdout, "b_over_a_geomean", x->nlog ? exp(x->sum_log / x->nlog) : NAN);
+        printf("}");
+    }
+    printf("]");
+    wb_json_key(stdout, "points", 0);
+    printf("[");
+    char name[512];
+    for (int64_t k = 0; k < c->npairs; k++) {
+        const wb_cmp_pair *p = &c->pairs[k];
+        const wb_row *x = &c->a.r.rows[p->a], *y = &c->b.r.rows[p->b];
+        printf(k ? ", {" : "{");
+        wb_json_key(stdout, "point", 1);
+        wb_json_str(stdout, wb_point_name(&x->p, name, sizeof name));
+        wb_json_kv_num(stdout, "a_ms", x->m.time_median_ms);
+        wb_json_kv_num(stdout, "b_ms", y->m.time_median_ms);
+        wb_json_kv_num(stdout, "b_over_a", p->ratio);
+        wb_json_kv_str(stdout, "verdict", p->verdict);
+        wb_json_kv_num(stdout, "p", p->p);
+        printf("}");
+    }
+    printf("]}\n");
+}
+
 /* Each side by file, GPU, board, revision and sweep, then every mismatch
  * and what it means for what follows. */
 static void header(const wb_cmp *c, int repeat) {
@@ -88,20 +172,13 @@ static void header(const wb_cmp *c, int repeat) {
     }
     wb_side_diff d;
     wb_side_compare(&c->a.r, &c->b.r, &d);
+    char sweep[128];
+    const char *what[WB_SIDE_KINDS];
+    consequences(c, sweep, sizeof sweep, what);
     if (repeat) { /* --repeat says these itself, with what they mean for repeatability */
         d.n -= d.differs[WB_SIDE_BOARD] + d.differs[WB_SIDE_COMMAND];
         d.differs[WB_SIDE_BOARD] = d.differs[WB_SIDE_COMMAND] = 0;
     }
-    char sweep[128];
-    snprintf(sweep, sizeof sweep, "compared on the %lld points both measured; %lld only in A, %lld only in B, "
-             "counted apart", (long long)c->m.matched, (long long)c->m.only_a, (long long)c->m.only_b);
-    const char *what[WB_SIDE_KINDS] = {
-        [WB_SIDE_SWEEP] = sweep,
-        [WB_SIDE_BOARD] = "differences include the boards' own (boards of one model differ, most in random reads)",
-        [WB_SIDE_MODEL] = "two GPUs: the hardware ratios below say which speedup to expect",
-        [WB_SIDE_BUILD] = "differences include the code's",
-        [WB_SIDE_COMMAND] = "what ran before a point in its process can move it",
-    };
     if (!d.n) printf("%ssame sweep, board, GPU model, build and command (as far as the files say)\n", c->md ? "\n" : "");
     else wb_side_print(stdout, &d, c->md ? "- NOTE: " : "NOTE: ", "A", "B", what);
     printf("\n");
@@ -193,11 +270,12 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0, repeat = 0, k, first = argc;
+    int np = 0, repeat = 0, k, first = argc, json = 0, csv = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"family", required_argument, NULL, 'f'},
                                           {"points", no_argument, NULL, 'p'},
                                           {"min-effect", required_argument, NULL, 'e'},
+                                          {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
                                           {"repeat", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
     c.min_effect = WB_CMP_MIN_EFFECT;
     wb_cli cli = {"compare", longs, 0};
@@ -208,6 +286,8 @@ int wb_cmd_compare(int argc, char **argv) {
         if (k == 'm') c.md = 1;
         else if (k == 'r') repeat = 1;
         else if (k == 'p') c.points = 1;
+        else if (k == 'J') json = 1;
+        else if (k == 'C') csv = 1;
         else if (k == 'e') {
             char *end;
             double pct = strtod(v, &end);
@@ -223,6 +303,10 @@ int wb_cmd_compare(int argc, char **argv) {
     }
     if (np < 2) return fprintf(stderr, "wallbench compare: give two results files (or more, for the fleet matrix)\n"), usage(stderr);
     if (np > 2 && repeat) return fprintf(stderr, "wallbench compare: --repeat takes two files\n"), usage(stderr);
+    if (json + csv + c.md > 1) return fprintf(stderr, "wallbench compare: give one of --markdown, --json, --csv\n"), usage(stderr);
+    if ((json || csv) && (repeat || np > 2))
+        return fprintf(stderr, "wallbench compare: --json and --csv compare two files (not --repeat, not a fleet)\n"),
+               usage(stderr);
     if (np > 2) return wb_cmp_fleet(paths, np, c.md, c.family);
     wb_err e = {""};
     wb_gpu_table t = {NULL, 0};
@@ -236,6 +320,12 @@ int wb_cmd_compare(int argc, char **argv) {
     if (wb_cmp_families(&c, &fam, &nfam, &e) != WB_OK) goto done;
     if (c.family && !nfam) {
         wb_fail(&e, "no point of family '%s' in %s or %s", c.family, paths[0], paths[1]);
+        goto done;
+    }
+    if (json || csv) {
+        if (json) compare_json(&c, fam, nfam);
+        else points_csv(&c);
+        rc = 0;
         goto done;
     }
     if (c.md) printf("## wallbench compare\n\n");

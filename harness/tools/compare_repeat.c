@@ -71,9 +71,23 @@ static void command_note(const wb_cmp *c) {
            "can move it, so the spread below may include that\n", a, b);
 }
 
+/* Points timed while other processes held the GPU (schema 6): their spread
+ * may be the other process's, not the run's. */
+static void contention_note(const wb_cmp *c) {
+    int a = 0, b = 0;
+    for (int64_t i = 0; i < c->npairs; i++) {
+        a += c->a.r.rows[c->pairs[i].a].m.other_processes > 0;
+        b += c->b.r.rows[c->pairs[i].b].m.other_processes > 0;
+    }
+    if (a || b)
+        printf("\nNOTE: contended: %d point(s) of A and %d of B were timed while other processes held the GPU "
+               "(other_processes > 0); their spread below may be the other processes'\n", a, b);
+}
+
 int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e) {
     board_note(c);
     command_note(c);
+    contention_note(c);
     spread *s = malloc((size_t)(c->npairs ? c->npairs : 1) * sizeof *s);
     if (!s) return wb_fail(e, "out of memory");
     int n = 0;

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "harness/base/json.h"
+
 static const char *const kind_names[WB_SIDE_KINDS] = {"sweep", "board", "GPU model", "build", "command"};
 
 const char *wb_side_kind_name(int kind) { return kind >= 0 && kind < WB_SIDE_KINDS ? kind_names[kind] : "?"; }
@@ -101,4 +103,36 @@ void wb_side_print(FILE *f, const wb_side_diff *d, const char *prefix, const cha
         if (consequence && consequence[k]) fprintf(f, ": %s", consequence[k]);
         fprintf(f, "\n");
     }
+}
+
+void wb_side_json(FILE *f, const wb_results *r) {
+    static const char *const keys[] = {"gpu_name", "gpu_uuid", "git_revision", "sweep"};
+    fputc('{', f);
+    wb_json_key(f, "file", 1);
+    wb_json_str(f, r->path);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = !strcmp(keys[i], "gpu_uuid") ? wb_side_boards(r) : attr(r, keys[i]);
+        wb_json_kv_str(f, keys[i], v && strcmp(v, "?") != 0 ? v : NULL);
+    }
+    wb_json_key(f, "projected", 0);
+    fputs(wb_results_attr_f64(r, "projected") == 1 ? "true" : "false", f);
+    fputc('}', f);
+}
+
+void wb_side_diff_json(FILE *f, const wb_side_diff *d, const char *tag_a, const char *tag_b,
+                       const char *const consequence[WB_SIDE_KINDS]) {
+    fputc('[', f);
+    int first = 1;
+    for (int k = 0; k < WB_SIDE_KINDS; k++) {
+        if (!d->differs[k]) continue;
+        fputs(first ? "{" : ", {", f);
+        first = 0;
+        wb_json_key(f, "kind", 1);
+        wb_json_str(f, kind_names[k]);
+        wb_json_kv_str(f, tag_a, d->a[k]);
+        wb_json_kv_str(f, tag_b, d->b[k]);
+        wb_json_kv_str(f, "action", consequence ? consequence[k] : NULL);
+        fputc('}', f);
+    }
+    fputc(']', f);
 }

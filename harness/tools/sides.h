@@ -45,4 +45,11 @@ void wb_side_compare(const wb_results *a, const wb_results *b, wb_side_diff *d);
 void wb_side_print(FILE *f, const wb_side_diff *d, const char *prefix, const char *tag_a, const char *tag_b,
                    const char *const consequence[WB_SIDE_KINDS]);
 
+
+/* The same for --json: {"file", "gpu_name", "gpu_uuid", "git_revision", "sweep", "projected"}. */
+void wb_side_json(FILE *f, const wb_results *r);
+/* [{"kind", "<tag_a>", "<tag_b>", "action"}] of the mismatches (tags as JSON keys). */
+void wb_side_diff_json(FILE *f, const wb_side_diff *d, const char *tag_a, const char *tag_b,
+                       const char *const consequence[WB_SIDE_KINDS]);
+
 #endif
