@@ -13,7 +13,7 @@ fi
 wb=$1 dir=${2%/} base=${3:-${2%/}/baseline-quick.h5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -f "$base" ]; then
-    echo "make check: no baseline $base; a quick-sweep baseline is committed for the H200 (results/h200/baseline-quick.h5); for another GPU give one: make check BASELINE=<an earlier run of yours>.h5" >&2
+    echo "make check: no baseline $base (a committed quick-sweep run of this profile); give one: make check BASELINE=<an earlier run>.h5" >&2
     exit 2
 fi
 newest=$(ls "$dir"/*.h5 2>/dev/null | grep -v -- '-projected-[^/]*\.h5$' | grep -v -- '/baseline[^/]*\.h5$' | LC_ALL=C sort | tail -n 1)

@@ -2,7 +2,7 @@
 """docs_check.py SOURCE_DIR WALLBENCH - keeps the README and docs/ honest where
 a machine can tell: the README stays a front door (at most 200 lines), every
 relative link of README.md, docs/*.md and results/**/*.md resolves (file and
-#anchor), every repository path the README and docs/ name in backticks
+#anchor), every repository path they name in backticks
 exists, the schema version docs/results-format.md states is the code's
 (WB_SCHEMA_VERSION, WB_SCHEMA_OLDEST), CITATION.cff's version is WB_VERSION,
 and the README's subcommand table lists exactly the commands of
@@ -161,7 +161,7 @@ def main():
         problem(f"README.md has {n} lines, more than {README_MAX_LINES}: move the detail to docs/")
     for path in markdown_files(src):
         check_links(src, path)
-    for path in [os.path.join(src, "README.md")] + [p for p in markdown_files(src) if "/docs/" in p]:
+    for path in markdown_files(src):
         check_paths(src, path)
     check_schema(src)
     check_version(src)
