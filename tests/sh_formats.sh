@@ -4,7 +4,7 @@
 # header names its columns, on the committed records; every subcommand's --help states its exit
 # codes; --out is a folder and -o/--output a file (merge refuses --out, export rows take -o).
 set -u
-wb=$1
+wb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: one check runs in another folder
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,6 +46,9 @@ if [ -f "$rec" ] && [ -f "$prev" ] && command -v python3 >/dev/null; then
     "$wb" export "$rec" --points --format csv -o "$tmp/points.csv" && [ -s "$tmp/points.csv" ] ||
         { echo "FAIL: export --points -o FILE"; failures=$((failures + 1)); }
     expect 2 "--out is a folder in every command" merge "$rec" --out "$tmp/m.h5"
+    # export --fig without --out: a folder of its own, never the current one
+    (cd "$tmp" && "$wb" export "$rec" --fig fig4 >/dev/null) && [ -f "$tmp/20261201T122005Z-47c0bec-tables/fig4-roofline-points.dat" ] &&
+        [ -z "$(ls "$tmp"/*.dat 2>/dev/null)" ] || { echo "FAIL: export --fig without --out"; failures=$((failures + 1)); }
     "$wb" project "$rec" --to l4 --out "$tmp" >/dev/null && [ -f "$tmp/20261201T122005Z-47c0bec-projected-l4.h5" ] ||
         { echo "FAIL: project --out DIR: the default name in DIR"; failures=$((failures + 1)); }
     "$wb" project "$rec" --to gh200 -o "$tmp/g.h5" >/dev/null && [ -f "$tmp/g.h5" ] ||

@@ -211,7 +211,8 @@ static int usage(FILE *f) {
     fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
                "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
                "       wallbench export <results.h5> --points|--samples --format csv|json [-o FILE]\n"
-               "  --out DIR is a folder (default: the current one), -o/--output FILE a file (default: stdout)\n"
+               "  --out DIR is a folder (default: <file stem>-tables, made), -o/--output FILE a file (default:\n"
+               "  stdout)\n"
                "  --points/--samples: the rows of /points (one per point, every column with its unit) or\n"
                "  /samples (one per timed sample) to FILE or stdout; CSV header name[unit], NaN for a\n"
                "  missing real, -1 for an integer axis that does not apply; JSON with the provenance,\n"
@@ -312,7 +313,15 @@ int wb_cmd_export(int argc, char **argv) {
         return wb_cli_bad("export", "-o/--output is a file (for --points and --samples); a figure's tables go to a "
                                     "folder: --out DIR");
     if (format) return wb_cli_bad("export", "--format goes with --points or --samples");
-    if (!dir) dir = ".";
+    char default_dir[600];
+    if (!dir) { /* a folder of its own, never the current one: <file stem>-tables, or reference-tables */
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", path ? path : "reference.h5");
+        char *stem = basename(copy), *dot = strstr(stem, ".h5");
+        if (dot) *dot = '\0';
+        snprintf(default_dir, sizeof default_dir, "%s-tables", stem);
+        dir = default_dir;
+    }
     if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
     if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
     if (!path && (all || (strcmp(wb_export_resolve(fig), "fig1-gpu-trends") != 0 &&
