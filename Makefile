@@ -55,9 +55,10 @@ run:
 	  harness/next_steps.sh $$latest $$prof $$b $$figs; \
 	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
 
-# The newest run of results/<profile> (or OUT) against the committed quick-sweep baseline.
+# The newest run of results/<profile> (or OUT) against the committed quick-sweep baseline
+# results/<profile>/baseline-quick.h5 (or BASELINE).
 check:
-	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $(BASELINE)
+	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $(if $(BASELINE),$(BASELINE),results/$$prof/baseline-quick.h5)
 
 plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \
