@@ -8,6 +8,8 @@ RESULTS ?=
 # GPUS=all or a number: every GPU of this node on its own shard, merged (harness/node_run.sh)
 GPUS ?=
 WITH ?=
+# make check: the baseline the newest run is checked against (default results/<profile>/baseline-quick.h5)
+BASELINE ?=
 CMAKE_ARGS ?=
 # CUDA_ARCHS="80;86;89;90;100;120": one binary for several GPUs (build/<profile>-80_86_...);
 # CUDA_ARCHS=80-virtual: PTX only, JIT-compiled by the driver. Default: the profile's architecture.
@@ -27,7 +29,7 @@ if [ ! -f $$b/CMakeCache.txt ]; then $(CMAKE) -S . -B $$b $(GENERATOR) -DWB_PROF
 $(CMAKE) --build $$b -j $(JOBS) || exit 1
 endef
 
-.PHONY: all build test run plots clean ci-archs
+.PHONY: all build test run check plots clean ci-archs
 all: build
 
 build:
@@ -46,10 +48,17 @@ run:
 	else $$b/wallbench run $$popt --sweep $(SWEEP) --out $$out $(ARGS); fi; rc=$$?; \
 	latest=$$(find $$out -maxdepth 1 -name '*.h5' ! -name '*-projected-*' -newer $$stamp 2>/dev/null | LC_ALL=C sort | tail -n 1); \
 	rm -f $$stamp; \
-	if [ -n "$$latest" ]; then \
-	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest; \
+	if [ -n "$$latest" ]; then figs=; \
+	  if harness/deps.sh plots; then $(MAKE) --no-print-directory plots GPU=$(GPU) CUDA_ARCHS='$(CUDA_ARCHS)' RESULTS=$$latest && \
+	    figs=plots/out/$$(basename $$latest .h5); \
 	  else echo "plots skipped: render them elsewhere with: make plots RESULTS=$$latest"; fi; \
+	  harness/next_steps.sh $$latest $$prof $$b $$figs; \
 	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
+
+# The newest run of results/<profile> (or OUT) against the committed quick-sweep baseline
+# results/<profile>/baseline-quick.h5 (or BASELINE).
+check:
+	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $(if $(BASELINE),$(BASELINE),results/$$prof/baseline-quick.h5)
 
 plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \

@@ -3,6 +3,10 @@
 #ifndef WB_COMMANDS_H
 #define WB_COMMANDS_H
 
+/* The release `wallbench --version` names (CITATION.cff states the same;
+ * tests/docs_check.py holds them together). */
+#define WB_VERSION "0.1.0"
+
 int wb_cmd_run(int argc, char **argv);      /* run.c: measure, store HDF5 */
 int wb_cmd_list(int argc, char **argv);     /* run.c: families, variants, sweep sizes */
 int wb_cmd_info(int argc, char **argv);     /* run/info.c: GPU, clocks, profile */

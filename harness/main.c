@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness/commands.h"
+#include "harness/store/schema.h"
 #include "micro/families.h"
 
 static const struct {
@@ -34,6 +35,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "\nwallbench measures pairs of ways to write relational operators on the GPU against\n"
             "the instruction roofline: make run GPU=<profile> runs and plots, make test tests.\n"
+            "--out is always a folder, -o/--output always a file; wallbench --version names the release.\n"
             "exit codes: 0 ok, 1 failure, 2 bad input, 3 no usable GPU\n");
 }
 
@@ -57,6 +59,11 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("wallbench %s (writes results schema %d, reads %d to %d)\n", WB_VERSION, WB_SCHEMA_VERSION,
+               WB_SCHEMA_OLDEST, WB_SCHEMA_VERSION);
+        return 0;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);

@@ -13,7 +13,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 table=${WB_GPUS:-$here/gpus.tsv}
-want=${1:-auto}
+want=$(printf %s "${1:-auto}" | tr "[:upper:]" "[:lower:]") # GPU=H200 is h200: profile names are lower case
 
 rows() { grep -v '^#' "$table" | tail -n +2 | awk -F'\t' '$4 != "-"'; }
 valid=$(rows | cut -f1 | tr '\n' ' ')

@@ -111,6 +111,26 @@ def main():
             for i in np.where(tr & (var == v) & (n == N) & (c["block"] == 256) & (c["dtype"] == "int32"))[0]:
                 print(f"    {v:>6} ILP {c['ilp'][i]:>2}: {gbps[i]:6.0f} GB/s = {gbps[i] / memcpy:.3f} of cudaMemcpy")
 
+    print(f"\n[scan tiled vs direct] ms per selectivity, largest n; {rule} | fastest shape per point")
+    sc = ok & (fam == "scan")
+    sc &= n == n[sc].max()
+    sel = c["selectivity"].astype(float)
+    for lay_ in sorted(set(lay[sc])):
+        for s_ in sorted(set(sel[sc & (lay == lay_)])):
+            cells = {}
+            for v in ("tiled", "direct", "direct_sector"):
+                m = sc & (lay == lay_) & (var == v) & np.isclose(sel, s_)
+                if m.any():
+                    fx = t[m & fixed]
+                    cells[v] = (fx.min() if len(fx) else np.nan, t[m].min())
+            if "tiled" not in cells or "direct" not in cells:
+                continue
+            (tf, ta), (df, da) = cells["tiled"], cells["direct"]
+            print(f"  {lay_} s={s_:<5g} tiled {tf:.3f} | {ta:.3f}  direct {df:.3f} | {da:.3f}  "
+                  f"direct / tiled {df / tf:.3f} | {da / ta:.3f}"
+                  + (f"  direct_sector {cells['direct_sector'][0]:.3f} | {cells['direct_sector'][1]:.3f}"
+                     if "direct_sector" in cells else ""))
+
     print("\n[time shares] of operator time (every measured point, all shapes)")
     op = ok & (fam != "ceiling") & (t > 0)
     tot = t[op].sum()
@@ -134,6 +154,17 @@ def main():
               + ", ".join(f"{k} {int((c['stop'][ok] == k).sum())}" for k in sorted(set(c["stop"][ok])))
               + f"; throttled samples {int(c['throttled_samples'][ok].clip(0).sum())}; timing pass total "
               f"{np.nansum(tp) / 1e3:.1f} s, counter pass total {np.nansum(cp) / 1e3:.1f} s")
+        # The cost of noise-driven sampling (issue 16's +30% budget): the same
+        # passes with each point's timing pass scaled to 10 samples, the fixed
+        # count before it, from this file alone.
+        su = c["setup_ms"].astype(float) if "setup_ms" in c else np.zeros(len(tp))
+        took = ok & (st > 0) & np.isfinite(tp)
+        ten = tp[took] * 10.0 / st[took]
+        whole = np.nansum(tp[took]) + np.nansum(su[took]) + np.nansum(cp[took])
+        base = whole - np.nansum(tp[took]) + np.nansum(ten)
+        print(f"  timing pass at 10 samples a point (scaled): {np.nansum(ten) / 1e3:.1f} s; timing + set-up + "
+              f"counter passes {whole / 1e3:.1f} s against {base / 1e3:.1f} s at 10 samples: "
+              f"{100 * (whole / base - 1):+.1f}%")
     return 0
 
 

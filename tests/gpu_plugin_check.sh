@@ -27,7 +27,7 @@ h5=$(ls -t "$out"/results/*.h5 | head -n 1)
 echo "results: $h5"
 
 echo "== 2. verified and counted"
-"$wb" export "$h5" --points --format csv --out "$out/points.csv" || fail=1
+"$wb" export "$h5" --points --format csv -o "$out/points.csv" || fail=1
 python3 - "$out/points.csv" <<'PY' || fail=1
 import sys, pandas as pd
 df = pd.read_csv(sys.argv[1])

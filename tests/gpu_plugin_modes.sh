@@ -14,8 +14,8 @@ rm -rf "$out" && mkdir -p "$out"
 "$wb" run --plugin "$plugin" --family hashprobe --sweep test --ncu --summary-json "$out/summary.json" --out "$out" ||
     { echo "FAIL: run --ncu exited $?"; exit 1; }
 h5=$(ls "$out"/*.h5 | head -n 1)
-"$wb" export "$h5" --points --format csv --out "$out/points.csv" || exit 1
-"$wb" export "$h5" --samples --format csv --out "$out/samples.csv" || exit 1
+"$wb" export "$h5" --points --format csv -o "$out/points.csv" || exit 1
+"$wb" export "$h5" --samples --format csv -o "$out/samples.csv" || exit 1
 fail=0
 rows=$(($(wc -l <"$out/points.csv") - 1)) samples=$(($(wc -l <"$out/samples.csv") - 1))
 [ "$rows" -eq 16 ] || { echo "FAIL: $rows rows, expected 16"; fail=1; }

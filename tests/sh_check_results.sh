@@ -2,8 +2,10 @@
 # sh_check_results.sh WALLBENCH - the regression gate of `make test`: for each
 # results/<profile>/ holding a baseline.h5, checks the newest other results
 # file there (by name: run files are named <UTC time>-<git rev>.h5; projected
-# files, *-projected-*.h5, are predictions and left out) against the
-# baseline with results/thresholds.txt. In a git checkout only committed
+# files, *-projected-*.h5, are predictions and left out, and so are the
+# baselines, baseline*.h5) against the baseline with results/thresholds.txt
+# and --all-points: a committed run of the baseline's sweep that lacks a
+# point fails. In a git checkout only committed
 # (tracked) files count, so that a commit carrying a regressed run fails
 # while an uncommitted scratch run does not. Exit 0 all within, 1 a
 # regression or a check that could not run, 77 (skipped) when no profile
@@ -48,7 +50,7 @@ for dir in "$results"/*/; do
         else
             newest=$f
         fi
-    done < <(files_of "$dir" | grep -vx -- "$base" | grep -v -- '-projected-[^/]*\.h5$')
+    done < <(files_of "$dir" | grep -vx -- "$base" | grep -v -- '-projected-[^/]*\.h5$' | grep -v -- '/baseline[^/]*\.h5$')
     if [ -n "$copy" ]; then
         echo "NOTE: $profile: $(basename "$copy") is byte-identical to baseline.h5 (it is the baseline, not a run to check against it)"
     fi
@@ -61,7 +63,7 @@ for dir in "$results"/*/; do
         continue
     fi
     echo "$profile: $(basename "$newest") against baseline.h5"
-    "$wb" check "$newest" --baseline "$base" --thresholds "$thresholds"
+    "$wb" check "$newest" --baseline "$base" --thresholds "$thresholds" --all-points
     rc=$?
     checked=$((checked + 1))
     if [ "$rc" -ne 0 ]; then

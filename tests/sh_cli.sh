@@ -48,7 +48,16 @@ if "$wb" info --quiet >/dev/null 2>&1; then
 else
     expect 3 "no usable GPU" run --family transform --sweep test --out "$out"
     expect 3 "no usable GPU" info
+    # what is wrong, and what works instead
+    expect 3 "without a GPU, wallbench list, report, roofline, compare" run --family transform --sweep test --out "$out"
+    expect 3 "without a GPU, wallbench list, report, roofline, compare" info
 fi
+
+# a folder or a text file given as a results file: one sentence, what to give instead
+echo "not results" > "$tmp/notes.txt"
+expect 2 "is a folder, not a results file: give one of its .h5 files" report "$tmp"
+expect 2 "not an HDF5 file (no HDF5 signature; a text file?): give a results file" report "$tmp/notes.txt"
+expect 2 "is a folder, not a results file" compare "$tmp" "$tmp/notes.txt"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures CLI check(s) failed"

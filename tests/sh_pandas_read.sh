@@ -13,5 +13,5 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$wb" merge "$src"/results/h200-shards/*.h5 -o "$tmp/merged.h5" >"$tmp/merge.log" 2>&1 ||
     { echo "FAIL: merge: $(tail -n 3 "$tmp/merge.log")"; exit 1; }
-"$wb" export "$tmp/merged.h5" --points --format csv --out "$tmp/points.csv" || { echo "FAIL: export"; exit 1; }
+"$wb" export "$tmp/merged.h5" --points --format csv -o "$tmp/points.csv" || { echo "FAIL: export"; exit 1; }
 python3 "$src/tests/pandas_read.py" "$tmp/merged.h5" "$tmp/points.csv"

@@ -18,7 +18,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-results=$(ls "$src"/results/h200/*.h5 2>/dev/null | grep -v -- '-projected-' | grep -v '/baseline\.h5$' | LC_ALL=C sort | tail -n 1)
+results=$(ls "$src"/results/h200/*.h5 2>/dev/null | grep -v -- '-projected-' | grep -v '/baseline[^/]*\.h5$' | LC_ALL=C sort | tail -n 1)
 with=""
 [ -n "$results" ] && [ -f "${results%.h5}-projected-l4.h5" ] && with=${results%.h5}-projected-l4.h5
 if [ -z "$results" ]; then

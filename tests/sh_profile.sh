@@ -45,6 +45,13 @@ done < "$src/tests/profile_cases.tsv"
 echo "profile.sh: $n device names checked"
 [ $n -ge 20 ] || bad "only $n cases read"
 
+# GPU= in any case names the same profile: GPU=H200 and GPU=L4 as h200 and l4.
+for pair in "H200|h200" "L4|l4" "Rtx5090|rtx5090"; do
+    IFS='|' read -r given prof <<< "$pair"
+    out=$(PATH="$tmp/bin:$PATH" "$src/harness/profile.sh" "$given" 2>"$tmp/err")
+    [ $? = 0 ] && [ "${out%% *}" = "$prof" ] || bad "GPU=$given: got '$out' ($(cat "$tmp/err")), expected $prof"
+done
+
 # make build GPU=auto: configures build/<profile> for the detected architecture.
 mk() { PATH="$tmp/bin:$PATH" FAKE_CMAKE_LOG="$tmp/cmake.log" make -s -C "$src" build "$@" >"$tmp/out" 2>&1; }
 for pair in "NVIDIA L40S|8.9|l40s|89" "NVIDIA H800|9.0|h800|90" "NVIDIA GeForce RTX 5090|12.0|rtx5090|120"; do

@@ -21,7 +21,7 @@ read_one() {
     local h5=$1 csv=$tmp/points.csv
     "$wb" report "$h5" >"$tmp/report.txt" 2>"$tmp/report.err" || { no "report $h5: $(head -c 300 "$tmp/report.err")"; return; }
     rm -f "$csv" "$csv.columns.json"
-    "$wb" export "$h5" --points --format csv --out "$csv" 2>"$tmp/export.err" ||
+    "$wb" export "$h5" --points --format csv -o "$csv" 2>"$tmp/export.err" ||
         { no "export $h5: $(head -c 300 "$tmp/export.err")"; return; }
     local header
     header=$(head -n 1 "$csv")
@@ -48,13 +48,13 @@ shards=("$src"/results/h200-shards/*.h5)
 merged=$tmp/merged.h5
 if "$wb" merge "${shards[@]}" -o "$merged" >"$tmp/merge.log" 2>&1; then
     read_one "$merged"
-    "$wb" export "$merged" --points --format json --out "$tmp/points.json" || no "export json of the merged file"
+    "$wb" export "$merged" --points --format json -o "$tmp/points.json" || no "export json of the merged file"
     grep -q '"schema_version":6' "$tmp/points.json" || no "the merged file is not schema 6"
     grep -q '"ceilings":\[{"name":"' "$tmp/points.json" || no "the merged file's JSON has no ceilings"
     if grep -q '"ceiling_dram_read_gbps"' "$tmp/points.json"; then no "a ceiling attribute in the merged file's provenance"; fi
     # The record (made by the same merge with schema 5) holds them as attributes.
     record=$src/results/h200/20261201T122005Z-47c0bec.h5
-    "$wb" export "$record" --points --format json --out "$tmp/record.json" || no "export json of the record"
+    "$wb" export "$record" --points --format json -o "$tmp/record.json" || no "export json of the record"
     for c in dram_read:GB/s:gbps inst_issue:G\ inst/s:gips; do
         name=${c%%:*} rest=${c#*:} unit=${rest%%:*} suffix=${rest#*:}
         want=$(grep -o "\"ceiling_${name}_${suffix}\":[-0-9.e+]*" "$tmp/record.json" | head -n 1 | cut -d: -f2)

@@ -141,7 +141,13 @@ static void test_check_files(void) {
     expect(check("fast.h5", "base.h5", "thr_down.txt"), 1, "-50.00%", "faster fails a downward rule");
 
     write_file("missing.h5", (variation){-1, -1, 1, -1, 1, 1, NULL});
-    expect(check("missing.h5", "base.h5", "thr.txt"), 1, "missing in NEW", "a point the baseline has is missing");
+    expect(check("missing.h5", "base.h5", "thr.txt"), 0, "1 baseline points not in NEW (counted apart",
+           "a point the baseline has is missing: counted apart by default");
+    expect(check("missing.h5", "base.h5", "thr.txt"), 0, "did the run stop early?", "and named as odd");
+    char *strict[] = {"check", (char *)path_of("missing.h5"), "--baseline", (char *)path_of("base.h5"),
+                      "--thresholds", (char *)path_of("thr.txt"), "--all-points", NULL};
+    expect(synth_run(wb_cmd_check, 7, strict, out, sizeof out), 1, "missing in NEW",
+           "--all-points: a point the baseline has is missing");
     expect(check("base.h5", "missing.h5", "thr.txt"), 0, "1 points only in NEW", "an extra point is not a violation");
     write_file("nan.h5", (variation){-1, -1, -1, 0, 1, 1, NULL});
     expect(check("nan.h5", "base.h5", "thr.txt"), 1, "NaN on one side", "a lost count is reported");
@@ -206,6 +212,65 @@ static void test_bad_files(void) {
     expect(synth_run(wb_cmd_check, 2, argv, out, sizeof out), 2, "usage: wallbench check", "no --baseline");
 }
 
+/* Another sweep on another board (the case of `make run` against a full
+ * baseline): said in the first lines, the common points checked, the rest
+ * counted apart; a slower common point still fails. */
+static void write_sweep(const char *name, const char *sweep, const char *uuid, int npoints, double slow) {
+    const int contended = strstr(name, "contended") != NULL; /* its second point timed beside another process */
+    synth z;
+    synth_open(&z, path_of(name), "NVIDIA H200");
+    synth_attr_str(&z, "sweep", sweep);
+    synth_attr_str(&z, "gpu_uuid", uuid);
+    synth_attr_str(&z, "git_revision", "47c0bec");
+    for (int i = 0; i < npoints; i++) {
+        wb_row r = synth_row("transform", i % 2 ? "vec16" : "scalar", (int64_t)1 << (20 + i), 1.0 + i);
+        if (i == 1) r.m.time_median_ms *= slow;
+        r.m.other_processes = contended && i == 1 ? 1 : 0;
+        synth_counters(&r, 1e7, 2e6, 1e6);
+        synth_put(&z, &r, NULL, 0);
+    }
+    CHECK(synth_close(&z) == WB_OK);
+}
+
+static void test_check_sweeps(void) {
+    write_sweep("full.h5", "full", "GPU-aaaaaaaa-0000-0000-0000-000000000000", 4, 1);
+    write_sweep("quick.h5", "quick", "GPU-bbbbbbbb-0000-0000-0000-000000000000", 2, 1);
+    write_sweep("quick_slow.h5", "quick", "GPU-bbbbbbbb-0000-0000-0000-000000000000", 2, 1.5);
+    write_text("thr_sweep.txt", "time_median_ms +10%\n");
+    int rc = check("quick.h5", "full.h5", "thr_sweep.txt");
+    expect(rc, 0, "NOTE: sweep differs: BASE full, NEW quick: checked the 2 points both hold; 2 baseline points not "
+                  "in NEW counted apart", "another sweep said first");
+    expect(rc, 0, "NOTE: board differs: BASE GPU-aaaaaaaa", "another board said");
+    expect(rc, 0, "check NEW = ", "NEW named");
+    CHECK(strstr(out, "board GPU-bbbbbbbb, revision 47c0bec, sweep quick") != NULL);
+    CHECK(strstr(out, "NOTE: sweep differs") < strstr(out, "within thresholds"));
+    CHECK(!strstr(out, "stop early"));
+    CHECK(!strstr(out, "contended"));
+    write_sweep("quick_contended.h5", "quick", "GPU-bbbbbbbb-0000-0000-0000-000000000000", 2, 1.5);
+    expect(check("quick_contended.h5", "full.h5", "thr_sweep.txt"), 1,
+           "NOTE: contended: 1 checked point(s) of NEW and 0 of BASE were timed while other processes held the GPU",
+           "a point timed beside another process is named");
+    expect(check("quick_slow.h5", "full.h5", "thr_sweep.txt"), 1, "1 violation(s)", "a common point 50% slower");
+
+    /* --json and --csv: the same facts for scripts, no prose */
+    char *json[] = {"check", (char *)path_of("quick_slow.h5"), "--baseline", (char *)path_of("full.h5"),
+                    "--thresholds", (char *)path_of("thr_sweep.txt"), "--json", NULL};
+    rc = synth_run(wb_cmd_check, 7, json, out, sizeof out);
+    expect(rc, 1, "\"mismatches\":[{\"kind\":\"sweep\",\"baseline\":\"full\",\"new\":\"quick\",\"action\":"
+                  "\"checked the 2 points both hold", "--json: the sweep mismatch and what was done");
+    expect(rc, 1, "\"common_points\":2,", "--json: the common points");
+    expect(rc, 1, "\"baseline_points_not_in_new\":2,", "--json: the rest counted apart");
+    expect(rc, 1, "\"metric\":\"time_median_ms\"", "--json: the violation");
+    expect(rc, 1, "\"exit_code\":1}", "--json: the exit code");
+    CHECK(out[0] == '{' && !strstr(out, "NOTE:"));
+    char *csv[] = {"check", (char *)path_of("quick_slow.h5"), "--baseline", (char *)path_of("full.h5"),
+                   "--thresholds", (char *)path_of("thr_sweep.txt"), "--csv", NULL};
+    rc = synth_run(wb_cmd_check, 7, csv, out, sizeof out);
+    expect(rc, 1, "point,family,variant,metric,baseline,new,change_pct,allowed_pct,rule_line\n\"transform/vec16/",
+           "--csv: the header, then the violating point");
+    expect(rc, 1, ",time_median_ms,2,3,50,+10,1\n", "--csv: its values, change and rule");
+}
+
 int main(void) {
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -213,6 +278,7 @@ int main(void) {
     }
     test_mwu();
     test_check_files();
+    test_check_sweeps();
     test_bad_thresholds();
     test_bad_files();
     synth_remove_dir(dir);

@@ -202,7 +202,7 @@ static void test_compare(void) {
     write_other("run2.h5", "wallbench run --sweep full --no-counters --out /tmp/b");
     write_other("run3.h5", "wallbench run --sweep full --out /tmp/c");
     write_other("run4.h5", "wallbench run --sweep full --no-counters --out /tmp/d");
-    char *argv[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), NULL};
+    char *argv[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--points", NULL};
     int rc = run(wb_cmd_compare, argv);
     expect(rc, 0, "slower", "B's memory-bound point is slower");
     CHECK(line_has("scalar", "1.0000", "slower"));
@@ -213,7 +213,8 @@ static void test_compare(void) {
     expect(rc, 0, "1.00x", "hardware ratios of one GPU");
     CHECK(!strstr(out, "PROJECTED"));
 
-    char *proj[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("h200-projected-l4.h5"), "--markdown", NULL};
+    char *proj[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("h200-projected-l4.h5"), "--markdown",
+                    "--points", NULL};
     rc = run(wb_cmd_compare, proj);
     expect(rc, 0, "B: L4 (PROJECTED from H200)", "the projected side is labelled");
     expect(rc, 0, "no test (projected)", "no significance test against a projection");
@@ -245,7 +246,7 @@ static void test_compare(void) {
     CHECK(!strstr(out, "not the same command")); /* one file against itself */
     char *cmds[] = {"compare", (char *)path_of("run2.h5"), (char *)path_of("run3.h5"), "--repeat", NULL};
     rc = run(wb_cmd_compare, cmds);
-    expect(rc, 0, "NOTE: not the same command (--out aside): A ran `wallbench run --sweep full --no-counters`, "
+    expect(rc, 0, "NOTE: not the same command (--out and --shard aside): A ran `wallbench run --sweep full --no-counters`, "
                   "B `wallbench run --sweep full`", "a repeat without the record's counter pass is named");
     char *same[] = {"compare", (char *)path_of("run2.h5"), (char *)path_of("run4.h5"), "--repeat", NULL};
     rc = run(wb_cmd_compare, same);
@@ -255,7 +256,8 @@ static void test_compare(void) {
     expect(rc, 0, "repeatability:", "a file against itself");
     CHECK(!strstr(out, "NOTE: not one GPU"));
 
-    char *fam[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "expr", NULL};
+    char *fam[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "expr", "--points",
+                   NULL};
     rc = run(wb_cmd_compare, fam);
     expect(rc, 0, "expr: per point", "--family keeps its family");
     CHECK(!strstr(out, "transform: per point"));
@@ -325,6 +327,95 @@ static void test_validate(void) {
     expect(run(wb_cmd_project, plain), 2, "no ok row with sm_limit > 0", "a file without SM-scaling rows");
 }
 
+/* Two points of 10 samples each, the second `shift` slower than in the first
+ * file and tightly sampled, so that the test finds even 0.5% significant;
+ * the attributes a run records, to tell the sides apart. */
+static void write_small(const char *name, double shift, const char *sweep, const char *rev, const char *uuid) {
+    synth z;
+    synth_open(&z, path_of(name), "NVIDIA H200");
+    synth_attr_str(&z, "sweep", sweep);
+    synth_attr_str(&z, "git_revision", rev);
+    synth_attr_str(&z, "gpu_uuid", uuid);
+    synth_attr_str(&z, "command_line", "wallbench run --sweep quick --out results/h200");
+    double samples[10];
+    for (int k = 0; k < 2; k++) {
+        const double base = k ? 2.0 * (1 + shift) : 1.0;
+        wb_row r = synth_row("transform", k ? "vec16" : "scalar", 1 << 24, base);
+        r.m.other_processes = strstr(name, "contended") && k ? 1 : 0; /* timed beside another process */
+        for (int i = 0; i < 10; i++) samples[i] = base * (1 + 0.0001 * (i - 5));
+        synth_put(&z, &r, samples, 10);
+    }
+    if (!strcmp(sweep, "full")) { /* a point the quick sweep lacks */
+        wb_row r = synth_row("expr", "interp", 1 << 26, 5.0);
+        synth_put(&z, &r, NULL, 0);
+    }
+    CHECK(synth_close(&z) == WB_OK);
+}
+
+/* What compare says before its numbers (each side, every mismatch and what
+ * it did), the summary first and the per-point tables only with --points,
+ * and the minimum effect: a significant 0.5% is "same" under the default
+ * 1%, "slower" with --min-effect 0. */
+static void test_compare_sides(void) {
+    const char *board = "GPU-4efdb731-3ff6-4e85-1351-08e141718328";
+    write_small("quick-a.h5", 0, "quick", "47c0bec", board);
+    write_small("quick-b.h5", 0.005, "quick", "47c0bec", board);
+    write_small("full-c.h5", 0.005, "full", "9acbaeb", "GPU-f82cdc86-0000-0000-0000-000000000000");
+    char *same[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), NULL};
+    int rc = run(wb_cmd_compare, same);
+    expect(rc, 0, "quick-a.h5 (NVIDIA H200, board GPU-4efdb731, revision 47c0bec, sweep quick): measured",
+           "A named by file, GPU, board, revision and sweep");
+    expect(rc, 0, "same sweep, board, GPU model, build and command", "no mismatch said as such");
+    expect(rc, 0, "(1 such point(s))", "the 0.5% point counted as under the minimum effect");
+    CHECK(line_has("transform", "1.002", "1.00x")); /* geomean of 1.000 and 1.005 */
+    CHECK(strstr(out, "summary per family") && strstr(out, "--points") && !strstr(out, "transform: per point"));
+    char *pts[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--points", NULL};
+    rc = run(wb_cmd_compare, pts);
+    CHECK(line_has("vec16", "same (<min)", "1.005"));
+    CHECK(strstr(out, "summary per family") < strstr(out, "transform: per point")); /* summary first */
+    char *zero[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--points",
+                    "--min-effect", "0", NULL};
+    rc = run(wb_cmd_compare, zero);
+    CHECK(line_has("vec16", "slower", "1.005"));
+    CHECK(strstr(out, "(0 such point(s))") != NULL);
+    char *bad[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--min-effect", "x", NULL};
+    expect(run(wb_cmd_compare, bad), 2, "bad --min-effect 'x'", "a bad minimum effect");
+
+    char *other[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("full-c.h5"), NULL};
+    rc = run(wb_cmd_compare, other);
+    expect(rc, 0, "NOTE: sweep differs: A quick, B full: compared on the 2 points both measured; 0 only in A, 1 only "
+                  "in B, counted apart", "another sweep: said, with what was compared");
+    expect(rc, 0, "NOTE: board differs: A GPU-4efdb731-3ff6-4e85-1351-08e141718328, B GPU-f82cdc86", "another board");
+    expect(rc, 0, "NOTE: build differs: A 47c0bec, B 9acbaeb: differences include the code's", "another build");
+    CHECK(!strstr(out, "command differs")); /* only --out would differ: the same command */
+    /* the mismatch lines come before the numbers */
+    CHECK(strstr(out, "NOTE: sweep differs") < strstr(out, "summary per family"));
+
+    /* --json and --csv: the same facts for scripts, no prose */
+    char *json[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("full-c.h5"), "--json", NULL};
+    rc = run(wb_cmd_compare, json);
+    expect(rc, 0, "\"mismatches\":[{\"kind\":\"sweep\",\"a\":\"quick\",\"b\":\"full\",\"action\":\"compared on the 2 "
+                  "points both measured", "--json: the sweep mismatch");
+    expect(rc, 0, "{\"family\":\"transform\",\"matched\":2,\"only_a\":0,\"only_b\":0,\"b_faster\":0,\"b_slower\":0,"
+                  "\"same\":2,\"same_under_min_effect\":1,", "--json: the family summary");
+    expect(rc, 0, "\"verdict\":\"same\"", "--json: a point's verdict");
+    CHECK(out[0] == '{' && !strstr(out, "NOTE:"));
+    char *csv[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--csv", NULL};
+    rc = run(wb_cmd_compare, csv);
+    expect(rc, 0, "point,family,variant,a_ms,b_ms,b_over_a,verdict,p\n\"transform/scalar/", "--csv: header, then points");
+    CHECK(line_has("transform/vec16", ",2,2.0", ",same,")); /* A 2 ms, B 2.01 ms: under the minimum effect */
+    /* --repeat names the points timed while other processes held the GPU */
+    write_small("quick-contended.h5", 0.005, "quick", "47c0bec", board);
+    char *rep[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-contended.h5"), "--repeat", NULL};
+    expect(run(wb_cmd_compare, rep), 0, "NOTE: contended: 0 point(s) of A and 1 of B were timed while other processes",
+           "--repeat: contended points named");
+    char *rep0[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--repeat", NULL};
+    run(wb_cmd_compare, rep0);
+    CHECK(!strstr(out, "contended"));
+    char *both[] = {"compare", (char *)path_of("quick-a.h5"), (char *)path_of("quick-b.h5"), "--csv", "--repeat", NULL};
+    expect(run(wb_cmd_compare, both), 2, "--json and --csv compare two files", "--csv with --repeat");
+}
+
 int main(void) {
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -333,6 +424,7 @@ int main(void) {
     test_axes();
     test_project();
     test_compare();
+    test_compare_sides();
     test_validate();
     synth_remove_dir(dir);
     return TEST_DONE();

@@ -85,7 +85,7 @@ static int export_to(const char *h5, const char *what, const char *format, const
     snprintf(a2, sizeof a2, "%s", what);
     snprintf(a3, sizeof a3, "--format=%s", format);
     snprintf(a4, sizeof a4, "%s", out);
-    char *argv[] = {"export", a1, a2, a3, "--out", a4, NULL};
+    char *argv[] = {"export", a1, a2, a3, "-o", a4, NULL}; /* -o/--output: a file, in every command */
     char log[2048];
     int rc = synth_run(wb_cmd_export, 6, argv, log, sizeof log);
     if (rc) fprintf(stderr, "export %s %s: %s\n", what, format, log);
@@ -204,6 +204,15 @@ int main(void) {
     CHECK(export_to(h5, "--samples", "csv", synth_path(dir, "samples.csv")) == 0);
     CHECK(export_to(h5, "--points", "json", synth_path(dir, "points.json")) == 0);
     CHECK(export_to(h5, "--samples", "json", synth_path(dir, "samples.json")) == 0);
+    { /* --out is a folder in every command: the rows' file is -o/--output, and a figure's folder is not -o */
+        char log[2048], a1[512], a4[512];
+        snprintf(a1, sizeof a1, "%s", h5);
+        snprintf(a4, sizeof a4, "%s", synth_path(dir, "x.csv"));
+        char *wrong[] = {"export", a1, "--points", "--format=csv", "--out", a4, NULL};
+        CHECK(synth_run(wb_cmd_export, 6, wrong, log, sizeof log) == 2 && strstr(log, "--out is a folder"));
+        char *wrong2[] = {"export", a1, "--fig=fig4", "--output", a4, NULL};
+        CHECK(synth_run(wb_cmd_export, 5, wrong2, log, sizeof log) == 2 && strstr(log, "-o/--output is a file"));
+    }
     check_points_csv(synth_path(dir, "points.csv"), &r);
     check_samples_csv(synth_path(dir, "samples.csv"), &r);
     check_errors(h5);

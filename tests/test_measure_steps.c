@@ -68,6 +68,11 @@ static const wb_family mock = {
 int64_t wb_device_mem_free(void) { return (int64_t)fake_free_bytes; }
 double wb_nvml_sm_clock_mhz(const wb_device *d) { (void)d; return 1980; }
 int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) { (void)d; *bits = 0; return 0; } /* no throttling */
+static int fake_others = 0; /* what NVML's process list says besides this run */
+int wb_nvml_other_processes(const wb_device *d, char *why, size_t len) {
+    (void)d, (void)why, (void)len;
+    return fake_others;
+}
 int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) { /* a board with no HBM sensor */
     (void)d;
     *t = (wb_thermal){61, NAN, 412.5};
@@ -159,7 +164,10 @@ int main(void) {
     CHECK(call(&pts[0]) == WB_OK);
     CHECK(creates == 1 && memcmp(r.cache_data, &r.seed, sizeof r.seed) == 0); /* the run's seed reached the data */
     CHECK(strstr(last_line, "[1/6] mock/good/n:1000  2.1 ms  476.2 GB/s  noise ") && strstr(last_line, "ETA "));
+    fake_others = 2; /* two other processes hold the GPU around this point's samples */
     CHECK(call(&pts[1]) == WB_OK && creates == 1); /* same data: reused */
+    fake_others = 0;
+    CHECK(r.contended == 1);
     CHECK(call(&pts[2]) == WB_SKIP && strstr(last_line, "skipped: seven groups"));
     CHECK(call(&pts[3]) == WB_SKIP && strstr(last_line, "needs 8796.09 GB of device memory"));
     CHECK(call(&pts[4]) == WB_ERR && strstr(last_line, "FAILED: 1 mismatch"));
@@ -195,6 +203,11 @@ int main(void) {
         CHECK(!strcmp(w[0].c.note, "off (test)"));
         CHECK(w[0].m.gpu_temp_c == 61 && isnan(w[0].m.mem_temp_c) && w[0].m.power_w == 412.5); /* stored as read */
         CHECK(isnan(w[2].m.gpu_temp_c)); /* a skipped point took no samples: nothing read */
+        /* contention: recorded and warned where other processes held the GPU, 0 where none, -1 unread */
+        CHECK(w[0].m.other_processes == 0 && !strstr(w[0].m.reason, "other process"));
+        CHECK(w[1].m.other_processes == 2 &&
+              strstr(w[1].m.reason, "warning: 2 other process(es) held the GPU around the samples"));
+        CHECK(w[2].m.other_processes == -1);
     }
     wb_results_free(&res);
     unlink(path);

@@ -80,6 +80,13 @@ int main(void) {
         snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", js);
         CHECK(system(cmd) == 0);
     }
+    /* Points timed while other processes held the GPU: a run warning too. */
+    r.contended = 2;
+    CHECK(wb_summary_write(js, &r, h5, "x", 0, "", &e) == WB_OK);
+    s = slurp(js);
+    CHECK(s && strstr(s, "\"warnings\":[\"counters off (--ncu)\",\"2 point(s) timed while other processes held the GPU "
+                         "(other_processes > 0)\"]"));
+    r.contended = 0;
     /* A run that failed before its results file existed. */
     CHECK(wb_summary_write(js, &r, "", "x", 1, "no point matches --benchmark_filter", &e) == WB_OK);
     s = slurp(js);

@@ -30,7 +30,10 @@ int wb_cli_next(wb_cli *c, int argc, char **argv, const char **value, int *first
     opterr = 0;
     *value = NULL;
     /* The leading ':' tells a missing value (':') from an unknown option ('?'). */
-    int k = getopt_long(argc, argv, ":h", all, NULL);
+    /* -o is --output (a file) wherever a command has that option: one meaning across commands */
+    int has_output = 0;
+    for (int i = 0; i < n; i++) has_output |= !strcmp(all[i].name, "output") && all[i].val == 'o';
+    int k = getopt_long(argc, argv, has_output ? ":ho:" : ":h", all, NULL);
     const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
     switch (k) {
     case -1: *first = optind; return WB_CLI_END;

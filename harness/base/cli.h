@@ -13,7 +13,8 @@
 
 typedef struct wb_cli {
     const char *cmd;            /* "compare": messages start "wallbench compare: " */
-    const struct option *longs; /* terminated by {0}; -h/--help are added */
+    const struct option *longs; /* terminated by {0}; -h/--help are added, and -o for a long "output"
+                                   whose val is 'o' (--out is a folder, -o/--output a file, everywhere) */
     int started;
 } wb_cli;
 

@@ -25,3 +25,14 @@ void wb_json_key(FILE *f, const char *key, int first) {
     wb_json_str(f, key);
     fputc(':', f);
 }
+
+void wb_json_kv_str(FILE *f, const char *key, const char *value) {
+    wb_json_key(f, key, 0);
+    if (value) wb_json_str(f, value);
+    else fputs("null", f);
+}
+
+void wb_json_kv_num(FILE *f, const char *key, double value) {
+    wb_json_key(f, key, 0);
+    wb_json_num(f, value);
+}

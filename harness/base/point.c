@@ -42,6 +42,7 @@ void wb_row_init(wb_row *r) {
     r->m.noise = NAN;
     r->m.clock_events = -1;
     r->m.gpu_temp_c = r->m.mem_temp_c = r->m.power_w = NAN;
+    r->m.other_processes = -1;
     for (int i = 0; i < WB_METRICS_MAX; i++) r->c.v[i] = NAN;
     for (int i = 0; i < WB_STALL_GROUPS; i++) r->c.stall[i] = NAN;
     r->c.l1_sectors = r->c.inst_per_sector = r->c.gips = r->c.roof_pct = NAN;

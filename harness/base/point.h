@@ -46,6 +46,7 @@ typedef struct wb_measure {
     int throttled;          /* samples flagged throttled and left out of the median */
     int64_t clock_events;   /* OR of NVML clock-event reasons seen during the samples; -1 unread */
     double gpu_temp_c, mem_temp_c, power_w; /* NVML right after the samples (schema 5); NaN unread */
+    int other_processes;    /* CUDA processes besides ours on the GPU before/after the samples (schema 6); -1 unread */
     double timing_pass_ms;  /* host wall time of warm-up + timed samples */
     double counter_pass_ms; /* host wall time of the counter pass (all replays; its share of a batch); NaN if none */
     double setup_ms;        /* host wall time of data creation (when this point made it) + plan + verification */

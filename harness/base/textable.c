@@ -1,5 +1,6 @@
 /* textable.c - aligned text and markdown tables (see textable.h). */
 #include "harness/base/grow.h"
+#include "harness/base/json.h"
 #include "harness/base/textable.h"
 
 #include <math.h>
@@ -71,4 +72,35 @@ void wb_textable_free(wb_textable *t) {
     free(t->cells);
     t->cells = NULL;
     t->nrows = t->cap = 0;
+}
+
+void wb_textable_csv(FILE *f, const wb_textable *t) {
+    for (int r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncols; c++) {
+            fputc('"', f);
+            for (const char *p = t->cells[r * t->ncols + c]; *p; p++) {
+                if (*p == '"') fputc('"', f);
+                fputc(*p, f);
+            }
+            fputs(c + 1 < t->ncols ? "\"," : "\"\n", f);
+        }
+}
+
+void wb_textable_json(FILE *f, const wb_textable *t) {
+    fputc('{', f);
+    wb_json_key(f, "header", 1);
+    for (int r = 0; r < t->nrows; r++) {
+        if (r == 1) {
+            fputc(',', f);
+            wb_json_str(f, "rows");
+            fputs(":[", f);
+        }
+        fputs(r > 1 ? ",[" : "[", f);
+        for (int c = 0; c < t->ncols; c++) {
+            if (c) fputc(',', f);
+            wb_json_str(f, t->cells[r * t->ncols + c]);
+        }
+        fputc(']', f);
+    }
+    fputs(t->nrows > 1 ? "]}" : t->nrows ? ",\"rows\":[]}" : "[],\"rows\":[]}", f);
 }

@@ -26,6 +26,10 @@ void wb_textable_set(wb_textable *t, int row, int col, const char *fmt, ...)
  * "4,022"), or "-" when not finite. Returns buf. */
 const char *wb_textable_num(char *buf, size_t len, double v, int decimals);
 void wb_textable_print(FILE *f, const wb_textable *t, int markdown);
+/* For scripts (--csv, --json of report): the cells as printed, row 0 the
+ * header; CSV quotes every cell, JSON is {"header": [...], "rows": [[...]]}. */
+void wb_textable_csv(FILE *f, const wb_textable *t);
+void wb_textable_json(FILE *f, const wb_textable *t);
 void wb_textable_free(wb_textable *t);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /* The few NVML types and constants used, as nvml.h declares them. */
@@ -40,6 +41,14 @@ typedef struct wb_nvml_field_value {
     } value;
 } wb_nvml_field_value;
 
+/* nvmlProcessInfo_t of the _v2 and _v3 calls (24 bytes on LP64). */
+typedef struct wb_nvml_process {
+    unsigned pid;
+    unsigned long long used_gpu_memory;
+    unsigned gpu_instance_id, compute_instance_id;
+} wb_nvml_process;
+#define WB_NVML_ERROR_INSUFFICIENT_SIZE 7
+
 static struct {
     int tried, ok;
     void *lib;
@@ -53,6 +62,7 @@ static struct {
     wb_nvml_return (*temperature)(wb_nvml_device dev, int sensor, unsigned *celsius);
     wb_nvml_return (*power)(wb_nvml_device dev, unsigned *milliwatts);
     wb_nvml_return (*fields)(wb_nvml_device dev, int count, wb_nvml_field_value *values);
+    wb_nvml_return (*processes)(wb_nvml_device dev, unsigned *count, struct wb_nvml_process *infos);
     wb_nvml_device dev;
     char dev_uuid[48];
     char status[200];
@@ -93,6 +103,9 @@ static int nvml_load(void) {
     nv.temperature = (wb_nvml_return(*)(wb_nvml_device, int, unsigned *))dlsym(nv.lib, "nvmlDeviceGetTemperature");
     nv.power = (wb_nvml_return(*)(wb_nvml_device, unsigned *))dlsym(nv.lib, "nvmlDeviceGetPowerUsage");
     nv.fields = (wb_nvml_return(*)(wb_nvml_device, int, wb_nvml_field_value *))dlsym(nv.lib, "nvmlDeviceGetFieldValues");
+    typedef wb_nvml_return (*processes_fn)(wb_nvml_device, unsigned *, wb_nvml_process *);
+    nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v3");
+    if (!nv.processes) nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v2");
     if (!nv.init || !nv.by_uuid || !nv.clock || !nv.driver) return 0;
     wb_nvml_return r = nv.init();
     if (r != WB_NVML_SUCCESS) {
@@ -193,9 +206,46 @@ int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) {
     return !isnan(t->gpu_temp_c) + !isnan(t->power_w) + !isnan(t->mem_temp_c);
 }
 
+int wb_nvml_other_processes(const wb_device *d, char *why, size_t len) {
+    if (why && len) why[0] = '\0';
+    if (!nvml_device(d)) {
+        if (why) snprintf(why, len, "%s", nv.status);
+        return -1;
+    }
+    if (!nv.processes) {
+        if (why) snprintf(why, len, "libnvidia-ml.so.1 lacks nvmlDeviceGetComputeRunningProcesses_v2/_v3");
+        return -1;
+    }
+    wb_nvml_process p[64];
+    unsigned n = 64;
+    wb_nvml_return r = nv.processes(nv.dev, &n, p);
+    if (r == WB_NVML_ERROR_INSUFFICIENT_SIZE) return n > 64 ? (int)n - 1 : 64; /* more than it holds: many */
+    if (r != WB_NVML_SUCCESS) {
+        if (why) snprintf(why, len, "nvmlDeviceGetComputeRunningProcesses: %s", nvml_error(r));
+        return -1;
+    }
+    const unsigned self = (unsigned)getpid();
+    int others = 0, mine = 0;
+    for (unsigned i = 0; i < n && i < 64; i++) {
+        if (p[i].pid == self) mine = 1;
+        else others++;
+    }
+    /* Not found by pid: a container lists host pids, and this process, which
+     * holds a context while it measures, is one of them. */
+    return mine ? others : others > 0 ? others - 1 : 0;
+}
+
 const char *wb_nvml_status(void) {
     nvml_load();
     return nv.status;
+}
+
+/* 1 when the driver library loads: "insufficient driver" from the runtime
+ * means no driver at all when it does not (a machine without a GPU). */
+static int driver_present(void) {
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (h) dlclose(h);
+    return h != NULL;
 }
 
 int wb_device_count(wb_err *e) {
@@ -203,7 +253,16 @@ int wb_device_count(wb_err *e) {
     cudaError_t c = cudaGetDeviceCount(&n);
     if (c != cudaSuccess) {
         (void)cudaGetLastError();
-        wb_fail(e, "cudaGetDeviceCount: %s (%s)", cudaGetErrorName(c), cudaGetErrorString(c));
+        const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+        if (c == cudaErrorInsufficientDriver && !driver_present())
+            wb_fail(e, "no NVIDIA driver on this machine (libcuda.so.1 not found)");
+        else if (c == cudaErrorInsufficientDriver)
+            wb_fail(e, "the NVIDIA driver is older than this build's CUDA runtime needs (cudaGetDeviceCount: %s): "
+                       "update the driver or build with an older CUDA toolkit", cudaGetErrorName(c));
+        else if (c == cudaErrorNoDevice)
+            wb_fail(e, "no CUDA device visible (cudaGetDeviceCount: %s%s%s)", cudaGetErrorName(c),
+                    vis ? "; CUDA_VISIBLE_DEVICES=" : "", vis ? vis : "");
+        else wb_fail(e, "cudaGetDeviceCount: %s (%s)", cudaGetErrorName(c), cudaGetErrorString(c));
         return -1;
     }
     if (n == 0) wb_fail(e, "no CUDA device (cudaGetDeviceCount found none)");

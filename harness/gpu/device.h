@@ -29,6 +29,10 @@ typedef struct wb_device {
 /* CUDA devices visible; -1 with the reason in e when the runtime cannot
  * answer (no driver, driver too old), 0 with the reason when there is none. */
 int wb_device_count(wb_err *e);
+/* What works without a GPU, said after "no usable GPU: ...". */
+#define WB_NO_GPU_HINT                                                                                      \
+    "without a GPU, wallbench list, report, roofline, compare, check, export and project and make plots "   \
+    "work on results files, e.g. results/h200/20261201T122005Z-47c0bec.h5 (README: Without a GPU)"
 /* 1 if a CUDA device can be used, 0 otherwise (no driver, no GPU). Never fails. */
 int wb_device_present(void);
 /* Reads the properties of device `ordinal` and makes it current. */
@@ -52,6 +56,12 @@ typedef struct wb_thermal {
  * were read, with the first call that failed (and why) in why, "" when all
  * three were read. */
 int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len);
+/* How many CUDA (compute) processes besides this one hold the GPU now, read
+ * (never set) through NVML's process list: -1 when NVML or the call is
+ * unavailable (why says which). Inside a container NVML lists host pids,
+ * so this process is found by pid where it can be and otherwise counted as
+ * one of the list: it always holds a context while it measures. */
+int wb_nvml_other_processes(const wb_device *d, char *why, size_t len);
 /* Why NVML is unavailable ("" when it works). */
 const char *wb_nvml_status(void);
 

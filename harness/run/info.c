@@ -58,6 +58,10 @@ int wb_cmd_info(int argc, char **argv) {
     if (first < argc) return wb_cli_bad("info", "unexpected argument '%s'", argv[first]);
     wb_device d;
     wb_err e;
+    if (wb_device_count(&e) <= 0) {
+        fprintf(stderr, "no usable GPU: %s; %s\n", e.msg, WB_NO_GPU_HINT);
+        return 3;
+    }
     if (wb_device_open(ordinal, &d, &e) != WB_OK) {
         fprintf(stderr, "no usable GPU: %s\n", e.msg);
         return 3;

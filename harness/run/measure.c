@@ -29,6 +29,7 @@ int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
     r->warmup = warmup;
     r->rule = wb_stop_default;
     r->cap = reps > 0 ? reps : r->rule.max_samples;
+    r->others_before = -1;
     snprintf(r->measured.name, sizeof r->measured.name, "measured");
     r->measured.inst_gips = r->measured.dram_gbps = NAN;
     r->samples = malloc((size_t)r->cap * sizeof *r->samples);
@@ -205,6 +206,10 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
     wb_run_point *rp = ctx;
     wb_run *r = rp->run;
     double ms = 0;
+    /* Who else holds the GPU, before the first sample and again after the
+     * last (step_clock): another process's kernels would share the SMs and
+     * the memory with ours while we time them. */
+    if (index == 0) r->others_before = wb_nvml_other_processes(&r->dev, NULL, 0);
     if (r->reps > 0) { /* --reps R: Google Benchmark's iterations are the samples */
         if (index >= r->reps) return wb_fail(e, "sample %d beyond --reps %d", index, r->reps);
         if (one_sample(r, rp->name, &ms, e) != WB_OK) return WB_ERR;
@@ -253,19 +258,27 @@ static void step_clock(wb_run *r) {
         r->thermal_warned = 1;
     }
     m->gpu_temp_c = th.gpu_temp_c, m->mem_temp_c = th.mem_temp_c, m->power_w = th.power_w;
+    const int after = wb_nvml_other_processes(&r->dev, NULL, 0), before = r->others_before;
+    m->other_processes = before > after ? before : after; /* -1 only when neither was read */
     m->clock_events = isnan(m->sm_clock_mhz) && !events ? -1 : (int64_t)events;
     if (!isnan(m->sm_clock_mhz) && wb_grow(&r->clocks, r->nclocks, &r->clocks_cap, sizeof *r->clocks, 64) == 0)
         r->clocks[r->nclocks++] = m->sm_clock_mhz;
     const double typical = typical_clock(r);
     /* Every sample judged again against the final typical clock. */
     m->throttled = wb_throttle_filter(r->sample_clock, r->sample_events, r->nsamples, typical, r->sample_keep);
-    char why[128] = "";
+    char why[256] = "";
     if (!isnan(m->sm_clock_mhz) && m->sm_clock_mhz < 0.9 * typical) {
         snprintf(why, sizeof why, "SM clock %.0f MHz below 90%% of the run's typical %.0f MHz", m->sm_clock_mhz, typical);
         m->clock_low = 1;
     } else if (m->throttled > 0) {
         snprintf(why, sizeof why, "%d of %d samples throttled (clock-event reasons 0x%llx)%s", m->throttled,
                  r->nsamples, (unsigned long long)events, m->throttled == r->nsamples ? ": all kept" : ", left out");
+    }
+    if (m->other_processes > 0) {
+        const size_t used = strlen(why);
+        snprintf(why + used, sizeof why - used, "%s%d other process(es) held the GPU around the samples: times may be "
+                 "contended", used ? "; " : "", m->other_processes);
+        r->contended++;
     }
     if (why[0]) {
         snprintf(m->reason, sizeof m->reason, "warning: %s", why);

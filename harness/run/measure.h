@@ -88,6 +88,8 @@ typedef struct wb_run {
     double clock_before;           /* last NVML reading, before the next sample */
     uint64_t events_before;
     int thermal_warned;            /* a failed thermal read was reported (once a run) */
+    int others_before;             /* other processes on the GPU before the samples (NVML); -1 unread */
+    int contended;                 /* points so far with other processes around their samples */
     void *data;
     int nvtx_open, store_row;
     double timing_t0_s;

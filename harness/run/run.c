@@ -105,7 +105,7 @@ static int check_gpu(const wb_run_opts *o, const wb_gpu_table *gpus, wb_device *
     wb_err e;
     int count = wb_device_count(&e);
     if (count <= 0) {
-        fprintf(stderr, "wallbench run: no usable GPU: %s\n", e.msg);
+        fprintf(stderr, "wallbench run: no usable GPU: %s; %s\n", e.msg, WB_NO_GPU_HINT);
         return 3;
     }
     if (o->device >= count) {
@@ -247,6 +247,9 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     r.store = NULL;
     if (wb_store_close(s, &e) != WB_OK) goto fail;
     report_spent(&r);
+    if (r.contended)
+        fprintf(stderr, "warning: %d point(s) were timed while other processes held the GPU (column other_processes > "
+                        "0): their times may be contended; run them again alone\n", r.contended);
     fprintf(stderr, "wallbench run: %lld ok, %lld skipped, %lld failed%s%s; results in %s\n", (long long)r.ok,
             (long long)r.skipped, (long long)r.failed, r.broken ? "; " : "", r.broken ? r.broken_msg : "", path);
     rc = r.failed || r.broken ? 1 : 0;

@@ -113,11 +113,13 @@ int wb_summary_write(const char *path, const wb_run *r, const char *results, con
     wb_json_key(f, "warnings", 0);
     fputc('[', f);
     int first = 1;
-    char counters[128];
+    char counters[128], contended[160];
     snprintf(counters, sizeof counters, "counters %s", r->counters_off);
-    const char *run_warn[3] = {r->counters_off[0] ? counters : NULL, r->broken ? r->broken_msg : NULL,
-                               have || !*results ? NULL : re.msg};
-    for (int i = 0; i < 3; i++) {
+    snprintf(contended, sizeof contended, "%d point(s) timed while other processes held the GPU (other_processes > 0)",
+             r->contended);
+    const char *run_warn[4] = {r->counters_off[0] ? counters : NULL, r->broken ? r->broken_msg : NULL,
+                               have || !*results ? NULL : re.msg, r->contended ? contended : NULL};
+    for (int i = 0; i < 4; i++) {
         if (!run_warn[i]) continue;
         if (!first) fputc(',', f);
         first = 0;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/store/h5util.h"
@@ -423,10 +424,15 @@ int wb_results_open(const char *path, wb_results *out, wb_err *e) {
     if (strlen(path) >= sizeof out->path) return wb_fail(e, "%s: path too long", path);
     strcpy(out->path, path);
     if (access(path, R_OK) != 0) return wb_fail(e, "%s: cannot read: %s", path, strerror(errno));
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return wb_fail(e, "%s is a folder, not a results file: give one of its .h5 files (ls %s/*.h5)", path, path);
     if (wb_h5_quiet(path, e) != WB_OK) return WB_ERR;
     htri_t is = H5Fis_hdf5(path);
     if (is < 0) return wb_h5_fail(e, path, "H5Fis_hdf5");
-    if (is == 0) return wb_fail(e, "%s: not an HDF5 file (no HDF5 signature)", path);
+    if (is == 0)
+        return wb_fail(e, "%s: not an HDF5 file (no HDF5 signature; a text file?): give a results file that "
+                          "`wallbench run` wrote (results/<profile>/*.h5)", path);
     if (wb_profile_file_is(path) == 1)
         return wb_fail(e, "%s is a profile file (wallbench profile); use report/roofline/compare/export/project, which "
                           "read both", path);

@@ -66,6 +66,7 @@ static const wb_column fixed_before[] = {
     F64("gpu_temp_c", m.gpu_temp_c, "degC", "GPU temperature (NVML) right after the timed samples"),
     F64("mem_temp_c", m.mem_temp_c, "degC", "HBM temperature (NVML field MEMORY_TEMP) right after the timed samples"),
     F64("power_w", m.power_w, "W", "board power draw (NVML, its own averaging window) right after the timed samples"),
+    I32("other_processes", m.other_processes, "processes", "CUDA processes besides this run holding the GPU (NVML) right before or right after the timed samples, the larger count: > 0 the times may be contended; -1 not read"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
     F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
     F64("setup_ms", m.setup_ms, "ms", "host time of data creation (on the point that made the data), plan and verification; what --shard-cost adds to the passes"),
@@ -79,7 +80,7 @@ static const wb_column fixed_after[] = {
     F64("inst_per_sector", c.inst_per_sector, "inst/sector", "inst / (dram_sectors_read + dram_sectors_write)"),
     F64("inst_per_l1_sector", c.inst_per_l1_sector, "inst/sector", "inst / l1_sectors (hierarchical roofline, L1)"),
     F64("inst_per_l2_sector", c.inst_per_l2_sector, "inst/sector", "inst / l2_sectors (hierarchical roofline, L2)"),
-    F64("gips", c.gips, "G inst/s", "warp instructions per second, counter time"),
+    F64("gips", c.gips, "G inst/s", "warp instructions per second: inst / time_median_ms (the timed median)"),
     F64("roof_pct", c.roof_pct, "%", "achieved share of the measured roofline at this intensity"),
     STR("bound", c.bound, "memory or compute against the measured ridge"),
     STR("bound_l4", c.bound_l4, "memory or compute against the L4 ridge (44.0 inst/sector)"),
@@ -92,7 +93,8 @@ static const wb_column fixed_after[] = {
  * 2: noise-driven sampling (issue 16); 3: the set-up time --shard-cost was
  * missing; 4: the places a contended output rotated over; 5: the board's
  * temperatures and power after the samples; 6: the point's name (and the
- * renames and conventions of wb_col_enc). */
+ * renames and conventions of wb_col_enc), other processes on the GPU around
+ * the samples (contention). */
 static const struct {
     const char *name;
     int since;
@@ -100,7 +102,7 @@ static const struct {
              {"clock_events", 2},  {"partitions", 2},   {"table_bytes", 2},   {"gather_greqs", 2},
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
              {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
-             {"power_w", 5},       {"name", 6}};
+             {"power_w", 5},       {"name", 6},             {"other_processes", 6}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];

@@ -1,17 +1,24 @@
 /* check.c - `wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE`:
- * the regression gate of CI. Every point the baseline measured must be in
- * NEW, measured, and within the thresholds (thresholds.h) on every metric a
- * rule governs; a NaN on one side is a violation, not a pass. Exit 0 within,
- * 1 with a table of every violation, 2 on bad input (unreadable or foreign
- * file, bad thresholds, files of different GPUs, a projected file). */
+ * the regression gate. It first says what it compares (each file by GPU,
+ * board, revision and sweep) and every mismatch of sweep, board, build or
+ * command (sides.h). Every point of the baseline that NEW also holds must
+ * be measured in NEW and within the thresholds (thresholds.h) on every
+ * metric a rule governs; a NaN on one side is a violation, not a pass.
+ * Baseline points NEW lacks (another sweep: `make run`'s quick one against
+ * a full baseline) are counted apart, or with --all-points are violations
+ * (the CI gate: a run that stopped early must fail). Exit 0 within, 1 with
+ * a table of every violation, 2 on bad input (unreadable or foreign file,
+ * bad thresholds, files of different GPU models, a projected file). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/cli.h"
 #include "harness/base/grow.h"
+#include "harness/base/json.h"
 #include "harness/commands.h"
 #include "harness/tools/match.h"
+#include "harness/tools/sides.h"
 #include "harness/base/textable.h"
 #include "harness/tools/thresholds.h"
 
@@ -29,7 +36,9 @@ typedef struct checker {
     wb_match m;
     violation *v;
     int nv, cap;
-    int64_t compared, nan_both, base_not_ok;
+    int64_t compared, nan_both, base_not_ok, missing;
+    int64_t contended_now, contended_base; /* points timed while other processes held the GPU (schema 6) */
+    int all_points;          /* --all-points: a baseline point NEW lacks is a violation */
 } checker;
 
 static int add(checker *k, violation x) {
@@ -84,11 +93,15 @@ static int check_all(checker *k) {
         const int64_t j = k->m.a_to_b[i];
         violation x = {i, NULL, NAN, NAN, NAN, NULL, ""};
         if (j < 0) {
+            k->missing++;
+            if (!k->all_points) continue; /* counted apart */
             snprintf(x.what, sizeof x.what, "missing in NEW");
             if (add(k, x) != WB_OK) return WB_ERR;
             continue;
         }
         const wb_row *n = &k->now.rows[j];
+        k->contended_now += n->m.other_processes > 0;
+        k->contended_base += b->m.other_processes > 0;
         if (strcmp(n->m.status, "ok") != 0) {
             snprintf(x.what, sizeof x.what, "NEW status %s: %.40s", n->m.status[0] ? n->m.status : "?", n->m.reason);
             if (add(k, x) != WB_OK) return WB_ERR;
@@ -155,11 +168,126 @@ static void report(const checker *k, int md) {
     wb_textable_free(&t);
 }
 
+/* The first lines: what is compared, and every mismatch with what was done
+ * about it; a same-sweep file that lacks baseline points stopped early. */
+/* What check does about each mismatch; sweep[] holds the sweep's sentence. */
+static void consequences(const checker *k, char *sweep, size_t len, const char *what[WB_SIDE_KINDS]) {
+    snprintf(sweep, len, "checked the %lld points both hold; %lld baseline points not in NEW %s",
+             (long long)k->m.matched, (long long)k->missing,
+             k->all_points ? "are violations (--all-points)" : "counted apart (--all-points: violations)");
+    for (int i = 0; i < WB_SIDE_KINDS; i++) what[i] = NULL;
+    what[WB_SIDE_SWEEP] = sweep;
+    what[WB_SIDE_BOARD] = "checked all the same: a board's own speed (random reads above all) can break a time rule";
+    what[WB_SIDE_BUILD] = "checked: what the thresholds are for";
+    what[WB_SIDE_COMMAND] = "checked all the same: what ran before a point in its process can move it";
+}
+
+static void says(const checker *k, int md) {
+    char a[1024], b[1024];
+    wb_side_label(&k->now, a, sizeof a);
+    wb_side_label(&k->base, b, sizeof b);
+    printf("%scheck NEW = %s\n%sagainst BASE = %s\n", md ? "- " : "", a, md ? "- " : "", b);
+    wb_side_diff d;
+    wb_side_compare(&k->base, &k->now, &d); /* A = the baseline, B = NEW */
+    char sweep[160];
+    const char *what[WB_SIDE_KINDS];
+    consequences(k, sweep, sizeof sweep, what);
+    wb_side_print(stdout, &d, md ? "- NOTE: " : "NOTE: ", "BASE", "NEW", what);
+    if (k->contended_now || k->contended_base)
+        printf("%sNOTE: contended: %lld checked point(s) of NEW and %lld of BASE were timed while other processes held "
+               "the GPU (other_processes > 0): a time violation there may be theirs\n",
+               md ? "- " : "", (long long)k->contended_now, (long long)k->contended_base);
+    const int same_sweep = !d.differs[WB_SIDE_SWEEP] && strcmp(d.a[WB_SIDE_SWEEP], "?") != 0;
+    if (!d.differs[WB_SIDE_SWEEP] && k->missing)
+        printf("%sNOTE: %s, yet %lld baseline points are not in NEW: did the run stop early?%s\n", md ? "- " : "",
+               same_sweep ? "the same sweep" : "the files do not say their sweeps", (long long)k->missing,
+               k->all_points ? "" : " (--all-points makes each a violation)");
+    printf("\n");
+}
+
+/* --csv: one row per violation, a header first (no prose: for scripts). */
+static void report_csv(const checker *k) {
+    printf("point,family,variant,metric,baseline,new,change_pct,allowed_pct,rule_line\n");
+    for (int i = 0; i < k->nv; i++) {
+        const violation *x = &k->v[i];
+        const wb_row *b = &k->base.rows[x->row];
+        char name[512];
+        wb_point_name(&b->p, name, sizeof name);
+        printf("\"%s\",%s,%s,", name, b->p.family, b->p.variant);
+        if (!x->col) {
+            printf("\"%s\",,,,,\n", x->what);
+            continue;
+        }
+        printf("%s,%.17g,%.17g,", x->col->name, x->base, x->now);
+        if (x->what[0] || !isfinite(x->change)) printf(",");
+        else printf("%.6g,", 100 * x->change);
+        printf("%s%g,%d\n", x->rule->dirs == WB_THR_UP ? "+" : x->rule->dirs == WB_THR_DOWN ? "-" : "", x->rule->pct,
+               x->rule->line);
+    }
+}
+
+/* --json: the sides, the mismatches with what was done, the counts and
+ * every violation, as one object. */
+static void report_json(const checker *k, const char *thr, int rc) {
+    wb_side_diff d;
+    wb_side_compare(&k->base, &k->now, &d);
+    char sweep[160];
+    const char *what[WB_SIDE_KINDS];
+    consequences(k, sweep, sizeof sweep, what);
+    printf("{");
+    wb_json_key(stdout, "new", 1);
+    wb_side_json(stdout, &k->now);
+    wb_json_key(stdout, "baseline", 0);
+    wb_side_json(stdout, &k->base);
+    wb_json_key(stdout, "thresholds", 0);
+    wb_json_str(stdout, thr);
+    wb_json_key(stdout, "mismatches", 0);
+    wb_side_diff_json(stdout, &d, "baseline", "new", what);
+    const struct { const char *name; int64_t v; } counts[] = {
+        {"baseline_points", k->base.nrows}, {"common_points", k->m.matched}, {"values_compared", k->compared},
+        {"baseline_points_not_in_new", k->missing}, {"baseline_points_not_ok", k->base_not_ok},
+        {"points_only_in_new", k->m.only_b}, {"values_nan_on_both_sides", k->nan_both},
+        {"contended_points_new", k->contended_now}, {"contended_points_baseline", k->contended_base}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        wb_json_key(stdout, counts[i].name, 0);
+        printf("%lld", (long long)counts[i].v);
+    }
+    wb_json_key(stdout, "all_points", 0);
+    printf(k->all_points ? "true" : "false");
+    wb_json_key(stdout, "violations", 0);
+    printf("[");
+    for (int i = 0; i < k->nv; i++) {
+        const violation *x = &k->v[i];
+        const wb_row *b = &k->base.rows[x->row];
+        char name[512];
+        wb_point_name(&b->p, name, sizeof name);
+        printf(i ? ", {" : "{");
+        wb_json_key(stdout, "point", 1);
+        wb_json_str(stdout, name);
+        wb_json_kv_str(stdout, "metric", x->col ? x->col->name : NULL);
+        wb_json_kv_str(stdout, "what", x->what);
+        wb_json_kv_num(stdout, "baseline", x->base);
+        wb_json_kv_num(stdout, "new", x->now);
+        wb_json_kv_num(stdout, "change", x->change);
+        wb_json_kv_num(stdout, "rule_line", x->rule ? x->rule->line : 0);
+        printf("}");
+    }
+    printf("]");
+    wb_json_key(stdout, "exit_code", 0);
+    printf("%d}\n", rc);
+}
+
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE [--markdown]\n"
+    fprintf(f, "usage: wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE [--all-points]\n"
+               "                       [--markdown | --json | --csv]\n"
                "       wallbench check --metrics\n"
-               "  exit 0: every point of the baseline is in NEW and within the thresholds; 1: violations (table);\n"
-               "  2: bad input. Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n");
+               "  first what is compared (each file's GPU, board, revision, sweep) and every mismatch of sweep,\n"
+               "  board, build or command; then every point both files hold is checked against the thresholds.\n"
+               "  Baseline points NEW lacks (another sweep) are counted apart; --all-points makes each a violation.\n"
+               "  exit codes: 0 within the thresholds; 1 violations (a table of each); 2 bad input (unreadable\n"
+               "  or foreign file, another GPU model, a projected file, a thresholds error as file:line).\n"
+               "  --json: one object (sides, mismatches, counts, violations); --csv: the violations, one a row.\n"
+               "  Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -173,8 +301,10 @@ static int list_metrics(void) {
 
 int wb_cmd_check(int argc, char **argv) {
     const char *now = NULL, *base = NULL, *thr = NULL;
-    int md = 0, o, first = argc, metrics = 0;
+    int md = 0, o, first = argc, metrics = 0, all_points = 0, json = 0, csv = 0;
     static const struct option longs[] = {{"metrics", no_argument, NULL, 'M'}, {"markdown", no_argument, NULL, 'm'},
+                                          {"all-points", no_argument, NULL, 'A'},
+                                          {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
                                           {"baseline", required_argument, NULL, 'b'},
                                           {"thresholds", required_argument, NULL, 't'}, {0, 0, 0, 0}};
     wb_cli cli = {"check", longs, 0};
@@ -184,14 +314,19 @@ int wb_cmd_check(int argc, char **argv) {
         if (o == WB_CLI_BAD) return usage(stderr);
         if (o == 'M') metrics = 1;
         else if (o == 'm') md = 1;
+        else if (o == 'A') all_points = 1;
+        else if (o == 'J') json = 1;
+        else if (o == 'C') csv = 1;
         else *(o == 'b' ? &base : &thr) = v;
     }
     if (metrics) return list_metrics();
+    if (json + csv + md > 1) return fprintf(stderr, "wallbench check: give one of --markdown, --json, --csv\n"), usage(stderr);
     if (first < argc) now = argv[first++];
     if (first < argc) return fprintf(stderr, "wallbench check: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!now || !base || !thr) return fprintf(stderr, "wallbench check: give NEW.h5, --baseline and --thresholds\n"), usage(stderr);
     checker k;
     memset(&k, 0, sizeof k);
+    k.all_points = all_points;
     wb_err e = {""};
     int rc = 2, have_base = 0, have_now = 0;
     if (wb_results_open(base, &k.base, &e) != WB_OK) goto done;
@@ -214,11 +349,19 @@ int wb_cmd_check(int argc, char **argv) {
         wb_fail(&e, "out of memory");
         goto done;
     }
-    printf("check %s against baseline %s with %s (%d rules): %lld baseline points, %lld metric values compared; "
-           "%lld baseline points not ok (not checked); %lld points only in NEW (not checked); %lld values NaN on "
-           "both sides\n",
-           now, base, thr, k.thr.n, (long long)k.base.nrows, (long long)k.compared, (long long)k.base_not_ok,
-           (long long)k.m.only_b, (long long)k.nan_both);
+    if (json || csv) {
+        rc = k.nv ? 1 : 0;
+        if (json) report_json(&k, thr, rc);
+        else report_csv(&k);
+        goto done;
+    }
+    says(&k, md);
+    printf("check with %s (%d rules): %lld baseline points, %lld in both files, %lld metric values compared; "
+           "%lld baseline points not in NEW (%s); %lld baseline points not ok (not checked); %lld points only in "
+           "NEW (not checked); %lld values NaN on both sides\n",
+           thr, k.thr.n, (long long)k.base.nrows, (long long)k.m.matched, (long long)k.compared,
+           (long long)k.missing, k.all_points ? "violations: --all-points" : "counted apart, not checked",
+           (long long)k.base_not_ok, (long long)k.m.only_b, (long long)k.nan_both);
     if (k.nv) {
         printf("\n%d violation(s):\n\n", k.nv);
         report(&k, md);

@@ -18,20 +18,31 @@
 #include "harness/tools/compare.h"
 #include "harness/tools/project.h"
 #include "harness/tools/profile_tools.h"
+#include "harness/tools/sides.h"
+#include "harness/base/json.h"
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown] [--family F] [--repeat]\n"
-               "  matches points on family, variant, every axis and repetition; prints per family (geometric\n"
-               "  mean) and per point the time ratio B/A with a Mann-Whitney U verdict (two-sided, alpha 0.05,\n"
-               "  as Google Benchmark's compare.py), inst/sector and bound class on each side, and the DRAM\n"
-               "  bandwidth and instruction throughput ratios B/A (measured ceilings; reference numbers for a\n"
-               "  projected file). Points in one file only are listed.\n"
+    fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown | --json | --csv] [--family F]\n"
+               "                         [--points] [--min-effect PCT] [--repeat]\n"
+               "  first what each side is (file, GPU, board, revision, sweep) and every mismatch of sweep,\n"
+               "  board, GPU model, build or command, with what that means for the numbers; then the summary:\n"
+               "  per family the points matched, the time ratio B/A (geometric mean) and the verdict counts\n"
+               "  (Mann-Whitney U, two-sided, alpha 0.05, as Google Benchmark's compare.py; a difference under\n"
+               "  the minimum effect is \"same\"); then the DRAM bandwidth and instruction throughput ratios B/A\n"
+               "  (measured ceilings; reference numbers for a projected file). Points match on family,\n"
+               "  variant, every axis and repetition.\n"
+               "  --points          also per point: both times, B/A, verdict, p, inst/sector and bound class\n"
+               "                    on each side, and the points in one file only\n"
+               "  --min-effect PCT  differences under PCT%% are \"same\" whatever the test says (default 1)\n"
+               "  --json            one object: the sides, mismatches, the summary per family, every point\n"
+               "  --csv             one row per matched point: point, family, variant, A and B ms, B/A, verdict, p\n"
                "  Three or more files (one per GPU model, e.g. a fleet's): per family the matrix of speedups\n"
                "  of every column's GPU over every row's GPU, and the hardware ratios, as seed 000 Table 1\n"
                "  for every pair.\n"
                "  --repeat  instead: repeatability of two runs of one sweep: the share of points with both\n"
                "            medians >= 1 ms that agree within 1%%, per family, and the 25 least repeatable\n"
-               "            with their spread and each side's in-run noise\n");
+               "            with their spread and each side's in-run noise\n"
+               "  exit codes: 0 compared, 2 bad input (unreadable, foreign or empty file, bad option)\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -65,17 +76,112 @@ static const char *side_name(const wb_cmp_side *s, char *buf, size_t len) {
     return buf;
 }
 
-static void header(const wb_cmp *c) {
+/* What compare does about each mismatch; sweep[] holds the sweep's sentence. */
+static void consequences(const wb_cmp *c, char *sweep, size_t len, const char *what[WB_SIDE_KINDS]) {
+    snprintf(sweep, len, "compared on the %lld points both measured; %lld only in A, %lld only in B, counted apart",
+             (long long)c->m.matched, (long long)c->m.only_a, (long long)c->m.only_b);
+    what[WB_SIDE_SWEEP] = sweep;
+    what[WB_SIDE_BOARD] = "differences include the boards' own (boards of one model differ, most in random reads)";
+    what[WB_SIDE_MODEL] = "two GPUs: the hardware ratios below say which speedup to expect";
+    what[WB_SIDE_BUILD] = "differences include the code's";
+    what[WB_SIDE_COMMAND] = "what ran before a point in its process can move it";
+}
+
+/* --csv: one row per matched point (no prose: for scripts). */
+static void points_csv(const wb_cmp *c) {
+    printf("point,family,variant,a_ms,b_ms,b_over_a,verdict,p\n");
+    char name[512];
+    for (int64_t k = 0; k < c->npairs; k++) {
+        const wb_cmp_pair *p = &c->pairs[k];
+        const wb_row *x = &c->a.r.rows[p->a], *y = &c->b.r.rows[p->b];
+        wb_point_name(&x->p, name, sizeof name);
+        printf("\"%s\",%s,%s,%.17g,%.17g,%.17g,%s,", name, x->p.family, x->p.variant, x->m.time_median_ms,
+               y->m.time_median_ms, p->ratio, p->verdict);
+        if (isnan(p->p)) printf("\n");
+        else printf("%.6g\n", p->p);
+    }
+}
+
+/* --json: the sides, the mismatches with what was done, the summary per
+ * family and every matched point, as one object. */
+static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
+    wb_side_diff d;
+    wb_side_compare(&c->a.r, &c->b.r, &d);
+    char sweep[128];
+    const char *what[WB_SIDE_KINDS];
+    consequences(c, sweep, sizeof sweep, what);
+    printf("{");
+    wb_json_key(stdout, "a", 1);
+    wb_side_json(stdout, &c->a.r);
+    wb_json_key(stdout, "b", 0);
+    wb_side_json(stdout, &c->b.r);
+    wb_json_key(stdout, "mismatches", 0);
+    wb_side_diff_json(stdout, &d, "a", "b", what);
+    wb_json_kv_num(stdout, "min_effect", c->min_effect);
+    wb_json_kv_num(stdout, "alpha", WB_MWU_ALPHA);
+    wb_json_key(stdout, "families", 0);
+    printf("[");
+    for (int f = 0; f <= nfam; f++) {
+        const wb_cmp_family *x = f < nfam ? &fam[f] : &c->all;
+        printf(f ? ", {" : "{");
+        wb_json_key(stdout, "family", 1);
+        wb_json_str(stdout, x->name);
+        const struct { const char *k; int v; } n[] = {
+            {"matched", x->matched}, {"only_a", x->only_a}, {"only_b", x->only_b}, {"b_faster", x->faster},
+            {"b_slower", x->slower}, {"same", x->same}, {"same_under_min_effect", x->small},
+            {"not_tested", x->untested}, {"bound_changed", x->bound_changed}};
+        for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+            wb_json_key(stdout, n[i].k, 0);
+            printf("%d", n[i].v);
+        }
+        wb_json_kv_num(stdout, "b_over_a_geomean", x->nlog ? exp(x->sum_log / x->nlog) : NAN);
+        printf("}");
+    }
+    printf("]");
+    wb_json_key(stdout, "points", 0);
+    printf("[");
+    char name[512];
+    for (int64_t k = 0; k < c->npairs; k++) {
+        const wb_cmp_pair *p = &c->pairs[k];
+        const wb_row *x = &c->a.r.rows[p->a], *y = &c->b.r.rows[p->b];
+        printf(k ? ", {" : "{");
+        wb_json_key(stdout, "point", 1);
+        wb_json_str(stdout, wb_point_name(&x->p, name, sizeof name));
+        wb_json_kv_num(stdout, "a_ms", x->m.time_median_ms);
+        wb_json_kv_num(stdout, "b_ms", y->m.time_median_ms);
+        wb_json_kv_num(stdout, "b_over_a", p->ratio);
+        wb_json_kv_str(stdout, "verdict", p->verdict);
+        wb_json_kv_num(stdout, "p", p->p);
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* Each side by file, GPU, board, revision and sweep, then every mismatch
+ * and what it means for what follows. */
+static void header(const wb_cmp *c, int repeat) {
     const wb_cmp_side *s[2] = {&c->a, &c->b};
     for (int i = 0; i < 2; i++) {
-        const char *gpu = s[i]->v.gpu_name[0] ? s[i]->v.gpu_name : "GPU unknown";
-        printf("%s%s = %s: %s", c->md ? "- " : "", s[i]->tag, s[i]->r.path, gpu);
+        char label[1024];
+        wb_side_label(&s[i]->r, label, sizeof label);
+        printf("%s%s = %s", c->md ? "- " : "", s[i]->tag, label);
         if (s[i]->projected) {
             const char *from = wb_results_attr(&s[i]->r, "projected_from");
-            printf(", PROJECTED (not measured) from %s by `wallbench project`", from ? from : "?");
-        } else printf(", measured");
+            printf(": PROJECTED (not measured) from %s by `wallbench project`", from ? from : "?");
+        } else printf(": measured");
         printf("\n");
     }
+    wb_side_diff d;
+    wb_side_compare(&c->a.r, &c->b.r, &d);
+    char sweep[128];
+    const char *what[WB_SIDE_KINDS];
+    consequences(c, sweep, sizeof sweep, what);
+    if (repeat) { /* --repeat says these itself, with what they mean for repeatability */
+        d.n -= d.differs[WB_SIDE_BOARD] + d.differs[WB_SIDE_COMMAND];
+        d.differs[WB_SIDE_BOARD] = d.differs[WB_SIDE_COMMAND] = 0;
+    }
+    if (!d.n) printf("%ssame sweep, board, GPU model, build and command (as far as the files say)\n", c->md ? "\n" : "");
+    else wb_side_print(stdout, &d, c->md ? "- NOTE: " : "NOTE: ", "A", "B", what);
     printf("\n");
 }
 
@@ -126,7 +232,7 @@ static void hardware_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) 
 static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
     wb_textable t;
     wb_textable_init(&t, 12);
-    static const char *const head[] = {"family",   "matched",  "only A", "only B",  "time B/A (geomean)",
+    static const char *const head[] = {"family",   "matched",  "only A", "only B",  "B/A geomean",
                                        "speedup of B", "B faster", "B slower", "same", "no test",
                                        "bound changed", "follows"};
     int h = wb_textable_add(&t);
@@ -150,8 +256,13 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
         wb_textable_set(&t, row, 10, "%d", x->bound_changed);
         wb_textable_set(&t, row, 11, "%s", wb_cmp_follows(c, 1 / g));
     }
-    if (c->md) printf("\n### Per family\n\n");
-    else printf("\nper family (B faster / slower / same: Mann-Whitney U on the timed samples, alpha %.2f)\n", WB_MWU_ALPHA);
+    int small = 0;
+    for (int f = 0; f < nfam; f++) small += fam[f].small;
+    if (c->md) printf("### Summary per family\n\n");
+    printf("%ssummary per family: B/A geomean = geometric mean of time B / time A over the points both measured; "
+           "B faster / slower / same: Mann-Whitney U on the timed samples, alpha %.2f, and a difference under the "
+           "minimum effect %g%% is same (%d such point(s))\n%s",
+           c->md ? "" : "", WB_MWU_ALPHA, 100 * c->min_effect, small, c->md ? "\n" : "");
     wb_textable_print(stdout, &t, c->md);
     wb_textable_free(&t);
 }
@@ -161,10 +272,14 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0, repeat = 0, k, first = argc;
+    int np = 0, repeat = 0, k, first = argc, json = 0, csv = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"family", required_argument, NULL, 'f'},
+                                          {"points", no_argument, NULL, 'p'},
+                                          {"min-effect", required_argument, NULL, 'e'},
+                                          {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
                                           {"repeat", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
+    c.min_effect = WB_CMP_MIN_EFFECT;
     wb_cli cli = {"compare", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
@@ -172,7 +287,17 @@ int wb_cmd_compare(int argc, char **argv) {
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 'm') c.md = 1;
         else if (k == 'r') repeat = 1;
-        else c.family = v;
+        else if (k == 'p') c.points = 1;
+        else if (k == 'J') json = 1;
+        else if (k == 'C') csv = 1;
+        else if (k == 'e') {
+            char *end;
+            double pct = strtod(v, &end);
+            if (end == v || *end || !(pct >= 0) || pct >= 100)
+                return fprintf(stderr, "wallbench compare: bad --min-effect '%s': a percentage, 0 to under 100 "
+                                       "(e.g. 1 for 1%%)\n", v), usage(stderr);
+            c.min_effect = pct / 100;
+        } else c.family = v;
     }
     for (; first < argc; first++) {
         if (np == WB_CMP_FLEET_MAX) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
@@ -180,6 +305,10 @@ int wb_cmd_compare(int argc, char **argv) {
     }
     if (np < 2) return fprintf(stderr, "wallbench compare: give two results files (or more, for the fleet matrix)\n"), usage(stderr);
     if (np > 2 && repeat) return fprintf(stderr, "wallbench compare: --repeat takes two files\n"), usage(stderr);
+    if (json + csv + c.md > 1) return fprintf(stderr, "wallbench compare: give one of --markdown, --json, --csv\n"), usage(stderr);
+    if ((json || csv) && (repeat || np > 2))
+        return fprintf(stderr, "wallbench compare: --json and --csv compare two files (not --repeat, not a fleet)\n"),
+               usage(stderr);
     if (np > 2) return wb_cmp_fleet(paths, np, c.md, c.family);
     wb_err e = {""};
     wb_gpu_table t = {NULL, 0};
@@ -195,22 +324,36 @@ int wb_cmd_compare(int argc, char **argv) {
         wb_fail(&e, "no point of family '%s' in %s or %s", c.family, paths[0], paths[1]);
         goto done;
     }
+    if (json || csv) {
+        if (json) compare_json(&c, fam, nfam);
+        else points_csv(&c);
+        rc = 0;
+        goto done;
+    }
     if (c.md) printf("## wallbench compare\n\n");
-    header(&c);
+    header(&c, repeat);
     if (repeat) { /* two runs of one sweep: repeatability only */
         rc = wb_cmp_repeat(&c, 1.0, 0.01, 25, &e) == WB_OK ? 0 : 2;
         goto done;
     }
-    hardware_table(&c, fam, nfam);
     family_table(&c, fam, nfam);
+    printf("\n");
+    hardware_table(&c, fam, nfam);
+    if (!c.points) {
+        printf("\n%sper point (both times, B/A, verdict, p, inst/sector, bound) and the points in one file only: "
+               "--points\n", c.md ? "" : "  ");
+        rc = 0;
+        goto done;
+    }
     for (int f = 0; f < nfam; f++)
         if (wb_cmp_points(&c, &fam[f], &e) != WB_OK) goto done;
     printf("\n%sB faster / slower: Mann-Whitney U two-sided on the two points' timed samples (/samples), p < %.2f, "
            "computed as scipy.stats.mannwhitneyu, which Google Benchmark's compare.py uses; same: p >= %.2f; "
+           "(<min): significant but under the minimum effect %g%%; "
            "too few samples: fewer than %d a side; * fewer than %d a side (compare.py: unreliable)%s. follows: the "
            "hardware ratio B/A nearer (on a log scale) to the speedup A time / B time; - when the two ratios are "
            "within 10%% of each other.\n",
-           c.md ? "" : "  ", WB_MWU_ALPHA, WB_MWU_ALPHA, WB_MWU_MIN_SAMPLES, WB_MWU_OPTIMAL_SAMPLES,
+           c.md ? "" : "  ", WB_MWU_ALPHA, WB_MWU_ALPHA, 100 * c.min_effect, WB_MWU_MIN_SAMPLES, WB_MWU_OPTIMAL_SAMPLES,
            c.a.projected || c.b.projected ? "; no test against a projected file (its samples are scaled copies)" : "");
     rc = 0;
 done:

@@ -29,10 +29,12 @@ typedef struct wb_cmp_pair {
     int64_t a, b;           /* rows */
     double ratio;           /* time B/A; NaN unless both measured */
     double p;               /* Mann-Whitney p; NaN when not tested */
-    const char *verdict;    /* "faster", "slower", "same" (B against A), "too few samples", "no test
+    const char *verdict;    /* "faster", "slower", "same" (B against A; also when significant but under
+                               the minimum effect), "too few samples", "no test
                                (projected)", or "A skipped" / "B failed" ... when a side was not measured */
     char status_note[24];   /* holds the "A skipped" texts */
     int few;                /* tested with fewer than WB_MWU_OPTIMAL_SAMPLES a side */
+    int small;              /* significant, but |B/A - 1| under the minimum effect: counted "same" */
     const char *bound_a, *bound_b;
     int bound_changed;
 } wb_cmp_pair;
@@ -44,6 +46,7 @@ typedef struct wb_cmp_family {
     double sum_log;                     /* sum of log(ratio) over nlog pairs */
     int nlog;
     int faster, slower, same, untested, bound_changed;
+    int small;                          /* of same: significant but under the minimum effect */
 } wb_cmp_family;
 
 typedef struct wb_cmp {
@@ -51,6 +54,8 @@ typedef struct wb_cmp {
     wb_match m;
     int md;
     const char *family;     /* --family, or NULL */
+    double min_effect;      /* |B/A - 1| below this is "same" whatever the test says (--min-effect) */
+    int points;             /* --points: the per-point tables too */
     double r_bw, r_inst;    /* hardware ratios B/A */
     wb_cmp_pair *pairs;     /* the matched points, in A's order */
     int64_t npairs;
@@ -64,6 +69,8 @@ int wb_cmp_open_side(wb_cmp_side *s, const char *path, const char *tag, const wb
 /* `wallbench compare` of n >= 3 files (compare_fleet.c): per family the
  * matrix of speedups of every pair; returns the exit code. */
 #define WB_CMP_FLEET_MAX 32
+/* The default minimum effect: a difference under 1% is called "same". */
+#define WB_CMP_MIN_EFFECT 0.01
 int wb_cmp_fleet(const char *const *paths, int n, int md, const char *family);
 
 /* Pairs c's matched points (c->pairs, verdicts included) and sums them per

@@ -51,7 +51,8 @@ static void judge(const wb_cmp *c, wb_cmp_pair *p) {
     }
     p->p = u.p;
     p->few = na < WB_MWU_OPTIMAL_SAMPLES || nb < WB_MWU_OPTIMAL_SAMPLES;
-    p->verdict = u.p >= WB_MWU_ALPHA ? "same" : p->ratio < 1 ? "faster" : "slower";
+    p->small = u.p < WB_MWU_ALPHA && fabs(p->ratio - 1) < c->min_effect;
+    p->verdict = u.p >= WB_MWU_ALPHA || p->small ? "same" : p->ratio < 1 ? "faster" : "slower";
 }
 
 static void count(wb_cmp_family *f, const wb_cmp_pair *p, const wb_cmp *c) {
@@ -65,7 +66,7 @@ static void count(wb_cmp_family *f, const wb_cmp_pair *p, const wb_cmp *c) {
     if (isnan(p->p)) f->untested++;
     else if (!strcmp(p->verdict, "faster")) f->faster++;
     else if (!strcmp(p->verdict, "slower")) f->slower++;
-    else f->same++;
+    else f->same++, f->small += p->small;
 }
 
 /* Index of family name in fam (appending it when new), or -1 when out of room. */
@@ -186,7 +187,7 @@ int wb_cmp_points(const wb_cmp *c, const wb_cmp_family *f, wb_err *e) {
             wb_textable_set(&t, row, col++, "%s", wb_textable_num(num, sizeof num, x->m.time_median_ms, 4));
             wb_textable_set(&t, row, col++, "%s", wb_textable_num(num, sizeof num, y->m.time_median_ms, 4));
             wb_textable_set(&t, row, col++, "%s", wb_textable_num(num, sizeof num, p->ratio, 3));
-            wb_textable_set(&t, row, col++, "%s%s", p->verdict, p->few ? "*" : "");
+            wb_textable_set(&t, row, col++, "%s%s%s", p->verdict, p->small ? " (<min)" : "", p->few ? "*" : "");
             if (isnan(p->p)) wb_textable_set(&t, row, col++, "-");
             else wb_textable_set(&t, row, col++, "%.3g", p->p);
             wb_textable_set(&t, row, col++, "%s", wb_textable_num(num, sizeof num, x->c.inst_per_sector, 2));

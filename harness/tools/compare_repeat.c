@@ -13,6 +13,7 @@
 
 #include "harness/base/stats.h"
 #include "harness/tools/compare.h"
+#include "harness/tools/sides.h"
 
 typedef struct spread {
     const wb_cmp_pair *p;
@@ -28,20 +29,11 @@ static double in_run_noise(const wb_row *r) {
     return r->m.time_median_ms > 0 ? r->m.time_stddev_ms / r->m.time_median_ms : NAN;
 }
 
-/* The boards a file was measured on: merged_gpu_uuids when a merge wrote
- * it, else gpu_uuid ("?" when neither). */
-static const char *boards_of(const wb_results *r) {
-    const char *m = wb_results_attr(r, "merged_gpu_uuids");
-    if (m && *m) return m;
-    const char *u = wb_results_attr(r, "gpu_uuid");
-    return u && *u ? u : "?";
-}
-
 /* Repeatability is a property of one GPU: say so when the two files, or a
  * merged one's shards, ran on different boards (two H200s were 11% apart in
  * random reads at equal bandwidth, results/h200-repeat/boards.txt). */
 static void board_note(const wb_cmp *c) {
-    const char *a = boards_of(&c->a.r), *b = boards_of(&c->b.r);
+    const char *a = wb_side_boards(&c->a.r), *b = wb_side_boards(&c->b.r);
     if (!strcmp(a, b) && !strchr(a, ',')) return;
     printf("\nNOTE: not one GPU: A ran on %s, B on %s; the spread below mixes run-to-run with board-to-board\n", a,
            b);
@@ -67,39 +59,35 @@ static void thermal_note(const wb_cmp *c, const spread *s, int n) {
     free(v);
 }
 
-/* The command that measured r, without its --out DIR (a merge's: its first
- * shard's); "" when the file does not say. */
-static void run_command(const wb_results *r, char *out, size_t len) {
-    const char *cmd = wb_results_attr(r, "shard1_command_line");
-    if (!cmd || !*cmd) cmd = wb_results_attr(r, "command_line");
-    size_t n = 0;
-    out[0] = '\0';
-    for (const char *p = cmd ? cmd : ""; *p && n + 1 < len;) {
-        if (strncmp(p, " --out ", 7) == 0) { /* skip the flag and its value */
-            p += 7;
-            while (*p && *p != ' ') p++;
-            continue;
-        }
-        out[n++] = *p++;
-    }
-    out[n] = '\0';
-}
-
 /* Points can move with what ran before them in the process (a counter pass
  * or not, other families first: README, Findings), so a repeat should be
  * the same command. */
 static void command_note(const wb_cmp *c) {
     char a[1024], b[1024];
-    run_command(&c->a.r, a, sizeof a);
-    run_command(&c->b.r, b, sizeof b);
+    wb_side_command(&c->a.r, a, sizeof a);
+    wb_side_command(&c->b.r, b, sizeof b);
     if (!a[0] || !b[0] || strcmp(a, b) == 0) return;
-    printf("\nNOTE: not the same command (--out aside): A ran `%s`, B `%s`; what ran before a point in its process "
+    printf("\nNOTE: not the same command (--out and --shard aside): A ran `%s`, B `%s`; what ran before a point in its process "
            "can move it, so the spread below may include that\n", a, b);
+}
+
+/* Points timed while other processes held the GPU (schema 6): their spread
+ * may be the other process's, not the run's. */
+static void contention_note(const wb_cmp *c) {
+    int a = 0, b = 0;
+    for (int64_t i = 0; i < c->npairs; i++) {
+        a += c->a.r.rows[c->pairs[i].a].m.other_processes > 0;
+        b += c->b.r.rows[c->pairs[i].b].m.other_processes > 0;
+    }
+    if (a || b)
+        printf("\nNOTE: contended: %d point(s) of A and %d of B were timed while other processes held the GPU "
+               "(other_processes > 0); their spread below may be the other processes'\n", a, b);
 }
 
 int wb_cmp_repeat(const wb_cmp *c, double min_ms, double within, int top, wb_err *e) {
     board_note(c);
     command_note(c);
+    contention_note(c);
     spread *s = malloc((size_t)(c->npairs ? c->npairs : 1) * sizeof *s);
     if (!s) return wb_fail(e, "out of memory");
     int n = 0;

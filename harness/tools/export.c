@@ -229,7 +229,9 @@ static int open_other(const wb_results *r, const char *with, wb_results *other, 
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
                "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
-               "       wallbench export <results.h5> --points|--samples --format csv|json [--out FILE]\n"
+               "       wallbench export <results.h5> --points|--samples --format csv|json [-o FILE]\n"
+               "  --out DIR is a folder (default: <file stem>-tables, made), -o/--output FILE a file (default:\n"
+               "  stdout)\n"
                "  --points/--samples: the rows of /points (one per point, \"name\" first) or /samples (one\n"
                "  per timed sample) to FILE or stdout; CSV header: the column names, their units in\n"
                "  FILE.columns.json; NaN for a missing real, -1 for an integer that does not apply, shares\n"
@@ -238,7 +240,8 @@ static int usage(FILE *f) {
                "  --shape fastest (default) | ilp=I[,occ=O][,block=B][,sms=S]: the launch shape a family figure\n"
                "  draws where a point was measured at several (fastest: best-of per point); stated in its key\n"
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
-               "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file. Figures:");
+               "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file.\n"
+               "exit codes: 0 ok, 2 bad input, 3 the file lacks the figure's data. Figures:");
     for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figures[i].name);
     fputc('\n', f);
     return 2;
@@ -302,12 +305,14 @@ int wb_cmd_export(int argc, char **argv) {
     int all = 0, rows = -1;
     wb_shape shape = wb_shape_fastest;
     wb_err se;
+    const char *file = NULL;
     enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT, O_SHAPE };
     static const struct option longs[] = {
         {"all", no_argument, NULL, O_ALL},         {"fig", required_argument, NULL, O_FIG},
         {"out", required_argument, NULL, O_OUT},   {"with", required_argument, NULL, O_WITH},
         {"points", no_argument, NULL, O_POINTS},   {"samples", no_argument, NULL, O_SAMPLES},
-        {"format", required_argument, NULL, O_FORMAT}, {"shape", required_argument, NULL, O_SHAPE}, {0, 0, 0, 0}};
+        {"format", required_argument, NULL, O_FORMAT}, {"shape", required_argument, NULL, O_SHAPE},
+        {"output", required_argument, NULL, 'o'},  {0, 0, 0, 0}};
     wb_cli c = {"export", longs, 0};
     const char *v;
     int k, first = argc;
@@ -318,6 +323,7 @@ int wb_cmd_export(int argc, char **argv) {
         case O_ALL: all = 1; break;
         case O_FIG: fig = v; break;
         case O_OUT: dir = v; break;
+        case 'o': file = v; break;
         case O_WITH: with = v; break;
         case O_POINTS: rows = rows == -1 ? WB_TABLE_POINTS : -2; break;
         case O_SAMPLES: rows = rows == -1 ? WB_TABLE_SAMPLES : -2; break;
@@ -333,10 +339,24 @@ int wb_cmd_export(int argc, char **argv) {
     if (rows == -2) return wb_cli_bad("export", "give one of --points or --samples");
     if (rows >= 0) {
         if (all || fig || with) return wb_cli_bad("export", "--points/--samples do not take --fig, --all or --with");
-        return export_rows(path, (wb_table_kind)rows, format, dir);
+        if (dir)
+            return wb_cli_bad("export", "--out is a folder (for --fig and --all); the rows go to a file: -o/--output "
+                                        "FILE, or stdout without it");
+        return export_rows(path, (wb_table_kind)rows, format, file);
     }
+    if (file)
+        return wb_cli_bad("export", "-o/--output is a file (for --points and --samples); a figure's tables go to a "
+                                    "folder: --out DIR");
     if (format) return wb_cli_bad("export", "--format goes with --points or --samples");
-    if (!dir) dir = ".";
+    char default_dir[600];
+    if (!dir) { /* a folder of its own, never the current one: <file stem>-tables, or reference-tables */
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", path ? path : "reference.h5");
+        char *stem = basename(copy), *dot = strstr(stem, ".h5");
+        if (dot) *dot = '\0';
+        snprintf(default_dir, sizeof default_dir, "%s-tables", stem);
+        dir = default_dir;
+    }
     if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
     if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
     if (!path && (all || (strcmp(wb_export_resolve(fig), "fig1-gpu-trends") != 0 &&

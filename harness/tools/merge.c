@@ -244,10 +244,13 @@ int wb_cmd_merge(int argc, char **argv) {
             free(f);
             return usage(stdout);
         }
-        if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (i + 1 >= argc) return free(f), fprintf(stderr, "wallbench merge: %s needs a file name\n", a), 2;
             out = argv[++i];
-        } else if (!strncmp(a, "--out=", 6)) out = a + 6;
+        } else if (!strncmp(a, "--output=", 9)) out = a + 9;
+        else if (!strcmp(a, "--out") || !strncmp(a, "--out=", 6))
+            return free(f), fprintf(stderr, "wallbench merge: --out is a folder in every command; the merged file is "
+                                            "-o/--output ALL.h5\n"), 2;
         else if (a[0] == '-') return free(f), fprintf(stderr, "wallbench merge: unknown option '%s'\n", a), usage(stderr);
         else f[nf++].path = a;
     }

@@ -1,4 +1,4 @@
-/* project.c - `wallbench project A.h5 --to <profile> [--out FILE]`: a
+/* project.c - `wallbench project A.h5 --to <profile> [-o FILE | --out DIR]`: a
  * results file predicting every point of A on another GPU of the reference
  * table (project.h gives the model), marked projected so that compare,
  * report and the plots never take it for a measurement. Row i of the output
@@ -200,18 +200,21 @@ static void default_out(const char *src, const char *profile, char *buf, size_t 
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench project <results.h5> --to <profile> [--out FILE]\n"
+    fprintf(f, "usage: wallbench project <results.h5> --to <profile> [-o FILE | --out DIR]\n"
                "       wallbench project --validate <results.h5> [--markdown]\n"
                "  --to: predicts every point on another GPU of harness/gpus.tsv from its counters: time x\n"
                "    max(inst / inst_gips, sectors x 32 / dram_gbps) on the target over the same on the source\n"
                "    (its measured ceilings); writes a results file marked projected, by default\n"
-               "    <source stem>-projected-<profile>.h5 next to the source. Points without counters stay as\n"
+               "    <source stem>-projected-<profile>.h5 next to the source (--out DIR: in DIR; -o FILE: that\n"
+               "    file). Points without counters stay as\n"
                "    skipped, with the reason, and are listed.\n"
-               "  --validate: the model against the rows of the file measured on k SMs (sm_limit > 0).\n");
+               "  --validate: the model against the rows of the file measured on k SMs (sm_limit > 0).\n"
+               "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown profile, existing output)\n");
     return f == stdout ? 0 : 2;
 }
 
-static int project(const char *path, const char *profile, const char *out, wb_gpu_table *t) {
+/* out: the file (-o), or NULL; dir: the folder of the default name (--out), or NULL. */
+static int project(const char *path, const char *profile, const char *out, const char *dir, wb_gpu_table *t) {
     proj p = {0};
     wb_results src;
     if (wb_results_open(path, &src, &p.e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", p.e.msg), 2;
@@ -256,6 +259,15 @@ static int project(const char *path, const char *profile, const char *out, wb_gp
     projected = 0;
     if (out) snprintf(out_path, sizeof out_path, "%s", out);
     else default_out(path, p.g->profile, out_path, sizeof out_path);
+    if (!out && dir) { /* the default name, in the folder given */
+        char name[sizeof out_path];
+        const char *slash = strrchr(out_path, '/');
+        snprintf(name, sizeof name, "%s", slash ? slash + 1 : out_path);
+        if ((size_t)snprintf(out_path, sizeof out_path, "%s/%s", dir, name) >= sizeof out_path) {
+            wb_fail(&p.e, "--out %s: the path is too long", dir);
+            goto done;
+        }
+    }
     if (wb_store_create(out_path, &p.out, &p.e) != WB_OK) goto done;
     rc = attrs(&p) == WB_OK && write_rows(&p, why, &projected) == WB_OK ? 0 : 2;
     wb_err ignored;
@@ -279,11 +291,11 @@ done:
 
 int wb_cmd_project(int argc, char **argv) {
     if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_project(argc, argv); /* profile_project.c */
-    const char *path = NULL, *to = NULL, *out = NULL;
+    const char *path = NULL, *to = NULL, *out = NULL, *dir = NULL;
     int validate = 0, markdown = 0, k, first = argc;
     static const struct option longs[] = {{"validate", no_argument, NULL, 'v'}, {"markdown", no_argument, NULL, 'm'},
-                                          {"to", required_argument, NULL, 't'}, {"out", required_argument, NULL, 'o'},
-                                          {0, 0, 0, 0}};
+                                          {"to", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
+                                          {"out", required_argument, NULL, 'd'}, {0, 0, 0, 0}};
     wb_cli cli = {"project", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
@@ -291,18 +303,22 @@ int wb_cmd_project(int argc, char **argv) {
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 'v') validate = 1;
         else if (k == 'm') markdown = 1;
+        else if (k == 'd') dir = v;
         else *(k == 't' ? &to : &out) = v;
     }
     if (first < argc) path = argv[first++];
     if (first < argc) return fprintf(stderr, "wallbench project: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return fprintf(stderr, "wallbench project: give a results file\n"), usage(stderr);
     if (validate == !!to) return fprintf(stderr, "wallbench project: give exactly one of --to PROFILE or --validate\n"), usage(stderr);
-    if (validate && out) return fprintf(stderr, "wallbench project: --out goes with --to\n"), usage(stderr);
+    if (validate && (out || dir)) return fprintf(stderr, "wallbench project: -o and --out go with --to\n"), usage(stderr);
+    if (out && dir)
+        return fprintf(stderr, "wallbench project: give -o FILE (the file) or --out DIR (a folder for the default "
+                               "name), not both\n"), usage(stderr);
     if (!validate && markdown) return fprintf(stderr, "wallbench project: --markdown goes with --validate\n"), usage(stderr);
     wb_gpu_table t;
     wb_err e = {""};
     if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
-    int rc = validate ? wb_project_validate(path, markdown, &t) : project(path, to, out, &t);
+    int rc = validate ? wb_project_validate(path, markdown, &t) : project(path, to, out, dir, &t);
     wb_gpu_table_free(&t);
     return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "harness/tools/agg.h"
 #include "harness/base/cli.h"
+#include "harness/base/json.h"
 #include "harness/commands.h"
 #include "harness/tools/roofline.h"
 #include "harness/base/textable.h"
@@ -20,8 +21,12 @@
 #include "harness/tools/profile_tools.h"
 
 typedef struct report {
-    FILE *f;
+    FILE *f;             /* prose and tables; with --json/--csv a null stream, the tables go to data */
     int md;
+    int fmt;             /* 0 text or markdown, 'J' --json, 'C' --csv */
+    FILE *data;
+    int ntables;
+    char cur_title[256];
     const wb_results *r;
     wb_gpu_view v;
     wb_roof l4, gh200;   /* the paper's roofs, for the bound against their ridges */
@@ -31,9 +36,30 @@ typedef struct report {
     int counted;
 } report;
 
-static void title(const report *rp, const char *name, const char *aggregated) {
+static void title(report *rp, const char *name, const char *aggregated) {
+    snprintf(rp->cur_title, sizeof rp->cur_title, "%s", name);
     if (rp->md) fprintf(rp->f, "\n**%s**\n\n*Aggregated: %s*\n\n", name, aggregated);
     else fprintf(rp->f, "\n%s\n  aggregated: %s\n", name, aggregated);
+}
+
+/* One table: printed, or with --json/--csv written to rp->data under its title. */
+static void emit(report *rp, const wb_textable *t) {
+    if (!rp->fmt) {
+        wb_textable_print(rp->f, t, rp->md);
+        return;
+    }
+    if (rp->fmt == 'C') {
+        fprintf(rp->data, "%s# %s\n", rp->ntables ? "\n" : "", rp->cur_title);
+        wb_textable_csv(rp->data, t);
+    } else {
+        fputs(rp->ntables ? ",{" : "{", rp->data);
+        wb_json_key(rp->data, "title", 1);
+        wb_json_str(rp->data, rp->cur_title);
+        wb_json_key(rp->data, "table", 0);
+        wb_textable_json(rp->data, t);
+        fputc('}', rp->data);
+    }
+    rp->ntables++;
 }
 
 /* Bound against the measured ridge (which 0), L4's (1) or GH200's (2),
@@ -87,7 +113,7 @@ static void table6(report *rp) {
         wb_textable_set(&t, row, 0, "%s", labels[i]);
         for (int k = 0; k < 3; k++) share_cell(&t, row, 1 + k, cell[i][k], total[k]);
     }
-    wb_textable_print(rp->f, &t, rp->md);
+    emit(rp, &t);
     wb_textable_free(&t);
     int differ = 0; /* the run's stored classification against the one printed */
     for (int64_t i = 0; i < rp->r->nrows; i++) {
@@ -143,7 +169,7 @@ static void table7(report *rp, double *v, double *w) {
             wb_textable_set(&t, row, 1 + k, "%s", wb_textable_num(buf, sizeof buf, wb_agg_geomean(v, w, n), 2));
         }
     }
-    wb_textable_print(rp->f, &t, rp->md);
+    emit(rp, &t);
     wb_textable_free(&t);
 }
 
@@ -185,7 +211,7 @@ static void table8(report *rp, double *v, double *w) {
         share_cell(&t, row, 1, reach[i][0], total);
         share_cell(&t, row, 2, reach[i][1], total);
     }
-    wb_textable_print(rp->f, &t, rp->md);
+    emit(rp, &t);
     wb_textable_free(&t);
     fprintf(rp->f, "%s%d points counted (%.1f%% of operator time)%s\n", rp->md ? "\n" : "  ", n,
             rp->op_time > 0 ? 100.0 * total / rp->op_time : 0.0, rp->md ? "." : "");
@@ -249,16 +275,19 @@ static void table9(report *rp, double *v, double *w) {
         n = collect(rp, keep, arg, ipc_of, v, w);
         mean_cell(&t, row, 4, v, w, n, 0);
     }
-    wb_textable_print(rp->f, &t, rp->md);
+    emit(rp, &t);
     wb_textable_free(&t);
     free(order);
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench report <results.h5> [--markdown] [--shape RULE]\n"
+    fprintf(f, "usage: wallbench report <results.h5> [--markdown | --json | --csv] [--shape RULE]\n"
                "  seed 000 Tables 2, 6, 7, 8, 9 from one results file\n"
                "  --shape all (default: every measured launch shape) | fastest (per point, best-of) |\n"
-               "          ilp=I[,occ=O][,block=B][,sms=S] (only rows at that shape; library peers stay)\n");
+               "          ilp=I[,occ=O][,block=B][,sms=S] (only rows at that shape; library peers stay)\n"
+               "  --json: {\"file\", \"shape\", \"tables\": [{\"title\", \"table\": {\"header\", \"rows\"}}]} of Tables 6-9;\n"
+               "  --csv: each of those tables after a '# <title>' line (cells as printed; Table 2: wallbench roofline)\n"
+               "exit codes: 0 ok, 2 bad input (unreadable or foreign file, bad option)\n");
     return 2;
 }
 
@@ -267,18 +296,22 @@ int wb_cmd_report(int argc, char **argv) {
     const char *path = NULL, *shape_arg = NULL;
     int md = 0, k, first = argc;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
                                           {"shape", required_argument, NULL, 's'}, {0, 0, 0, 0}};
+    int fmt = 0;
     wb_cli cli = {"report", longs, 0};
     const char *arg;
     while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
         if (k == WB_CLI_HELP) return usage(stdout), 0;
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 's') shape_arg = arg;
+        else if (k == 'J' || k == 'C') fmt = fmt && fmt != k ? -1 : k;
         else md = 1;
     }
     if (first < argc) path = argv[first++];
     if (first < argc) return fprintf(stderr, "wallbench report: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return usage(stderr);
+    if (fmt < 0 || (fmt && md)) return fprintf(stderr, "wallbench report: give one of --markdown, --json, --csv\n"), usage(stderr);
     wb_err e = {""};
     wb_shape shape;
     if (shape_arg && strcmp(shape_arg, "all") != 0 && wb_shape_parse(shape_arg, &shape, &e) != WB_OK) {
@@ -306,17 +339,34 @@ int wb_cmd_report(int argc, char **argv) {
         }
         wb_shape_text(&shape, rule, sizeof rule);
     }
-    printf(md ? "*Launch-shape rule: %s (wallbench report --shape).*\n\n" : "launch-shape rule: %s (--shape)\n", rule);
+    FILE *prose = fmt ? fopen("/dev/null", "w") : stdout; /* --json/--csv: the tables alone */
+    if (!prose) {
+        fprintf(stderr, "wallbench report: /dev/null: cannot open\n");
+        wb_results_free(&r);
+        wb_gpu_table_free(&gt);
+        return 2;
+    }
+    fprintf(prose, md ? "*Launch-shape rule: %s (wallbench report --shape).*\n\n" : "launch-shape rule: %s (--shape)\n",
+            rule);
     const wb_gpu_ref *l4 = wb_gpu_ref_l4(&gt), *gh200 = wb_gpu_ref_gh200(&gt);
-    report rp = {stdout, md, &r, {{0}}, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200), l4 ? l4->ridge : NAN,
-                 gh200 ? gh200->ridge : NAN, 0, 0, 0};
+    report rp = {prose, md, fmt, stdout, 0, "", &r, {{0}}, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200),
+                 l4 ? l4->ridge : NAN, gh200 ? gh200->ridge : NAN, 0, 0, 0};
+    if (fmt == 'J') {
+        printf("{");
+        wb_json_key(stdout, "file", 1);
+        wb_json_str(stdout, path);
+        wb_json_key(stdout, "shape", 0);
+        wb_json_str(stdout, rule);
+        wb_json_key(stdout, "tables", 0);
+        printf("[");
+    }
     wb_gpu_view_init(&r, &gt, &rp.v);
     for (int64_t i = 0; i < r.nrows; i++) {
         if (!wb_agg_is_op_point(&r.rows[i])) continue;
         rp.op_time += r.rows[i].m.time_median_ms;
         if (*wb_agg_bound(&r.rows[i], &rp.v)) rp.counted_time += r.rows[i].m.time_median_ms, rp.counted++;
     }
-    int rc = wb_roofline_print(stdout, &r, &gt, md, &e) == WB_OK ? 0 : 2;
+    int rc = wb_roofline_print(prose, &r, &gt, md, &e) == WB_OK ? 0 : 2;
     double *v = malloc((size_t)(r.nrows + 1) * sizeof *v), *w = malloc((size_t)(r.nrows + 1) * sizeof *w);
     if (rc == 0 && (!v || !w)) fprintf(stderr, "wallbench report: out of memory\n"), rc = 2;
     if (rc == 0) {
@@ -325,6 +375,8 @@ int wb_cmd_report(int argc, char **argv) {
         table8(&rp, v, w);
         table9(&rp, v, w);
     } else if (e.msg[0]) fprintf(stderr, "wallbench report: %s\n", e.msg);
+    if (fmt == 'J') printf("]}\n");
+    if (prose != stdout) fclose(prose);
     free(v);
     free(w);
     wb_results_free(&r);

@@ -188,7 +188,8 @@ int wb_cmd_roofline(int argc, char **argv) {
             printf("usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown]\n"
                    "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a "
                    "file)\n"
-                   "  --with PROFILE  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n");
+                   "  --with PROFILE  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n"
+                   "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown profile)\n");
             return 0;
         }
         if (k == 'w') with_name = v;
