@@ -25,6 +25,8 @@ load gpdir."lib-ridges.gp"
 
 program = "?"; revision = "?"; uuid = "?"
 stats data."/".fig."-info.dat" using (program = strcol(5), revision = strcol(6), uuid = strcol(7), 0) nooutput
+# a long command line is cut at its start: the script and its arguments are what tell runs apart
+short_program = strlen(program) > 70 ? "...".program[strlen(program) - 66:] : program
 shares = ""
 stats data."/".fig."-shares.dat" using (shares = shares.sprintf("%s%s ridge %.1f: %.0f%% / %.0f%%", \
       strlen(shares) ? ";   " : "", esc(strcol(1)), $2, $3, $4), 0) nooutput
@@ -43,19 +45,20 @@ tmax = STATS_max
 # proportional to its square root; the longest kernel gets size 6
 psz(ms) = 6.0 * sqrt(ms / tmax)
 
-# the ten longest kernels (the table is longest first), labelled through `set label`, whose noenhanced
-# keeps names such as vectorized_elementwise_kernel from turning into subscripts
+# the six longest kernels (the table is longest first), labelled through `set label`, whose noenhanced
+# keeps names such as vectorized_elementwise_kernel from turning into subscripts; more labels overprint
+# each other where kernels crowd below the ridge
 NL = 0
-array LX[10]; array LY[10]; array LT[10]
-stats F every ::0::9 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
+array LX[6]; array LY[6]; array LT[6]
+stats F every ::0::5 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
 W = 1300; H = 820
 array RSTACK[16]
 do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (strlen(RLABEL[j]) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Kernels of {/:Italic %s} on the %s roofline (seed 000 Fig 4)\n{/*0.8 %s (%s), revision %s. Share of kernel time memory- / compute-bound against each ridge:}\n{/*0.8 %s}", \
-        esc(program), measured_word, source, esc(uuid), esc(revision), shares)
+    set title sprintf("Kernels of {/:Italic %s} on the %s roofline (seed 000 Fig 4)\n{/*0.8 %s (%s), revision %s}\n{/*0.8 share of kernel time memory- / compute-bound against each ridge: %s}", \
+        esc(short_program), measured_word, source, esc(uuid), revision[1:12], shares)
     set logscale xy
     set xrange [xmin:xmax]
     set yrange [ymin:ymax]

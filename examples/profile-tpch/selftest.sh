@@ -51,12 +51,12 @@ expect equal-units 0 'RESULT: PASS' cmp_csv equal_dynamic_units
 expect equal-details 0 'RESULT: PASS' cmp_csv equal_details
 expect counts 0 'dram__sectors_read.sum=dram_sectors_read +12 +10 +0 +2 +0 +0' cmp_csv equal
 expect dram-half-pct 0 'dram__sectors_read.sum=dram_sectors_read +12 +9 +1 +2 +0 +0' cmp_csv dram_half_pct
-expect dram-two-pct 1 'dram__sectors_write.sum=dram_sectors_write +12 +9 +0 +2 +0 +1 +FAIL' cmp_csv dram_two_pct
+expect dram-two-pct 1 'dram__sectors_write.sum=dram_sectors_write +12 +9 +0 +2 +0 +1 +0 +FAIL' cmp_csv dram_two_pct
 expect dram-two-pct-tol 0 'RESULT: PASS' cmp_csv dram_two_pct --metric dram__sectors_write.sum=dram_sectors_write:0.03
-expect inst-off-by-one 1 'smsp__inst_executed.sum=inst +12 +11 +0 +0 +0 +1 +FAIL' cmp_csv inst_off_by_one
+expect inst-off-by-one 1 'smsp__inst_executed.sum=inst +12 +11 +0 +0 +0 +1 +0 +FAIL' cmp_csv inst_off_by_one
 expect small-differs 0 'RESULT: PASS' cmp_csv small_differs
 expect small-judged 1 'RESULT: FAIL' cmp_csv small_differs --min-sectors 0
-expect na-value 1 'smsp__inst_executed.sum=inst +12 +11 +0 +0 +1 +0 +FAIL' cmp_csv na_value
+expect na-value 1 'smsp__inst_executed.sum=inst +12 +11 +0 +0 +1 +0 +0 +FAIL' cmp_csv na_value
 expect reordered 0 'diverge at launch 4: profile seq 4' cmp_csv reordered
 expect reordered-pass 0 'RESULT: PASS \(12 launch pairs' cmp_csv reordered
 expect extra-launch 1 'FAIL: 1 ncu launches have no partner, first: ID 7' cmp_csv extra_launch

@@ -88,6 +88,7 @@ static int header(wb_raw *r, char *line) {
             return -1;
         return 0;
     }
+    if (!strncmp(line, "# signal ", 9)) r->signal = atoi(line + 9);
     if (!strcmp(line, "# end")) r->ended = 1;
     return 0; /* other comments: ignored */
 }
@@ -221,6 +222,10 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     int lineno = 0, rc = 0;
     while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        if (len > 0 && line[len - 1] != '\n') { /* the last line, cut by a crash mid-write: not a record */
+            r->ended = 0;
+            break;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
         if (!len) continue;
         switch (line[0]) {

@@ -36,7 +36,8 @@ typedef struct wb_raw_kernel {  /* a K line */
 typedef struct wb_raw {
     char path[1024];
     char pass[16];            /* "timing" or "counters" */
-    int pid, ppid, ended;     /* ended: the "# end" line came (the program reached exit) */
+    int pid, ppid, ended;     /* ended: the "# end" line came (exit, or a fatal signal's handler) */
+    int signal;               /* "# signal N": the pass was saved from a fatal signal */
     int metric_col[WB_METRICS_MAX]; /* C line value k -> wb_metrics[] row */
     int nmetrics, passes;
     char cache[16];           /* counter pass: "all" or "none" */

@@ -13,6 +13,7 @@
  *   E  message         (something failed; the pass went on without it) */
 #include "harness/profile/inject/inject.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,16 +149,56 @@ static const CUpti_CallbackId launch_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,            CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
-static void at_exit(void) {
+/* Flushes what the pass holds (CUPTI's activity buffers, the counter batch) and closes the
+ * raw file; once, at exit or at a fatal signal. */
+static void finish(int sig) {
+    static int done;
+    if (done++) return;
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
     pthread_mutex_lock(&wb_inj.lock);
     if (wb_inj.raw) {
+        if (sig) fprintf(wb_inj.raw, "# signal %d\n", sig);
         fprintf(wb_inj.raw, "# end\n");
         fclose(wb_inj.raw);
         wb_inj.raw = NULL;
     }
     pthread_mutex_unlock(&wb_inj.lock);
+}
+
+static void at_exit(void) { finish(0); }
+
+/* A program that crashes or is killed never reaches atexit: the launches it finished would be
+ * lost in CUPTI's buffers and the undecoded batch. This handler saves them, best effort (CUPTI
+ * and the driver are not async-signal-safe, and a fault on the GPU may fail the decode), then
+ * hands the signal to whoever had it before, so that the program ends as it would have. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+#define N_FATAL ((int)(sizeof fatal_signals / sizeof fatal_signals[0]))
+static struct sigaction previous[N_FATAL];
+
+static void on_fatal(int sig) {
+    if (pthread_mutex_trylock(&wb_inj.lock) == 0) { /* not interrupting our own write */
+        pthread_mutex_unlock(&wb_inj.lock);
+        finish(sig);
+    }
+    for (int i = 0; i < N_FATAL; i++)
+        if (fatal_signals[i] == sig) sigaction(sig, &previous[i], NULL);
+    raise(sig); /* delivered once this handler returns, to the previous action */
+}
+
+static void catch_fatal(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < N_FATAL; i++) {
+        struct sigaction cur;
+        /* a program that ignores a signal, or has its own handler, keeps it */
+        if (sigaction(fatal_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL)
+            sigaction(fatal_signals[i], &sa, &previous[i]);
+        else
+            previous[i] = cur;
+    }
 }
 
 static int open_raw(void) {
@@ -206,6 +247,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
             wb_raw_error("cuptiEnableCallback(launch %u): %s", (unsigned)launch_cbids[i], wb_inject_cupti_str(r));
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_start();
     atexit(at_exit);
+    catch_fatal();
     fflush(wb_inj.raw);
     return 1;
 }
