@@ -255,7 +255,9 @@ static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats
         else l->time_ms = l->c.v[wb_metric_index("kernel_time_ms")]; /* counters only: the replayed duration */
         if (place(w, l, wb_raw_str(c, y->name), wb_raw_str(c, y->nvtx)) != 0) rc = wb_fail(e, "out of host memory");
     }
-    /* Graph nodes: activity records joined to no launch line. */
+    /* Graph nodes: activity records joined to no launch line, each under its graph launch (a few). */
+    int ngraph = 0;
+    for (int i = 0; i < nt; i++) ngraph += t->launches[i].api == WB_API_GRAPH;
     for (int k = 0; t && k < t->nkernels && rc == WB_OK; k++) {
         const wb_raw_kernel *g = &t->kernels[k];
         if (g->launch >= 0) continue;
@@ -263,8 +265,11 @@ static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats
         if (!l) { rc = wb_fail(e, "out of host memory"); break; }
         l->api = WB_API_GRAPH;
         l->seq = -1;
-        for (int i = 0; i < nt; i++) /* the graph launch it came from */
-            if (t->launches[i].corr == g->corr) { l->seq = t->launches[i].seq; break; }
+        for (int i = 0, seen = 0; i < nt && seen < ngraph; i++) /* the graph launch it came from */
+            if (t->launches[i].api == WB_API_GRAPH && (seen++, t->launches[i].corr == g->corr)) {
+                l->seq = t->launches[i].seq;
+                break;
+            }
         memcpy(l->grid, g->grid, sizeof l->grid);
         memcpy(l->block, g->block, sizeof l->block);
         l->device = g->device, l->stream = g->stream, l->registers = g->registers;

@@ -45,6 +45,8 @@ static double now_s(void) {
 }
 
 static counting cnt;
+/* Launching threads enter one at a time: the batch and the profiler object are one per process. */
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int fail(const char *call, CUptiResult r) {
     snprintf(cnt.why, sizeof cnt.why, "%s: %s", call, wb_inject_cupti_str(r));
@@ -281,7 +283,15 @@ static int setup(CUcontext ctx) {
     return 0;
 }
 
+static void counting_enter(const wb_launch_info *l);
+
 void wb_counting_enter(const wb_launch_info *l) {
+    pthread_mutex_lock(&count_lock);
+    counting_enter(l);
+    pthread_mutex_unlock(&count_lock);
+}
+
+static void counting_enter(const wb_launch_info *l) {
     if (cnt.failed) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
@@ -314,16 +324,26 @@ void wb_counting_enter(const wb_launch_info *l) {
 }
 
 void wb_counting_left(void) {
-    if (entered > 0) cnt.launch_s += now_s() - entered;
+    if (entered <= 0) return;
+    pthread_mutex_lock(&count_lock);
+    cnt.launch_s += now_s() - entered;
+    pthread_mutex_unlock(&count_lock);
     entered = 0;
 }
 
 void wb_counting_unselected(void) {
+    pthread_mutex_lock(&count_lock);
     if (!cnt.failed && cnt.started) end_batch();
+    pthread_mutex_unlock(&count_lock);
 }
 
 void wb_counting_finish(void) {
-    if (!cnt.ctx || cnt.failed) return;
+    /* At a fatal signal the lock may be held by the interrupted thread: then the batch is lost. */
+    if (pthread_mutex_trylock(&count_lock) != 0) return;
+    if (!cnt.ctx || cnt.failed) {
+        pthread_mutex_unlock(&count_lock);
+        return;
+    }
     end_batch();
     if (cnt.s.rp) {
         CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
@@ -334,4 +354,5 @@ void wb_counting_finish(void) {
     if (fl.ctx) (void)cuCtxDestroy(fl.ctx);
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f", (long long)cnt.counted, cnt.launch_s,
                 cnt.batch_s, cnt.flush_s);
+    pthread_mutex_unlock(&count_lock);
 }
