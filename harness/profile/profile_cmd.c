@@ -183,8 +183,8 @@ static void join_argv(char *const *argv, char *out, size_t len) {
 
 /* Provenance: what ran, where, how the passes ended and what they cost. */
 static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_child_result *t,
-                      const wb_child_result *c, const wb_match_stats *st, const wb_raw *craw, int nc, wb_profile *p,
-                      wb_err *e) {
+                      const wb_child_result *c, const wb_match_stats *st, const wb_raw *traw, int nt,
+                      const wb_raw *craw, int nc, wb_profile *p, wb_err *e) {
     char buf[4096];
     wb_provenance pv;
     wb_provenance_init(&pv);
@@ -208,11 +208,14 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_not_counted", (double)st->not_counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_nodes_not_counted", (double)st->graph_nodes, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "processes", st->processes, e);
-    for (int i = 0; rc == WB_OK && i < nc; i++) {
-        if (craw[i].device[0]) rc = wb_profile_attr_str(p, "counted_device", craw[i].device, e);
+    const wb_raw *dev_src = nc ? craw : NULL; /* the GPU: the counter pass's line, else the timing pass's */
+    for (int i = 0; !dev_src && i < nt; i++)
+        if (traw[i].device[0]) dev_src = &traw[i];
+    for (int i = 0; rc == WB_OK && dev_src && i < (dev_src == craw ? nc : 1); i++) {
+        if (dev_src[i].device[0]) rc = wb_profile_attr_str(p, "counted_device", dev_src[i].device, e);
         /* "ordinal name uuid cc sms driver chip": the GPU, where no ceiling file named it */
         char dev[512], *f[7] = {NULL};
-        snprintf(dev, sizeof dev, "%s", craw[i].device);
+        snprintf(dev, sizeof dev, "%s", dev_src[i].device);
         int nf = 0;
         for (char *t = dev; t && nf < 7; nf++) {
             f[nf] = t;
@@ -222,6 +225,7 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
                                                 "driver_version", "chip"};
         for (int k = 1; rc == WB_OK && nf == 7 && k < 7; k++)
             if (!wb_profile_attr(p, dev_attr[k])) rc = wb_profile_attr_str(p, dev_attr[k], f[k], e);
+        if (dev_src != craw) continue;
         if (rc == WB_OK && craw[i].passes) rc = wb_profile_attr_num(p, "replay_passes", craw[i].passes, e);
         /* Where the counter pass's time went (summed over its processes). */
         static const char *const cost_names[] = {"counter_pass_in_counted_launches_s", "counter_pass_decode_s",
@@ -355,7 +359,7 @@ int wb_cmd_profile(int argc, char **argv) {
     }
     if (wb_match_passes(traw, nt, craw, nc, &o.select, &p, &st, &e) != WB_OK) goto fail;
     if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
-    if (provenance(&o, argc, argv, &tr, &cr, &st, craw, nc, &p, &e) != WB_OK) goto fail;
+    if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;
     fprintf(stderr, "wallbench profile: %lld launches: %lld timed, %lld counted (%lld matched both), %lld kernels, %d NVTX ranges\n",
             (long long)p.nlaunches, (long long)st.timed, (long long)st.counted, (long long)st.both, (long long)p.nkernels,

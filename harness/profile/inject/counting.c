@@ -149,23 +149,6 @@ static int end_batch_timed(void) {
     return rc;
 }
 
-static void write_device(CUdevice dev, const char *chip) {
-    char name[256] = "", uuid_s[48] = "";
-    CUuuid uuid;
-    int major = 0, minor = 0, sms = 0, drv = 0;
-    (void)cuDeviceGetName(name, sizeof name, dev);
-    if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) {
-        const unsigned char *u = (const unsigned char *)uuid.bytes;
-        snprintf(uuid_s, sizeof uuid_s, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-                 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
-    }
-    (void)cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-    (void)cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-    (void)cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-    (void)cuDriverGetVersion(&drv);
-    wb_raw_line("# device %d\t%s\t%s\t%d.%d\t%d\t%d\t%s", (int)dev, name, uuid_s, major, minor, sms, drv, chip);
-}
-
 /* The L2 flush (--cache-control all): a kernel that reads 2x the L2 through it, run in a
  * context of its own before each counted launch. A read leaves the L2 clean: the first try,
  * a memset of the same size, left it full of dirty lines whose write-backs the next kernel's
@@ -266,7 +249,7 @@ static int setup(CUcontext ctx) {
         len += snprintf(line + len, sizeof line - (size_t)len, "\t%s", wb_metrics[s->column[k]].column);
     wb_raw_line("%s", line);
     wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
-    write_device((CUdevice)dev, s->chip);
+    wb_inject_write_device((CUdevice)dev, s->chip);
     if (wb_inj.flush_l2) flush_setup((CUdevice)dev);
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
     TRY(cuptiRangeProfilerEnable, &en);

@@ -53,6 +53,24 @@ const char *wb_inject_cupti_str(CUptiResult r) {
     return s;
 }
 
+/* The GPU a pass ran on, as "# device" (ordinal, name, uuid, cc, sms, driver, chip). */
+void wb_inject_write_device(CUdevice dev, const char *chip) {
+    char name[256] = "", uuid_s[48] = "";
+    CUuuid uuid;
+    int major = 0, minor = 0, sms = 0, drv = 0;
+    (void)cuDeviceGetName(name, sizeof name, dev);
+    if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) {
+        const unsigned char *u = (const unsigned char *)uuid.bytes;
+        snprintf(uuid_s, sizeof uuid_s, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    }
+    (void)cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    (void)cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    (void)cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    (void)cuDriverGetVersion(&drv);
+    wb_raw_line("# device %d\t%s\t%s\t%d.%d\t%d\t%d\t%s", (int)dev, name, uuid_s, major, minor, sms, drv, chip);
+}
+
 /* Nesting of launch APIs on this thread: only the outermost one is a launch. */
 static __thread int api_depth;
 
@@ -118,6 +136,9 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     pthread_mutex_lock(&wb_inj.lock);
     l.seq = wb_inj.seq++;
     pthread_mutex_unlock(&wb_inj.lock);
+    CUdevice dev;
+    if (l.seq == 0 && wb_inj.pass == WB_PASS_TIMING && cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+        wb_inject_write_device(dev, ""); /* the counter pass writes it with the chip's name */
     int selected = 0;
     if (wb_inj.pass == WB_PASS_COUNTERS) {
         pthread_mutex_lock(&wb_inj.lock);

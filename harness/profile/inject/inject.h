@@ -55,6 +55,9 @@ void wb_raw_error(const char *fmt, ...)
 /* CUPTI status as text for an E line. */
 const char *wb_inject_cupti_str(CUptiResult r);
 
+/* The "# device" line of the GPU dev; chip may be "" (inject.c). */
+void wb_inject_write_device(CUdevice dev, const char *chip);
+
 /* A launch as the callback sees it (API enter). */
 typedef struct wb_launch_info {
     int64_t seq;
