@@ -13,6 +13,7 @@
 #include "harness/base/textable.h"
 #include "harness/tools/agg.h"
 #include "harness/tools/profile_tools.h"
+#include "harness/tools/report_tables.h"
 #include "harness/tools/roofline.h"
 
 typedef struct preport {
@@ -22,10 +23,8 @@ typedef struct preport {
     const wb_profile *p;
     wb_prof_table t;    /* kernels or ranges */
     const wb_results *r; /* the same rows as results rows (profile_tools.h) */
-    wb_gpu_view v;
-    wb_roof l4, gh200;
+    wb_rtab_roofs roofs; /* the measured ridge (the view's kind), L4's and GH200's */
     const char *what;   /* "kernel" / "NVTX range" */
-    double l4_ridge, gh200_ridge; /* as the paper prints them (gpus.tsv) */
 } preport;
 
 static void title(const preport *rp, const char *name, const char *aggregated) {
@@ -33,21 +32,11 @@ static void title(const preport *rp, const char *name, const char *aggregated) {
     else fprintf(rp->f, "\n%s\n  aggregated: %s\n", name, aggregated);
 }
 
-static void share_cell(wb_textable *t, int row, int col, double part, double whole) {
-    if (whole > 0) wb_textable_set(t, row, col, "%.1f%%", 100.0 * part / whole);
-    else wb_textable_set(t, row, col, "-");
-}
-
-static const char *bound_of(const preport *rp, const wb_row *x, int which) {
-    if (which == 0) return wb_agg_bound(x, &rp->v);
-    return wb_roof_bound(which == 1 ? &rp->l4 : &rp->gh200, x->c.inst_per_sector);
-}
-
 static int counted(const wb_row *x) {
     return wb_agg_is_op_point(x) && isfinite(x->c.inst_per_sector);
 }
 
-static void table6(const preport *rp) {
+static void table6(const preport *rp, const wb_rtab_items *it) {
     double all = 0, with = 0;
     for (int64_t i = 0; i < rp->r->nrows; i++) {
         const wb_row *x = &rp->r->rows[i];
@@ -66,37 +55,10 @@ static void table6(const preport *rp) {
              rp->what, rp->what);
     title(rp, name, agg);
     wb_textable t;
-    wb_textable_init(&t, 4);
-    int h = wb_textable_add(&t);
-    wb_textable_set(&t, h, 0, "Share of time");
-    wb_textable_set(&t, h, 1, "%s ridge %.1f", rp->v.kind, wb_roof_ridge(&rp->v.roof));
-    wb_textable_set(&t, h, 2, "L4 ridge %.1f", rp->l4_ridge);
-    wb_textable_set(&t, h, 3, "GH200 ridge %.1f", rp->gh200_ridge);
-    static const char *const labels[6] = {"Memory bound", "  memory bandwidth >= 75%", "  memory bandwidth < 75%",
-                                          "Compute bound", "  instr. throughput >= 75%", "  instr. throughput < 75%"};
-    double cell[6][3] = {{0}}, total[3] = {0};
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        if (!counted(x)) continue;
-        double w = x->m.time_median_ms, mem = wb_agg_mem_pct(x), inst = wb_agg_inst_pct(x, &rp->v);
-        for (int k = 0; k < 3; k++) {
-            const char *b = bound_of(rp, x, k);
-            int base = strcmp(b, "memory") == 0 ? 0 : strcmp(b, "compute") == 0 ? 3 : -1;
-            if (base < 0) continue;
-            double util = base == 0 ? mem : inst;
-            total[k] += w;
-            cell[base][k] += w;
-            if (isfinite(util)) cell[base + (util >= WB_AGG_SATURATED_PCT ? 1 : 2)][k] += w;
-        }
-    }
-    for (int i = 0; i < 6; i++) {
-        int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, "%s", labels[i]);
-        for (int k = 0; k < 3; k++) share_cell(&t, row, 1 + k, cell[i][k], total[k]);
-    }
+    wb_rtab_table6(&t, &rp->roofs, it);
     wb_textable_print(rp->f, &t, rp->md);
     wb_textable_free(&t);
-    if (!isfinite(wb_roof_ridge(&rp->v.roof)))
+    if (!isfinite(wb_roof_ridge(&rp->roofs.v.roof)))
         fprintf(rp->f, "%snote: the profile has no measured ceilings; the measured column is empty\n", rp->md ? "\n" : "  ");
 }
 
@@ -181,86 +143,34 @@ static void top_table(const preport *rp) {
     free(order);
 }
 
-/* (time, value) over the counted rows; side: -1 all, 0 memory, 1 compute
- * against ridge `which`. */
-static int collect(const preport *rp, int side, int which, const char *column, double *v, double *w) {
-    int n = 0;
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        if (!counted(x)) continue;
-        if (side >= 0 && strcmp(bound_of(rp, x, which), side ? "compute" : "memory") != 0) continue;
-        v[n] = wb_agg_metric(x, column);
-        w[n] = x->m.time_median_ms;
-        n++;
-    }
-    return n;
-}
-
-static void table7(const preport *rp, double *v, double *w) {
+static void table7(const preport *rp, const wb_rtab_items *it) {
     char name[96];
     snprintf(name, sizeof name, "Table 7 (seed 000), per %s: geometric mean IPC by bound", rp->what);
     title(rp, name, "time-weighted geometric mean of ipc (warp inst per active SM cycle)");
     wb_textable t;
-    wb_textable_init(&t, 4);
-    int h = wb_textable_add(&t);
-    const char *heads[4] = {"", rp->v.kind, "L4", "GH200"};
-    for (int c = 0; c < 4; c++) wb_textable_set(&t, h, c, c ? "%s ridge" : "%s", heads[c]);
-    const char *labels[3] = {"All", "Memory bound", "Compute bound"};
-    for (int s = -1; s < 2; s++) {
-        int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, "%s", labels[s + 1]);
-        for (int k = 0; k < 3; k++) cell_num(&t, row, 1 + k, wb_agg_geomean(v, w, collect(rp, s, k, "ipc", v, w)), 2);
-    }
+    wb_rtab_table7(&t, &rp->roofs, it, "", "All");
     wb_textable_print(rp->f, &t, rp->md);
     wb_textable_free(&t);
 }
 
-static void table8(const preport *rp) {
-    double peak = rp->v.smsp_per_sm > 0 ? rp->v.smsp_per_sm : NAN, total = 0, reach[3][2] = {{0}};
+static void table8(const preport *rp, const wb_rtab_items *it) {
     char name[120];
     snprintf(name, sizeof name, "Table 8 (seed 000), per %s: share of time reaching IPC 50/75/100%% of peak", rp->what);
     title(rp, name, "time of rows below 75% of L1, L2 and DRAM throughput; scaled = ipc x 100 / achieved occupancy %, "
                     "capped at the peak");
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        double ipc = wb_agg_metric(x, "ipc");
-        if (!counted(x) || !wb_agg_below_all_tiers(x) || !isfinite(ipc)) continue;
-        double occ = wb_agg_metric(x, "occupancy_achieved_pct"), time = x->m.time_median_ms;
-        double scaled = isfinite(occ) && occ > 0 ? fmin(ipc * 100.0 / occ, peak) : NAN;
-        total += time;
-        for (int k = 0; k < 3; k++) {
-            double thr = peak * (0.5 + 0.25 * k) - 1e-9;
-            if (ipc >= thr) reach[k][0] += time;
-            if (scaled >= thr) reach[k][1] += time;
-        }
-    }
     wb_textable t;
-    wb_textable_init(&t, 3);
-    int h = wb_textable_add(&t);
-    wb_textable_set(&t, h, 0, "IPC (%% of peak)");
-    wb_textable_set(&t, h, 1, "Measured");
-    wb_textable_set(&t, h, 2, "Occupancy-scaled");
-    for (int k = 0; k < 3; k++) {
-        int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, "%.1f (%d%%)", peak * (0.5 + 0.25 * k), 50 + 25 * k);
-        share_cell(&t, row, 1, reach[k][0], total);
-        share_cell(&t, row, 2, reach[k][1], total);
-    }
+    int n;
+    wb_rtab_table8(&t, &rp->roofs, it, &n);
     wb_textable_print(rp->f, &t, rp->md);
     wb_textable_free(&t);
 }
 
-static void mean_cell(wb_textable *t, int row, int col, const double *v, const double *w, int n, int pct) {
-    double mean, std;
-    wb_agg_mean_std(v, w, n, &mean, &std);
-    if (isnan(mean)) wb_textable_set(t, row, col, "-");
-    else if (pct) wb_textable_set(t, row, col, "%.0f+-%.0f%%", mean, std);
-    else wb_textable_set(t, row, col, "%.2f+-%.2f", mean, std);
-}
+static int same_name(const wb_row *x, const wb_row *first) { return strcmp(x->p.note, first->p.note) == 0; }
 
 /* Table 9 groups by the readable name (all launch shapes of a function
- * together), as the paper groups by operator. */
-static void table9(const preport *rp, double *v, double *w) {
+ * together), as the paper groups by operator, in the order of each name's
+ * largest row; Sum counts every timed row, the means the counted ones. */
+static void table9(const preport *rp, const wb_rtab_items *it) {
     char name[120];
     snprintf(name, sizeof name, "Table 9 (seed 000), per %s name: share of time, memory bandwidth and IPC",
              rp->t == WB_PT_KERNELS ? "kernel" : "NVTX range");
@@ -270,10 +180,7 @@ static void table9(const preport *rp, double *v, double *w) {
     if (!order) return;
     int64_t n = rp->r->nrows;
     wb_textable t;
-    wb_textable_init(&t, 5);
-    int h = wb_textable_add(&t);
-    const char *heads[5] = {"Name", "#", "Sum", "Mem.%", "IPC"};
-    for (int c = 0; c < 5; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
+    wb_rtab_table9_init(&t, "Name");
     double all = 0;
     for (int64_t i = 0; i < n; i++)
         if (wb_agg_is_op_point(&rp->r->rows[i])) all += rp->r->rows[i].m.time_median_ms;
@@ -281,40 +188,19 @@ static void table9(const preport *rp, double *v, double *w) {
     for (int64_t j = 0; j < n && shown < rp->top; j++) {
         const wb_row *first = &rp->r->rows[order[j]];
         int seen = 0; /* a name already printed with a larger row */
-        for (int64_t q = 0; q < j && !seen; q++) seen = strcmp(rp->r->rows[order[q]].p.note, first->p.note) == 0;
+        for (int64_t q = 0; q < j && !seen; q++) seen = same_name(&rp->r->rows[order[q]], first);
         if (seen || !wb_agg_is_op_point(first)) continue;
-        int m = 0, k2 = 0;
         double sum = 0;
         for (int64_t i = 0; i < n; i++) {
             const wb_row *x = &rp->r->rows[i];
-            if (!wb_agg_is_op_point(x) || strcmp(x->p.note, first->p.note) != 0) continue;
-            sum += x->m.time_median_ms;
-            if (!counted(x)) continue;
-            v[m] = wb_agg_mem_pct(x), w[m] = x->m.time_median_ms, m++;
+            if (wb_agg_is_op_point(x) && same_name(x, first)) sum += x->m.time_median_ms;
         }
-        int row = wb_textable_add(&t);
         char label[48];
         snprintf(label, sizeof label, "%.47s", first->p.note);
-        wb_textable_set(&t, row, 0, "%s", label);
-        wb_textable_set(&t, row, 1, "%d", m);
-        share_cell(&t, row, 2, sum, all);
-        mean_cell(&t, row, 3, v, w, m, 1);
-        for (int64_t i = 0; i < n; i++) {
-            const wb_row *x = &rp->r->rows[i];
-            if (!counted(x) || strcmp(x->p.note, first->p.note) != 0) continue;
-            v[k2] = wb_agg_metric(x, "ipc"), w[k2] = x->m.time_median_ms, k2++;
-        }
-        mean_cell(&t, row, 4, v, w, k2, 0);
+        wb_rtab_table9_row(&t, it, label, first, same_name, sum, all);
         shown++;
     }
-    int row = wb_textable_add(&t);
-    wb_textable_set(&t, row, 0, "Total");
-    int m = collect(rp, -1, 0, "dram_throughput_pct", v, w);
-    wb_textable_set(&t, row, 1, "%d", m);
-    share_cell(&t, row, 2, all, all);
-    mean_cell(&t, row, 3, v, w, m, 1);
-    m = collect(rp, -1, 0, "ipc", v, w);
-    mean_cell(&t, row, 4, v, w, m, 0);
+    wb_rtab_table9_row(&t, it, "Total", NULL, NULL, all, all);
     wb_textable_print(rp->f, &t, rp->md);
     wb_textable_free(&t);
     free(order);
@@ -326,7 +212,7 @@ static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     if (wb_profile_as_results(rp->p, rp->t, rp->path, &r, &e) != WB_OK)
         return fprintf(stderr, "wallbench report: %s\n", e.msg), 2;
     rp->r = &r;
-    wb_gpu_view_init(&r, gt, &rp->v);
+    wb_rtab_roofs_init(&rp->roofs, &r, gt, NULL);
     int rc = 0;
     if (with_table2 && wb_roofline_print(rp->f, &r, gt, rp->md, &e) != WB_OK)
         rc = 2, fprintf(stderr, "wallbench report: %s\n", e.msg);
@@ -334,16 +220,16 @@ static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     if (with_table2 && rc == 0) /* Table 2 says where a results file's ceilings come from; a profile's: */
         fprintf(rp->f, "%sThe measured column of this profile: ceilings from %s.\n", rp->md ? "\n" : "",
                 src ? src : "an unrecorded source");
-    double *v = malloc((size_t)(r.nrows + 1) * sizeof *v), *w = malloc((size_t)(r.nrows + 1) * sizeof *w);
-    if (rc == 0 && (!v || !w)) rc = 2, fprintf(stderr, "wallbench report: out of memory\n");
+    wb_rtab_items with; /* the rows with counters: the population of Tables 6-9 */
+    if (rc == 0 && wb_rtab_items_init(&with, &r, counted) != WB_OK) rc = 2, fprintf(stderr, "wallbench report: out of memory\n");
     if (rc == 0) {
-        table6(rp);
+        table6(rp, &with);
         top_table(rp);
-        table7(rp, v, w);
-        table8(rp);
-        table9(rp, v, w);
+        table7(rp, &with);
+        table8(rp, &with);
+        table9(rp, &with);
+        wb_rtab_items_free(&with);
     }
-    free(v), free(w);
     wb_results_free(&r);
     return rc;
 }
@@ -378,9 +264,7 @@ int wb_profile_cmd_report(int argc, char **argv) {
         wb_profile_free(&p);
         return 2;
     }
-    const wb_gpu_ref *l4 = wb_gpu_ref_l4(&gt), *gh200 = wb_gpu_ref_gh200(&gt);
-    preport rp = {stdout, md, top, path, &p, WB_PT_KERNELS, NULL, {{0}}, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200), "kernel",
-                  l4 ? l4->ridge : NAN, gh200 ? gh200->ridge : NAN};
+    preport rp = {stdout, md, top, path, &p, WB_PT_KERNELS, NULL, {{{0}}}, "kernel"};
     const char *src = wb_profile_attr(&p, "ceilings_source");
     printf(md ? "*Profile %s*\n\n" : "profile %s\n", path);
     wb_profile_describe(stdout, path, &p, md ? "- " : "  ");

@@ -7,7 +7,6 @@
  * instructions per active SM cycle, time-weighted geometric mean (Table 7);
  * Table 8 counts only points below 75% of L1, L2 and DRAM throughput and
  * scales IPC linearly to 100% occupancy; Table 9 = weighted mean +- std. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +18,7 @@
 #include "harness/base/textable.h"
 #include "harness/tools/shape.h"
 #include "harness/tools/profile_tools.h"
+#include "harness/tools/report_tables.h"
 
 typedef struct report {
     FILE *f;             /* prose and tables; with --json/--csv a null stream, the tables go to data */
@@ -27,10 +27,7 @@ typedef struct report {
     FILE *data;
     int ntables;
     char cur_title[256];
-    const wb_results *r;
-    wb_gpu_view v;
-    wb_roof l4, gh200;   /* the paper's roofs, for the bound against their ridges */
-    double l4_ridge, gh200_ridge; /* as the paper prints them */
+    wb_rtab_roofs roofs; /* the measured ridge, L4's and GH200's */
     double op_time;      /* time of all operator points */
     double counted_time; /* of those, with a bound against the measured ridge */
     int counted;
@@ -62,19 +59,7 @@ static void emit(report *rp, const wb_textable *t) {
     rp->ntables++;
 }
 
-/* Bound against the measured ridge (which 0), L4's (1) or GH200's (2),
- * recomputed from inst_per_sector as the roofline figures draw it. */
-static const char *bound_of(const report *rp, const wb_row *x, int which) {
-    if (which == 0) return wb_agg_bound(x, &rp->v);
-    return wb_roof_bound(which == 1 ? &rp->l4 : &rp->gh200, x->c.inst_per_sector);
-}
-
-static void share_cell(wb_textable *t, int row, int col, double part, double whole) {
-    if (whole > 0) wb_textable_set(t, row, col, "%.1f%%", 100.0 * part / whole);
-    else wb_textable_set(t, row, col, "-");
-}
-
-static void table6(report *rp) {
+static void table6(report *rp, const wb_rtab_items *it) {
     char agg[512];
     snprintf(agg, sizeof agg,
              "time_median_ms of %d operator points with counters (%.1f%% of operator time; the rest has no "
@@ -84,133 +69,33 @@ static void table6(report *rp) {
              rp->counted, rp->op_time > 0 ? 100.0 * rp->counted_time / rp->op_time : 0.0);
     title(rp, "Table 6 (seed 000): share of time in memory- and compute-bound points, split at 75% utilisation", agg);
     wb_textable t;
-    wb_textable_init(&t, 4);
-    int h = wb_textable_add(&t);
-    wb_textable_set(&t, h, 0, "Share of time");
-    wb_textable_set(&t, h, 1, "measured ridge %.1f", wb_roof_ridge(&rp->v.roof));
-    wb_textable_set(&t, h, 2, "L4 ridge %.1f", rp->l4_ridge);
-    wb_textable_set(&t, h, 3, "GH200 ridge %.1f", rp->gh200_ridge);
-    static const char *const labels[6] = {"Memory bound", "  memory bandwidth >= 75%", "  memory bandwidth < 75%",
-                                          "Compute bound", "  instr. throughput >= 75%", "  instr. throughput < 75%"};
-    double cell[6][3] = {{0}};
-    double total[3] = {0};
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        if (!wb_agg_is_op_point(x)) continue;
-        double w = x->m.time_median_ms, mem = wb_agg_mem_pct(x), inst = wb_agg_inst_pct(x, &rp->v);
-        for (int k = 0; k < 3; k++) {
-            const char *b = bound_of(rp, x, k);
-            int base = strcmp(b, "memory") == 0 ? 0 : strcmp(b, "compute") == 0 ? 3 : -1;
-            if (base < 0) continue;
-            double util = base == 0 ? mem : inst;
-            total[k] += w;
-            cell[base][k] += w;
-            if (isfinite(util)) cell[base + (util >= WB_AGG_SATURATED_PCT ? 1 : 2)][k] += w;
-        }
-    }
-    for (int i = 0; i < 6; i++) {
-        int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, "%s", labels[i]);
-        for (int k = 0; k < 3; k++) share_cell(&t, row, 1 + k, cell[i][k], total[k]);
-    }
+    wb_rtab_table6(&t, &rp->roofs, it);
     emit(rp, &t);
     wb_textable_free(&t);
     int differ = 0; /* the run's stored classification against the one printed */
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        differ += wb_agg_is_op_point(x) && x->c.bound[0] && strcmp(x->c.bound, wb_agg_bound(x, &rp->v)) != 0;
-    }
+    for (int i = 0; i < it->n; i++)
+        differ += it->row[i]->c.bound[0] && strcmp(it->row[i]->c.bound, wb_agg_bound(it->row[i], &rp->roofs.v)) != 0;
     if (differ)
         fprintf(rp->f, "%snote: %d points' stored bound column differs from the bound against this roof\n",
                 rp->md ? "\n" : "  ", differ);
 }
 
-/* Arrays of (time, value) over the operator points that pass keep(). */
-typedef int (*keep_fn)(const report *rp, const wb_row *x, int arg);
-static int collect(const report *rp, keep_fn keep, int arg, double (*value)(const report *, const wb_row *),
-                   double *v, double *w) {
-    int n = 0;
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        if (!wb_agg_is_op_point(x) || (keep && !keep(rp, x, arg))) continue;
-        v[n] = value(rp, x);
-        w[n] = x->m.time_median_ms;
-        n++;
-    }
-    return n;
-}
-
-static double ipc_of(const report *rp, const wb_row *x) { (void)rp; return wb_agg_metric(x, "ipc"); }
-static int keep_bound(const report *rp, const wb_row *x, int arg) {
-    const char *b = bound_of(rp, x, arg / 2);
-    return strcmp(b, arg % 2 ? "compute" : "memory") == 0;
-}
-
-static void table7(report *rp, double *v, double *w) {
+static void table7(report *rp, const wb_rtab_items *it) {
     title(rp, "Table 7 (seed 000): geometric mean IPC by bound",
           "time-weighted geometric mean of ipc (warp inst per active SM cycle) over operator points with counters");
     wb_textable t;
-    wb_textable_init(&t, 4);
-    int h = wb_textable_add(&t);
-    wb_textable_set(&t, h, 0, "Points");
-    wb_textable_set(&t, h, 1, "measured ridge");
-    wb_textable_set(&t, h, 2, "L4 ridge");
-    wb_textable_set(&t, h, 3, "GH200 ridge");
-    char buf[32];
-    int all = wb_textable_add(&t);
-    wb_textable_set(&t, all, 0, "All points");
-    int n = collect(rp, NULL, 0, ipc_of, v, w);
-    for (int k = 0; k < 3; k++) wb_textable_set(&t, all, 1 + k, "%s", wb_textable_num(buf, sizeof buf, wb_agg_geomean(v, w, n), 2));
-    for (int side = 0; side < 2; side++) {
-        int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, side ? "Compute bound" : "Memory bound");
-        for (int k = 0; k < 3; k++) {
-            n = collect(rp, keep_bound, 2 * k + side, ipc_of, v, w);
-            wb_textable_set(&t, row, 1 + k, "%s", wb_textable_num(buf, sizeof buf, wb_agg_geomean(v, w, n), 2));
-        }
-    }
+    wb_rtab_table7(&t, &rp->roofs, it, "Points", "All points");
     emit(rp, &t);
     wb_textable_free(&t);
 }
 
-static int keep_unsaturated(const report *rp, const wb_row *x, int arg) {
-    (void)rp, (void)arg;
-    return wb_agg_below_all_tiers(x) && isfinite(wb_agg_metric(x, "ipc"));
-}
-
-static void table8(report *rp, double *v, double *w) {
-    double peak = rp->v.smsp_per_sm > 0 ? rp->v.smsp_per_sm : NAN;
+static void table8(report *rp, const wb_rtab_items *it) {
     title(rp, "Table 8 (seed 000): share of time reaching IPC 2, 3, 4 (50/75/100% of peak)",
           "time_median_ms of operator points below 75% of L1, L2 and DRAM throughput; scaled = ipc x 100 / achieved "
           "occupancy %, capped at the peak (IPC grows linearly in the added warps)");
-    int n = collect(rp, keep_unsaturated, 0, ipc_of, v, w);
-    double total = 0, reach[3][2] = {{0}};
-    int k = 0;
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        if (!wb_agg_is_op_point(x) || !keep_unsaturated(rp, x, 0)) continue;
-        double ipc = v[k], occ = wb_agg_metric(x, "occupancy_achieved_pct"), time = w[k];
-        k++;
-        double scaled = isfinite(occ) && occ > 0 ? fmin(ipc * 100.0 / occ, peak) : NAN;
-        total += time;
-        for (int t = 0; t < 3; t++) {
-            double thr = peak * (0.5 + 0.25 * t) - 1e-9;
-            if (ipc >= thr) reach[t][0] += time;
-            if (scaled >= thr) reach[t][1] += time;
-        }
-    }
     wb_textable t;
-    wb_textable_init(&t, 3);
-    int h = wb_textable_add(&t);
-    wb_textable_set(&t, h, 0, "IPC (%% of peak)");
-    wb_textable_set(&t, h, 1, "Measured");
-    wb_textable_set(&t, h, 2, "Occupancy-scaled");
-    for (int i = 0; i < 3; i++) {
-        int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, "%.1f (%d%%)", peak * (0.5 + 0.25 * i), 50 + 25 * i);
-        share_cell(&t, row, 1, reach[i][0], total);
-        share_cell(&t, row, 2, reach[i][1], total);
-    }
+    int n;
+    double total = wb_rtab_table8(&t, &rp->roofs, it, &n);
     emit(rp, &t);
     wb_textable_free(&t);
     fprintf(rp->f, "%s%d points counted (%.1f%% of operator time)%s\n", rp->md ? "\n" : "  ", n,
@@ -218,63 +103,41 @@ static void table8(report *rp, double *v, double *w) {
 }
 
 static int cmp_share(const void *a, const void *b) {
-    double x = ((const double *)a)[0], y = ((const double *)b)[0];
+    const double x = ((const double *)a)[0], y = ((const double *)b)[0];
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static int keep_variant(const report *rp, const wb_row *x, int arg) {
-    const wb_row *ref = &rp->r->rows[arg];
+static int same_variant(const wb_row *x, const wb_row *ref) {
     return strcmp(x->p.family, ref->p.family) == 0 && strcmp(x->p.variant, ref->p.variant) == 0;
 }
-static double mem_of(const report *rp, const wb_row *x) { (void)rp; return wb_agg_mem_pct(x); }
 
-static void mean_cell(wb_textable *t, int row, int col, const double *v, const double *w, int n, int pct) {
-    double mean, std;
-    wb_agg_mean_std(v, w, n, &mean, &std);
-    if (isnan(mean)) wb_textable_set(t, row, col, "-");
-    else if (pct) wb_textable_set(t, row, col, "%.0f+-%.0f%%", mean, std);
-    else wb_textable_set(t, row, col, "%.2f+-%.2f", mean, std);
-}
-
-static void table9(report *rp, double *v, double *w) {
+static void table9(report *rp, const wb_rtab_items *it) {
     title(rp, "Table 9 (seed 000): per variant, share of time, memory bandwidth and IPC",
           "per family/variant over operator points: # = points, Sum = share of operator time_median_ms, Mem.% = "
           "time-weighted mean+-std of Nsight dram__throughput % of peak, IPC = time-weighted mean+-std of ipc");
-    /* first row index of each variant, with its time share, sorted by share */
-    double (*order)[2] = calloc((size_t)rp->r->nrows + 1, sizeof *order);
+    /* index of each variant's first item, with its time share, sorted by share */
+    double (*order)[2] = calloc((size_t)it->n + 1, sizeof *order);
     if (!order) {
         fprintf(stderr, "wallbench report: out of memory for Table 9\n");
         return;
     }
     int nv = 0;
-    for (int64_t i = 0; i < rp->r->nrows; i++) {
-        const wb_row *x = &rp->r->rows[i];
-        if (!wb_agg_is_op_point(x)) continue;
+    for (int i = 0; i < it->n; i++) {
         int j = 0;
-        while (j < nv && !keep_variant(rp, x, (int)order[j][1])) j++;
+        while (j < nv && !same_variant(it->row[i], it->row[(int)order[j][1]])) j++;
         if (j == nv) order[nv][0] = 0, order[nv][1] = (double)i, nv++;
-        order[j][0] += x->m.time_median_ms;
+        order[j][0] += it->row[i]->m.time_median_ms;
     }
     qsort(order, (size_t)nv, sizeof *order, cmp_share);
     wb_textable t;
-    wb_textable_init(&t, 5);
-    int h = wb_textable_add(&t);
-    const char *heads[5] = {"Variant", "#", "Sum", "Mem.%", "IPC"};
-    for (int c = 0; c < 5; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
-    for (int j = 0; j <= nv; j++) {
-        int row = wb_textable_add(&t), total = j == nv;
-        const wb_row *x = total ? NULL : &rp->r->rows[(int)order[j][1]];
-        keep_fn keep = total ? NULL : keep_variant;
-        int arg = total ? 0 : (int)order[j][1];
-        if (total) wb_textable_set(&t, row, 0, "Total");
-        else wb_textable_set(&t, row, 0, "%s/%s", x->p.family, x->p.variant);
-        int n = collect(rp, keep, arg, mem_of, v, w);
-        wb_textable_set(&t, row, 1, "%d", n);
-        share_cell(&t, row, 2, total ? rp->op_time : order[j][0], rp->op_time);
-        mean_cell(&t, row, 3, v, w, n, 1);
-        n = collect(rp, keep, arg, ipc_of, v, w);
-        mean_cell(&t, row, 4, v, w, n, 0);
+    wb_rtab_table9_init(&t, "Variant");
+    for (int j = 0; j < nv; j++) {
+        const wb_row *x = it->row[(int)order[j][1]];
+        char label[48];
+        snprintf(label, sizeof label, "%s/%s", x->p.family, x->p.variant);
+        wb_rtab_table9_row(&t, it, label, x, same_variant, order[j][0], rp->op_time);
     }
+    wb_rtab_table9_row(&t, it, "Total", NULL, NULL, rp->op_time, rp->op_time);
     emit(rp, &t);
     wb_textable_free(&t);
     free(order);
@@ -348,9 +211,7 @@ int wb_cmd_report(int argc, char **argv) {
     }
     fprintf(prose, md ? "*Launch-shape rule: %s (wallbench report --shape).*\n\n" : "launch-shape rule: %s (--shape)\n",
             rule);
-    const wb_gpu_ref *l4 = wb_gpu_ref_l4(&gt), *gh200 = wb_gpu_ref_gh200(&gt);
-    report rp = {prose, md, fmt, stdout, 0, "", &r, {{0}}, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200),
-                 l4 ? l4->ridge : NAN, gh200 ? gh200->ridge : NAN, 0, 0, 0};
+    report rp = {prose, md, fmt, stdout, 0, "", {{{0}}}, 0, 0, 0};
     if (fmt == 'J') {
         printf("{");
         wb_json_key(stdout, "file", 1);
@@ -360,25 +221,26 @@ int wb_cmd_report(int argc, char **argv) {
         wb_json_key(stdout, "tables", 0);
         printf("[");
     }
-    wb_gpu_view_init(&r, &gt, &rp.v);
-    for (int64_t i = 0; i < r.nrows; i++) {
-        if (!wb_agg_is_op_point(&r.rows[i])) continue;
-        rp.op_time += r.rows[i].m.time_median_ms;
-        if (*wb_agg_bound(&r.rows[i], &rp.v)) rp.counted_time += r.rows[i].m.time_median_ms, rp.counted++;
-    }
+    wb_rtab_roofs_init(&rp.roofs, &r, &gt, "measured");
+    wb_rtab_items ops; /* the operator points: every table's population */
     int rc = wb_roofline_print(prose, &r, &gt, md, &e) == WB_OK ? 0 : 2;
-    double *v = malloc((size_t)(r.nrows + 1) * sizeof *v), *w = malloc((size_t)(r.nrows + 1) * sizeof *w);
-    if (rc == 0 && (!v || !w)) fprintf(stderr, "wallbench report: out of memory\n"), rc = 2;
-    if (rc == 0) {
-        table6(&rp);
-        table7(&rp, v, w);
-        table8(&rp, v, w);
-        table9(&rp, v, w);
-    } else if (e.msg[0]) fprintf(stderr, "wallbench report: %s\n", e.msg);
+    if (rc) {
+        if (e.msg[0]) fprintf(stderr, "wallbench report: %s\n", e.msg);
+    } else if (wb_rtab_items_init(&ops, &r, wb_agg_is_op_point) != WB_OK) {
+        fprintf(stderr, "wallbench report: out of memory\n"), rc = 2;
+    } else {
+        for (int i = 0; i < ops.n; i++) {
+            rp.op_time += ops.row[i]->m.time_median_ms;
+            if (*wb_agg_bound(ops.row[i], &rp.roofs.v)) rp.counted_time += ops.row[i]->m.time_median_ms, rp.counted++;
+        }
+        table6(&rp, &ops);
+        table7(&rp, &ops);
+        table8(&rp, &ops);
+        table9(&rp, &ops);
+        wb_rtab_items_free(&ops);
+    }
     if (fmt == 'J') printf("]}\n");
     if (prose != stdout) fclose(prose);
-    free(v);
-    free(w);
     wb_results_free(&r);
     wb_gpu_table_free(&gt);
     return rc;
