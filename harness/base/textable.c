@@ -1,4 +1,5 @@
 /* textable.c - aligned text and markdown tables (see textable.h). */
+#include "harness/base/csv.h"
 #include "harness/base/grow.h"
 #include "harness/base/json.h"
 #include "harness/base/textable.h"
@@ -46,6 +47,11 @@ const char *wb_textable_num(char *buf, size_t len, double v, int decimals) {
     return buf;
 }
 
+void wb_textable_set_num(wb_textable *t, int row, int col, double v, int decimals) {
+    char buf[WB_TEXTABLE_CELL];
+    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
+}
+
 void wb_textable_print(FILE *f, const wb_textable *t, int markdown) {
     int width[32] = {0};
     int nc = t->ncols < 32 ? t->ncols : 32;
@@ -77,12 +83,8 @@ void wb_textable_free(wb_textable *t) {
 void wb_textable_csv(FILE *f, const wb_textable *t) {
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++) {
-            fputc('"', f);
-            for (const char *p = t->cells[r * t->ncols + c]; *p; p++) {
-                if (*p == '"') fputc('"', f);
-                fputc(*p, f);
-            }
-            fputs(c + 1 < t->ncols ? "\"," : "\"\n", f);
+            wb_csv_str(f, t->cells[r * t->ncols + c]);
+            fputc(c + 1 < t->ncols ? ',' : '\n', f);
         }
 }
 

@@ -25,6 +25,8 @@ void wb_textable_set(wb_textable *t, int row, int col, const char *fmt, ...)
 /* A number with fixed decimals and thousands separators (seed 000 style,
  * "4,022"), or "-" when not finite. Returns buf. */
 const char *wb_textable_num(char *buf, size_t len, double v, int decimals);
+/* That number into cell (row, col): the numeric cells of every table. */
+void wb_textable_set_num(wb_textable *t, int row, int col, double v, int decimals);
 void wb_textable_print(FILE *f, const wb_textable *t, int markdown);
 /* For scripts (--csv, --json of report): the cells as printed, row 0 the
  * header; CSV quotes every cell, JSON is {"header": [...], "rows": [[...]]}. */

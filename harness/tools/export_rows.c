@@ -1,29 +1,14 @@
 /* export_rows.c - /points and /samples as CSV or JSON (see export_rows.h). */
 #include "harness/tools/export_rows.h"
 
-#include <math.h>
 #include <string.h>
 
+#include "harness/base/csv.h"
 #include "harness/base/json.h"
 #include "harness/store/schema.h"
 
 static const char *const type_names[] = {[WB_COL_I32] = "int32", [WB_COL_I64] = "int64", [WB_COL_F64] = "float64",
                                          [WB_COL_STR] = "string"};
-
-static void csv_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v) {
-    if (isnan(v)) fputs("NaN", f);
-    else if (isinf(v)) fputs(v > 0 ? "inf" : "-inf", f);
-    else fprintf(f, "%.17g", v);
-}
 
 /* One cell of column c of row w, in the format's spelling. */
 static void cell(FILE *f, wb_table_format fmt, const wb_row *w, const wb_column *c) {
@@ -31,9 +16,9 @@ static void cell(FILE *f, wb_table_format fmt, const wb_row *w, const wb_column 
     if (s) {
         char buf[512];
         snprintf(buf, sizeof buf, "%.*s", (int)c->size, s); /* fixed-width field: may lack its NUL */
-        fmt == WB_TABLE_CSV ? csv_str(f, buf) : wb_json_str(f, buf);
+        fmt == WB_TABLE_CSV ? wb_csv_str(f, buf) : wb_json_str(f, buf);
     } else if (c->type == WB_COL_F64) {
-        fmt == WB_TABLE_CSV ? csv_num(f, wb_row_get(w, c)) : wb_json_num(f, wb_row_get(w, c));
+        fmt == WB_TABLE_CSV ? wb_csv_num(f, wb_row_get(w, c)) : wb_json_num(f, wb_row_get(w, c));
     } else {
         fprintf(f, "%.0f", wb_row_get(w, c)); /* integers: exact in a double up to 2^53 */
     }
@@ -59,9 +44,9 @@ static void samples_csv(const wb_results *r, FILE *f) {
     fputs("name,id,sample,time_ms\n", f);
     for (int64_t i = 0; i < r->nrows; i++) {
         for (int s = 0; s < r->sample_count[i]; s++) {
-            csv_str(f, r->rows[i].name);
+            wb_csv_str(f, r->rows[i].name);
             fprintf(f, ",%lld,%d,", (long long)r->rows[i].m.id, s);
-            csv_num(f, r->sample_ms[r->sample_start[i] + s]);
+            wb_csv_num(f, r->sample_ms[r->sample_start[i] + s]);
             fputc('\n', f);
         }
     }

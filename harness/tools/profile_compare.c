@@ -63,11 +63,6 @@ static int group_kernels(side *s) {
     return WB_OK;
 }
 
-static void num(wb_textable *t, int row, int col, double v, int decimals) {
-    char buf[32];
-    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
-}
-
 static double ratio(double b, double a) {
     return isfinite(a) && isfinite(b) && a > 0 ? b / a : NAN;
 }
@@ -135,27 +130,27 @@ static int compare(side *a, side *b, int md, int top) {
         wb_textable_set(&t, row, 0, "%s", x->label);
         wb_textable_set(&t, row, 1, "%s", x->shape);
         wb_textable_set(&t, row, 2, "%lld/%lld", (long long)x->launches, (long long)y->launches);
-        num(&t, row, 3, x->ms, 3);
-        num(&t, row, 4, y->ms, 3);
-        num(&t, row, 5, ratio(y->ms, x->ms), 3);
-        num(&t, row, 6, ratio(y->inst, x->inst), 3);
-        num(&t, row, 7, ratio(y->sectors, x->sectors), 3);
+        wb_textable_set_num(&t, row, 3, x->ms, 3);
+        wb_textable_set_num(&t, row, 4, y->ms, 3);
+        wb_textable_set_num(&t, row, 5, ratio(y->ms, x->ms), 3);
+        wb_textable_set_num(&t, row, 6, ratio(y->inst, x->inst), 3);
+        wb_textable_set_num(&t, row, 7, ratio(y->sectors, x->sectors), 3);
     }
     int row = wb_textable_add(&t);
     wb_textable_set(&t, row, 0, "Total of %d matched", pairs);
-    num(&t, row, 3, ms[0], 3);
-    num(&t, row, 4, ms[1], 3);
-    num(&t, row, 5, ratio(ms[1], ms[0]), 3);
-    num(&t, row, 6, ratio(inst[1], inst[0]), 3);
-    num(&t, row, 7, ratio(sec[1], sec[0]), 3);
+    wb_textable_set_num(&t, row, 3, ms[0], 3);
+    wb_textable_set_num(&t, row, 4, ms[1], 3);
+    wb_textable_set_num(&t, row, 5, ratio(ms[1], ms[0]), 3);
+    wb_textable_set_num(&t, row, 6, ratio(inst[1], inst[0]), 3);
+    wb_textable_set_num(&t, row, 7, ratio(sec[1], sec[0]), 3);
     double all[2] = {NAN, NAN};
     for (int i = 0; i < a->n; i++) all[0] = add(all[0], a->g[i].ms);
     for (int i = 0; i < b->n; i++) all[1] = add(all[1], b->g[i].ms);
     row = wb_textable_add(&t);
     wb_textable_set(&t, row, 0, "All kernels");
-    num(&t, row, 3, all[0], 3);
-    num(&t, row, 4, all[1], 3);
-    num(&t, row, 5, ratio(all[1], all[0]), 3);
+    wb_textable_set_num(&t, row, 3, all[0], 3);
+    wb_textable_set_num(&t, row, 4, all[1], 3);
+    wb_textable_set_num(&t, row, 5, ratio(all[1], all[0]), 3);
     wb_textable_print(stdout, &t, md);
     wb_textable_free(&t);
     if (shown > top) printf("%s%d more matched kernels not shown (--top)\n", nl, shown - top);

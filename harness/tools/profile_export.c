@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "harness/base/cli.h"
+#include "harness/base/csv.h"
 #include "harness/base/json.h"
 #include "harness/tools/export.h"
 #include "harness/tools/profile_tools.h"
@@ -23,30 +24,15 @@
 #define FIG "fig4-profile"
 #define EXPORT_ABSENT 3 /* export.c's exit code: the file lacks the figure's data (render.sh skips it) */
 
-static void csv_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v) {
-    if (isnan(v)) fputs("NaN", f);
-    else if (isinf(v)) fputs(v > 0 ? "inf" : "-inf", f);
-    else fprintf(f, "%.17g", v);
-}
-
 static void cell(FILE *f, int json, const wb_pcol *c, const void *row, int64_t i) {
     if (c->type == WB_PCOL_STR) {
         char buf[1024];
         memset(buf, 0, sizeof buf);
         wb_pcol_get(c, row, i, buf);
-        json ? wb_json_str(f, buf) : csv_str(f, buf);
+        json ? wb_json_str(f, buf) : wb_csv_str(f, buf);
     } else if (c->type == WB_PCOL_F64) {
         double v = wb_pcol_num(c, row, i);
-        json ? wb_json_num(f, v) : csv_num(f, v);
+        json ? wb_json_num(f, v) : wb_csv_num(f, v);
     } else {
         fprintf(f, "%.0f", wb_pcol_num(c, row, i));
     }

@@ -28,11 +28,6 @@ typedef struct pproj {
     const char **why;    /* per kernel: why not */
 } pproj;
 
-static void num(wb_textable *t, int row, int col, double v, int decimals) {
-    char buf[32];
-    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
-}
-
 /* Attributes that describe the source GPU or its roof: not carried into a projection. */
 static int source_only(const char *name) {
     static const char *const prefixes[] = {"gpu_", "sm_", "ceiling", "roof_", "driver", "nvml", "mem_", "l2_",
@@ -137,9 +132,9 @@ static int project(pproj *x, int md, const char *out) {
         int row = wb_textable_add(&t);
         wb_textable_set(&t, row, 0, "%d", i);
         wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label(k, label, sizeof label));
-        num(&t, row, 2, k->total_ms, 3);
-        num(&t, row, 3, to, 3);
-        num(&t, row, 4, x->ratio[i], 2);
+        wb_textable_set_num(&t, row, 2, k->total_ms, 3);
+        wb_textable_set_num(&t, row, 3, to, 3);
+        wb_textable_set_num(&t, row, 4, x->ratio[i], 2);
         const char *b = isfinite(to) ? wb_roof_bound(&x->to, k->c.inst_per_sector) : "";
         if (isinf(k->c.inst_per_sector) && isfinite(to)) b = "compute";
         wb_textable_set(&t, row, 5, "%s", b[0] ? b : "-");
@@ -151,9 +146,9 @@ static int project(pproj *x, int md, const char *out) {
     }
     int row = wb_textable_add(&t);
     wb_textable_set(&t, row, 1, "Total (%d kernels projected)", projected);
-    num(&t, row, 2, sum_from, 3);
-    num(&t, row, 3, sum_to, 3);
-    num(&t, row, 4, sum_from > 0 ? sum_to / sum_from : NAN, 2);
+    wb_textable_set_num(&t, row, 2, sum_from, 3);
+    wb_textable_set_num(&t, row, 3, sum_to, 3);
+    wb_textable_set_num(&t, row, 4, sum_from > 0 ? sum_to / sum_from : NAN, 2);
     const char *nl = md ? "\n\n" : "\n";
     printf("%s%s on %s (%s)%s", md ? "**Projection** of " : "projection of ", x->path, x->g->model, x->g->profile, nl);
     printf("  from %s (%s: %.1f G inst/s, %.0f GB/s)%s  to   %s (%s: %.1f G inst/s, %.0f GB/s, ridge %.1f inst/sector)%s",

@@ -62,11 +62,6 @@ static void table6(const preport *rp, const wb_rtab_items *it) {
         fprintf(rp->f, "%snote: the profile has no measured ceilings; the measured column is empty\n", rp->md ? "\n" : "  ");
 }
 
-static void cell_num(wb_textable *t, int row, int col, double v, int decimals) {
-    char buf[32];
-    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
-}
-
 static double metric(const wb_counters *c, const char *column) {
     int i = wb_metric_index(column);
     return i < 0 ? NAN : c->v[i];
@@ -124,15 +119,15 @@ static void top_table(const preport *rp) {
         wb_textable_set(&t, row, 0, "%d", i);
         wb_textable_set(&t, row, 1, "%s", label);
         wb_textable_set(&t, row, 2, "%lld", (long long)launches);
-        cell_num(&t, row, 3, total, 3);
+        wb_textable_set_num(&t, row, 3, total, 3);
         if (isfinite(share)) wb_textable_set(&t, row, 4, "%.1f%%", share);
         else wb_textable_set(&t, row, 4, "-");
-        cell_num(&t, row, 5, c->inst_per_sector, 2);
-        cell_num(&t, row, 6, metric(c, "ipc"), 2);
-        cell_num(&t, row, 7, metric(c, "occupancy_achieved_pct"), 0);
-        cell_num(&t, row, 8, metric(c, "l1_hit_pct"), 0);
-        cell_num(&t, row, 9, metric(c, "l2_hit_pct"), 0);
-        for (int g = 0; g < WB_STALL_GROUPS; g++) cell_num(&t, row, 10 + g, c->stall[g], 2);
+        wb_textable_set_num(&t, row, 5, c->inst_per_sector, 2);
+        wb_textable_set_num(&t, row, 6, metric(c, "ipc"), 2);
+        wb_textable_set_num(&t, row, 7, metric(c, "occupancy_achieved_pct"), 0);
+        wb_textable_set_num(&t, row, 8, metric(c, "l1_hit_pct"), 0);
+        wb_textable_set_num(&t, row, 9, metric(c, "l2_hit_pct"), 0);
+        for (int g = 0; g < WB_STALL_GROUPS; g++) wb_textable_set_num(&t, row, 10 + g, c->stall[g], 2);
         wb_textable_set(&t, row, 17, "%s", c->bound[0] ? c->bound : "-");
     }
     wb_textable_print(rp->f, &t, rp->md);

@@ -12,11 +12,6 @@
 #include "harness/tools/profile_tools.h"
 #include "harness/tools/roofline.h"
 
-static void num(wb_textable *t, int row, int col, double v, int decimals) {
-    char buf[32];
-    wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
-}
-
 /* ridges: L4's and GH200's as the paper prints them (gpus.tsv) */
 static void kernels_table(const wb_profile *p, const wb_roof *roofs, const double *ridges, int md, int top) {
     int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
@@ -42,9 +37,9 @@ static void kernels_table(const wb_profile *p, const wb_roof *roofs, const doubl
         if (isfinite(k->share_pct)) wb_textable_set(&t, row, 2, "%.1f%%", k->share_pct);
         else wb_textable_set(&t, row, 2, "-");
         if (isinf(k->c.inst_per_sector)) wb_textable_set(&t, row, 3, "inf");
-        else num(&t, row, 3, k->c.inst_per_sector, 2);
-        num(&t, row, 4, k->c.gips, 1);
-        num(&t, row, 5, k->c.roof_pct, 1);
+        else wb_textable_set_num(&t, row, 3, k->c.inst_per_sector, 2);
+        wb_textable_set_num(&t, row, 4, k->c.gips, 1);
+        wb_textable_set_num(&t, row, 5, k->c.roof_pct, 1);
         for (int r = 0; r < 3; r++) {
             const char *b = wb_roof_bound(&roofs[r], k->c.inst_per_sector);
             if (isinf(k->c.inst_per_sector)) b = isfinite(wb_roof_ridge(&roofs[r])) ? "compute" : "";

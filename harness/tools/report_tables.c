@@ -105,14 +105,11 @@ void wb_rtab_table7(wb_textable *t, const wb_rtab_roofs *rr, const wb_rtab_items
     const char *heads[4] = {corner, rr->measured, "L4", "GH200"};
     for (int c = 0; c < 4; c++) wb_textable_set(t, h, c, c ? "%s ridge" : "%s", heads[c]);
     const char *labels[3] = {all, "Memory bound", "Compute bound"};
-    char buf[32];
     for (int side = -1; side < 2; side++) {
         int row = wb_textable_add(t);
         wb_textable_set(t, row, 0, "%s", labels[side + 1]);
-        for (int k = 0; k < 3; k++) {
-            double g = wb_agg_geomean(it->v, it->w, ipc_pairs(rr, it, side, k));
-            wb_textable_set(t, row, 1 + k, "%s", wb_textable_num(buf, sizeof buf, g, 2));
-        }
+        for (int k = 0; k < 3; k++)
+            wb_textable_set_num(t, row, 1 + k, wb_agg_geomean(it->v, it->w, ipc_pairs(rr, it, side, k)), 2);
     }
 }
 

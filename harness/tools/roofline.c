@@ -105,10 +105,8 @@ static void fill(wb_textable *tab, const column *cols, int ncols, const column *
         for (int c = 0; c < ncols; c++) any |= isfinite(cols[c].v[i]);
         if (!any) continue;
         int row = wb_textable_add(tab);
-        char buf[WB_TEXTABLE_CELL];
         wb_textable_set(tab, row, 0, "%s", rows[i].label);
-        for (int c = 0; c < ncols; c++)
-            wb_textable_set(tab, row, 1 + c, "%s", wb_textable_num(buf, sizeof buf, cols[c].v[i], rows[i].decimals));
+        for (int c = 0; c < ncols; c++) wb_textable_set_num(tab, row, 1 + c, cols[c].v[i], rows[i].decimals);
         for (int k = 0; k < nratio; k++) {
             double base = l4->v[rows[i].l4_row], x = cols[ratio_of[k]].v[i];
             if (isfinite(base) && base > 0 && isfinite(x)) wb_textable_set(tab, row, 1 + ncols + k, "%.2fx", x / base);
