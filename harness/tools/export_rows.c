@@ -134,16 +134,11 @@ static void json_head(const wb_results *r, const char *format, FILE *f) {
         fputs(i ? ",\n{" : "{", f);
         wb_json_key(f, "name", 1);
         wb_json_str(f, c->name);
-        wb_json_key(f, "size_bytes", 0);
-        wb_json_num(f, c->size_bytes);
-        wb_json_key(f, "unit", 0);
-        wb_json_str(f, c->unit);
-        wb_json_key(f, "value", 0);
-        wb_json_num(f, c->value);
-        wb_json_key(f, "kernel", 0);
-        wb_json_str(f, c->kernel);
-        wb_json_key(f, "launch", 0);
-        wb_json_str(f, c->launch);
+        wb_json_kv_num(f, "size_bytes", c->size_bytes);
+        wb_json_kv_str(f, "unit", c->unit);
+        wb_json_kv_num(f, "value", c->value);
+        wb_json_kv_str(f, "kernel", c->kernel);
+        wb_json_kv_str(f, "launch", c->launch);
         fputc('}', f);
     }
     fputs("],\n", f);

@@ -165,20 +165,11 @@ static int compare(side *a, side *b, int md, int top) {
 }
 
 int wb_profile_cmd_compare(int argc, char **argv) {
-    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
-                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
-    wb_cli cli = {"compare", longs, 0};
-    const char *arg;
-    int k, first = argc, md = 0, top = 30;
-    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
-        if (k == WB_CLI_BAD) return 2;
-        if (k == WB_CLI_HELP) {
-            printf("usage: wallbench compare A.h5 B.h5 [--markdown] [--top N]   (two profiles of one program)\n");
-            return 0;
-        }
-        if (k == 'm') md = 1;
-        else if (wb_profile_top("compare", arg, &top) != WB_OK) return 2;
-    }
+    int first, md = 0, top = 30;
+    int rc = wb_profile_md_top("compare", argc, argv,
+                               "usage: wallbench compare A.h5 B.h5 [--markdown] [--top N]   (two profiles of one program)\n",
+                               0, &md, &top, &first);
+    if (rc >= 0) return rc;
     if (argc - first != 2)
         return wb_cli_bad("compare", "two profile files, please (wallbench compare A.h5 B.h5), not %d files", argc - first);
     for (int i = 0; i < 2; i++)
@@ -188,7 +179,7 @@ int wb_profile_cmd_compare(int argc, char **argv) {
                            argv[first + i]),
                    2;
     side s[2] = {{argv[first], {0}, NULL, 0}, {argv[first + 1], {0}, NULL, 0}};
-    int rc = 2;
+    rc = 2;
     if (wb_profile_load("compare", s[0].path, &s[0].p, 0) == WB_OK) {
         if (wb_profile_load("compare", s[1].path, &s[1].p, 0) == WB_OK) {
             rc = compare(&s[0], &s[1], md, top);

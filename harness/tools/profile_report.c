@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cli.h"
 #include "harness/base/textable.h"
 #include "harness/tools/agg.h"
 #include "harness/tools/profile_tools.h"
@@ -229,26 +228,16 @@ static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     return rc;
 }
 
-static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench report PROFILE.h5 [--markdown] [--top N]\n"
-               "  seed 000 Tables 2, 6-9 for a profiled program (wallbench profile -- CMD), per kernel and per NVTX\n"
-               "  range; --top N: rows of the top tables (default 20)\n");
-    return 2;
-}
+static const char usage[] =
+    "usage: wallbench report PROFILE.h5 [--markdown] [--top N]\n"
+    "  seed 000 Tables 2, 6-9 for a profiled program (wallbench profile -- CMD), per kernel and per NVTX\n"
+    "  range; --top N: rows of the top tables (default 20)\n";
 
 int wb_profile_cmd_report(int argc, char **argv) {
-    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
-                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
-    wb_cli cli = {"report", longs, 0};
-    const char *arg;
-    int k, first = argc, md = 0, top = 20;
-    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
-        if (k == WB_CLI_HELP) return usage(stdout), 0;
-        if (k == WB_CLI_BAD) return usage(stderr);
-        if (k == 'm') md = 1;
-        else if (wb_profile_top("report", arg, &top) != WB_OK) return 2;
-    }
-    if (argc - first != 1) return usage(stderr);
+    int first, md = 0, top = 20;
+    int rc = wb_profile_md_top("report", argc, argv, usage, 1, &md, &top, &first);
+    if (rc >= 0) return rc;
+    if (argc - first != 1) return fputs(usage, stderr), 2;
     const char *path = argv[first];
     wb_profile p;
     if (wb_profile_load("report", path, &p, 0) != WB_OK) return 2;
@@ -265,7 +254,7 @@ int wb_profile_cmd_report(int argc, char **argv) {
     wb_profile_describe(stdout, path, &p, md ? "- " : "  ");
     printf("%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n%s", md ? "\n" : "  ",
            (long long)p.nlaunches, p.nkernels, p.nranges, src ? src : "none recorded", "\n");
-    int rc = tables(&rp, &gt, 1);
+    rc = tables(&rp, &gt, 1);
     if (rc == 0 && p.nranges > 0) {
         rp.t = WB_PT_RANGES, rp.what = "NVTX range";
         printf("%s\nPer NVTX range (each row: the launches whose innermost range stack is exactly that path)\n",

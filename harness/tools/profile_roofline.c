@@ -63,21 +63,12 @@ static void kernels_table(const wb_profile *p, const wb_roof *roofs, const doubl
 }
 
 int wb_profile_cmd_roofline(int argc, char **argv) {
-    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
-                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
-    wb_cli cli = {"roofline", longs, 0};
-    const char *arg;
-    int k, first = argc, md = 0, top = 30;
-    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
-        if (k == WB_CLI_BAD) return 2;
-        if (k == WB_CLI_HELP) {
-            printf("usage: wallbench roofline PROFILE.h5 [--markdown] [--top N]\n"
-                   "  seed 000 Table 2 for the profile's GPU, and its kernels on the measured, L4 and GH200 roofs\n");
-            return 0;
-        }
-        if (k == 'm') md = 1;
-        else if (wb_profile_top("roofline", arg, &top) != WB_OK) return 2;
-    }
+    int first, md = 0, top = 30;
+    int rc = wb_profile_md_top("roofline", argc, argv,
+                               "usage: wallbench roofline PROFILE.h5 [--markdown] [--top N]\n"
+                               "  seed 000 Table 2 for the profile's GPU, and its kernels on the measured, L4 and GH200 roofs\n",
+                               0, &md, &top, &first);
+    if (rc >= 0) return rc;
     if (argc - first != 1) return wb_cli_bad("roofline", "one profile file, please (usage: wallbench roofline PROFILE.h5)");
     const char *path = argv[first];
     wb_profile p;
@@ -85,7 +76,7 @@ int wb_profile_cmd_roofline(int argc, char **argv) {
     wb_err e = {""};
     wb_gpu_table gt;
     wb_results r;
-    int rc = 0;
+    rc = 0;
     if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
         fprintf(stderr, "wallbench roofline: %s\n", e.msg);
         wb_profile_free(&p);

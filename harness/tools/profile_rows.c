@@ -119,7 +119,7 @@ void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const c
             attr_or(p, "program_command", attr_or(p, "command_line", "unknown")));
 }
 
-int wb_profile_top(const char *cmd, const char *arg, int *top) {
+static int top_count(const char *cmd, const char *arg, int *top) {
     char *end;
     long n = strtol(arg, &end, 10);
     if (end == arg || *end || n < 1 || n > 1000000) {
@@ -128,4 +128,24 @@ int wb_profile_top(const char *cmd, const char *arg, int *top) {
     }
     *top = (int)n;
     return WB_OK;
+}
+
+int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage, int usage_on_bad, int *md, int *top,
+                      int *first) {
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+    wb_cli cli = {cmd, longs, 0};
+    const char *arg;
+    int k;
+    *first = argc;
+    while ((k = wb_cli_next(&cli, argc, argv, &arg, first)) != WB_CLI_END) {
+        if (k == WB_CLI_HELP) return fputs(usage, stdout), 0;
+        if (k == WB_CLI_BAD) {
+            if (usage_on_bad) fputs(usage, stderr);
+            return 2;
+        }
+        if (k == 'm') *md = 1;
+        else if (top_count(cmd, arg, top) != WB_OK) return 2;
+    }
+    return -1;
 }

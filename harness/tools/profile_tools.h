@@ -51,8 +51,14 @@ const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t l
  * index array of n, or NULL when out of memory. */
 int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
 
-/* --top N of the tables: *top = N (1 to 10^6), or "wallbench <cmd>: ..." and WB_ERR. */
-int wb_profile_top(const char *cmd, const char *arg, int *top);
+/* The options report, roofline and compare take on a profile: --markdown
+ * (*md = 1) and --top N (*top = N, 1 to 10^6; unchanged without it).
+ * usage is printed to stdout on --help, and to stderr after an unknown
+ * option when usage_on_bad (report's habit, as for a results file). Returns
+ * -1 with *first = the first positional argument, else the exit code: 0
+ * after --help, 2 after a bad option (its sentence printed). */
+int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage, int usage_on_bad, int *md, int *top,
+                      int *first);
 
 /* One line naming a profile: "file (GPU name, uuid, revision; program)". */
 void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const char *prefix);
