@@ -17,6 +17,7 @@
 #include "harness/tools/export.h"
 #include "harness/base/metrics.h"
 #include "harness/store/store_h5.h"
+#include "micro/family_figures.h"
 
 /* The synthetic file's measured roof (the ceilings() rows below agree with it). */
 static const wb_roof measured_roof = {"measured", 1030, 4300};
@@ -183,6 +184,23 @@ static int data_lines(const char *dir, const char *name, const char *part) {
     return n;
 }
 
+/* Sum of column col (0-based, whitespace-separated) over the data lines. */
+static double column_sum(const char *dir, const char *name, const char *part, int col) {
+    char path[600], line[512];
+    snprintf(path, sizeof path, "%s/%s%s.dat", dir, name, part);
+    FILE *f = fopen(path, "r");
+    if (!f) return NAN;
+    double sum = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *tok = strtok(line, " \t\n");
+        for (int i = 0; tok && i < col; i++) tok = strtok(NULL, " \t\n");
+        sum += tok ? atof(tok) : NAN;
+    }
+    fclose(f);
+    return sum;
+}
+
 static int export_rows(const char *fig, const wb_results *r, const wb_results *o, const wb_gpu_table *t,
                        const char *dir, int expect_rc) {
     wb_err e = {""};
@@ -195,6 +213,7 @@ static int export_rows(const char *fig, const wb_results *r, const wb_results *o
 
 int main(int argc, char **argv) {
     wb_err e = {""};
+    if (wb_micro_figures_add(&e) != WB_OK) return fprintf(stderr, "figures: %s\n", e.msg), 1;
     if (argc == 3 && strcmp(argv[1], "--write") == 0) {
         /* sh_plots.sh renders fig-compare too: the file compares with itself */
         const char *slash = strrchr(argv[2], '/');
@@ -240,6 +259,7 @@ int main(int argc, char **argv) {
     CHECK(data_lines(out, "fig8-saturation", "-summary") == 2);
     CHECK(data_lines(out, "fig-ssb", "-table") == 104); /* both scale factors */
     CHECK(data_lines(out, "fig-ssb", "-sums") == 2);
+    CHECK(fabs(column_sum(out, "fig-ssb", "-table", 11) - 104 * 1.5) < 1e-9); /* the lookups, from the note */
 
     /* compare: without a second file it is absent; against itself every speedup is 1 */
     export_rows("fig-compare", &r, NULL, &t, out, WB_SKIP);

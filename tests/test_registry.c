@@ -4,11 +4,14 @@
  * variant refused; wb_sink_add fills family and variant from the family's
  * table and refuses a variant_id the family does not have; every built-in
  * variant table matches its enum count (also checked at compile time) and
- * every test sweep gives points of its own family only. */
+ * every test sweep gives points of its own family only; the ceiling family
+ * offers every variant of the roof contract (harness/base/roof_contract.h),
+ * the one place the harness names them. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/check.h"
+#include "harness/base/roof_contract.h"
 #include "harness/run/family.h"
 #include "micro/families.h"
 
@@ -49,6 +52,17 @@ int main(void) {
     CHECK(wb_registry_at(wb_registry_count()) == NULL && wb_registry_at(-1) == NULL);
     CHECK(wb_family_find("select") == wb_registry_at(2) && wb_family_find("nosuch") == NULL);
     CHECK(wb_family_variant(wb_family_find("groupby"), "sort") == 2);
+
+    /* The roof contract: the family of ceilings, with every variant the tools read roofs and walls from. */
+    const wb_family *ceiling = wb_family_find(WB_CEILING_FAMILY);
+    CHECK(ceiling && ceiling->ceilings == 1);
+    static const char *const roles[] = WB_ROOF_CONTRACT_VARIANTS;
+    for (size_t i = 0; ceiling && i < sizeof roles / sizeof roles[0]; i++) {
+        if (wb_family_variant(ceiling, roles[i]) < 0) fprintf(stderr, "ceiling lacks the contract's '%s'\n", roles[i]);
+        CHECK(wb_family_variant(ceiling, roles[i]) >= 0);
+    }
+    for (int i = 0; i < wb_registry_count(); i++) /* one family of ceilings: the shards and the tools know it by name */
+        CHECK(!wb_registry_at(i)->ceilings || wb_registry_at(i) == ceiling);
 
     /* The built-in sweeps: every point names its own family and a variant of its table. */
     for (int i = 0; i < wb_registry_count(); i++) {

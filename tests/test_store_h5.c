@@ -120,9 +120,12 @@ static void check_columns_table(const char *path) {
     CHECK(H5Sget_simple_extent_npoints(space) == n);
     CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
     for (int i = 0; i < n; i++) {
+        CHECK(c[i].unit && c[i].desc && c[i].desc[0]); /* a launch axis takes both from axes.h */
         CHECK(strcmp(got[i].name, c[i].name) == 0);
-        CHECK(strcmp(got[i].unit, c[i].unit) == 0);
+        CHECK(c[i].unit && strcmp(got[i].unit, c[i].unit) == 0);
     }
+    const wb_column *ilp = wb_schema_find("ilp"), *occ = wb_schema_find("occupancy_target");
+    CHECK(ilp && occ && strcmp(ilp->unit, "items/thread") == 0 && strcmp(occ->unit, "fraction") == 0);
     CHECK(H5Sclose(space) >= 0 && H5Tclose(s48) >= 0 && H5Tclose(s32) >= 0 && H5Tclose(t) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
     free(got);

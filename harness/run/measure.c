@@ -11,6 +11,7 @@
 
 #include "harness/base/stats.h"
 #include "harness/run/ncu.h"
+#include "harness/base/roof_contract.h"
 
 /* Memory left free beyond a point's declared bytes: the context, kernel
  * stacks and library workspaces need some, and an out-of-memory failure in
@@ -233,7 +234,7 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
  * and power then, so that a reader can tell whether two runs of a point
  * saw the board in another state (compare --repeat prints them). */
 static void step_clock(wb_run *r) {
-    wb_measure *m = &r->row.m;
+    wb_timed *m = &r->row.m;
     double *c = malloc((size_t)(r->nsamples ? r->nsamples : 1) * sizeof *c);
     int n = 0;
     uint64_t events = 0;
@@ -286,7 +287,7 @@ static void step_summaries(wb_run *r) {
     wb_stats_summarize(k ? k : r->samples, k ? n : r->nsamples, &s);
     free(k);
     r->row.m.noise = wb_noise(r->samples, r->sample_keep, r->nsamples);
-    wb_measure *m = &r->row.m;
+    wb_timed *m = &r->row.m;
     m->time_median_ms = s.median;
     m->time_min_ms = s.min;
     m->time_max_ms = s.max;
@@ -338,7 +339,9 @@ static int track_wall(wb_run *r, wb_err *e) {
         row->m.gather_pct = 100 * greqs / row->m.gather_greqs;
         return WB_OK;
     }
-    const int k = strcmp(row->p.variant, "gather_sector") == 0 ? 1 : strcmp(row->p.variant, "gather_word") == 0 ? 0 : -1;
+    const int k = strcmp(row->p.variant, WB_ROOF_GATHER_SECTOR_VARIANT) == 0 ? 1
+                    : strcmp(row->p.variant, WB_ROOF_GATHER_WORD_VARIANT) == 0  ? 0
+                                                                                : -1;
     if (k < 0 || !wb_wall_add(&r->walls[k], t, greqs)) return WB_OK;
     char name[96];
     snprintf(name, sizeof name, "ceiling_%s_%.0fB_greqs", row->p.variant, t);
@@ -354,7 +357,7 @@ static void keep_row(wb_run *r) {
 void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total,
                      double eta_s, char *buf, size_t len) {
     char what[sizeof ((wb_err *)0)->msg + 64];
-    const wb_measure *m = &row->m;
+    const wb_timed *m = &row->m;
     if (status == WB_OK) {
         char rate[32] = "", noise[24] = "";
         if (isfinite(m->gbps_model) && m->gbps_model > 0) snprintf(rate, sizeof rate, "  %.1f GB/s", m->gbps_model);

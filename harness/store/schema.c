@@ -12,6 +12,9 @@
 #define I64(name, field, unit, desc) {name, WB_COL_I64, F(field), unit, desc, ""}
 #define F64(name, field, unit, desc) {name, WB_COL_F64, F(field), unit, desc, ""}
 #define STR(name, field, desc) {name, WB_COL_STR, F(field), "", desc, ""}
+/* A launch axis: its unit and description are WB_LAUNCH_AXES's (axes.h),
+ * filled in by build(). */
+#define LAUNCH(type, name) type(#name, p.launch.name, NULL, NULL)
 
 
 static const wb_column fixed_before[] = {
@@ -21,17 +24,17 @@ static const wb_column fixed_before[] = {
     STR("dtype", p.dtype, "element type, where an axis"),
     STR("layout", p.layout, "data shape: uniform, zipf, chain, tree, ..."),
     I64("n", p.n, "elements", "input size"),
-    I32("ilp", p.launch.ilp, "items/thread", "items per thread (ILP axis); -1 n/a"),
-    F64("occupancy_target", p.launch.occupancy_target, "fraction", "requested share of resident warps"),
+    LAUNCH(I32, ilp),
+    LAUNCH(F64, occupancy_target),
     F64("occupancy_theoretical", p.launch.occupancy_theoretical, "fraction", "occupancy API: resident warps / max"),
-    I32("block", p.launch.block, "threads", "threads per block; -1 n/a (library peers)"),
+    LAUNCH(I32, block),
     I32("grid", p.launch.grid, "blocks", "blocks launched"),
     I32("regs", p.launch.regs, "registers", "registers per thread"),
     I32("smem_bytes", p.launch.smem_bytes, "bytes", "dynamic shared memory per block, padding included"),
     I32("blocks_per_sm", p.launch.blocks_per_sm, "blocks", "resident blocks per SM"),
     F64("waves", p.launch.waves, "waves", "grid / (blocks_per_sm * SMs)"),
-    I32("sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; 0 = all"),
-#define AXIS_COLUMN(column, type, na, unit, desc) type(#column, p.column, unit, desc),
+    LAUNCH(I32, sm_limit),
+#define AXIS_COLUMN(column, type, na, unit, desc, since) {#column, WB_COL_##type, F(p.column), unit, desc, "", since},
     WB_POINT_AXES(AXIS_COLUMN) /* harness/base/axes.h */
     F64("table_bytes", p.table_bytes, "bytes", "table read at random (gathers, probes)"),
     STR("note", p.note, "what the point did that its axes do not say"),
@@ -79,16 +82,17 @@ static const wb_column fixed_after[] = {
     STR("counter_note", c.note, "why counters are missing, or empty"),
 };
 
-/* Columns newer than schema 1, with the schema that added them: an older
- * file lacks them and reads as the fields' "not applicable" values.
- * 2: noise-driven sampling (issue 16); 3: the set-up time --shard-cost was
- * missing; 4: the places a contended output rotated over; 5: the board's
- * temperatures and power after the samples. */
+/* The fixed columns newer than schema 1, with the schema that added them: an
+ * older file lacks them and reads as the fields' "not applicable" values.
+ * An axis (axes.h) and a metric (metrics.c) carry their own version in
+ * their row. 2: noise-driven sampling (issue 16); 3: the set-up time
+ * --shard-cost was missing; 4: the places a contended output rotated over;
+ * 5: the board's temperatures and power after the samples. */
 static const struct {
     const char *name;
     int since;
 } added[] = {{"samples_taken", 2}, {"noise", 2},        {"stop", 2},          {"throttled_samples", 2},
-             {"clock_events", 2},  {"partitions", 2},   {"table_bytes", 2},   {"gather_greqs", 2},
+             {"clock_events", 2},  {"table_bytes", 2},   {"gather_greqs", 2},
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
              {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
              {"power_w", 5}};
@@ -97,12 +101,27 @@ static const struct {
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
 static int ncolumns;
 
+static const struct {
+    const char *name, *unit, *desc;
+    wb_col_type type;
+} launch_axes[] = {
+#define LAUNCH_AXIS(column, type, na, unit, desc, since) {#column, unit, desc, WB_COL_##type},
+    WB_LAUNCH_AXES(LAUNCH_AXIS)
+#undef LAUNCH_AXIS
+};
+
 static void build(void) {
     int k = 0;
-    for (int i = 0; i < NFIX(fixed_before); i++) columns[k++] = fixed_before[i];
+    for (int i = 0; i < NFIX(fixed_before); i++) {
+        columns[k] = fixed_before[i];
+        for (int j = 0; !columns[k].unit && j < NFIX(launch_axes); j++)
+            if (strcmp(columns[k].name, launch_axes[j].name) == 0 && columns[k].type == launch_axes[j].type)
+                columns[k].unit = launch_axes[j].unit, columns[k].desc = launch_axes[j].desc;
+        k++;
+    }
     for (int i = 0; i < wb_n_metrics && i < WB_METRICS_MAX; i++) {
         wb_column c = {"", WB_COL_F64, offsetof(wb_row, c.v) + (size_t)i * sizeof(double), sizeof(double),
-                       wb_metrics[i].unit, wb_metrics[i].desc, wb_metrics[i].ncu};
+                       wb_metrics[i].unit, wb_metrics[i].desc, wb_metrics[i].ncu, wb_metrics[i].since};
         snprintf(c.name, sizeof c.name, "%s", wb_metrics[i].column);
         columns[k++] = c;
     }
