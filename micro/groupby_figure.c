@@ -13,8 +13,10 @@
 static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.groups : NAN; }
 
 /* fallback = 1: a shared-memory point whose table did not fit and ran the
- * global-atomic kernel instead (micro/groupby.c notes it "fell back"). */
-static int fell_back(const wb_row *r) { return strncmp(r->p.note, "fell back", 9) == 0; }
+ * global-atomic kernel instead (the column fallback, micro/groupby.c's plan).
+ * Files before schema 6 lack the column (-1): their plan wrote it only into
+ * the note, "fell back to global: ...", which is read for them alone. */
+static int fell_back(const wb_row *r) { return r->p.fallback >= 0 ? r->p.fallback == 1 : strncmp(r->p.note, "fell back", 9) == 0; }
 
 static int groupby_row(const void *ctx, const pick *pk, double *v) {
     (void)ctx;

@@ -65,8 +65,11 @@ static int collect(const wb_results *r, best *b) {
 static double model_ms(const wb_export *x, const wb_row *r) {
     return x->v.dram_read_gbps > 0 ? r->p.bytes_model / (x->v.dram_read_gbps * 1e6) : NAN;
 }
-/* The map lookups the point's note states (micro/ssb.c writes "... %g M map lookups"). */
+/* The map lookups of the point (the column lookups, micro/ssb.c's plan).
+ * Files before schema 6 lack the column (NaN): their plan wrote the number
+ * only into the note, "... %g M map lookups", which is read for them alone. */
 static double lookups(const wb_row *r) {
+    if (isfinite(r->p.lookups)) return r->p.lookups;
     const char *s = strstr(r->p.note, "rows pass; ");
     double m = NAN;
     return s && sscanf(s, "rows pass; %lf M map lookups", &m) == 1 ? m * 1e6 : NAN;

@@ -24,6 +24,8 @@ void wb_point_init(wb_point *p) {
     p->bytes_model = NAN;
     p->items = NAN;
     p->places = -1;
+    p->lookups = NAN;
+    p->fallback = -1;
 }
 
 void wb_row_init(wb_row *r) {

@@ -23,6 +23,11 @@ typedef struct wb_point {
     double bytes_model;     /* bytes the algorithm must move (inputs once, outputs once) */
     double items;           /* items processed, for per-item rates (usually n) */
     double table_bytes;     /* bytes of the table read at random (gathers, probes; plan sets it); NaN */
+    /* Facts plan states for the tools as numbers (the note is for people
+     * and is never parsed): */
+    double lookups;         /* random lookups into tables the point makes (ssb: dimension-map probes); NaN */
+    int fallback;           /* 1: the variant ran its fallback kernel (groupby shared: the table did not
+                             * fit shared memory); 0 (the harness sets 0 before plan); -1 unrecorded */
     char note[96];          /* what the point did that its axes do not say */
     int places;             /* plan sets it: places its reset moves a contended output over, one a
                              * sample (micro/data.h); 0 none (the harness sets 0 before plan); -1 unrecorded */

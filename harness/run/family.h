@@ -84,7 +84,8 @@ typedef struct wb_family {
     void (*data_destroy)(void *data);
 
     /* Completes p->launch (grid, smem, occupancy, temp_bytes), p->bytes_model,
-     * p->items and p->note; allocates scratch into data. WB_SKIP when the
+     * p->items, the facts the tools read (p->lookups, p->fallback: never only
+     * in p->note) and p->note; allocates scratch into data. WB_SKIP when the
      * configuration cannot run (e.g. shared table too large). */
     int (*plan)(void *data, wb_point *p, wb_err *e);
 
@@ -133,7 +134,7 @@ void wb_registry_clear(void);
  * the entry point the harness looks up after dlopen. The harness refuses a
  * plugin built against another interface: bump WB_FAMILY_INTERFACE_VERSION
  * whenever wb_family, wb_point, wb_launch, wb_device or wb_err change. */
-#define WB_FAMILY_INTERFACE_VERSION 3 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings; 3: wb_point.places */
+#define WB_FAMILY_INTERFACE_VERSION 4 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings; 3: wb_point.places; 4: wb_point.lookups, fallback */
 #define WB_PLUGIN_ENTRY "wb_plugin_entry"
 
 typedef struct wb_plugin {

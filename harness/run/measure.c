@@ -141,6 +141,7 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     double t1 = wb_now_s();
     spend(r, WB_SPENT_DATA, t1 - t0);
     r->row.p.places = 0; /* plan sets it where a reset moves an output */
+    r->row.p.fallback = 0; /* and this where the variant falls back */
     if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
     /* Every launch of the point inside one range, for nsys/ncu --nvtx filters;

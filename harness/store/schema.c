@@ -37,6 +37,8 @@ static const wb_column fixed_before[] = {
 #define AXIS_COLUMN(column, type, na, unit, desc, since) {#column, WB_COL_##type, F(p.column), unit, desc, "", since},
     WB_POINT_AXES(AXIS_COLUMN) /* harness/base/axes.h */
     F64("table_bytes", p.table_bytes, "bytes", "table read at random (gathers, probes)"),
+    F64("lookups", p.lookups, "lookups", "random lookups into tables the point makes (ssb: dimension-map probes)"),
+    I32("fallback", p.fallback, "bool", "1: the variant ran its fallback kernel (groupby shared: table too large for shared memory); -1 unrecorded"),
     STR("note", p.note, "what the point did that its axes do not say"),
     I32("reps", m.reps, "samples", "--reps R: the fixed sample count; 0: noise-driven (see samples_taken, stop)"),
     I32("repetition", m.repetition, "", "Google Benchmark repetition index"),
@@ -87,7 +89,8 @@ static const wb_column fixed_after[] = {
  * An axis (axes.h) and a metric (metrics.c) carry their own version in
  * their row. 2: noise-driven sampling (issue 16); 3: the set-up time
  * --shard-cost was missing; 4: the places a contended output rotated over;
- * 5: the board's temperatures and power after the samples. */
+ * 5: the board's temperatures and power after the samples; 6: a family's
+ * facts its figure reads (lookups, fallback), once parsed from the note. */
 static const struct {
     const char *name;
     int since;
@@ -95,7 +98,7 @@ static const struct {
              {"clock_events", 2},  {"table_bytes", 2},   {"gather_greqs", 2},
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
              {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
-             {"power_w", 5}};
+             {"power_w", 5},       {"lookups", 6},          {"fallback", 6}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
