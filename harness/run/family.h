@@ -2,7 +2,8 @@
  * to measure), its data (inputs, filled once and shared by the points that
  * agree on data axes, with the CPU reference), and a launch callback that
  * only launches. Adding a family: kernels/<family>.cu, micro/<family>.c,
- * one line in micro/families.def (README: Adding a family); or, outside
+ * its figure micro/<family>_figure.c, one line in micro/families.def
+ * (docs/adding-a-family.md); or, outside
  * the tree, a plugin (WB_PLUGIN below, examples/wallbench-plugin). */
 #ifndef WB_FAMILY_H
 #define WB_FAMILY_H
