@@ -28,5 +28,4 @@ static int export_expr(wb_export *x, wb_err *e) {
     return rc == WB_OK && wb_export_roofs(x, "-roofs", e) < 0 ? WB_ERR : rc;
 }
 
-
 const wb_figure wb_figure_expr = {"fig-expr", export_expr, 1};

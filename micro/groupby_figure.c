@@ -16,7 +16,9 @@ static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.
  * global-atomic kernel instead (the column fallback, micro/groupby.c's plan).
  * Files before schema 6 lack the column (-1): their plan wrote it only into
  * the note, "fell back to global: ...", which is read for them alone. */
-static int fell_back(const wb_row *r) { return r->p.fallback >= 0 ? r->p.fallback == 1 : strncmp(r->p.note, "fell back", 9) == 0; }
+static int fell_back(const wb_row *r) {
+    return r->p.fallback >= 0 ? r->p.fallback == 1 : strncmp(r->p.note, "fell back", 9) == 0;
+}
 
 static int groupby_row(const void *ctx, const pick *pk, double *v) {
     (void)ctx;
@@ -30,6 +32,5 @@ static int export_groupby(wb_export *x, wb_err *e) {
                NULL, NULL};
     return wb_export_table(x, &t, NULL, e);
 }
-
 
 const wb_figure wb_figure_groupby = {"fig-groupby", export_groupby, 1};

@@ -84,5 +84,4 @@ static int export_probe(wb_export *x, wb_err *e) {
     return rc == WB_OK ? probe_wall(x, e) : rc;
 }
 
-
 const wb_figure wb_figure_probe = {"fig-probe", export_probe, 1};

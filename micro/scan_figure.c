@@ -31,5 +31,4 @@ static int export_scan(wb_export *x, wb_err *e) {
     return wb_export_table(x, &t, NULL, e);
 }
 
-
 const wb_figure wb_figure_scan = {"fig-scan", export_scan, 1};

@@ -57,5 +57,4 @@ static int export_select(wb_export *x, wb_err *e) {
     return wb_export_table(x, &t, NULL, e);
 }
 
-
 const wb_figure wb_figure_select = {"fig-select", export_select, 1};

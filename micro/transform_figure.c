@@ -55,5 +55,4 @@ static int export_transform(wb_export *x, wb_err *e) {
     return wb_export_table(x, &t, &ceiling, e);
 }
 
-
 const wb_figure wb_figure_transform = {"fig-transform", export_transform, 1};
