@@ -6,7 +6,9 @@
  * variant table matches its enum count (also checked at compile time) and
  * every test sweep gives points of its own family only; the ceiling family
  * offers every variant of the roof contract (harness/base/roof_contract.h),
- * the one place the harness names them. */
+ * the one place the harness names them, and gives each roof role to one
+ * variant of the contract's name; a role elsewhere, or under another name,
+ * is refused. */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +65,12 @@ int main(void) {
     }
     for (int i = 0; i < wb_registry_count(); i++) /* one family of ceilings: the shards and the tools know it by name */
         CHECK(!wb_registry_at(i)->ceilings || wb_registry_at(i) == ceiling);
+    static const char *const role_name[WB_ROLES] = WB_ROOF_ROLE_VARIANTS;
+    for (int role = WB_ROLE_NONE + 1; ceiling && role < WB_ROLES; role++) {
+        int holders = 0, v = wb_family_variant(ceiling, role_name[role]);
+        for (int i = 0; i < ceiling->nvariants; i++) holders += (int)ceiling->variants[i].role == role;
+        CHECK(holders == 1 && v >= 0 && (int)ceiling->variants[v].role == role);
+    }
 
     /* The built-in sweeps: every point names its own family and a variant of its table. */
     for (int i = 0; i < wb_registry_count(); i++) {
@@ -84,6 +92,20 @@ int main(void) {
     CHECK(wb_registry_add(&ok, &e) == WB_OK && wb_family_find("plugin_x") == &ok && !wb_family_builtin(&ok));
     CHECK(wb_registry_add(&ok, &e) == WB_ERR && strstr(e.msg, "collides with the already loaded family"));
     CHECK(wb_registry_count() == before + 1);
+
+    /* A roof role outside a family of ceilings, or under another name than the contract's, is refused. */
+    static const wb_variant roled[] = {{WB_ROOF_DRAM_VARIANT, "the DRAM roof", WB_ROLE_DRAM}, {"b", "second"}};
+    wb_family not_ceilings = FAMILY("not_ceilings");
+    not_ceilings.variants = roled;
+    CHECK(wb_registry_add(&not_ceilings, &e) == WB_ERR && strstr(e.msg, "variant 'dram_read' plays roof role"));
+    static const wb_variant misnamed[] = {{"a", "first", WB_ROLE_INST}, {"b", "second"}};
+    wb_family wrong_name = FAMILY("wrong_name");
+    wrong_name.ceilings = 1, wrong_name.variants = misnamed;
+    CHECK(wb_registry_add(&wrong_name, &e) == WB_ERR && strstr(e.msg, "the roof contract names"));
+    wb_family right = FAMILY("right_roles");
+    right.ceilings = 1, right.variants = roled;
+    CHECK(wb_registry_add(&right, &e) == WB_OK);
+    CHECK(wb_registry_count() == before + 2);
 
     wb_family no_verify = FAMILY("no_verify");
     no_verify.verify = NULL;

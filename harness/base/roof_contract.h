@@ -29,6 +29,23 @@
 #define WB_ROOF_GATHER_WORD_VARIANT "gather_word"     /* the random-access wall, 4-byte requests */
 #define WB_ROOF_GATHER_SECTOR_VARIANT "gather_sector" /* the same wall with 32-byte sectors */
 
+/* The roles a ceiling plays while a run measures it: a variant's role
+ * (wb_variant.role, harness/run/family.h, set by the family) tells the run
+ * loop which best values make the measured roof and which rates the
+ * random-access wall; a variant with a role must carry the role's name
+ * (WB_ROOF_ROLE_VARIANTS), which the registry checks, so that the tools
+ * find the same rows in the file. */
+typedef enum wb_roof_role {
+    WB_ROLE_NONE,          /* a ceiling of its own: its best value becomes a file attribute, nothing more */
+    WB_ROLE_INST,          /* the measured roof's instruction ceiling */
+    WB_ROLE_DRAM,          /* the measured roof's bandwidth */
+    WB_ROLE_GATHER_WORD,   /* the random-access wall, 4-byte requests */
+    WB_ROLE_GATHER_SECTOR, /* the random-access wall, 32-byte sectors */
+    WB_ROLES
+} wb_roof_role;
+#define WB_ROOF_ROLE_VARIANTS \
+    {"", WB_ROOF_INST_VARIANT, WB_ROOF_DRAM_VARIANT, WB_ROOF_GATHER_WORD_VARIANT, WB_ROOF_GATHER_SECTOR_VARIANT}
+
 /* Every variant above, for the check that the ceiling family offers them. */
 #define WB_ROOF_CONTRACT_VARIANTS                                                                   \
     {WB_ROOF_INST_VARIANT,      WB_ROOF_DRAM_VARIANT,   WB_ROOF_INT_ALU_VARIANT, WB_ROOF_DRAM_WRITE_VARIANT, \

@@ -296,9 +296,17 @@ static void step_summaries(wb_run *r) {
     m->gbps_model = s.median > 0 ? r->row.p.bytes_model / (s.median * 1e-3) / 1e9 : NAN;
 }
 
+/* The roof role of the point's variant (wb_variant.role); none outside a
+ * family of ceilings. */
+static wb_roof_role role_of(const wb_run *r) {
+    const wb_family *f = r->cur->family;
+    const int v = r->row.p.variant_id;
+    return f->ceilings && v >= 0 && v < f->nvariants ? f->variants[v].role : WB_ROLE_NONE;
+}
+
 /* In a family of ceilings (wb_family.ceilings): every variant's best goes
- * into a file attribute, and the best ok points of the instruction and
- * DRAM-read ceilings make the measured roof. */
+ * into a file attribute, and the best ok points of the ceilings whose role
+ * is the instruction or the DRAM ceiling make the measured roof. */
 static int track_ceiling(wb_run *r, wb_err *e) {
     const wb_row *row = &r->row;
     if (!r->cur->family->ceilings) return WB_OK;
@@ -322,8 +330,8 @@ static int track_ceiling(wb_run *r, wb_err *e) {
         if (wb_store_attr_f64(r->store, wb_ceiling_attr(c->variant, "gips", name, sizeof name), c->gips, e) != WB_OK)
             return WB_ERR;
     }
-    if (strcmp(c->variant, WB_ROOF_INST_VARIANT) == 0) r->measured.inst_gips = c->gips;
-    if (strcmp(c->variant, WB_ROOF_DRAM_VARIANT) == 0) r->measured.dram_gbps = c->gbps;
+    if (role_of(r) == WB_ROLE_INST) r->measured.inst_gips = c->gips;
+    if (role_of(r) == WB_ROLE_DRAM) r->measured.dram_gbps = c->gbps;
     return WB_OK;
 }
 
@@ -340,9 +348,7 @@ static int track_wall(wb_run *r, wb_err *e) {
         row->m.gather_pct = 100 * greqs / row->m.gather_greqs;
         return WB_OK;
     }
-    const int k = strcmp(row->p.variant, WB_ROOF_GATHER_SECTOR_VARIANT) == 0 ? 1
-                    : strcmp(row->p.variant, WB_ROOF_GATHER_WORD_VARIANT) == 0  ? 0
-                                                                                : -1;
+    const int k = role_of(r) == WB_ROLE_GATHER_SECTOR ? 1 : role_of(r) == WB_ROLE_GATHER_WORD ? 0 : -1;
     if (k < 0 || !wb_wall_add(&r->walls[k], t, greqs)) return WB_OK;
     char name[96];
     snprintf(name, sizeof name, "ceiling_%s_%.0fB_greqs", row->p.variant, t);
