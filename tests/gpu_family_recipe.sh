@@ -7,11 +7,17 @@
 # (with this build's settings), list the family, run its test sweep on the
 # GPU (every variant verified), export and draw fig-toy from that run, pass
 # its own tests, and keep sh_family_files and sh_harness_names green.
-# CTest skip (77) without a GPU; a full build of the scratch tree (minutes).
+# A full build of the scratch tree (minutes), so opt-in: CTest skip (77)
+# unless WB_SLOW_TESTS=1, and without a GPU.
+#   WB_SLOW_TESTS=1 ctest -R gpu_family_recipe --output-on-failure
 set -u
 wb=$1
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${WB_BUILD_DIR:?WB_BUILD_DIR: the build whose settings the scratch tree takes}
+if [ "${WB_SLOW_TESTS:-0}" != 1 ]; then
+    echo "SKIP: a full build of a scratch tree; set WB_SLOW_TESTS=1 to run it"
+    exit 77
+fi
 if ! "$wb" info --quiet >/dev/null 2>&1; then
     echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
     exit 77
