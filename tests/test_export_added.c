@@ -1,7 +1,7 @@
 /* test_export_added.c - a family's figure needs no edit of the harness: a
  * family "toy" the harness has never heard of defines its figure exactly as
- * docs/adding-a-family.md writes it (a slice of its rows through
- * harness/tools/export_slice.h, a wb_figure), adds it, and `wallbench
+ * docs/adding-a-family.md writes it (the recipe's micro/toy_figure.c: a
+ * slice of its rows through export_slice.h, a wb_figure), adds it, and `wallbench
  * export` finds it by name and by its word, writes its table from a
  * synthetic file, and refuses a second figure of the same name. The same
  * figure added twice changes nothing. */
@@ -14,18 +14,10 @@
 #include "tests/synth_results.h"
 #include "harness/tools/export_slice.h"
 
-/* The figure of the guide, for a family "toy" with a groups axis. */
-static double x_groups(const wb_row *r) { return r->p.groups > 0 ? (double)r->p.groups : NAN; }
-static int row(const void *ctx, const pick *pk, double *v) {
-    (void)ctx;
-    v[0] = pk->x, v[1] = pk->row->m.time_median_ms;
-    return 2;
-}
-static int export_toy(wb_export *x, wb_err *e) {
-    table t = {{"toy", x_groups, wb_series_variant, AX(groups)}, "series groups time_ms", row, NULL, NULL};
-    return wb_export_table(x, &t, NULL, e);
-}
-static const wb_figure wb_figure_toy = {"fig-toy", export_toy, 1};
+/* The figure of the guide's toy family (tests/family_recipe/micro/toy_figure.c,
+ * what docs/adding-a-family.md shows), compiled into this test as it is. */
+#include "tests/family_recipe/micro/toy_figure.c"
+
 static const wb_figure other_toy = {"fig-toy", export_toy, 1};
 
 /* Data lines of DIR/fig-toy.dat, and the sum of its time column. */
