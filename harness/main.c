@@ -9,6 +9,7 @@
 #include "harness/commands.h"
 #include "harness/store/schema.h"
 #include "micro/families.h"
+#include "micro/family_figures.h"
 
 static const struct {
     const char *name;
@@ -70,7 +71,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     wb_err e;
-    if (wb_micro_families_add(&e) != WB_OK) { /* a broken micro/families.def: a build error in all but name */
+    if (wb_micro_families_add(&e) != WB_OK || wb_micro_figures_add(&e) != WB_OK) {
+        /* a broken micro/families.def: a build error in all but name */
         fprintf(stderr, "wallbench: %s\n", e.msg);
         return 1;
     }

@@ -36,7 +36,7 @@ __device__ __forceinline__ uint4 load_shared(const uint4 *p) {
 // shared memory, one atomic per block. All threads of the block must call it.
 __device__ __forceinline__ void block_sum_add(uint32_t acc, uint32_t *sum) {
     __shared__ uint32_t warp_sums[32];
-    for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+    acc = wb_warp_sum(acc);
     const int warp = threadIdx.x / 32, warps = (blockDim.x + 31) / 32;
     if (threadIdx.x % 32 == 0) warp_sums[warp] = acc;
     __syncthreads();
@@ -53,14 +53,10 @@ template <int ILP, typename T, typename Load>
 __device__ __forceinline__ uint32_t sum_pass(int64_t n, Load &&load) {
     uint32_t acc = 0;
     wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
         T v[ILP];
 #pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            v[k] = T{};
-            if (full || i < n) v[k] = load(i);
-        }
+        for (int k = 0; k < ILP; k++) v[k] = T{}; // past the end: adds nothing
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { v[k] = load(i); });
 #pragma unroll
         for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
     });
@@ -122,15 +118,11 @@ __global__ void smem_read_kernel(const uint4 *__restrict__ set, int64_t n, int r
 template <int ILP>
 __global__ void dram_write_kernel(uint4 *__restrict__ dst, int64_t n, uint32_t seed) {
     wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
+        wb_tile_items<ILP>(base, n, full, [&](int, int64_t i) {
             const uint64_t j = 4 * (uint64_t)i;
-            if (full || i < n)
-                dst[i] = make_uint4(wb_ceiling_pattern(j, seed), wb_ceiling_pattern(j + 1, seed),
-                                    wb_ceiling_pattern(j + 2, seed), wb_ceiling_pattern(j + 3, seed));
-        }
+            dst[i] = make_uint4(wb_ceiling_pattern(j, seed), wb_ceiling_pattern(j + 1, seed),
+                                wb_ceiling_pattern(j + 2, seed), wb_ceiling_pattern(j + 3, seed));
+        });
     });
 }
 
@@ -140,18 +132,9 @@ __global__ void dram_write_kernel(uint4 *__restrict__ dst, int64_t n, uint32_t s
 template <int ILP>
 __global__ void dram_copy_kernel(const uint4 *__restrict__ src, uint4 *__restrict__ dst, int64_t n) {
     wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
         uint4 v[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) v[k] = src[i];
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) dst[i] = v[k];
-        }
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { v[k] = src[i]; });
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { dst[i] = v[k]; });
     });
 }
 

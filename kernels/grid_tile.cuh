@@ -8,7 +8,8 @@
 // one partial tile at the end checks bounds. Indices are int64.
 //
 // The streaming kernels walk the same tiles with striped scalar items
-// (wb_tile_item); this header adds the vector layout.
+// (wb_tile_items); this header adds the vector layout, from the same offset
+// function as tile.cuh's block tiles (wb_striped_offset).
 #pragma once
 
 #include <cstdint>
@@ -24,9 +25,10 @@ struct wb_grid_tile {
     static constexpr int vec = ILP % 4 == 0 ? 4 : (ILP % 2 == 0 ? 2 : 1);
 
     // Index of this thread's item j in the tile that starts at base: vector
-    // j / vec of the thread, element j % vec of that vector.
+    // j / vec of the thread, element j % vec of that vector (tile_loop.cuh's
+    // striped offset, tile.cuh's wb_layout::vec with the run-time block).
     static __device__ __forceinline__ int64_t index(int64_t base, int j) {
-        return base + ((int64_t)(j / vec) * blockDim.x + threadIdx.x) * vec + j % vec;
+        return base + wb_striped_offset<vec>((int64_t)threadIdx.x, j, (int64_t)blockDim.x);
     }
 
     // Streaming (evict-first) loads of this thread's items: the inputs are
@@ -63,10 +65,3 @@ struct wb_grid_tile {
         return Full || index(base, j) < n;
     }
 };
-
-// Sum over a converged warp; the result is valid in lane 0.
-__device__ __forceinline__ unsigned long long wb_warp_sum(unsigned long long x) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
-    return x;
-}

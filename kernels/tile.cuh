@@ -46,9 +46,9 @@ struct alignas(sizeof(T) * V) wb_pack {
 template <wb_layout L, typename T, int BT, int IPT>
 __device__ __forceinline__ int wb_tile_offset(int t, int i) {
     constexpr int V = wb_vec_items<T, IPT>();
-    if constexpr (L == wb_layout::striped) return i * BT + t;
+    if constexpr (L == wb_layout::striped) return wb_striped_offset<1>(t, i, BT);
     else if constexpr (L == wb_layout::blocked) return t * IPT + i;
-    else return ((i / V) * BT + t) * V + i % V;
+    else return wb_striped_offset<V>(t, i, BT);
 }
 
 // Loads this thread's items of the tile that starts at `tile`. FULL: all BT x
@@ -114,13 +114,6 @@ __device__ __forceinline__ int wb_warp_inclusive_sum(int x) {
     return x;
 }
 
-template <typename T>
-__device__ __forceinline__ T wb_warp_sum(T x) {
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
-    return x;
-}
-
 // Exclusive prefix sum of x over the block, in thread order; every thread also
 // gets the block total. One __syncthreads. warp_totals holds BT / 32 ints and
 // must not be written again until every thread has passed a later barrier
@@ -140,7 +133,7 @@ __device__ __forceinline__ int wb_block_exclusive_sum(int x, int *warp_totals, i
     return __shfl_sync(0xffffffffu, wincl - wt, warp) + incl - x;
 }
 
-// Sum of x over the block, valid in thread 0 only. One __syncthreads;
+// Sum of x over the block (wb_warp_sum, tile_loop.cuh), valid in thread 0 only. One __syncthreads;
 // warp_sums holds BT / 32 values.
 template <int BT, typename T>
 __device__ __forceinline__ T wb_block_sum(T x, T *warp_sums) {

@@ -1,4 +1,5 @@
-// tile_loop.cuh - the one tile loop of the suite. A tile is blockDim.x * ILP
+// tile_loop.cuh - the one tile loop of the suite, and where a thread's items
+// sit in a tile. A tile is blockDim.x * ILP
 // items (BT * IPT in tile.cuh's terms); a kernel handles each tile either
 // full (all items exist: unguarded, vectorized where the layout allows) or as
 // the one partial tile at the end (bounds checked: Crystal's BlockLoad
@@ -37,6 +38,39 @@ __device__ __forceinline__ auto wb_tile_at(long long n, long long begin, Tile &&
     return left >= TILE ? tile(TILE, wb_full<true>{}) : tile((int)left, wb_full<false>{});
 }
 
+// Where thread t's item k sits in a tile of bt threads striped by vectors of
+// V consecutive items: vector k / V of the thread, element k % V of it. V = 1
+// is the striped layout (k * bt + t): every warp access is contiguous. The
+// block-wide tiles (tile.cuh, bt = BT at compile time) and the grid-stride
+// ones (grid_tile.cuh, bt = blockDim.x) both place items with it.
+template <int V, typename I>
+__device__ __forceinline__ I wb_striped_offset(I t, int k, I bt) {
+    return ((I)(k / V) * bt + t) * V + k % V;
+}
+
 // Striped items: a thread's k-th item in the tile where its first item is
 // `first` (= base + threadIdx.x).
 __device__ __forceinline__ int64_t wb_tile_item(int64_t first, int k) { return first + (int64_t)k * blockDim.x; }
+
+// Calls f(k, i) for each of this thread's ILP striped items i of the tile
+// at base that exist (all of them in a full tile), k in order. A kernel that
+// loads all before storing any calls it twice: first the loads, then the
+// stores, so that ILP accesses are in flight.
+template <int ILP, typename Full, typename F>
+__device__ __forceinline__ void wb_tile_items(int64_t base, int64_t n, Full full, F &&f) {
+    const int64_t first = base + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < ILP; k++) {
+        const int64_t i = wb_tile_item(first, k);
+        if (full || i < n) f(k, i);
+    }
+}
+
+// Sum over a converged warp by butterfly: every lane gets the total. The one
+// warp reduction of kernels/ (block sums, per-warp atomics).
+template <typename T>
+__device__ __forceinline__ T wb_warp_sum(T x) {
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+    return x;
+}

@@ -1,5 +1,5 @@
 // transform.cu - out = a * x + b, element-wise, in the ways transform.h lists.
-// Layers: the per-tile bodies (stream, gather) over stream.cuh's tile loop,
+// Layers: the per-tile bodies (stream, gather) over tile_loop.cuh's tile walk,
 // one __global__ kernel choosing its body by access width at compile time,
 // and the extern "C" plan/launch that pick the instantiation at run time.
 #include <cub/device/device_transform.cuh>
@@ -36,18 +36,9 @@ template <> struct access<double, 16> { using type = double2; };
 template <int ILP, typename V, typename T>
 __device__ __forceinline__ void stream_tiles(const V *in, V *out, int64_t n, T a, T b) {
     wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
         V v[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) v[k] = in[i];
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) out[i] = op(v[k], a, b);
-        }
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { v[k] = in[i]; });
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { out[i] = op(v[k], a, b); });
     });
 }
 
@@ -57,24 +48,11 @@ __device__ __forceinline__ void stream_tiles(const V *in, V *out, int64_t n, T a
 template <int ILP, typename T>
 __device__ __forceinline__ void gather_tiles(const T *in, T *out, const int32_t *map, int64_t n, T a, T b) {
     wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
-        const int64_t first = base + threadIdx.x;
         int32_t j[ILP];
         T v[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) j[k] = map[i];
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) v[k] = in[j[k]];
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            const int64_t i = wb_tile_item(first, k);
-            if (full || i < n) out[i] = op(v[k], a, b);
-        }
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { j[k] = map[i]; });
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t) { v[k] = in[j[k]]; });
+        wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { out[i] = op(v[k], a, b); });
     });
 }
 

@@ -22,7 +22,15 @@
 #include "harness/run/family.h"
 #include "harness/run/sweep.h"
 
-WB_VARIANT_TABLE(variant_names, WB_CEILING_VARIANT_LIST, WB_CEILING_VARIANTS);
+/* The roles of the roof contract (harness/base/roof_contract.h): the
+ * ceilings that make the measured roof and the random-access wall. */
+#define WB_VARIANT_ROLE(id)                                          \
+    ((id) == WB_CEILING_INST_ISSUE      ? WB_ROLE_INST               \
+     : (id) == WB_CEILING_DRAM_READ     ? WB_ROLE_DRAM               \
+     : (id) == WB_CEILING_GATHER_WORD   ? WB_ROLE_GATHER_WORD        \
+     : (id) == WB_CEILING_GATHER_SECTOR ? WB_ROLE_GATHER_SECTOR      \
+                                        : WB_ROLE_NONE)
+WB_VARIANT_TABLE_ROLES(variant_names, WB_CEILING_VARIANT_LIST, WB_CEILING_VARIANTS);
 
 enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H, C_GATHER };
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/gpu/cuda_check.h"
+
 
 void wb_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed) {
     uint64_t s = seed;
@@ -116,10 +118,4 @@ int wb_mismatch_finish(const wb_mismatches *m, int64_t checked, const char *what
     if (m->total == 0) return WB_OK;
     return wb_fail(e, "verification of %s: %lld of %lld mismatched; first: %s", what, (long long)m->total,
                    (long long)checked, m->text);
-}
-
-int wb_close(double got, double expected, double tol) {
-    if (isnan(got) || isnan(expected)) return 0;
-    double scale = fabs(expected) > 1.0 ? fabs(expected) : 1.0;
-    return fabs(got - expected) <= tol * scale;
 }

@@ -88,7 +88,4 @@ void wb_mismatch_add_f64(wb_mismatches *m, int64_t index, double got, double exp
 /* WB_OK when nothing mismatched, else WB_ERR with the report in e. */
 int wb_mismatch_finish(const wb_mismatches *m, int64_t checked, const char *what, wb_err *e);
 
-/* Relative comparison for floating results: |got - exp| <= tol * max(1, |exp|); NaN never passes. */
-int wb_close(double got, double expected, double tol);
-
 #endif

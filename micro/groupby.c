@@ -214,6 +214,7 @@ static int gb_note(const gb_data *d, wb_point *p, wb_err *e) {
         break;
     case WB_GROUPBY_SHARED:
         if (d->table == WB_GROUPBY_TABLE_GLOBAL) {
+            p->fallback = 1;
             int dev = 0, optin = 0;
             WB_CUDA_TRY(e, cudaGetDevice(&dev));
             WB_CUDA_TRY(e, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));

@@ -301,6 +301,7 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     double lookups = 0;
     p->bytes_model = wb_ssb_bytes_model(q, &d->ans[qi], &d->z, &lookups);
     p->items = (double)d->cols.n;
+    p->lookups = lookups;
     p->places = d->out[qi].places;
     snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
              (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6);

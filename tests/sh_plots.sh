@@ -41,12 +41,16 @@ for gp in "$src"/plots/fig*.gp; do
     [ "$name" = fig4-profile ] && continue # a profile's figure: below
     if grep -q "^skip $name:" "$tmp/log"; then
         if [ "$name" = fig-compare ] && [ -z "$with" ] && [ "$results" != "$tmp/synthetic.h5" ]; then continue; fi
-        # A committed record older than a family: its figure renders from the synthetic file instead.
-        if [ "$results" != "$tmp/synthetic.h5" ] && grep -q "^skip $name: no ok point of the .* family" "$tmp/log" &&
-            [ -x "${WB_BUILD_DIR:-}/tests/test_export" ]; then
-            [ -f "$tmp/synthetic.h5" ] || "$WB_BUILD_DIR/tests/test_export" --write "$tmp/synthetic.h5"
+        # A committed record older than a family: its figure renders from a synthetic file instead, the
+        # family's own (tests/test_<f>_figure --write, docs/adding-a-family.md) or test_export's.
+        gen=${WB_BUILD_DIR:-}/tests/test_${name#fig-}_figure
+        synth=$tmp/synthetic-${name#fig-}.h5
+        [ -x "$gen" ] || gen=${WB_BUILD_DIR:-}/tests/test_export synth=$tmp/synthetic.h5
+        if [ "$results" != "$tmp/synthetic.h5" ] && [ -x "$gen" ] &&
+            grep -Eq "^skip $name: no ok point of (the .* family|family '.*')" "$tmp/log"; then
+            [ -f "$synth" ] || "$gen" --write "$synth"
             mkdir -p "$tmp/synthetic"
-            if "$wb" export "$tmp/synthetic.h5" --fig "$name" --out "$tmp/synthetic" >/dev/null &&
+            if "$wb" export "$synth" --fig "$name" --out "$tmp/synthetic" >/dev/null &&
                 gnuplot -e "data='$tmp/synthetic'; out='$tmp/synthetic/$name'" "$gp" && [ -s "$tmp/synthetic/$name.png" ]; then
                 echo "$name: not in $(basename "$results"); rendered from the synthetic file"
                 continue

@@ -13,6 +13,7 @@
 #include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/run/run_opts.h"
+#include "micro/family_figures.h"
 
 enum { O_NAME = 300, O_FLAG };
 static const struct option longs[] = {{"name", required_argument, NULL, O_NAME}, {"flag", no_argument, NULL, O_FLAG}, {0, 0, 0, 0}};
@@ -153,6 +154,8 @@ static void test_tools(const char *dir) {
 int main(void) {
     char dir[] = "/tmp/wb_cli_XXXXXX";
     if (!mkdtemp(dir)) return 1;
+    wb_err fe;
+    if (wb_micro_figures_add(&fe) != WB_OK) return fprintf(stderr, "figures: %s\n", fe.msg), 1; /* as main does */
     test_cli_next();
     test_run_opts();
     test_tools(dir);

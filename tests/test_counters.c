@@ -120,7 +120,7 @@ static void test_derive(void) {
     CHECK_NEAR(c.gips, 1.0e6 / 10.0e6, 1e-15);
 }
 
-/* The expected grouping, written out independently of counters.c. */
+/* The expected grouping, written out independently of harness/base/counters_derive.c. */
 static const struct {
     const char *reason, *group;
 } expected_group[] = {
@@ -150,7 +150,7 @@ static double fill_stalls(wb_counters *c, double expect[WB_STALL_GROUPS], double
         for (size_t k = 0; k < sizeof expected_group / sizeof expected_group[0]; k++)
             if (strcmp(expected_group[k].reason, reason) == 0) group = expected_group[k].group;
         if (!group) {
-            fprintf(stderr, "stall reason %s has no group in this test (and maybe none in counters.c)\n", reason);
+            fprintf(stderr, "stall reason %s has no group in this test (and maybe none in counters_derive.c)\n", reason);
             wb_test_failures++;
             continue;
         }

@@ -5,8 +5,10 @@
  * Checked on the rows stored in a real results file: an ok point (median of
  * its samples, verified, one data set for the points that share data), the
  * two skip paths (device memory, plan) with their reasons, a mismatch that
- * fails with verified = 0, the one line per point, and a context broken by
- * a sticky error stopping the run: no later point runs or is stored. */
+ * fails with verified = 0, the one line per point, a family of ceilings
+ * whose variant with the DRAM roof role sets the run's measured bandwidth
+ * (and one of no role sets nothing), and a context broken by a sticky
+ * error stopping the run: no later point runs or is stored. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +61,17 @@ static int no_sweep(const wb_sink *s) { (void)s; return WB_OK; }
 static const wb_family mock = {
     .name = "mock", .summary = "a family of the test", .variants = mock_variants, .nvariants = M_VARIANTS,
     .sweep = {no_sweep, no_sweep, no_sweep}, .device_bytes = mock_bytes, .same_data = mock_same,
+    .data_create = mock_create, .data_destroy = mock_destroy, .plan = mock_plan, .reset = mock_reset,
+    .launch = mock_launch, .verify = mock_verify,
+};
+
+/* A family of ceilings: variant 0 plays the DRAM roof's role (the name the
+ * roof contract gives it), variant 1 none (and mismatches, as in mock). */
+static const wb_variant ceiling_variants[] = {{WB_ROOF_DRAM_VARIANT, "the DRAM roof", WB_ROLE_DRAM},
+                                              {"no_role", "a ceiling of its own"}};
+static const wb_family mock_ceilings = {
+    .name = "mock_ceilings", .summary = "ceilings of the test", .ceilings = 1, .variants = ceiling_variants,
+    .nvariants = 2, .sweep = {no_sweep, no_sweep, no_sweep}, .device_bytes = mock_bytes, .same_data = mock_same,
     .data_create = mock_create, .data_destroy = mock_destroy, .plan = mock_plan, .reset = mock_reset,
     .launch = mock_launch, .verify = mock_verify,
 };
@@ -154,7 +167,7 @@ int main(void) {
     wb_err e = {""};
     CHECK(wb_run_init(&r, 5, 1, &e) == WB_OK);
     r.seed = 42;
-    r.total = 6;
+    r.total = 7;
     CHECK(wb_store_create(path, &r.store, &e) == WB_OK && wb_store_attr_str(r.store, "git_rev", "test", &e) == WB_OK);
     snprintf(r.counters_off, sizeof r.counters_off, "off (test)");
 
@@ -163,7 +176,7 @@ int main(void) {
                            point(&r, M_GOOD, 2000, -1)};
     CHECK(call(&pts[0]) == WB_OK);
     CHECK(creates == 1 && memcmp(r.cache_data, &r.seed, sizeof r.seed) == 0); /* the run's seed reached the data */
-    CHECK(strstr(last_line, "[1/6] mock/good/n:1000  2.1 ms  476.2 GB/s  noise ") && strstr(last_line, "ETA "));
+    CHECK(strstr(last_line, "[1/7] mock/good/n:1000  2.1 ms  476.2 GB/s  noise ") && strstr(last_line, "ETA "));
     fake_others = 2; /* two other processes hold the GPU around this point's samples */
     CHECK(call(&pts[1]) == WB_OK && creates == 1); /* same data: reused */
     fake_others = 0;
@@ -172,6 +185,17 @@ int main(void) {
     CHECK(call(&pts[3]) == WB_SKIP && strstr(last_line, "needs 8796.09 GB of device memory"));
     CHECK(call(&pts[4]) == WB_ERR && strstr(last_line, "FAILED: 1 mismatch"));
     CHECK(r.ok == 2 && r.skipped == 2 && r.failed == 1 && !r.broken);
+
+    /* The DRAM roof of the run comes from the ceiling whose role it is: not before, not from a mock point. */
+    CHECK(isnan(r.measured.dram_gbps));
+    wb_run_point roof = point(&r, 0, 1000, -1);
+    roof.family = &mock_ceilings;
+    snprintf(roof.p.family, sizeof roof.p.family, "%s", mock_ceilings.name);
+    snprintf(roof.p.variant, sizeof roof.p.variant, "%s", ceiling_variants[0].name);
+    wb_point_name(&roof.p, roof.name, sizeof roof.name);
+    CHECK(call(&roof) == WB_OK && r.ok == 3);
+    CHECK_NEAR(r.measured.dram_gbps, 1000 / 2.1, 1e-6);
+    CHECK(isnan(r.measured.inst_gips));
 
     broken_after = launches + 2; /* after the next point's verify and warm-up, a sticky error */
     int created = creates;
@@ -189,8 +213,8 @@ int main(void) {
     wb_results res;
     CHECK(wb_results_open(path, &res, &e) == WB_OK);
     if (e.msg[0]) fprintf(stderr, "%s\n", e.msg);
-    CHECK(res.nrows == 6);
-    if (res.nrows == 6) {
+    CHECK(res.nrows == 7);
+    if (res.nrows == 7) {
         const wb_row *w = res.rows;
         CHECK(!strcmp(w[0].m.status, "ok") && w[0].m.verified == 1 && w[0].m.reps == 5);
         CHECK_NEAR(w[0].m.time_median_ms, 2.1, 1e-9); /* of 2.0 .. 2.2 */
@@ -199,7 +223,9 @@ int main(void) {
         CHECK(!strcmp(w[2].m.status, "skipped") && !strcmp(w[2].m.reason, "seven groups do not fit the table"));
         CHECK(!strcmp(w[3].m.status, "skipped") && strstr(w[3].m.reason, "of device memory"));
         CHECK(!strcmp(w[4].m.status, "failed") && w[4].m.verified == 0 && strstr(w[4].m.reason, "mismatch"));
-        CHECK(!strcmp(w[5].m.status, "failed") && strstr(w[5].m.reason, "illegal memory access"));
+        CHECK(!strcmp(w[6].m.status, "failed") && strstr(w[6].m.reason, "illegal memory access"));
+        CHECK(!strcmp(w[5].p.family, "mock_ceilings") && !strcmp(w[5].m.status, "ok"));
+        CHECK_NEAR(wb_results_attr_f64(&res, "ceiling_dram_read_gbps"), 1000 / 2.1, 1e-6); /* its best, kept */
         CHECK(!strcmp(w[0].c.note, "off (test)"));
         CHECK(w[0].m.gpu_temp_c == 61 && isnan(w[0].m.mem_temp_c) && w[0].m.power_w == 412.5); /* stored as read */
         CHECK(isnan(w[2].m.gpu_temp_c)); /* a skipped point took no samples: nothing read */

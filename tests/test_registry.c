@@ -4,11 +4,16 @@
  * variant refused; wb_sink_add fills family and variant from the family's
  * table and refuses a variant_id the family does not have; every built-in
  * variant table matches its enum count (also checked at compile time) and
- * every test sweep gives points of its own family only. */
+ * every test sweep gives points of its own family only; the ceiling family
+ * offers every variant of the roof contract (harness/base/roof_contract.h),
+ * the one place the harness names them, and gives each roof role to one
+ * variant of the contract's name; a role elsewhere, or under another name,
+ * is refused. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/check.h"
+#include "harness/base/roof_contract.h"
 #include "harness/run/family.h"
 #include "micro/families.h"
 
@@ -42,13 +47,35 @@ static int all_of(void *ctx, const wb_point *p) {
 int main(void) {
     wb_err e = {""};
     CHECK(wb_micro_families_add(&e) == WB_OK);
-    static const char *const order[] = {"ceiling", "transform", "select", "scan", "probe", "groupby", "expr", "ssb"};
-    CHECK(wb_registry_count() == 8);
-    for (int i = 0; i < 8; i++) CHECK(wb_registry_at(i) && strcmp(wb_registry_at(i)->name, order[i]) == 0);
-    CHECK(wb_family_builtin(wb_registry_at(7)));
+    static const char *const order[] = { /* the list, in its order */
+#define WB_FAMILY(name, figure) #name,
+#include "micro/families.def"
+#undef WB_FAMILY
+    };
+    const int nbuiltin = (int)(sizeof order / sizeof order[0]);
+    CHECK(nbuiltin >= 8 && strcmp(order[0], "ceiling") == 0 && wb_registry_count() == nbuiltin);
+    for (int i = 0; i < nbuiltin; i++) CHECK(wb_registry_at(i) && strcmp(wb_registry_at(i)->name, order[i]) == 0);
+    CHECK(wb_family_builtin(wb_registry_at(nbuiltin - 1)));
     CHECK(wb_registry_at(wb_registry_count()) == NULL && wb_registry_at(-1) == NULL);
     CHECK(wb_family_find("select") == wb_registry_at(2) && wb_family_find("nosuch") == NULL);
     CHECK(wb_family_variant(wb_family_find("groupby"), "sort") == 2);
+
+    /* The roof contract: the family of ceilings, with every variant the tools read roofs and walls from. */
+    const wb_family *ceiling = wb_family_find(WB_CEILING_FAMILY);
+    CHECK(ceiling && ceiling->ceilings == 1);
+    static const char *const roles[] = WB_ROOF_CONTRACT_VARIANTS;
+    for (size_t i = 0; ceiling && i < sizeof roles / sizeof roles[0]; i++) {
+        if (wb_family_variant(ceiling, roles[i]) < 0) fprintf(stderr, "ceiling lacks the contract's '%s'\n", roles[i]);
+        CHECK(wb_family_variant(ceiling, roles[i]) >= 0);
+    }
+    for (int i = 0; i < wb_registry_count(); i++) /* one family of ceilings: the shards and the tools know it by name */
+        CHECK(!wb_registry_at(i)->ceilings || wb_registry_at(i) == ceiling);
+    static const char *const role_name[WB_ROLES] = WB_ROOF_ROLE_VARIANTS;
+    for (int role = WB_ROLE_NONE + 1; ceiling && role < WB_ROLES; role++) {
+        int holders = 0, v = wb_family_variant(ceiling, role_name[role]);
+        for (int i = 0; i < ceiling->nvariants; i++) holders += (int)ceiling->variants[i].role == role;
+        CHECK(holders == 1 && v >= 0 && (int)ceiling->variants[v].role == role);
+    }
 
     /* The built-in sweeps: every point names its own family and a variant of its table. */
     for (int i = 0; i < wb_registry_count(); i++) {
@@ -70,6 +97,20 @@ int main(void) {
     CHECK(wb_registry_add(&ok, &e) == WB_OK && wb_family_find("plugin_x") == &ok && !wb_family_builtin(&ok));
     CHECK(wb_registry_add(&ok, &e) == WB_ERR && strstr(e.msg, "collides with the already loaded family"));
     CHECK(wb_registry_count() == before + 1);
+
+    /* A roof role outside a family of ceilings, or under another name than the contract's, is refused. */
+    static const wb_variant roled[] = {{WB_ROOF_DRAM_VARIANT, "the DRAM roof", WB_ROLE_DRAM}, {"b", "second"}};
+    wb_family not_ceilings = FAMILY("not_ceilings");
+    not_ceilings.variants = roled;
+    CHECK(wb_registry_add(&not_ceilings, &e) == WB_ERR && strstr(e.msg, "variant 'dram_read' plays roof role"));
+    static const wb_variant misnamed[] = {{"a", "first", WB_ROLE_INST}, {"b", "second"}};
+    wb_family wrong_name = FAMILY("wrong_name");
+    wrong_name.ceilings = 1, wrong_name.variants = misnamed;
+    CHECK(wb_registry_add(&wrong_name, &e) == WB_ERR && strstr(e.msg, "the roof contract names"));
+    wb_family right = FAMILY("right_roles");
+    right.ceilings = 1, right.variants = roled;
+    CHECK(wb_registry_add(&right, &e) == WB_OK);
+    CHECK(wb_registry_count() == before + 2);
 
     wb_family no_verify = FAMILY("no_verify");
     no_verify.verify = NULL;

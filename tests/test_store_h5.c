@@ -120,9 +120,12 @@ static void check_columns_table(const char *path) {
     CHECK(H5Sget_simple_extent_npoints(space) == n);
     CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
     for (int i = 0; i < n; i++) {
+        CHECK(c[i].unit && c[i].desc && c[i].desc[0]); /* a launch axis takes both from axes.h */
         CHECK(strcmp(got[i].name, c[i].name) == 0);
-        CHECK(strcmp(got[i].unit, c[i].unit) == 0);
+        CHECK(c[i].unit && strcmp(got[i].unit, c[i].unit) == 0);
     }
+    const wb_column *ilp = wb_schema_find("ilp"), *occ = wb_schema_find("occupancy_target");
+    CHECK(ilp && occ && strcmp(ilp->unit, "items/thread") == 0 && strcmp(occ->unit, "fraction") == 0);
     CHECK(H5Sclose(space) >= 0 && H5Tclose(s48) >= 0 && H5Tclose(s32) >= 0 && H5Tclose(t) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
     free(got);
@@ -406,14 +409,16 @@ static void check_schema1_record(void) {
  * = 16 places and one sample per place unless the noise or the timeout
  * stopped it first; the others have none. The board's state (schema 5):
  * NaN in the schema-4 record 5280b51; in 47c0bec, GPU and HBM temperature
- * and power on every measured point, in plausible ranges. */
+ * and power on every measured point, in plausible ranges. The facts of
+ * schema 6 (lookups, fallback) read as not applicable in both. */
 static void check_placed(const char *path, int schema) {
     wb_results r;
     wb_err e = {""};
     CHECK(wb_results_open(path, &r, &e) == WB_OK);
-    int64_t placed = 0, bad = 0, uncovered = 0, thermal_bad = 0;
+    int64_t placed = 0, bad = 0, uncovered = 0, thermal_bad = 0, facts_bad = 0;
     for (int64_t i = 0; i < r.nrows; i++) {
         const wb_row *w = &r.rows[i];
+        facts_bad += !isnan(w->p.lookups) || w->p.fallback != -1;
         if (strcmp(w->m.status, "ok") != 0) continue;
         const int contended = strcmp(w->p.family, "select") == 0 || strcmp(w->p.family, "scan") == 0 ||
                               strcmp(w->p.family, "ssb") == 0 ||
@@ -429,7 +434,7 @@ static void check_placed(const char *path, int schema) {
     if (bad || uncovered || thermal_bad)
         fprintf(stderr, "%s: %lld rows with wrong places, %lld plateaus before one sample a place, %lld rows with "
                 "wrong thermal columns\n", path, (long long)bad, (long long)uncovered, (long long)thermal_bad);
-    CHECK(bad == 0 && uncovered == 0 && thermal_bad == 0 && placed > 900);
+    CHECK(bad == 0 && uncovered == 0 && thermal_bad == 0 && facts_bad == 0 && placed > 900);
     wb_results_free(&r);
 }
 

@@ -2,7 +2,7 @@
  * table size, log-log interpolation, no extrapolation; and the gather
  * ceiling's CPU reference (micro/ceiling_ref.c) against a plain loop over a
  * table held in memory, with slots that stay inside the table and cover it;
- * the hierarchical roofline's intensities (harness/gpu/counters.c). */
+ * the hierarchical roofline's intensities (harness/base/counters_derive.c). */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,9 +1,10 @@
 /* error.h - errors as values: every failing call fills a caller's wb_err with
  * what failed and why, and returns -1. The run loop prefixes the point.
  *
- * One policy per failure class: wb_cuda_check for CUDA runtime calls,
- * wb_fail for everything else. The CUPTI and HDF5 helpers live in their
- * modules (counters.c, store_h5.c) and end in the same wb_err. */
+ * One policy per failure class: wb_cuda_check for CUDA runtime calls
+ * (harness/gpu/cuda_check.h: the GPU floor), wb_fail for everything else.
+ * The CUPTI and HDF5 helpers live in their modules (counters_cupti.c,
+ * h5util.c) and end in the same wb_err. */
 #ifndef WB_ERROR_H
 #define WB_ERROR_H
 
@@ -39,17 +40,6 @@ int wb_skip(wb_err *e, const char *fmt, ...)
 
 /* Prepends "prefix: " to e->msg (used to name the benchmark point). */
 void wb_err_prefix(wb_err *e, const char *prefix);
-
-/* code is a cudaError_t. Returns WB_OK for cudaSuccess; otherwise writes
- * "file:line: call: cudaErrorName (description)" into e and returns WB_ERR. */
-int wb_cuda_check(int code, const char *call, const char *file, int line, wb_err *e);
-
-#define WB_CUDA(e, call) wb_cuda_check((int)(call), #call, __FILE__, __LINE__, (e))
-/* Returns from the enclosing int function on failure. */
-#define WB_CUDA_TRY(e, call)                                  \
-    do {                                                      \
-        if (WB_CUDA((e), (call)) != WB_OK) return WB_ERR;     \
-    } while (0)
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* metrics.h - the one table of hardware counters: each row names the HDF5
  * column, the Nsight Compute/CUPTI metric it comes from, its unit and scale.
- * It drives both the CUPTI request (counters.c) and the /points columns
+ * It drives both the CUPTI request (harness/gpu/counters_cupti.c) and the /points columns
  * (schema.c); wb_counters.v[i] holds row i. */
 #ifndef WB_METRICS_H
 #define WB_METRICS_H
@@ -18,6 +18,10 @@ typedef struct wb_metric {
      * passes than WB_PASS_BUDGET; higher ranks go first, later rows first
      * within a rank (L2 throughput 3, L1 throughput 2, stall reasons 1). */
     int extra;
+    /* The schema version whose files first hold the column (0: every
+     * version); a new row sets the bumped WB_SCHEMA_VERSION
+     * (harness/store/schema.h), and older files read it as NaN. */
+    int since;
 } wb_metric;
 
 extern const wb_metric wb_metrics[];

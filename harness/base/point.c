@@ -10,9 +10,9 @@ void wb_point_init(wb_point *p) {
     memset(p, 0, sizeof *p);
     p->variant_id = -1;
     p->n = -1;
-#define WB_AXIS_DEFAULT(column, type, na, unit, desc) p->column = na;
+#define WB_AXIS_DEFAULT(column, type, na, unit, desc, since) p->column = na;
     WB_POINT_AXES(WB_AXIS_DEFAULT)
-#define WB_LAUNCH_DEFAULT(column, type, na, unit, desc) p->launch.column = na;
+#define WB_LAUNCH_DEFAULT(column, type, na, unit, desc, since) p->launch.column = na;
     WB_LAUNCH_AXES(WB_LAUNCH_DEFAULT)
     p->table_bytes = NAN;
     p->launch.grid = -1;
@@ -24,6 +24,8 @@ void wb_point_init(wb_point *p) {
     p->bytes_model = NAN;
     p->items = NAN;
     p->places = -1;
+    p->lookups = NAN;
+    p->fallback = -1;
 }
 
 void wb_row_init(wb_row *r) {
@@ -79,8 +81,8 @@ const char *wb_point_name(const wb_point *p, char *buf, size_t len) {
         if (WB_AXIS_IS_F64_##type) append(buf, len, &at, "/" #column ":%g", (double)(v));        \
         else append(buf, len, &at, "/" #column ":%lld", (long long)(v));                         \
     }
-#define WB_LAUNCH_NAME(column, type, na, unit, desc) WB_AXIS_NAME(p->launch.column, column, type, na)
-#define WB_POINT_NAME(column, type, na, unit, desc) WB_AXIS_NAME(p->column, column, type, na)
+#define WB_LAUNCH_NAME(column, type, na, unit, desc, since) WB_AXIS_NAME(p->launch.column, column, type, na)
+#define WB_POINT_NAME(column, type, na, unit, desc, since) WB_AXIS_NAME(p->column, column, type, na)
     WB_LAUNCH_AXES(WB_LAUNCH_NAME)
     WB_POINT_AXES(WB_POINT_NAME)
     return buf;

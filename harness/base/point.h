@@ -1,5 +1,5 @@
 /* point.h - one benchmark point: what micro/ asks to measure (wb_point), what
- * the timing pass measured (wb_measure), what the counter pass counted
+ * the timing pass measured (wb_timed), what the counter pass counted
  * (wb_counters), and the row of /points that holds all three (wb_row).
  * Axes that do not apply are -1 (integers) or NaN (reals), never 0. */
 #ifndef WB_POINT_H
@@ -16,19 +16,24 @@ typedef struct wb_point {
     char dtype[8];          /* "int32", "int64", "double"; "" where not an axis */
     char layout[16];        /* data shape: "uniform", "zipf", "chain", "tree", ...; "" */
     int64_t n;              /* elements (rows) */
-#define WB_AXIS_FIELD(column, type, na, unit, desc) WB_AXIS_CTYPE_##type column;
+#define WB_AXIS_FIELD(column, type, na, unit, desc, since) WB_AXIS_CTYPE_##type column;
     WB_POINT_AXES(WB_AXIS_FIELD) /* selectivity, table_entries, ...: harness/base/axes.h */
 #undef WB_AXIS_FIELD
     wb_launch launch;       /* ilp, occupancy_target, block, sm_limit + what plan filled */
     double bytes_model;     /* bytes the algorithm must move (inputs once, outputs once) */
     double items;           /* items processed, for per-item rates (usually n) */
     double table_bytes;     /* bytes of the table read at random (gathers, probes; plan sets it); NaN */
+    /* Facts plan states for the tools as numbers (the note is for people
+     * and is never parsed): */
+    double lookups;         /* random lookups into tables the point makes (ssb: dimension-map probes); NaN */
+    int fallback;           /* 1: the variant ran its fallback kernel (groupby shared: the table did not
+                             * fit shared memory); 0 (the harness sets 0 before plan); -1 unrecorded */
     char note[96];          /* what the point did that its axes do not say */
     int places;             /* plan sets it: places its reset moves a contended output over, one a
                              * sample (micro/data.h); 0 none (the harness sets 0 before plan); -1 unrecorded */
 } wb_point;
 
-typedef struct wb_measure {
+typedef struct wb_timed {
     int64_t id;             /* row number in /points; key of /samples */
     int reps;               /* --reps R (fixed count); 0: noise-driven sampling */
     int repetition;         /* Google Benchmark repetition index (0 unless --benchmark_repetitions) */
@@ -52,7 +57,7 @@ typedef struct wb_measure {
     double setup_ms;        /* host wall time of data creation (when this point made it) + plan + verification */
     double gather_greqs;    /* the run's gather_word ceiling at this point's table_bytes (G requests/s); NaN */
     double gather_pct;      /* 100 x items per second / gather_greqs: a probe against the random-access wall */
-} wb_measure;
+} wb_timed;
 
 #define WB_METRICS_MAX 48
 #define WB_STALL_GROUPS 7
@@ -75,7 +80,7 @@ typedef struct wb_counters {
 
 typedef struct wb_row {
     wb_point p;
-    wb_measure m;
+    wb_timed m;
     wb_counters c;
     char name[256];                  /* wb_point_name(&p): set by the store on write and read (/points "name") */
 } wb_row;

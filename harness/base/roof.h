@@ -6,11 +6,9 @@
 
 #include <stddef.h>
 
-/* Where a run's measured roof comes from: the family whose rows are
- * ceilings, and its two variants that make the roof. */
-#define WB_CEILING_FAMILY "ceiling"
-#define WB_ROOF_INST_VARIANT "inst_issue" /* G inst/s, from the counters */
-#define WB_ROOF_DRAM_VARIANT "dram_read"  /* GB/s of the bytes model */
+/* Where a run's measured roof comes from: the ceiling family's
+ * WB_ROOF_INST_VARIANT and WB_ROOF_DRAM_VARIANT rows (the roof contract). */
+#include "harness/base/roof_contract.h"
 
 /* The file attribute that keeps a ceiling variant's best value:
  * "ceiling_<variant>_<what>", what "gbps" or "gips". Returns buf. */

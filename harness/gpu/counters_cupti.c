@@ -23,6 +23,7 @@
 
 #include "harness/gpu/counters_cupti.h"
 #include "harness/base/metrics.h"
+#include "harness/gpu/cuda_check.h"
 
 /* One range a point, one point per batch member. */
 #define WB_MAX_RANGES WB_COUNTERS_BATCH_MAX

@@ -1,8 +1,7 @@
-/* cuda_check.c - the single CUDA error policy (declared in
- * harness/base/error.h, so that every floor may name it). */
+/* cuda_check.c - the single CUDA error policy (cuda_check.h). */
 #include <cuda_runtime_api.h>
 
-#include "harness/base/error.h"
+#include "harness/gpu/cuda_check.h"
 
 int wb_cuda_check(int code, const char *call, const char *file, int line, wb_err *e) {
     if (code == (int)cudaSuccess) return WB_OK;

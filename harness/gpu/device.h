@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "harness/base/error.h"
+#include "harness/gpu/cuda_check.h"
 
 typedef struct wb_device {
     int ordinal;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness/base/metrics.h"
+#include "harness/base/roof_contract.h"
 #include "harness/base/profile_agg.h"
 #include "harness/commands.h"
 #include "harness/profile/child.h"
@@ -62,9 +63,11 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         char self[4096], outdir[4200];
         if (self_path(self, sizeof self) != 0) return wb_fail(e, "readlink /proc/self/exe: %s", strerror(errno));
         snprintf(outdir, sizeof outdir, "%s/ceilings", rawdir);
-        char *argv[] = {self, "run", "--family", "ceiling", "--variant", "dram_read,inst_issue", "--sweep", "quick",
-                        "--out", outdir, NULL};
-        fprintf(stderr, "wallbench profile: measuring this GPU's roof (ceiling family: dram_read, inst_issue)\n");
+        /* The roof's two ceilings, named by the roof contract (the harness names no family elsewhere). */
+        char *argv[] = {self, "run", "--family", WB_CEILING_FAMILY, "--variant", WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT,
+                        "--sweep", "quick", "--out", outdir, NULL};
+        fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s, %s)\n", WB_CEILING_FAMILY,
+                WB_ROOF_DRAM_VARIANT, WB_ROOF_INST_VARIANT);
         wb_child_result cr;
         if (wb_child_run(argv, NULL, 0, &cr, e) != WB_OK) return WB_ERR;
         if (cr.exit_code != 0)

@@ -2,7 +2,8 @@
  * to measure), its data (inputs, filled once and shared by the points that
  * agree on data axes, with the CPU reference), and a launch callback that
  * only launches. Adding a family: kernels/<family>.cu, micro/<family>.c,
- * one line in micro/families.def (README: Adding a family); or, outside
+ * its figure micro/<family>_figure.c, one line in micro/families.def
+ * (docs/adding-a-family.md); or, outside
  * the tree, a plugin (WB_PLUGIN below, examples/wallbench-plugin). */
 #ifndef WB_FAMILY_H
 #define WB_FAMILY_H
@@ -14,6 +15,7 @@
 #include "harness/gpu/device.h"
 #include "harness/base/error.h"
 #include "harness/base/point.h"
+#include "harness/base/roof_contract.h"
 
 typedef enum {
     WB_SWEEP_TEST,  /* tiny, odd sizes (0, 1, non-multiples of the tile), every variant: CTest */
@@ -42,10 +44,12 @@ int wb_sink_add(const wb_sink *s, wb_point *p);
 /* One sweep of a family: calls wb_sink_add for every point. */
 typedef int (*wb_sweep_fn)(const wb_sink *s);
 
-/* One variant: its name (point names, the variant column) and what it does. */
+/* One variant: its name (point names, the variant column), what it does,
+ * and in a family of ceilings the roof role it plays (0: none). */
 typedef struct wb_variant {
     const char *name;
     const char *summary;
+    wb_roof_role role;
 } wb_variant;
 
 /* A family's variant table from its list in kernels/<f>.h (see
@@ -56,13 +60,20 @@ typedef struct wb_variant {
     static const wb_variant table[] = {list(WB_VARIANT_ROW)};               \
     _Static_assert(sizeof table / sizeof *table == (count), #table ": one row per enum value")
 #define WB_VARIANT_COUNT(table) ((int)(sizeof table / sizeof *table))
+/* The same with each row's roof role: define WB_VARIANT_ROLE(id), a
+ * constant expression of the enum value, before it (micro/ceiling.c). */
+#define WB_VARIANT_ROW_ROLE(id, name, summary) [id] = {name, summary, WB_VARIANT_ROLE(id)},
+#define WB_VARIANT_TABLE_ROLES(table, list, count)                          \
+    static const wb_variant table[] = {list(WB_VARIANT_ROW_ROLE)};          \
+    _Static_assert(sizeof table / sizeof *table == (count), #table ": one row per enum value")
 
 typedef struct wb_family {
     const char *name;
     const char *summary;
     /* 1: the family's rows are ceilings: each variant's best value is kept
-     * as a file attribute (wb_ceiling_attr, harness/base/roof.h), and its
-     * inst_issue and dram_read rows make the run's measured roof. */
+     * as a file attribute (wb_ceiling_attr, harness/base/roof.h), and the
+     * variants' roles (wb_variant.role) make the run's measured roof and
+     * its random-access wall. */
     int ceilings;
     const wb_variant *variants; /* WB_VARIANT_TABLE: the kernels' enum order */
     int nvariants;
@@ -84,7 +95,8 @@ typedef struct wb_family {
     void (*data_destroy)(void *data);
 
     /* Completes p->launch (grid, smem, occupancy, temp_bytes), p->bytes_model,
-     * p->items and p->note; allocates scratch into data. WB_SKIP when the
+     * p->items, the facts the tools read (p->lookups, p->fallback: never only
+     * in p->note) and p->note; allocates scratch into data. WB_SKIP when the
      * configuration cannot run (e.g. shared table too large). */
     int (*plan)(void *data, wb_point *p, wb_err *e);
 
@@ -113,7 +125,8 @@ typedef struct wb_family {
 /* Appends f. WB_ERR with one sentence naming the family when its name is
  * empty, too long for wb_point.family or taken (built in or loaded), a
  * callback, sweep or its variant table is missing or names a variant
- * twice, or the registry is full. */
+ * twice, a variant plays a roof role in a family that is not of ceilings
+ * or under another name than the roof contract's, or the registry is full. */
 int wb_registry_add(const wb_family *f, wb_err *e);
 /* The families added so far are the built-in ones (micro/families.c). */
 void wb_registry_mark_builtin(void);
@@ -133,7 +146,7 @@ void wb_registry_clear(void);
  * the entry point the harness looks up after dlopen. The harness refuses a
  * plugin built against another interface: bump WB_FAMILY_INTERFACE_VERSION
  * whenever wb_family, wb_point, wb_launch, wb_device or wb_err change. */
-#define WB_FAMILY_INTERFACE_VERSION 3 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings; 3: wb_point.places */
+#define WB_FAMILY_INTERFACE_VERSION 4 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings; 3: wb_point.places; 4: wb_point.lookups, fallback, wb_variant.role */
 #define WB_PLUGIN_ENTRY "wb_plugin_entry"
 
 typedef struct wb_plugin {

@@ -11,6 +11,7 @@
 
 #include "harness/base/stats.h"
 #include "harness/run/ncu.h"
+#include "harness/base/roof_contract.h"
 
 /* Memory left free beyond a point's declared bytes: the context, kernel
  * stacks and library workspaces need some, and an out-of-memory failure in
@@ -141,6 +142,7 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     double t1 = wb_now_s();
     spend(r, WB_SPENT_DATA, t1 - t0);
     r->row.p.places = 0; /* plan sets it where a reset moves an output */
+    r->row.p.fallback = 0; /* and this where the variant falls back */
     if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
     /* Every launch of the point inside one range, for nsys/ncu --nvtx filters;
@@ -238,7 +240,7 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
  * and power then, so that a reader can tell whether two runs of a point
  * saw the board in another state (compare --repeat prints them). */
 static void step_clock(wb_run *r) {
-    wb_measure *m = &r->row.m;
+    wb_timed *m = &r->row.m;
     double *c = malloc((size_t)(r->nsamples ? r->nsamples : 1) * sizeof *c);
     int n = 0;
     uint64_t events = 0;
@@ -299,7 +301,7 @@ static void step_summaries(wb_run *r) {
     wb_stats_summarize(k ? k : r->samples, k ? n : r->nsamples, &s);
     free(k);
     r->row.m.noise = wb_noise(r->samples, r->sample_keep, r->nsamples);
-    wb_measure *m = &r->row.m;
+    wb_timed *m = &r->row.m;
     m->time_median_ms = s.median;
     m->time_min_ms = s.min;
     m->time_max_ms = s.max;
@@ -323,9 +325,17 @@ static int store_ceiling(wb_run *r, const wb_row *row, double size_bytes, const 
     return wb_store_ceiling(r->store, &c, e);
 }
 
+/* The roof role of the point's variant (wb_variant.role); none outside a
+ * family of ceilings. */
+static wb_roof_role role_of(const wb_run *r) {
+    const wb_family *f = r->cur->family;
+    const int v = r->row.p.variant_id;
+    return f->ceilings && v >= 0 && v < f->nvariants ? f->variants[v].role : WB_ROLE_NONE;
+}
+
 /* In a family of ceilings (wb_family.ceilings): every variant's best goes
- * into /ceilings, and the best ok points of the instruction and DRAM-read
- * ceilings make the measured roof. */
+ * into /ceilings, and the best ok points of the ceilings whose role is the
+ * instruction or the DRAM ceiling make the measured roof. */
 static int track_ceiling(wb_run *r, wb_err *e) {
     const wb_row *row = &r->row;
     if (!r->cur->family->ceilings) return WB_OK;
@@ -346,8 +356,8 @@ static int track_ceiling(wb_run *r, wb_err *e) {
         c->gips = row->c.gips;
         if (store_ceiling(r, row, NAN, "G inst/s", c->gips, e) != WB_OK) return WB_ERR;
     }
-    if (strcmp(c->variant, WB_ROOF_INST_VARIANT) == 0) r->measured.inst_gips = c->gips;
-    if (strcmp(c->variant, WB_ROOF_DRAM_VARIANT) == 0) r->measured.dram_gbps = c->gbps;
+    if (role_of(r) == WB_ROLE_INST) r->measured.inst_gips = c->gips;
+    if (role_of(r) == WB_ROLE_DRAM) r->measured.dram_gbps = c->gbps;
     return WB_OK;
 }
 
@@ -364,7 +374,7 @@ static int track_wall(wb_run *r, wb_err *e) {
         row->m.gather_pct = 100 * greqs / row->m.gather_greqs;
         return WB_OK;
     }
-    const int k = strcmp(row->p.variant, "gather_sector") == 0 ? 1 : strcmp(row->p.variant, "gather_word") == 0 ? 0 : -1;
+    const int k = role_of(r) == WB_ROLE_GATHER_SECTOR ? 1 : role_of(r) == WB_ROLE_GATHER_WORD ? 0 : -1;
     if (k < 0 || !wb_wall_add(&r->walls[k], t, greqs)) return WB_OK;
     return store_ceiling(r, row, t, "G req/s", greqs, e);
 }
@@ -378,7 +388,7 @@ static void keep_row(wb_run *r) {
 void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total,
                      double eta_s, char *buf, size_t len) {
     char what[sizeof ((wb_err *)0)->msg + 64];
-    const wb_measure *m = &row->m;
+    const wb_timed *m = &row->m;
     if (status == WB_OK) {
         char rate[32] = "", noise[24] = "";
         if (isfinite(m->gbps_model) && m->gbps_model > 0) snprintf(rate, sizeof rate, "  %.1f GB/s", m->gbps_model);

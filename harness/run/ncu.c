@@ -1,5 +1,6 @@
 /* ncu.c - the --ncu sample (see ncu.h). */
 #include "harness/run/ncu.h"
+#include "harness/gpu/cuda_check.h"
 
 #include <nvtx3/nvToolsExt.h>
 

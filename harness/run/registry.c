@@ -31,6 +31,13 @@ int wb_registry_add(const wb_family *f, wb_err *e) {
             return wb_fail(e, "family '%s': variant %d has no name or one longer than %d characters", f->name, v,
                            (int)sizeof ((wb_point *)0)->variant - 1);
         if (wb_family_variant(f, name) != v) return wb_fail(e, "family '%s' lists variant '%s' twice", f->name, name);
+        static const char *const role_name[WB_ROLES] = WB_ROOF_ROLE_VARIANTS;
+        const wb_roof_role role = f->variants[v].role;
+        if (role == WB_ROLE_NONE) continue;
+        if ((int)role < 0 || role >= WB_ROLES || !f->ceilings || strcmp(name, role_name[role]) != 0)
+            return wb_fail(e, "family '%s': variant '%s' plays roof role %d, which only a family of ceilings may give, "
+                              "to the variant the roof contract names (harness/base/roof_contract.h)", f->name, name,
+                           (int)role);
     }
     if (nfamilies == WB_REGISTRY_MAX)
         return wb_fail(e, "cannot add family '%s': the registry holds at most %d families", f->name, WB_REGISTRY_MAX);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/flush.h"
+#include "harness/gpu/cuda_check.h"
 
 int wb_timing_open(const wb_device *d, wb_timing *t, wb_err *e) {
     memset(t, 0, sizeof *t);

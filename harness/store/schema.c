@@ -12,6 +12,9 @@
 #define I64(name, field, unit, desc) {name, WB_COL_I64, F(field), unit, desc, ""}
 #define F64(name, field, unit, desc) {name, WB_COL_F64, F(field), unit, desc, ""}
 #define STR(name, field, desc) {name, WB_COL_STR, F(field), "", desc, ""}
+/* A launch axis: its unit and description are WB_LAUNCH_AXES's (axes.h),
+ * filled in by build(). */
+#define LAUNCH(type, name) type(#name, p.launch.name, NULL, NULL)
 
 
 /* A column whose file value or name changed in schema 6 (wb_col_enc). */
@@ -25,21 +28,24 @@ static const wb_column fixed_before[] = {
     STR("dtype", p.dtype, "element type, where an axis"),
     STR("layout", p.layout, "data shape: uniform, zipf, chain, tree, ..."),
     I64("n", p.n, "elements", "input size"),
-    I32("ilp", p.launch.ilp, "items/thread", "items per thread (ILP axis); -1 n/a"),
-    F64("occupancy_target", p.launch.occupancy_target, "fraction", "requested share of resident warps"),
+    LAUNCH(I32, ilp),
+    LAUNCH(F64, occupancy_target),
     RECODED(WB_COL_F64, "occupancy_theoretical_pct", p.launch.occupancy_theoretical, "%",
             "occupancy API: resident warps as a share of the SM's maximum", WB_ENC_PCT, "occupancy_theoretical"),
-    I32("block", p.launch.block, "threads", "threads per block; -1 n/a (library peers)"),
+    LAUNCH(I32, block),
     I32("grid", p.launch.grid, "blocks", "blocks launched"),
     I32("regs", p.launch.regs, "registers", "registers per thread"),
     I32("smem_bytes", p.launch.smem_bytes, "bytes", "dynamic shared memory per block, padding included"),
     I32("blocks_per_sm", p.launch.blocks_per_sm, "blocks", "resident blocks per SM"),
     F64("waves", p.launch.waves, "waves", "grid / (blocks_per_sm * SMs)"),
+    /* Not LAUNCH(): the file's encoding (-1: all SMs) is not the field's (0). */
     RECODED(WB_COL_I32, "sm_limit", p.launch.sm_limit, "SMs", "grid restricted to this many SMs; -1: not restricted (all SMs)",
             WB_ENC_ZERO_NA, NULL),
-#define AXIS_COLUMN(column, type, na, unit, desc) type(#column, p.column, unit, desc),
+#define AXIS_COLUMN(column, type, na, unit, desc, since) {#column, WB_COL_##type, F(p.column), unit, desc, "", since},
     WB_POINT_AXES(AXIS_COLUMN) /* harness/base/axes.h */
     F64("table_bytes", p.table_bytes, "bytes", "table read at random (gathers, probes)"),
+    F64("lookups", p.lookups, "lookups", "random lookups into tables the point makes (ssb: dimension-map probes)"),
+    I32("fallback", p.fallback, "bool", "1: the variant ran its fallback kernel (groupby shared: table too large for shared memory); -1 unrecorded"),
     STR("note", p.note, "what the point did that its axes do not say"),
     RECODED(WB_COL_I32, "reps", m.reps, "samples", "--reps R: the fixed sample count; -1: noise-driven (see samples_taken, stop)",
             WB_ENC_ZERO_NA, NULL),
@@ -88,32 +94,50 @@ static const wb_column fixed_after[] = {
     STR("counter_note", c.note, "why counters are missing, or empty"),
 };
 
-/* Columns newer than schema 1, with the schema that added them: an older
- * file lacks them and reads as the fields' "not applicable" values.
- * 2: noise-driven sampling (issue 16); 3: the set-up time --shard-cost was
- * missing; 4: the places a contended output rotated over; 5: the board's
- * temperatures and power after the samples; 6: the point's name (and the
- * renames and conventions of wb_col_enc), other processes on the GPU around
- * the samples (contention). */
+/* The fixed columns newer than schema 1, with the schema that added them: an
+ * older file lacks them and reads as the fields' "not applicable" values.
+ * An axis (axes.h) and a metric (metrics.c) carry their own version in
+ * their row. 2: noise-driven sampling (issue 16); 3: the set-up time
+ * --shard-cost was missing; 4: the places a contended output rotated over;
+ * 5: the board's temperatures and power after the samples; 6: the point's
+ * name (and the renames and conventions of wb_col_enc), other processes on
+ * the GPU around the samples (contention), a family's facts its figure reads
+ * (lookups, fallback), once parsed from the note. */
 static const struct {
     const char *name;
     int since;
 } added[] = {{"samples_taken", 2}, {"noise_pct", 2},        {"stop", 2},          {"throttled_samples", 2},
-             {"clock_events", 2},  {"partitions", 2},   {"table_bytes", 2},   {"gather_greqs", 2},
+             {"clock_events", 2},  {"table_bytes", 2},   {"gather_greqs", 2},
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
              {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
-             {"power_w", 5},       {"name", 6},             {"other_processes", 6}};
+             {"power_w", 5},       {"name", 6},             {"other_processes", 6}, {"lookups", 6},
+             {"fallback", 6}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
 static int ncolumns;
 
+static const struct {
+    const char *name, *unit, *desc;
+    wb_col_type type;
+} launch_axes[] = {
+#define LAUNCH_AXIS(column, type, na, unit, desc, since) {#column, unit, desc, WB_COL_##type},
+    WB_LAUNCH_AXES(LAUNCH_AXIS)
+#undef LAUNCH_AXIS
+};
+
 static void build(void) {
     int k = 0;
-    for (int i = 0; i < NFIX(fixed_before); i++) columns[k++] = fixed_before[i];
+    for (int i = 0; i < NFIX(fixed_before); i++) {
+        columns[k] = fixed_before[i];
+        for (int j = 0; !columns[k].unit && j < NFIX(launch_axes); j++)
+            if (strcmp(columns[k].name, launch_axes[j].name) == 0 && columns[k].type == launch_axes[j].type)
+                columns[k].unit = launch_axes[j].unit, columns[k].desc = launch_axes[j].desc;
+        k++;
+    }
     for (int i = 0; i < wb_n_metrics && i < WB_METRICS_MAX; i++) {
         wb_column c = {"", WB_COL_F64, offsetof(wb_row, c.v) + (size_t)i * sizeof(double), sizeof(double),
-                       wb_metrics[i].unit, wb_metrics[i].desc, wb_metrics[i].ncu};
+                       wb_metrics[i].unit, wb_metrics[i].desc, wb_metrics[i].ncu, wb_metrics[i].since};
         snprintf(c.name, sizeof c.name, "%s", wb_metrics[i].column);
         columns[k++] = c;
     }

@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "harness/base/metrics.h"
+#include "harness/base/roof_contract.h"
 
 int wb_agg_is_op_point(const wb_row *r) {
-    return strcmp(r->m.status, "ok") == 0 && strcmp(r->p.family, "ceiling") != 0 && isfinite(r->m.time_median_ms) &&
+    return strcmp(r->m.status, "ok") == 0 && strcmp(r->p.family, WB_CEILING_FAMILY) != 0 && isfinite(r->m.time_median_ms) &&
            r->m.time_median_ms > 0;
 }
 

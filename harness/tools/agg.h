@@ -2,7 +2,7 @@
  * report (seed 000 Tables 6-9) and the figure exports (Figs 4-9). The paper
  * aggregates kernel time over TPC-H queries; the suite measures isolated
  * kernels, so "time" here is each point's time_median_ms and the population
- * is the operator points: status "ok", family other than "ceiling" (the
+ * is the operator points: status "ok", family other than the ceilings' (the
  * calibration kernels sit on the roof by design), positive time. */
 #ifndef WB_AGG_H
 #define WB_AGG_H

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/base/roof_contract.h"
 
 /* Every NVIDIA SM since Maxwell has four sub-partitions (seed 000 section
  * 2.1); used only for a GPU missing from gpus.tsv, and flagged. */
@@ -75,7 +76,7 @@ void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w) {
     wb_wall_init(w);
     for (int64_t i = 0; r && i < r->nrows; i++) {
         const wb_row *x = &r->rows[i];
-        if (strcmp(x->p.family, "ceiling") == 0 && strcmp(x->p.variant, variant) == 0 &&
+        if (strcmp(x->p.family, WB_CEILING_FAMILY) == 0 && strcmp(x->p.variant, variant) == 0 &&
             strcmp(x->m.status, "ok") == 0 && x->m.time_median_ms > 0)
             wb_wall_add(w, x->p.table_bytes, x->p.items / (x->m.time_median_ms * 1e-3) / 1e9);
     }
@@ -113,12 +114,12 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
     v->inst_theory_gips = wb_roof_inst_gips(v->sms, v->smsp_per_sm, v->clock_ghz);
     v->inst_gips = wb_ceiling_value(r, WB_ROOF_INST_VARIANT, "gips");
     v->dram_read_gbps = wb_ceiling_value(r, WB_ROOF_DRAM_VARIANT, "gbps");
-    v->dram_write_gbps = wb_ceiling_value(r, "dram_write", "gbps");
-    v->dram_copy_gbps = wb_ceiling_value(r, "dram_copy", "gbps");
-    v->memcpy_gbps = wb_ceiling_value(r, "memcpy", "gbps");
-    v->l2_read_gbps = wb_ceiling_value(r, "l2_read", "gbps");
-    v->gather_word_1g = gather_1g(r, "gather_word");
-    v->gather_sector_1g = gather_1g(r, "gather_sector");
+    v->dram_write_gbps = wb_ceiling_value(r, WB_ROOF_DRAM_WRITE_VARIANT, "gbps");
+    v->dram_copy_gbps = wb_ceiling_value(r, WB_ROOF_DRAM_COPY_VARIANT, "gbps");
+    v->memcpy_gbps = wb_ceiling_value(r, WB_ROOF_MEMCPY_VARIANT, "gbps");
+    v->l2_read_gbps = wb_ceiling_value(r, WB_ROOF_L2_VARIANT, "gbps");
+    v->gather_word_1g = gather_1g(r, WB_ROOF_GATHER_WORD_VARIANT);
+    v->gather_sector_1g = gather_1g(r, WB_ROOF_GATHER_SECTOR_VARIANT);
 
     double l2 = r ? wb_results_attr_f64(r, "l2_bytes") : NAN, mem = r ? wb_results_attr_f64(r, "mem_total_bytes") : NAN;
     v->l2_mib = isfinite(l2) && l2 > 0 ? l2 / (1024.0 * 1024.0) : v->ref ? v->ref->l2_mib : NAN;

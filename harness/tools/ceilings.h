@@ -1,5 +1,5 @@
 /* ceilings.h - what a results file says about its GPU: the measured
- * ceilings (rows of family "ceiling", file attributes ceiling_<variant>_gbps
+ * ceilings (rows of WB_CEILING_FAMILY, file attributes ceiling_<variant>_gbps
  * / _gips as fallback), the SM clock the instruction ceiling ran at, the
  * reference row of harness/gpus.tsv that matches the GPU, and the measured
  * roof (inst_issue G inst/s over dram_read GB/s) that the roofline table,

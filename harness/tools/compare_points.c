@@ -6,6 +6,7 @@
 
 #include "harness/tools/agg.h"
 #include "harness/tools/compare.h"
+#include "harness/base/roof_contract.h"
 
 #define SAME_RATIO 1.1 /* hardware ratios closer than this cannot tell which one a point follows */
 
@@ -96,7 +97,7 @@ int wb_cmp_families(wb_cmp *c, wb_cmp_family **fam, int *nfam, wb_err *e) {
             if (c->family && strcmp(name, c->family) != 0) continue;
             int f = family_index(*fam, nfam, cap, name);
             if (f < 0) return wb_fail(e, "out of memory");
-            const int op = strcmp(name, "ceiling") != 0;
+            const int op = strcmp(name, WB_CEILING_FAMILY) != 0;
             if (other[i] < 0) {
                 int *only = side ? &(*fam)[f].only_b : &(*fam)[f].only_a;
                 (*only)++;

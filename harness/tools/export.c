@@ -18,25 +18,40 @@
 
 #define WB_EXPORT_ABSENT 3
 
-static const struct {
-    const char *name;
-    wb_export_fn fn;
-    int needs_file; /* 0: draws the reference GPU table alone */
-} figures[] = {
+/* The harness's own figures, family-blind; a family's figure is added
+ * (wb_export_add) and follows them. */
+static const wb_figure own[] = {
     {"fig1-gpu-trends", wb_export_fig1, 0},          {"fig2-roofline", wb_export_fig2, 0},
     {"fig4-roofline-points", wb_export_fig4, 1},     {"fig5-undersaturation", wb_export_fig5, 1},
     {"fig6-stalls", wb_export_fig6, 1},              {"fig7-occupancy", wb_export_fig7, 1},
     {"fig8-saturation", wb_export_fig8, 1},          {"fig9-hit-ratio", wb_export_fig9, 1},
-    {"fig-select", wb_export_select, 1},             {"fig-scan", wb_export_scan, 1},
-    {"fig-probe", wb_export_probe, 1},               {"fig-groupby", wb_export_groupby, 1},
-    {"fig-expr", wb_export_expr, 1},                 {"fig-transform", wb_export_transform, 1},
     {"fig-ilp-occupancy", wb_export_ilp_occupancy, 1}, {"fig-compare", wb_export_compare, 1},
-    {"fig-ssb", wb_export_ssb, 1},
     {"fig-hierarchical", wb_export_hierarchical, 1},
 };
-#define NFIG ((int)(sizeof figures / sizeof figures[0]))
+#define NOWN ((int)(sizeof own / sizeof own[0]))
+static const wb_figure *added[WB_FIGURES_ADDED_MAX];
+static int nadded;
+#define NFIG (NOWN + nadded)
 
-const char *wb_export_name(int i) { return i >= 0 && i < NFIG ? figures[i].name : NULL; }
+/* The i-th figure, i < NFIG. */
+static const wb_figure *figure(int i) { return i < NOWN ? &own[i] : added[i - NOWN]; }
+
+/* The figure of that exact name, or NULL. */
+static const wb_figure *figure_named(const char *name) {
+    for (int i = 0; i < NFIG; i++)
+        if (strcmp(figure(i)->name, name) == 0) return figure(i);
+    return NULL;
+}
+
+int wb_export_add(const wb_figure *f, wb_err *e) {
+    for (int i = 0; i < NFIG; i++) {
+        if (figure(i) == f) return WB_OK;
+        if (strcmp(figure(i)->name, f->name) == 0) return wb_fail(e, "figure '%s' is added twice", f->name);
+    }
+    if (nadded == WB_FIGURES_ADDED_MAX) return wb_fail(e, "figure '%s': more than %d figures added", f->name, nadded);
+    added[nadded++] = f;
+    return WB_OK;
+}
 
 /* 1 if name is a prefix of s ending at a word boundary ("fig4" of
  * "fig4-roofline-points", not "fig" of it). */
@@ -48,12 +63,13 @@ static int word_prefix(const char *s, const char *name) {
 const char *wb_export_resolve(const char *name) {
     const char *hit = NULL;
     for (int i = 0; i < NFIG; i++) {
-        if (strcmp(figures[i].name, name) == 0) return figures[i].name;
-        /* "fig4" or "select": a prefix of the name or of the part after "fig-" */
-        const char *tail = strncmp(figures[i].name, "fig-", 4) == 0 ? figures[i].name + 4 : figures[i].name;
-        if (word_prefix(figures[i].name, name) || word_prefix(tail, name)) {
+        const char *f = figure(i)->name;
+        if (strcmp(f, name) == 0) return f;
+        /* "fig4" or a family's word: a prefix of the name or of the part after "fig-" */
+        const char *tail = strncmp(f, "fig-", 4) == 0 ? f + 4 : f;
+        if (word_prefix(f, name) || word_prefix(tail, name)) {
             if (hit) return NULL;
-            hit = figures[i].name;
+            hit = f;
         }
     }
     return hit;
@@ -187,12 +203,11 @@ int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_resu
                             const wb_shape *shape, const char *dir, int *rows, wb_err *e) {
     const char *fig = wb_export_resolve(name);
     if (!fig) return wb_fail(e, "unknown or ambiguous figure '%s'", name);
-    int i = 0;
-    while (strcmp(figures[i].name, fig) != 0) i++;
-    if (figures[i].needs_file && !r) return wb_fail(e, "%s needs a results file", fig);
+    const wb_figure *f = figure_named(fig);
+    if (f->needs_file && !r) return wb_fail(e, "%s needs a results file", fig);
     wb_export x = {fig, dir, r, other, t, {{0}}, 0, *shape};
     wb_gpu_view_init(r, t, &x.v);
-    int rc = figures[i].fn(&x, e);
+    int rc = f->fn(&x, e);
     if (rc == WB_OK) rc = write_info(&x, e);
     if (rows) *rows = x.rows;
     return rc;
@@ -242,7 +257,7 @@ static int usage(FILE *f) {
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
                "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file.\n"
                "exit codes: 0 ok, 2 bad input, 3 the file lacks the figure's data. Figures:");
-    for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figures[i].name);
+    for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figure(i)->name);
     fputc('\n', f);
     return 2;
 }
@@ -359,8 +374,7 @@ int wb_cmd_export(int argc, char **argv) {
     }
     if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
     if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
-    if (!path && (all || (strcmp(wb_export_resolve(fig), "fig1-gpu-trends") != 0 &&
-                          strcmp(wb_export_resolve(fig), "fig2-roofline") != 0)))
+    if (!path && (all || figure_named(wb_export_resolve(fig))->needs_file))
         return fprintf(stderr, "wallbench export: give a results file\n"), usage(stderr);
 
     wb_err e = {""};
@@ -379,7 +393,7 @@ int wb_cmd_export(int argc, char **argv) {
     else {
         rc = 0;
         for (int i = 0; i < NFIG; i++) {
-            int one = export_one(figures[i].name, &r, have_other > 0 ? &other : NULL, &t, &shape, dir);
+            int one = export_one(figure(i)->name, &r, have_other > 0 ? &other : NULL, &t, &shape, dir);
             if (one == 2) rc = 2;
         }
     }

@@ -37,9 +37,8 @@ int wb_export_figure(const char *name, const wb_results *r, const wb_results *ot
  * goes into the info table (column shape) for the figure's key. */
 int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_results *other, const wb_gpu_table *t,
                             const wb_shape *shape, const char *dir, int *rows, wb_err *e);
-/* The i-th figure name, NULL past the end. */
-const char *wb_export_name(int i);
-/* The figure a name or unique prefix denotes ("fig4", "select"), or NULL. */
+/* The figure a name or unique prefix denotes ("fig4", or "fig-<word>" by
+ * "<word>"), or NULL. */
 const char *wb_export_resolve(const char *name);
 
 /* --- for the figure functions (export_*.c) --- */
@@ -62,6 +61,23 @@ void wb_export_block_end(FILE *f);
 int wb_export_roofs(wb_export *x, const char *part, wb_err *e);
 
 typedef int (*wb_export_fn)(wb_export *x, wb_err *e);
+
+/* A figure: the stem of its script plots/<name>.gp, the function that writes
+ * its tables, and whether it needs a results file (0: fig1 and fig2 draw the
+ * reference GPU table alone). The harness's own figures are family-blind
+ * (the paper's, compare, hierarchical, ILP x occupancy); a family's figure
+ * lives with the family (micro/<f>_figure.c) and is added at start-up
+ * (micro/family_figures.c, from micro/families.def). */
+typedef struct wb_figure {
+    const char *name;
+    wb_export_fn fn;
+    int needs_file;
+} wb_figure;
+#define WB_FIGURES_ADDED_MAX 32
+/* Adds f after the figures added so far (adding the same f again changes
+ * nothing). WB_ERR with one sentence when another figure has its name or
+ * the list is full. */
+int wb_export_add(const wb_figure *f, wb_err *e);
 /* export_paper.c: seed 000 Figs 1, 2, 4-9 */
 int wb_export_fig1(wb_export *x, wb_err *e);
 int wb_export_fig2(wb_export *x, wb_err *e);
@@ -71,16 +87,8 @@ int wb_export_fig6(wb_export *x, wb_err *e);
 int wb_export_fig7(wb_export *x, wb_err *e);
 int wb_export_fig8(wb_export *x, wb_err *e);
 int wb_export_fig9(wb_export *x, wb_err *e);
-/* export_family.c: the suite's operator pairs */
-int wb_export_select(wb_export *x, wb_err *e);
-int wb_export_scan(wb_export *x, wb_err *e);
-int wb_export_probe(wb_export *x, wb_err *e);
-int wb_export_groupby(wb_export *x, wb_err *e);
-int wb_export_expr(wb_export *x, wb_err *e);
-int wb_export_transform(wb_export *x, wb_err *e);
+/* export_ilp.c: ILP x occupancy of every family that swept both */
 int wb_export_ilp_occupancy(wb_export *x, wb_err *e);
-/* export_ssb.c: the ssb family's queries (and its per-query table) */
-int wb_export_ssb(wb_export *x, wb_err *e);
 /* export_compare.c: two results files */
 int wb_export_compare(wb_export *x, wb_err *e);
 /* export_hier.c */

@@ -13,6 +13,7 @@
 
 #include "harness/tools/agg.h"
 #include "harness/tools/export.h"
+#include "harness/base/roof_contract.h"
 
 #define FAMILIES_MAX 16
 
@@ -22,7 +23,8 @@ static double per(double inst, double sectors) { return inst > 0 && sectors > 0 
 static int hier_roofs(wb_export *x, wb_err *e) {
     FILE *f = wb_export_open(x, "-roofs", "name kind value", e);
     if (!f) return WB_ERR;
-    static const char *const mem[] = {"l1_read", "l2_read", "dram_read"}, *const inst[] = {"inst_issue", "int_alu"};
+    static const char *const mem[] = {WB_ROOF_L1_VARIANT, WB_ROOF_L2_VARIANT, WB_ROOF_DRAM_VARIANT},
+                             *const inst[] = {WB_ROOF_INST_VARIANT, WB_ROOF_INT_ALU_VARIANT};
     for (int i = 0; i < 3; i++) {
         double gbps = wb_ceiling_value(x->r, mem[i], "gbps");
         if (isfinite(gbps)) fprintf(f, "%s memory %.6g\n", mem[i], gbps / 32);

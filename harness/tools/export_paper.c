@@ -106,24 +106,33 @@ static int fig4_shares(wb_export *x, const ranked *pts, int n, wb_err *e) {
     return wb_export_close(f, x, "-shares", e);
 }
 
-/* The series a point is drawn in: its variant, but ssb's 52 variants are 13
- * queries x 4 forms, and 52 legend rows would hide the figure: drawn by form
- * ("q2.1_bitmap" -> "bitmap"). */
-static const char *fig4_variant(const wb_row *r) {
+/* The series a point is drawn in: its variant; a family with more variants
+ * than a legend holds (ssb: 13 queries x 4 forms) is drawn by the part of
+ * its variant names after the last '_' ("q2.1_bitmap" -> "bitmap"). */
+#define FIG4_LEGEND 16
+static const char *fig4_variant(const wb_row *r, int many) {
     const char *u = strrchr(r->p.variant, '_');
-    return strcmp(r->p.family, "ssb") == 0 && u ? u + 1 : r->p.variant;
+    return many && u ? u + 1 : r->p.variant;
 }
+
+static int fig4_point(const wb_row *r) { return wb_agg_is_op_point(r) && r->c.inst_per_sector > 0 && r->c.gips > 0; }
 
 int wb_export_fig4(wb_export *x, wb_err *e) {
     ranked *pts = malloc((size_t)(x->r->nrows + 1) * sizeof *pts);
     if (!pts) return wb_fail(e, "out of memory");
-    char fams[32][NAME_LEN], vars[32][64][NAME_LEN]; /* ssb has 52 variants */
-    int nf = 0, nv[32] = {0}, n = 0;
+    char fams[32][NAME_LEN], vars[32][64][NAME_LEN];
+    int nf = 0, nv[32] = {0}, many[32] = {0}, n = 0;
+    for (int64_t i = 0; i < x->r->nrows; i++) /* first the variants per family, by full name */
+        if (fig4_point(&x->r->rows[i])) {
+            const int fam = name_index(fams, &nf, 32, x->r->rows[i].p.family);
+            name_index(vars[fam], &nv[fam], 64, x->r->rows[i].p.variant);
+        }
+    for (int k = 0; k < nf; k++) many[k] = nv[k] > FIG4_LEGEND, nv[k] = 0;
     for (int64_t i = 0; i < x->r->nrows; i++) {
         const wb_row *r = &x->r->rows[i];
-        if (!wb_agg_is_op_point(r) || !(r->c.inst_per_sector > 0) || !(r->c.gips > 0)) continue;
+        if (!fig4_point(r)) continue;
         int fam = name_index(fams, &nf, 32, r->p.family);
-        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 64, fig4_variant(r))};
+        pts[n++] = (ranked){r, fam, name_index(vars[fam], &nv[fam], 64, fig4_variant(r, many[fam]))};
     }
     if (!n) {
         free(pts);
@@ -135,7 +144,8 @@ int wb_export_fig4(wb_export *x, wb_err *e) {
     for (int i = 0; f && i < n; i++) {
         const wb_row *r = pts[i].row;
         if (i && (pts[i].fam != pts[i - 1].fam || pts[i].var != pts[i - 1].var)) wb_export_block_end(f);
-        fprintf(f, "%s/%s %s %s %d %d", r->p.family, fig4_variant(r), r->p.family, fig4_variant(r), pts[i].fam, pts[i].var);
+        const char *v = fig4_variant(r, many[pts[i].fam]);
+        fprintf(f, "%s/%s %s %s %d %d", r->p.family, v, r->p.family, v, pts[i].fam, pts[i].var);
         wb_export_num(f, r->c.inst_per_sector);
         wb_export_num(f, r->c.gips);
         wb_export_num(f, r->m.time_median_ms);

@@ -8,6 +8,8 @@
  * unless the figure plots it. */
 #include "harness/tools/export_slice.h"
 
+#include "harness/tools/agg.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 static void signature(const wb_row *r, unsigned axes, char *buf, size_t len) {
     const wb_point *p = &r->p;
     int at = snprintf(buf, len, "dtype=%s layout=%s", axes & AX_DTYPE ? "*" : p->dtype, axes & AX_LAYOUT ? "*" : p->layout);
-#define SIGNATURE_AXIS(column, type, na, unit, desc)                                                            \
+#define SIGNATURE_AXIS(column, type, na, unit, desc, since)                                                            \
     if (at >= 0 && (size_t)at < len)                                                                           \
         at += axes & AX(column) ? snprintf(buf + at, len - (size_t)at, " " #column "=*")                         \
                                 : snprintf(buf + at, len - (size_t)at, " " #column "=%.15g", (double)p->column);
@@ -193,4 +195,15 @@ int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e) {
         fputc('\n', f);
     }
     return wb_export_close(f, x, "-shapes", e);
+}
+
+void wb_series_variant(const wb_row *r, char *buf, size_t len) { snprintf(buf, len, "%s", r->p.variant); }
+
+double wb_row_dram_mb(const wb_row *r) {
+    return (wb_agg_metric(r, "dram_sectors_read") + wb_agg_metric(r, "dram_sectors_write")) * 32.0 / 1e6;
+}
+
+double wb_row_ns_per_item(const wb_row *r) {
+    double items = isfinite(r->p.items) && r->p.items > 0 ? r->p.items : (double)r->p.n;
+    return items > 0 ? r->m.time_median_ms * 1e6 / items : NAN;
 }

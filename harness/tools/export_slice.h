@@ -1,6 +1,7 @@
-/* export_slice.h - private to the family exporters (export_family.c): how a
- * figure picks its rows (one x axis, series, the other axes held fixed; see
- * export_slice.c) and writes them as one table. */
+/* export_slice.h - the toolkit of a family's figure (micro/<f>_figure.c,
+ * and the family-blind export_ilp.c): how a figure picks its rows (one x
+ * axis, series, the other axes held fixed; see export_slice.c), writes them
+ * as one table, and the per-row quantities several figures draw. */
 #ifndef WB_EXPORT_SLICE_H
 #define WB_EXPORT_SLICE_H
 
@@ -71,5 +72,12 @@ void wb_row_out(FILE *f, const char *series, const double *v, int k);
 int wb_export_series_shapes(wb_export *x, const pick *p, int n, wb_err *e);
 /* Picks t's rows and writes its main table (ctx goes to t->row and t->tail). */
 int wb_export_table(wb_export *x, const table *t, const void *ctx, wb_err *e);
+
+/* A series per variant: the variant name (slice.series). */
+void wb_series_variant(const wb_row *r, char *buf, size_t len);
+/* DRAM MB read and written (counters), NaN without them. */
+double wb_row_dram_mb(const wb_row *r);
+/* ns per item (items, else n); NaN without items. */
+double wb_row_ns_per_item(const wb_row *r);
 
 #endif

@@ -20,9 +20,10 @@ int wb_match_is_axis(const wb_column *c) {
     const size_t plan0 = offsetof(wb_row, p.launch.grid), plan1 = offsetof(wb_row, p.launch) + sizeof(wb_launch);
     if (c->offset < p0 || c->offset >= p1) return 0; /* measured or counted */
     if (c->offset >= plan0 && c->offset < plan1) return 0;
-    /* family.h: the plan completes bytes_model, items, table_bytes, note and places as well */
+    /* family.h: the plan completes bytes_model, items, table_bytes, the facts, note and places as well */
     return c->offset != offsetof(wb_row, p.bytes_model) && c->offset != offsetof(wb_row, p.items) &&
-           c->offset != offsetof(wb_row, p.table_bytes) && c->offset != offsetof(wb_row, p.note) &&
+           c->offset != offsetof(wb_row, p.table_bytes) && c->offset != offsetof(wb_row, p.lookups) &&
+           c->offset != offsetof(wb_row, p.fallback) && c->offset != offsetof(wb_row, p.note) &&
            c->offset != offsetof(wb_row, p.places);
 }
 

@@ -30,8 +30,8 @@ typedef struct pproj {
 
 /* Attributes that describe the source GPU or its roof: not carried into a projection. */
 static int source_only(const char *name) {
-    static const char *const prefixes[] = {"gpu_", "sm_", "ceiling", "roof_", "driver", "nvml", "mem_", "l2_",
-                                           "max_threads", "smem_per_sm", "compute_capability", "clock"};
+    static const char *const prefixes[] = {"gpu_", "sm_", "ceiling_", "ceilings_", "roof_", "driver", "nvml",
+                                           "mem_", "l2_", "max_threads", "smem_per_sm", "compute_capability", "clock"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return 1;
     return 0;

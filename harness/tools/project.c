@@ -18,13 +18,14 @@
 #include "harness/base/metrics.h"
 #include "harness/tools/project.h"
 #include "harness/tools/profile_tools.h"
+#include "harness/base/roof_contract.h"
 
 /* Points whose bottleneck the model does not have: the host link. */
 static const struct {
     const char *family, *variant, *why;
 } not_modelled[] = {
-    {"ceiling", "h2d", "host-to-device copy: bound by the host link, which the model does not have"},
-    {"ceiling", "d2h", "device-to-host copy: bound by the host link, which the model does not have"},
+    {WB_CEILING_FAMILY, WB_ROOF_H2D_VARIANT, "host-to-device copy: bound by the host link, which the model does not have"},
+    {WB_CEILING_FAMILY, WB_ROOF_D2H_VARIANT, "device-to-host copy: bound by the host link, which the model does not have"},
 };
 
 /* Attributes that describe the source GPU: not copied (the target's are written instead). */
@@ -110,7 +111,7 @@ static double get_metric(const wb_row *r, const char *column) {
 
 /* Scales the measured times by s and re-derives what depends on the target. */
 static void scale_row(proj *p, wb_row *r, double s) {
-    wb_measure *m = &r->m;
+    wb_timed *m = &r->m;
     m->time_median_ms *= s;
     m->time_min_ms *= s;
     m->time_max_ms *= s;

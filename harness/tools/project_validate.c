@@ -31,6 +31,7 @@
 #include "harness/base/metrics.h"
 #include "harness/tools/project.h"
 #include "harness/base/textable.h"
+#include "harness/base/roof_contract.h"
 
 #define BW_VARIANT WB_ROOF_DRAM_VARIANT
 
@@ -48,7 +49,7 @@ static double bandwidth_at(const wb_results *r, int k) {
     double best = NAN;
     for (int64_t i = 0; i < r->nrows; i++) {
         const wb_row *x = &r->rows[i];
-        if (strcmp(x->p.family, "ceiling") || strcmp(x->p.variant, BW_VARIANT) || strcmp(x->m.status, "ok") ||
+        if (strcmp(x->p.family, WB_CEILING_FAMILY) || strcmp(x->p.variant, BW_VARIANT) || strcmp(x->m.status, "ok") ||
             x->p.launch.sm_limit != k || !(x->m.gbps_model > 0))
             continue;
         if (isnan(best) || x->m.gbps_model > best) best = x->m.gbps_model;
@@ -161,7 +162,7 @@ static int print_pairs(validation *v, const pair *pairs, int n, int md) {
 
 static int skip_row(const wb_row *x) {
     return strcmp(x->m.status, "ok") != 0 || x->p.launch.sm_limit <= 0 ||
-           (!strcmp(x->p.family, "ceiling") && !strcmp(x->p.variant, BW_VARIANT)); /* defines the k-SM bandwidth */
+           (!strcmp(x->p.family, WB_CEILING_FAMILY) && !strcmp(x->p.variant, BW_VARIANT)); /* defines the k-SM bandwidth */
 }
 
 int wb_project_validate(const char *path, int md, const wb_gpu_table *gpus) {

@@ -1,5 +1,5 @@
-/* export_ssb.c - tables of plots/fig-ssb.gp, and the ssb family's per-query
- * table: for every scale factor, query and form the fastest launch shape,
+/* ssb_figure.c - the ssb family's figure: tables of plots/fig-ssb.gp, and
+ * its per-query table: for every scale factor, query and form the fastest launch shape,
  * its time, its DRAM bytes (counters) against the bytes model, the model's
  * time at the file's DRAM read ceiling, and instructions per sector.
  *   fig-ssb.dat        the largest scale factor: one block per form, one row a query
@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
-#include "harness/tools/export.h"
+#include "harness/tools/export_slice.h"
+
+#define FAMILY "ssb"
 
 #define QUERIES 13
 #define FORMS 4
@@ -46,7 +48,7 @@ static int collect(const wb_results *r, best *b) {
     for (int64_t i = 0; i < r->nrows; i++) {
         const wb_row *w = &r->rows[i];
         int q, f, s;
-        if (strcmp(w->p.family, "ssb") != 0 || !wb_agg_is_op_point(w) || parse_variant(w->p.variant, &q, &f) < 0)
+        if (strcmp(w->p.family, FAMILY) != 0 || !wb_agg_is_op_point(w) || parse_variant(w->p.variant, &q, &f) < 0)
             continue;
         for (s = 0; s < b->nsf && b->n[s] != w->p.n; s++)
             ;
@@ -60,14 +62,14 @@ static int collect(const wb_results *r, best *b) {
     return b->nsf;
 }
 
-static double dram_mb(const wb_row *r) {
-    return (wb_agg_metric(r, "dram_sectors_read") + wb_agg_metric(r, "dram_sectors_write")) * 32.0 / 1e6;
-}
 static double model_ms(const wb_export *x, const wb_row *r) {
     return x->v.dram_read_gbps > 0 ? r->p.bytes_model / (x->v.dram_read_gbps * 1e6) : NAN;
 }
-/* The map lookups the point's note states (micro/ssb.c writes "... %g M map lookups"). */
+/* The map lookups of the point (the column lookups, micro/ssb.c's plan).
+ * Files before schema 6 lack the column (NaN): their plan wrote the number
+ * only into the note, "... %g M map lookups", which is read for them alone. */
 static double lookups(const wb_row *r) {
+    if (isfinite(r->p.lookups)) return r->p.lookups;
     const char *s = strstr(r->p.note, "rows pass; ");
     double m = NAN;
     return s && sscanf(s, "rows pass; %lf M map lookups", &m) == 1 ? m * 1e6 : NAN;
@@ -78,7 +80,7 @@ static double lookups(const wb_row *r) {
     "lookups_m ilp occupancy block q_idx"
 
 static void row_out(FILE *f, const wb_export *x, const wb_row *r, int q, int form) {
-    const double mm = model_ms(x, r), dm = dram_mb(r);
+    const double mm = model_ms(x, r), dm = wb_row_dram_mb(r);
     wb_export_str(f, form_names[form]);
     fputc(' ', f);
     wb_export_str(f, r->p.variant);
@@ -126,7 +128,7 @@ static int sums_out(wb_export *x, const best *b, wb_err *e) {
     return wb_export_close(f, x, "-sums", e);
 }
 
-int wb_export_ssb(wb_export *x, wb_err *e) {
+static int export_ssb(wb_export *x, wb_err *e) {
     best *b = malloc(sizeof *b);
     if (!b) return wb_fail(e, "out of memory");
     if (!collect(x->r, b)) {
@@ -155,3 +157,5 @@ int wb_export_ssb(wb_export *x, wb_err *e) {
     free(b);
     return rc;
 }
+
+const wb_figure wb_figure_ssb = {"fig-ssb", export_ssb, 1};
