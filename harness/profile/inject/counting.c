@@ -150,11 +150,13 @@ static int end_batch_timed(void) {
 }
 
 /* The L2 flush (--cache-control all): a kernel that reads 2x the L2 through it, run in a
- * context of its own before each counted launch. A read leaves the L2 clean: the first try,
- * a memset of the same size, left it full of dirty lines whose write-backs the next kernel's
- * evictions then paid, ~150 K DRAM write sectors on kernels that write none (ncu: 0; H200,
- * 2026-12-01). Its own context keeps it out of the Range Profiler's auto ranges, which
- * cover every kernel of the counted context. PTX, JIT-compiled once for any GPU. */
+ * context of its own before each counted launch. A read leaves the L2 clean, where a memset (the
+ * first version) left it full of dirty lines for the next kernel to write back. That was not what
+ * made the counter pass count ~150 K DRAM write sectors on kernels for which ncu
+ * --cache-control all counts none: the read flush gives the same counts (H200, 2026-12-01,
+ * results/h200-profile/accuracy-compare-*.txt), so the writes come from CUPTI's kernel replay.
+ * Its own context keeps the flush out of the Range Profiler's auto ranges, which cover every
+ * kernel of the counted context. PTX, JIT-compiled once for any GPU. */
 static const char flush_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
     ".visible .entry wb_l2_flush(.param .u64 buf, .param .u64 words, .param .u64 sink)\n{\n"
