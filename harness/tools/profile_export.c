@@ -4,8 +4,9 @@
  *     -roofs.dat (measured, L4, GH200; export.c's writer), -shares.dat (time
  *     share memory/compute-bound per ridge) and -info.dat (GPU, program,
  *     revision for the title);
- *   --table launches|kernels|ranges --format csv|json [--out FILE]: a table
- *     with every column (CSV header name[unit], NaN for a missing real, -1 for
+ *   --table launches|kernels|ranges --format csv|json [-o FILE]: a table
+ *     with every column (CSV header: the column names, as for results files;
+ *     their units in the file's /columns and the JSON form; NaN for a missing real, -1 for
  *     an integer that does not apply; JSON with the provenance, the columns'
  *     units and descriptions, and null for NaN or infinity). */
 #include <errno.h>
@@ -44,7 +45,6 @@ static void table_csv(const wb_profile *p, wb_prof_table t, FILE *f) {
     for (int k = 0; k < n; k++) {
         if (k) fputc(',', f);
         fputs(c[k].name, f);
-        if (c[k].unit[0]) fprintf(f, "[%s]", c[k].unit);
     }
     fputc('\n', f);
     for (int64_t i = 0; i < wb_prof_rows(p, t); i++) {
@@ -228,10 +228,12 @@ static int export_fig(const char *path, const wb_profile *p, const char *dir) {
 
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4|--all [--out DIR]\n"
-               "       wallbench export PROFILE.h5 --table launches|kernels|ranges --format csv|json [--out FILE]\n"
+               "       wallbench export PROFILE.h5 --table launches|kernels|ranges --format csv|json [-o FILE]\n"
                "  --fig fig4 (fig4-profile): the kernels on the roofline for plots/fig4-profile.gp (render:\n"
-               "  plots/render.sh PROFILE.h5); --table: every column of a profile table, CSV (header name[unit])\n"
-               "  or JSON, to FILE or stdout. pandas: pd.read_csv(FILE)\n");
+               "  plots/render.sh PROFILE.h5), into --out DIR (default <file stem>-tables); --table: every column\n"
+               "  of a profile table, CSV (header: the column names; units in the JSON form and the file's\n"
+               "  /columns) or JSON, to -o/--output FILE or stdout. pandas: pd.read_csv(FILE)\n"
+               "exit codes: 0 ok, 1 a write failed, 2 bad input\n");
     return 2;
 }
 
@@ -239,6 +241,7 @@ int wb_profile_cmd_export(int argc, char **argv) {
     enum { O_FIG = 256, O_OUT, O_TABLE, O_FORMAT, O_SHAPE, O_WITH, O_ALL };
     static const struct option longs[] = {{"fig", required_argument, NULL, O_FIG},
                                           {"out", required_argument, NULL, O_OUT},
+                                          {"output", required_argument, NULL, 'o'},
                                           {"table", required_argument, NULL, O_TABLE},
                                           {"format", required_argument, NULL, O_FORMAT},
                                           {"shape", required_argument, NULL, O_SHAPE},
@@ -246,7 +249,7 @@ int wb_profile_cmd_export(int argc, char **argv) {
                                           {"all", no_argument, NULL, O_ALL},
                                           {0, 0, 0, 0}};
     wb_cli cli = {"export", longs, 0};
-    const char *arg, *fig = NULL, *out = NULL, *table = NULL, *format = NULL, *with = NULL;
+    const char *arg, *fig = NULL, *out = NULL, *file = NULL, *table = NULL, *format = NULL, *with = NULL;
     int k, first = argc;
     while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
         switch (k) {
@@ -254,6 +257,7 @@ int wb_profile_cmd_export(int argc, char **argv) {
         case WB_CLI_HELP: return usage(stdout), 0;
         case O_FIG: fig = arg; break;
         case O_OUT: out = arg; break;
+        case 'o': file = arg; break;
         case O_TABLE: table = arg; break;
         case O_FORMAT: format = arg; break;
         case O_WITH: with = arg; break;
@@ -267,11 +271,22 @@ int wb_profile_cmd_export(int argc, char **argv) {
     if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0)
         return wb_cli_bad("export", "a profile file has one figure, fig4 (fig4-profile), not '%s'", fig);
     if (fig && format) return wb_cli_bad("export", "--format goes with --table");
+    if (table && out) return wb_cli_bad("export", "--out is a folder (for --fig); a table goes to a file: -o/--output FILE, or stdout without it");
+    if (fig && file) return wb_cli_bad("export", "-o/--output is a file (for --table); a figure's table goes to a folder: --out DIR");
+    char default_dir[600];
+    if (fig && !out) { /* a folder of its own, never the current one: <file stem>-tables */
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", argv[first]);
+        char *stem = basename(copy), *dot = strstr(stem, ".h5");
+        if (dot) *dot = '\0';
+        snprintf(default_dir, sizeof default_dir, "%s-tables", stem);
+        out = default_dir;
+    }
     const char *path = argv[first];
     wb_profile p;
     /* the launch rows only for --table launches */
     if (wb_profile_load("export", path, &p, table && strcmp(table, "launches") == 0) != WB_OK) return 2;
-    int rc = table ? export_table(path, &p, table, format, out) : export_fig(path, &p, out ? out : ".");
+    int rc = table ? export_table(path, &p, table, format, file) : export_fig(path, &p, out);
     wb_profile_free(&p);
     return rc;
 }
