@@ -36,7 +36,7 @@ form_x(b) = (b - 2.5) * 0.18
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 1, 2 margins 0.05, 0.9, 0.1, 0.88 spacing 0.07 title sprintf("Star Schema Benchmark at SF %g: how far is each query form from its bandwidth model, and which side of each ridge is it on?\n{/*0.8 %s}", sf, source_shaped)
+    set multiplot layout 1, 2 margins 0.065, 0.9, 0.1, 0.88 spacing 0.07 title sprintf("Star Schema Benchmark at SF %g: how far is each query form from its bandwidth model, and which side of each ridge is it on?\n{/*0.8 %s}", sf, source_shaped)
     set xrange [-0.6:12.6]
     unset xlabel   # the tics name the queries; the key sits below
     # one key, in the right panel's empty bottom: the forms look alike in both
