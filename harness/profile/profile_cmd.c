@@ -191,8 +191,9 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     char buf[4096];
     wb_provenance pv;
     wb_provenance_init(&pv);
-    join_argv(argv - 0, buf, sizeof buf);
-    (void)argc;
+    (void)argc;                                   /* argv ends with its NULL */
+    strcpy(buf, "wallbench ");                    /* argv[0] is the subcommand */
+    join_argv(argv, buf + 10, sizeof buf - 10);
     int rc = wb_profile_attr_str(p, "command_line", buf, e);
     join_argv(o->argv, buf, sizeof buf);
     if (rc == WB_OK) rc = wb_profile_attr_str(p, "program_command", buf, e);

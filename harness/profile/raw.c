@@ -238,15 +238,12 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
         default: rc = -1;
         }
     }
-    /* A last line cut short by a crash is expected; a bad line before it is not. */
-    int last_cut = rc == -1 && getline(&line, &cap, f) < 0;
     free(line);
     fclose(f);
     free(t.slot);
     if (rc == -2) return wb_fail(e, "%s: raw file of another version (this build reads version 1)", path);
     if (rc == -3) return wb_fail(e, "%s: out of host memory", path);
-    if (rc == -1 && !last_cut) return wb_fail(e, "%s:%d: malformed line", path, lineno);
-    if (last_cut) r->ended = 0; /* the process did not finish writing */
+    if (rc == -1) return wb_fail(e, "%s:%d: malformed line", path, lineno);
     if (!r->pass[0]) return wb_fail(e, "%s: no '# wallbench-raw' header: not a pass file of wallbench profile", path);
     if (join(r) != 0) return wb_fail(e, "%s: out of host memory", path);
     return WB_OK;
