@@ -1,12 +1,14 @@
 #!/bin/bash
-# sass_diff.sh REV - whether a change to kernels/ changed the generated code:
-# compiles every kernels/*.cu of REV and of the working tree to sm_90 cubins
+# sass_diff.sh REV [NAME...] - whether a change to kernels/ changed the
+# generated code: compiles every kernels/*.cu (or kernels/NAME.cu for each
+# NAME given) of REV and of the working tree to sm_90 cubins
 # (no GPU needed) and compares each kernel's SASS bytes (.text.<kernel>
 # sections; anonymous-namespace hashes normalised). Prints one line per file
 # and the kernels that differ; exit 0 when every kernel is byte-identical.
 # Slow (two nvcc runs per file): for a refactoring of kernels/, not for CI.
 set -euo pipefail
-rev=${1:?usage: harness/sass_diff.sh REV (e.g. main)}
+rev=${1:?usage: harness/sass_diff.sh REV [NAME...] (e.g. main ceiling expr)}
+shift
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 root=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d)
@@ -14,7 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/old"
 git -C "$root" archive "$rev" kernels | tar -x -C "$tmp/old"
 rc=0
-for src in "$root"/kernels/*.cu; do
+sources=("$root"/kernels/*.cu)
+[ $# -gt 0 ] && sources=("${@/#/$root/kernels/}") && sources=("${sources[@]/%/.cu}")
+for src in "${sources[@]}"; do
   k=$(basename "$src" .cu)
   [ -f "$tmp/old/kernels/$k.cu" ] || { echo "$k: new file"; continue; }
   for side in old new; do

@@ -88,13 +88,12 @@ template <int ILP, typename Load>
 __device__ __forceinline__ uint32_t resident_passes(const uint4 *__restrict__ set, int64_t n, int reps, Load load) {
     uint32_t acc = 0;
     for (int r = 0; r < reps; r++)
-        for (int64_t base = threadIdx.x; base < n; base += (int64_t)blockDim.x * ILP) {
+        wb_for_block_tiles<ILP>(n, [&](int64_t base, auto full) {
             uint4 v[ILP];
-#pragma unroll
-            for (int k = 0; k < ILP; k++) v[k] = load(set + wb_tile_item(base, k));
+            wb_tile_items<ILP>(base, n, full, [&](int k, int64_t i) { v[k] = load(set + i); });
 #pragma unroll
             for (int k = 0; k < ILP; k++) acc += lanes_sum(v[k]);
-        }
+        });
     return acc;
 }
 
@@ -164,22 +163,21 @@ __global__ void gather_sector_kernel(const uint4 *__restrict__ table, uint64_t s
 }
 
 __global__ void gather_fill_kernel(uint4 *__restrict__ table, uint64_t quads, uint32_t seed) {
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads; q += stride)
+    wb_for_grid_items(quads, [&](uint64_t q) {
         table[q] = make_uint4(wb_ceiling_gather_word(4 * q, seed), wb_ceiling_gather_word(4 * q + 1, seed),
                               wb_ceiling_gather_word(4 * q + 2, seed), wb_ceiling_gather_word(4 * q + 3, seed));
+    });
 }
 
 // One output per thread id t < n, grid-stride (persistent grid: every thread
 // does the same number of ids, so no SM idles at the end).
 template <wb_ceiling_variant V>
 __global__ void inst_kernel(uint32_t *__restrict__ out, int64_t n, uint32_t seed, int turns) {
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += stride) {
+    wb_for_grid_items(n, [&](int64_t t) {
         if constexpr (V == WB_CEILING_INST_ISSUE) out[t] = wb_ceiling_inst_issue((uint32_t)t, seed, turns);
         else if constexpr (V == WB_CEILING_INT_ALU) out[t] = wb_ceiling_int_alu((uint32_t)t, seed, turns);
         else out[t] = wb_ceiling_fma((uint32_t)t, seed, turns);
-    }
+    });
 }
 
 // The kernel a variant runs at an ILP, for planning.

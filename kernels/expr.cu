@@ -13,6 +13,7 @@
 #include "kernels/expr.h"
 #include "kernels/launch.cuh"
 #include "kernels/tile_dispatch.cuh"
+#include "kernels/tile_loop.cuh"
 
 // ---- element operators -------------------------------------------------------
 
@@ -118,14 +119,9 @@ __device__ __forceinline__ void wb_expr_evaluate(const wb_expr_view &v, int64_t 
 template <int Ilp> __global__ void wb_expr_interp_kernel(const wb_expr_view v, int64_t n) {
     extern __shared__ __align__(16) char wb_expr_intermediates[];
     char *storage = wb_expr_intermediates + (size_t)threadIdx.x * v.n_slots * v.elem_bytes;
-    const int64_t tile = (int64_t)blockDim.x * Ilp;
-    for (int64_t base = (int64_t)blockIdx.x * tile; base < n; base += (int64_t)gridDim.x * tile) {
-#pragma unroll 1
-        for (int k = 0; k < Ilp; ++k) {
-            const int64_t row = base + (int64_t)k * blockDim.x + threadIdx.x;
-            if (row < n) wb_expr_evaluate(v, row, storage);
-        }
-    }
+    wb_for_tiles_tested(n, (int64_t)blockDim.x * Ilp, [&](int64_t base, bool) {
+        wb_tile_items<Ilp, true>(base, n, wb_full<false>{}, [&](int, int64_t row) { wb_expr_evaluate(v, row, storage); });
+    });
 }
 
 // ---- compiled: the expression as templates -------------------------------------
@@ -176,9 +172,8 @@ __global__ void wb_expr_compiled_kernel(const wb_expr_args<T> a) {
     constexpr int Vec = Ilp * (int)sizeof(T) >= 16 ? 16 / (int)sizeof(T) : Ilp;
     constexpr int Packs = Ilp / Vec;
     using P = wb_expr_pack<T, Vec>;
-    const int64_t tile = (int64_t)blockDim.x * Ilp;
-    for (int64_t base = (int64_t)blockIdx.x * tile; base < a.n; base += (int64_t)gridDim.x * tile) {
-        if (base + tile <= a.n) {
+    wb_for_tiles_tested(a.n, (int64_t)blockDim.x * Ilp, [&](int64_t base, bool full) {
+        if (full) {
             T x[Ilp][Cols];
 #pragma unroll
             for (int c = 0; c < Cols; ++c)
@@ -209,7 +204,7 @@ __global__ void wb_expr_compiled_kernel(const wb_expr_args<T> a) {
                 a.out[at] = wb_expr_node<T, Shape, Cols, Ops, 0, 0>(x, a);
             }
         }
-    }
+    });
 }
 
 // ---- dispatch: run-time (shape, ops, columns, ILP) to an instantiation ----------

@@ -193,8 +193,7 @@ __global__ void __launch_bounds__(PART_BLOCK) part_scatter_kernel(const int32_t 
     using scan = cub::BlockScan<int, PART_BLOCK>;
     __shared__ typename scan::TempStorage tmp;
     const int per = (parts + PART_BLOCK - 1) / PART_BLOCK; // partitions per thread in the scan
-    for (int64_t base = (int64_t)blockIdx.x * PART_TILE; base < n; base += (int64_t)gridDim.x * PART_TILE) {
-        const bool full = base + PART_TILE <= n;
+    wb_for_tiles_tested(n, PART_TILE, [&](int64_t base, bool full) {
         for (int b = threadIdx.x; b < parts; b += PART_BLOCK) count[b] = 0;
         __syncthreads();
         int32_t k[PART_ITEMS];
@@ -230,7 +229,7 @@ __global__ void __launch_bounds__(PART_BLOCK) part_scatter_kernel(const int32_t 
             out[delta[key >> shift] + i] = key;
         }
         __syncthreads();
-    }
+    });
 }
 
 using probe_kernel_t = void (*)(wb_probe_args);

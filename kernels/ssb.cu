@@ -15,7 +15,7 @@
 namespace {
 
 __global__ void generate_kernel(wb_ssb_columns c, wb_ssb_sizes z, uint64_t seed) {
-    for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < c.n; r += (int64_t)gridDim.x * blockDim.x) {
+    wb_for_grid_items(c.n, [&](int64_t r) {
         const wb_ssb_line l = wb_ssb_line_at(seed, &z, r);
         c.col[WB_SSB_LO_ORDERDATE][r] = l.orderdate;
         c.col[WB_SSB_LO_CUSTKEY][r] = l.custkey;
@@ -26,7 +26,7 @@ __global__ void generate_kernel(wb_ssb_columns c, wb_ssb_sizes z, uint64_t seed)
         c.col[WB_SSB_LO_DISCOUNT][r] = l.discount;
         c.col[WB_SSB_LO_REVENUE][r] = l.revenue;
         c.col[WB_SSB_LO_SUPPLYCOST][r] = l.supplycost;
-    }
+    });
 }
 
 __device__ __forceinline__ bool in(int32_t v, int32_t lo, int32_t hi) { return v >= lo && v <= hi; }

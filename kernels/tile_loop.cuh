@@ -5,12 +5,21 @@
 // the one partial tile at the end (bounds checked: Crystal's BlockLoad
 // habit), so the main path has no tail branch. Which one is a type,
 // wb_full<F>, so that `if (full || i < n)` folds to nothing on the full path
-// and `decltype(full)::value` is a template argument. Two walks:
+// and `decltype(full)::value` is a template argument. The walks:
 // - wb_for_tiles: the block owns tiles grid-stride, so that the same kernel
 //   runs with a grid that covers the input or with a persistent one
-//   (transform, ceiling, probe, group-by);
-// - wb_tile_at: one tile per block, a cover grid (select, scan).
-// Indices are int64: n may exceed 2^31.
+//   (transform, ceiling, probe, group-by, ssb);
+// - wb_for_tiles_tested: the same tiles, each testing at run time whether it
+//   is full, for a body written once for both cases (expr, the partition
+//   scatter);
+// - wb_tile_at: one tile per block, a cover grid (select, scan);
+// - wb_for_block_tiles: every tile of a set by one block (resident sets that
+//   each block reads whole: the L1 and shared-memory ceilings);
+// - wb_for_grid_items: tiles of one item per thread, grid-stride, where a
+//   thread's work is one item (generators, the instruction ceilings).
+// Loops of a block over its shared tables (zeroing, merging) are not tiles
+// and stay plain loops.
+// Indices are int64 where n may exceed 2^31.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +37,36 @@ __device__ __forceinline__ void wb_for_tiles(int64_t n, Tile &&tile) {
     int64_t base = (int64_t)blockIdx.x * span;
     for (; base + span <= n; base += stride) tile(base, wb_full<true>{});
     if (base < n) tile(base, wb_full<false>{});
+}
+
+// Calls tile(base, full) for every tile of span items of [0, n) this block
+// owns, grid-stride; full (a bool) says whether all its items exist. One
+// body serves both cases: the partition scatter's tile is too large to
+// instantiate twice, cuDF's interpreter checks every row as cuDF does, and
+// the compiled expression picks its path per tile (its instruction counts
+// in the records come from this shape).
+template <typename Tile>
+__device__ __forceinline__ void wb_for_tiles_tested(int64_t n, int64_t span, Tile &&tile) {
+    for (int64_t base = (int64_t)blockIdx.x * span; base < n; base += (int64_t)gridDim.x * span)
+        tile(base, base + span <= n);
+}
+
+// Calls tile(base, wb_full<true>{}) for every tile of [0, n) in order, all
+// by this block: n must be a multiple of blockDim.x * ILP (the caller's plan
+// checks), so that no tile is partial.
+template <int ILP, typename Tile>
+__device__ __forceinline__ void wb_for_block_tiles(int64_t n, Tile &&tile) {
+    // Walks the thread's first item, not the tile base: the same test, as
+    // tiles are full, and the L1 and shared ceilings' code of the records.
+    for (int64_t first = threadIdx.x; first < n; first += (int64_t)blockDim.x * ILP)
+        tile(first - threadIdx.x, wb_full<true>{});
+}
+
+// Calls f(i) for i in [0, n), one item per thread per trip, grid-stride.
+template <typename I, typename F>
+__device__ __forceinline__ void wb_for_grid_items(I n, F &&f) {
+    const I stride = (I)gridDim.x * blockDim.x;
+    for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
 }
 
 // Returns tile(valid, wb_full<F>{}) for the tile of TILE items at begin of
@@ -55,14 +94,23 @@ __device__ __forceinline__ int64_t wb_tile_item(int64_t first, int k) { return f
 // Calls f(k, i) for each of this thread's ILP striped items i of the tile
 // at base that exist (all of them in a full tile), k in order. A kernel that
 // loads all before storing any calls it twice: first the loads, then the
-// stores, so that ILP accesses are in flight.
-template <int ILP, typename Full, typename F>
+// stores, so that ILP accesses are in flight. ROLLED keeps one copy of a
+// large f (the interpreter).
+template <int ILP, bool ROLLED = false, typename Full, typename F>
 __device__ __forceinline__ void wb_tile_items(int64_t base, int64_t n, Full full, F &&f) {
     const int64_t first = base + threadIdx.x;
+    if constexpr (ROLLED) {
+#pragma unroll 1
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            if (full || i < n) f(k, i);
+        }
+    } else {
 #pragma unroll
-    for (int k = 0; k < ILP; k++) {
-        const int64_t i = wb_tile_item(first, k);
-        if (full || i < n) f(k, i);
+        for (int k = 0; k < ILP; k++) {
+            const int64_t i = wb_tile_item(first, k);
+            if (full || i < n) f(k, i);
+        }
     }
 }
 
