@@ -8,6 +8,8 @@
 fig = "fig1-gpu-trends"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }
 load gpdir."lib-common.gp"
+# every value is a datasheet one, whichever run the figure is rendered with
+footer = "datasheet values (harness/gpus.tsv), the same for every run: nothing in this figure is measured"
 F = data."/".fig.".dat"
 W = 900; H = 600
 # value labels off the markers and lines: the upper series of a GPU above and

@@ -28,7 +28,7 @@ do for [t = 1:3] {
     unset label
     load gpdir."lib-footer.gp"
     set arrow 1 from 75, 0 to 75, 100 nohead dt 3 lc rgb "#777777"
-    set label 2 "75%: the occupancy each key entry quotes" at 75, graph 1.03 center font ",9" tc rgb "#555555"
+    set label 2 "75%: the occupancy\neach key entry quotes" at 76, graph 0.95 left font ",9" tc rgb "#555555"
     plot for [b = 1:NB] F index (b - 1) using 2:3 with lines lw 2.5 dt b lc rgb col(b - 1) \
          title sprintf("%s occupancy (%.0f%% of time at >= 75%%)", esc(SER[b]), AT75[b])
     set output

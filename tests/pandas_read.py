@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """pandas_read.py RESULTS.h5 POINTS.csv - the two reads docs/results-format.md
-shows, its snippet taken from the page and run on these files: the CSV
+shows and the README's HDF5 read, each snippet taken from its page and run on
+these files: the CSV
 export with pd.read_csv and the HDF5 file with h5py + pandas. Each must
 give str columns for text and numeric
 columns for numbers, with no conversion after the snippet; the columns are
@@ -40,7 +41,18 @@ def is_text(series):
     return all(isinstance(v, str) for v in series.dropna()) and len(series.dropna()) > 0
 
 
-for label, df in (("csv", points), ("h5", table)):
+# The README's snippet too (its first python block, on this file).
+readme = open(os.path.join(os.path.dirname(docs), "..", "README.md")).read()
+m = re.search(r"```python\n(.*?)```", readme, re.S)
+if not m:
+    print("FAIL: no python snippet in README.md")
+    sys.exit(1)
+front = {}
+exec(compile(re.sub(r'"results/[^"]+\.h5"', repr(h5_path), m.group(1)), "README.md", "exec"), front)
+if "command_line" not in front["provenance"] or "unit" not in front["columns"]:
+    fail.append("README: provenance or the column table missing")
+
+for label, df in (("csv", points), ("h5", table), ("README h5", front["points"])):
     if list(df.columns[:4]) != ["name", "id", "family", "variant"]:
         fail.append("%s: columns start %s" % (label, list(df.columns[:4])))
     for col in ("name", "family", "variant", "status"):
