@@ -1,6 +1,6 @@
 /* exact.h - inputs whose selectivity is exact by construction, and the
- * parallel chunked loop that fills and checks 2^28-row columns in a fraction
- * of a second on the GPU machine's 16 cores.
+ * per-chunk random streams that keep a parallel fill independent of the
+ * worker count (the loop itself: parallel.h).
  *
  * Row i is a member iff wb_perm_at(p, i) < k. wb_perm_at is a keyed bijection
  * of [0, n) (a few invertible mixing rounds on the next power of two, walked
@@ -12,6 +12,8 @@
 #define WB_EXACT_H
 
 #include <stdint.h>
+
+#include "micro/parallel.h" /* wb_par_chunks: the fills and checks that use the permutation */
 
 typedef struct wb_perm {
     uint64_t n;        /* domain [0, n) */
@@ -48,28 +50,5 @@ int64_t wb_exact_k(int64_t n, double s);
 /* The random stream of chunk c of a fill: independent of the worker count, so
  * a parallel fill gives the same data on every machine. */
 uint64_t wb_chunk_seed(uint64_t seed, int64_t chunk_index);
-
-/* Calls fn for every chunk [begin, end) of [0, n) (chunk items each, the last
- * one shorter) from up to wb_par_workers() threads, the caller's included;
- * fn receives its worker index for per-worker partial results, which the
- * caller merges. Chunks are handed out one at a time, so a thread that cannot
- * be started only costs speed: every chunk still runs exactly once. */
-#define WB_PAR_MAX 64
-typedef void (*wb_par_fn)(void *ctx, int worker, int64_t chunk_index, int64_t begin, int64_t end);
-int wb_par_workers(void);
-void wb_par_chunks(int64_t n, int64_t chunk, wb_par_fn fn, void *ctx);
-/* Caps the workers at `workers` (tests: the data must not change with the
- * count); 0 goes back to one per online CPU. Not for use while a loop runs. */
-void wb_par_set_workers(int workers);
-
-/* A check of [0, n) split at chunk boundaries: fn adds the mismatches of
- * [begin, end) to m in index order, and the same ones whatever the split.
- * wb_par_check counts them on all workers and leaves m exactly as
- * fn(ctx, 0, n, m) would: the total, and the first ones shown (m's report),
- * found again in order on the caller's thread by rerunning the chunks from
- * the first one that mismatched, only while m can still show more. */
-struct wb_mismatches;
-typedef void (*wb_check_fn)(void *ctx, int64_t begin, int64_t end, struct wb_mismatches *m);
-void wb_par_check(int64_t n, int64_t chunk, wb_check_fn fn, void *ctx, struct wb_mismatches *m);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "micro/data.h"
 #include "micro/exact.h"
@@ -52,12 +53,28 @@ static void ref_count(void *vctx, int worker, int64_t c, int64_t begin, int64_t 
     r->at[c] = k;
 }
 
+/* Branch-free through a stack buffer: at s = 0.5 on random data the `if`
+ * this replaces mispredicted every other row, and the pass took 3x longer
+ * (2^28 rows on one core: 1.30-1.46 s before, 0.44-0.61 s after,
+ * tests/hw/host_prep.c). Writing ref[k] unconditionally instead could step
+ * into the next chunk's first slot, which another worker owns. */
+#define REF_BLOCK 256
 static void ref_write(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
     ref_ctx *r = vctx;
     (void)worker;
     int64_t k = r->at[c];
-    for (int64_t i = begin; i < end; i++)
-        if (r->x[i] < r->v) r->ref[k++] = r->x[i];
+    int32_t buf[REF_BLOCK];
+    for (int64_t lo = begin; lo < end; lo += REF_BLOCK) {
+        const int len = end - lo < REF_BLOCK ? (int)(end - lo) : REF_BLOCK;
+        int m = 0;
+        for (int i = 0; i < len; i++) {
+            const int32_t x = r->x[lo + i];
+            buf[m] = x;
+            m += x < r->v;
+        }
+        memcpy(r->ref + k, buf, (size_t)m * sizeof *buf);
+        k += m;
+    }
 }
 
 int64_t wb_select_reference(const int32_t *x, int64_t n, int32_t v, int32_t *ref, wb_err *e) {

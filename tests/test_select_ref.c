@@ -1,7 +1,7 @@
 /* test_select_ref.c - the selection family's host side: the keyed bijection
  * and its exact selectivity, the CPU reference on hand-checked inputs, and the
  * comparison verify() runs catching a wrong count, order, multiset or a write
- * past the count. */
+ * past the count; fill and reference the same on any worker count. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +127,39 @@ static void test_compare_catches(void) {
     CHECK(compare(same, 1000, 0, &e) == WB_ERR); /* a garbage count larger than the buffer */
 }
 
+/* The fill and the reference byte for byte the same on 1, 2, 3 and 7
+ * workers, and the reference the plain serial loop it replaces (one branch
+ * per row), at sizes that end inside a chunk (2^20 rows) and inside the
+ * reference's 256-row block. */
+static void test_same_on_any_workers(void) {
+    static const int64_t sizes[] = {1, 255, 257, 1048575, 1048577, 3000017};
+    static const int workers[] = {1, 2, 3, 7};
+    const int64_t most = 3000017;
+    wb_err e;
+    int32_t *x0 = malloc((size_t)most * sizeof *x0), *x = malloc((size_t)most * sizeof *x);
+    int32_t *want = malloc((size_t)most * sizeof *want), *ref = malloc((size_t)most * sizeof *ref);
+    for (int a = 0; a < 6; a++) {
+        const int64_t n = sizes[a];
+        wb_par_set_workers(1);
+        const int64_t k = wb_select_fill(x0, n, 0.5, 23, &e);
+        int64_t kk = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (x0[i] < k) want[kk++] = x0[i];
+        CHECK(kk == k);
+        for (int w = 0; w < 4; w++) {
+            wb_par_set_workers(workers[w]);
+            CHECK(wb_select_fill(x, n, 0.5, 23, &e) == k);
+            CHECK(memcmp(x, x0, (size_t)n * sizeof *x) == 0);
+            memset(ref, 0x7F, (size_t)n * sizeof *ref);
+            CHECK(wb_select_reference(x, n, (int32_t)k, ref, &e) == k);
+            CHECK(memcmp(ref, want, (size_t)k * sizeof *ref) == 0);
+            CHECK(k == n || ref[k] == 0x7F7F7F7F); /* nothing written past the k selected */
+        }
+    }
+    wb_par_set_workers(0);
+    free(x0), free(x), free(want), free(ref);
+}
+
 /* At a size where the parallel pass splits into chunks: a shuffled correct
  * output passes as a multiset, one changed value does not. */
 static void test_compare_large(void) {
@@ -143,6 +176,17 @@ static void test_compare_large(void) {
     out[k / 2] = out[k / 3];
     CHECK(wb_select_compare(out, n, k, ref, k, 0, &seen, &e) == WB_ERR);
     CHECK(strstr(e.msg, "2 of") != NULL); /* the duplicate and the value it replaced */
+    /* A duplicate in the last rows of the first chunk (2^20 rows), caught on
+     * every worker count. */
+    out[k / 2] = ref[k - 1 - k / 2];
+    out[(1 << 20) - 3] = out[5];
+    static const int workers[] = {1, 2, 3, 7};
+    for (int w = 0; w < 4; w++) {
+        wb_par_set_workers(workers[w]);
+        CHECK(wb_select_compare(out, n, k, ref, k, 0, &seen, &e) == WB_ERR);
+        CHECK(strstr(e.msg, "2 of") != NULL);
+    }
+    wb_par_set_workers(0);
     wb_select_seen_free(&seen);
     free(x);
     free(ref);
@@ -155,6 +199,7 @@ int main(void) {
     test_fill_is_exact();
     test_reference_by_hand();
     test_compare_catches();
+    test_same_on_any_workers();
     test_compare_large();
     return TEST_DONE();
 }

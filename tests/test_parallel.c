@@ -1,0 +1,39 @@
+/* test_parallel.c - WB_HOST_THREADS sets the host loop's workers (read once,
+ * before the first loop), wb_par_set_workers overrides it, and a loop run
+ * with it still covers every row exactly once. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "micro/parallel.h"
+#include "tests/check.h"
+
+typedef struct visit {
+    _Atomic int rows[10007];
+    _Atomic int used[WB_PAR_MAX];
+} visit;
+
+static void mark(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    visit *v = ctx;
+    (void)chunk;
+    atomic_store(&v->used[worker], 1);
+    for (int64_t i = begin; i < end; i++) atomic_fetch_add(&v->rows[i], 1);
+}
+
+int main(void) {
+    /* Before any loop: the count is read once and kept. */
+    setenv("WB_HOST_THREADS", "3", 1);
+    CHECK(wb_par_workers() == 3);
+    static visit v;
+    wb_par_chunks(10007, 100, mark, &v);
+    int once = 1, workers = 0;
+    for (int i = 0; i < 10007; i++) once &= atomic_load(&v.rows[i]) == 1;
+    for (int w = 0; w < WB_PAR_MAX; w++) workers += atomic_load(&v.used[w]);
+    CHECK(once);
+    CHECK(workers >= 1 && workers <= 3);
+    CHECK(atomic_load(&v.used[3]) == 0); /* worker indices stay below the count */
+    wb_par_set_workers(7);
+    CHECK(wb_par_workers() == 7);
+    wb_par_set_workers(0); /* back to WB_HOST_THREADS, not to the CPUs */
+    CHECK(wb_par_workers() == 3);
+    return TEST_DONE();
+}
