@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernels/select.h"
+#include "kernels/select_check.h"
 #include "kernels/tile_shape.h"
 #include "micro/data.h"
 #include "micro/exact.h"
@@ -37,6 +38,7 @@ typedef struct select_data {
     int32_t *h_in;  /* layout=host: the input, pinned, copied up by every launch; NULL otherwise */
     int32_t *ref;   /* the k selected values in input order */
     wb_select_seen seen;
+    void *d_check;  /* the GPU check's bitmap and counter (kernels/select_check.h) */
 } select_data;
 
 static int is_atomic(int v) { return v == WB_SELECT_IF_ATOMIC || v == WB_SELECT_PRED_ATOMIC; }
@@ -200,7 +202,8 @@ static int sweep_full(const wb_sink *sink) {
 
 static double select_device_bytes(const wb_point *p) {
     double n = (double)p->n;
-    double bytes = 8.0 * n + 64.0 * 1024 * 1024; /* input, output, CUB's scratch (+ the pinned copy on the host) */
+    /* input, output, CUB's scratch (+ the pinned copy on the host), the check's bitmap (at most n bits) */
+    double bytes = 8.0 * n + 64.0 * 1024 * 1024 + n / 8.0;
     if (is_three_kernel(p->variant_id) && p->launch.ilp > 0) bytes += 12.0 * n / p->launch.ilp;
     return bytes;
 }
@@ -216,6 +219,7 @@ static void select_data_destroy(void *vd) {
     wb_dev_free(d->d_out);
     wb_placed_free(&d->count);
     wb_dev_free(d->d_temp);
+    wb_dev_free(d->d_check);
     if (d->h_buf) (void)cudaFreeHost(d->h_buf); /* teardown: nothing to report to */
     if (d->h_in) (void)cudaFreeHost(d->h_in);
     free(d->ref);
@@ -249,6 +253,7 @@ static int select_data_create(const wb_point *p, uint64_t run_seed, void **out, 
     if (wb_select_seen_alloc(&d->seen, d->k, e) || wb_select_ref_is_permutation(d->ref, d->k, &d->seen, e) ||
         wb_dev_alloc((void **)&d->d_in, bytes, "select input", e) ||
         wb_dev_alloc((void **)&d->d_out, bytes, "select output", e) ||
+        wb_dev_alloc(&d->d_check, wb_select_check_bytes(d->k), "select check", e) ||
         wb_placed_alloc(&d->count, sizeof(unsigned long long), "select count", e) ||
         wb_upload(d->d_in, d->h_buf, bytes, e))
         goto fail;
@@ -305,14 +310,25 @@ static int select_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e)
     return WB_CUDA(e, wb_select_launch(p->variant_id, &p->launch, &io, s));
 }
 
+/* An output in any order with the expected count is checked on the GPU
+ * (kernels/select_check.h: exact, against the reference's multiset); one in
+ * input order, or one the GPU check fails, goes to the host comparison, which
+ * also names what is wrong. */
 static int select_verify(void *vd, const wb_point *p, wb_err *e) {
     select_data *d = vd;
-    unsigned long long count = 0;
-    if (wb_download(&count, wb_placed_here(&d->count), sizeof count, e) ||
-        wb_download(d->h_buf, d->d_out, (size_t)d->n * sizeof(int32_t), e))
-        return WB_ERR;
+    unsigned long long count = 0, bad = 1;
+    if (wb_download(&count, wb_placed_here(&d->count), sizeof count, e)) return WB_ERR;
     int64_t got = count > (unsigned long long)INT64_MAX ? INT64_MAX : (int64_t)count;
-    return wb_select_compare(d->h_buf, d->n, got, d->ref, d->k, wb_select_keeps_order(p->variant_id), &d->seen, e);
+    const int ordered = wb_select_keeps_order(p->variant_id);
+    if (!ordered && got == d->k) {
+        unsigned long long *d_bad = NULL;
+        if (WB_CUDA(e, wb_select_check_unordered(d->d_out, d->n, got, d->k, WB_SELECT_POISON, d->d_check, &d_bad, 0)) ||
+            wb_download(&bad, d_bad, sizeof bad, e))
+            return WB_ERR;
+        if (bad == 0) return WB_OK;
+    }
+    if (wb_download(d->h_buf, d->d_out, (size_t)d->n * sizeof(int32_t), e)) return WB_ERR;
+    return wb_select_compare(d->h_buf, d->n, got, d->ref, d->k, ordered, &d->seen, e);
 }
 
 const wb_family wb_family_select = {
