@@ -14,6 +14,8 @@ import sys
 import h5py
 import numpy as np
 
+from results_attrs import attrs_with_ceilings
+
 
 def parse_shape(s):
     out = {}
@@ -26,13 +28,7 @@ def parse_shape(s):
 def load(path):
     with h5py.File(path, "r") as f:
         p = f["/points"][:]
-        attrs = {k: f.attrs[k] for k in f.attrs}
-        # Schema 6 keeps ceilings in /ceilings; older files as ceiling_* attributes.
-        if "ceilings" in f:
-            for c in f["ceilings"][:]:
-                size = "" if np.isnan(c["size_bytes"]) else "%.0fB_" % c["size_bytes"]
-                unit = {b"GB/s": "gbps", b"G inst/s": "gips", b"G req/s": "greqs"}.get(bytes(c["unit"]), "value")
-                attrs["ceiling_%s_%s%s" % (c["name"].decode(), size, unit)] = c["value"]
+        attrs = attrs_with_ceilings(f)
     s = lambda col: np.char.decode(p[col].astype("S"), "utf-8", "replace") if p.dtype[col].kind == "S" else p[col]
     cols = {name: s(name) for name in p.dtype.names}
     return cols, attrs

@@ -11,6 +11,8 @@ import sys
 import h5py
 import numpy as np
 
+from results_attrs import attrs_with_ceilings
+
 
 def text(col):
     return np.array([v.decode() if isinstance(v, bytes) else str(v) for v in col])
@@ -22,13 +24,7 @@ def main(path):
             print(f"{path}: no /points", file=sys.stderr)
             return 2
         p = f["points"][()]
-        attrs = {k: f.attrs[k] for k in f.attrs}
-        # Schema 6 keeps ceilings in /ceilings; older files as ceiling_* attributes.
-        if "ceilings" in f:
-            for c in f["ceilings"][:]:
-                size = "" if np.isnan(c["size_bytes"]) else "%.0fB_" % c["size_bytes"]
-                unit = {b"GB/s": "gbps", b"G inst/s": "gips", b"G req/s": "greqs"}.get(bytes(c["unit"]), "value")
-                attrs["ceiling_%s_%s%s" % (c["name"].decode(), size, unit)] = c["value"]
+        attrs = attrs_with_ceilings(f)
     fam, var, status, layout = (text(p[c]) for c in ("family", "variant", "status", "layout"))
     ok = status == "ok"
     names = p.dtype.names
