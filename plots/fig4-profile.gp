@@ -21,7 +21,6 @@ load gpdir."lib-common.gp"
 F = data."/".fig.".dat"
 R = data."/".fig."-roofs.dat"
 load gpdir."lib-roofs.gp"
-load gpdir."lib-ridges.gp"
 
 program = "?"; revision = "?"; uuid = "?"
 stats data."/".fig."-info.dat" using (program = strcol(5), revision = strcol(6), uuid = strcol(7), 0) nooutput
@@ -47,13 +46,18 @@ psz(ms) = 6.0 * sqrt(ms / tmax)
 
 # the six longest kernels (the table is longest first), labelled through `set label`, whose noenhanced
 # keeps names such as vectorized_elementwise_kernel from turning into subscripts; more labels overprint
-# each other where kernels crowd below the ridge
+# each other where kernels crowd below the ridge. A label near an earlier one (within a factor 1.3 in
+# y and 5 in x) moves down a line per such label, so that two neighbours do not print over each other.
 NL = 0
-array LX[6]; array LY[6]; array LT[6]
+array LX[6]; array LY[6]; array LT[6]; array LSTK[6]
 stats F every ::0::5 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
+near(i, j) = abs(log10(LY[i] / LY[j])) < log10(1.3) && abs(log10(LX[i] / LX[j])) < log10(5.0)
+do for [i = 1:NL] { LSTK[i] = 0; do for [j = 1:i - 1] { if (near(i, j)) { LSTK[i] = LSTK[i] + 1 } } }
 W = 1300; H = 820
 array RSTACK[16]
-do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (strlen(RLABEL[j]) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
+# a roof under the file's roof (lib-roofs.gp: hidden) is neither drawn nor labelled; `under` says so
+rlabel(i) = sprintf("%s ridge %.1f", RN[i], RR[i])
+do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (drawn(j) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
@@ -70,12 +74,16 @@ do for [t = 1:3] {
     set key outside right top box opaque Left reverse font ",9"
     unset arrow; unset label
     do for [i = 1:NR] {
-        set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
-        set label RLABEL[i] at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+        if (drawn(i)) {
+            set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
+            set label rlabel(i) at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+        }
     }
     set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.03 font ",9"
-    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2, 0.6 font ",8" noenhanced front }
-    plot for [i = 1:NR] roof(x, i) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title roof_short(i), \
+    # below the x label, clear of the ridge labels at the foot of the plot
+    if (strlen(under)) { set bmargin 5; set label under at screen 0.01, screen 0.015 left font ",9" tc rgb "#555555" }
+    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2, 0.6 - 1.1 * LSTK[i] font ",8" noenhanced front }
+    plot for [i = 1:NR] (drawn(i) ? roof(x, i) : NaN) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title (drawn(i) ? roof_short(i) : ""), \
          F using 3:(strcol(7) eq "memory" ? $4 : NaN):(psz($5)) with points pointsize variable pt 7 \
              lc rgb COL[3] title "kernel, memory-bound (measured ridge)", \
          F using 3:(strcol(7) eq "memory" ? NaN : $4):(psz($5)) with points pointsize variable pt 5 \
