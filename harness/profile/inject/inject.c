@@ -74,6 +74,14 @@ void wb_inject_write_device(CUdevice dev, const char *chip) {
 /* Nesting of launch APIs on this thread: only the outermost one is a launch. */
 static __thread int api_depth;
 
+/* The launch shape, dynamic shared memory and stream of a launch API's
+ * parameters: cuLaunchKernel's, cuLaunchCooperativeKernel's and
+ * cuLaunchKernelEx's CUlaunchConfig name these fields alike. */
+#define TAKE_SHAPE(l, p)                                                                                  \
+    ((l)->grid[0] = (p)->gridDimX, (l)->grid[1] = (p)->gridDimY, (l)->grid[2] = (p)->gridDimZ,            \
+     (l)->block[0] = (p)->blockDimX, (l)->block[1] = (p)->blockDimY, (l)->block[2] = (p)->blockDimZ,      \
+     (l)->smem_dynamic = (p)->sharedMemBytes, (l)->stream = (p)->hStream)
+
 /* Fills l from a launch API's parameters. */
 static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_launch_info *l) {
     memset(l, 0, sizeof *l);
@@ -86,33 +94,21 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
         const cuLaunchKernel_params *p = cb->functionParams;
         l->api = WB_API_LAUNCH;
-        l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
-        l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
-        l->smem_dynamic = p->sharedMemBytes;
-        l->stream = p->hStream;
+        TAKE_SHAPE(l, p);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
         const cuLaunchCooperativeKernel_params *p = cb->functionParams;
         l->api = WB_API_COOPERATIVE;
-        l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
-        l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
-        l->smem_dynamic = p->sharedMemBytes;
-        l->stream = p->hStream;
+        TAKE_SHAPE(l, p);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
         const cuLaunchKernelEx_params *p = cb->functionParams;
         l->api = WB_API_LAUNCH_EX;
-        if (p->config) {
-            const CUlaunchConfig *c = p->config;
-            l->grid[0] = c->gridDimX, l->grid[1] = c->gridDimY, l->grid[2] = c->gridDimZ;
-            l->block[0] = c->blockDimX, l->block[1] = c->blockDimY, l->block[2] = c->blockDimZ;
-            l->smem_dynamic = c->sharedMemBytes;
-            l->stream = c->hStream;
-        }
+        if (p->config) TAKE_SHAPE(l, p->config);
         break;
     }
     default: { /* cuGraphLaunch */
