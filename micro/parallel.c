@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -14,12 +15,18 @@ static atomic_int par_cores; /* WB_HOST_THREADS or the online CPUs, read once (s
 
 void wb_par_set_workers(int workers) { atomic_store(&par_cap, workers > 0 ? workers : 0); }
 
-/* WB_HOST_THREADS as a worker count, 0 when unset or not a number in 1..WB_PAR_MAX. */
+/* WB_HOST_THREADS as a worker count, 0 when unset; a value that is not a
+ * number in 1..WB_PAR_MAX is said on stderr (once: the count is read once)
+ * and left aside, so that a typo does not pass for a setting. */
 static int env_workers(void) {
     const char *v = getenv("WB_HOST_THREADS");
+    if (!v) return 0;
     char *end = NULL;
-    long n = v ? strtol(v, &end, 10) : 0;
-    return v && end != v && *end == '\0' && n >= 1 && n <= WB_PAR_MAX ? (int)n : 0;
+    long n = strtol(v, &end, 10);
+    if (end != v && *end == '\0' && n >= 1 && n <= WB_PAR_MAX) return (int)n;
+    fprintf(stderr, "warning: WB_HOST_THREADS=%s is not a number of workers in 1..%d; using one per online CPU\n", v,
+            WB_PAR_MAX);
+    return 0;
 }
 
 int wb_par_workers(void) {

@@ -1,8 +1,12 @@
 /* test_parallel.c - WB_HOST_THREADS sets the host loop's workers (read once,
  * before the first loop), wb_par_set_workers overrides it, and a loop run
- * with it still covers every row exactly once. */
+ * with it still covers every row exactly once. A malformed value is said on
+ * stderr and left aside (checked in a child process: the count is read once). */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "micro/parallel.h"
 #include "tests/check.h"
@@ -19,7 +23,31 @@ static void mark(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t en
     for (int64_t i = begin; i < end; i++) atomic_fetch_add(&v->rows[i], 1);
 }
 
-int main(void) {
+/* The child: WB_HOST_THREADS=3x gives one worker per online CPU. */
+static int bad_value_child(void) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int want = cores < 1 ? 1 : cores > WB_PAR_MAX ? WB_PAR_MAX : (int)cores;
+    CHECK(wb_par_workers() == want);
+    return TEST_DONE();
+}
+
+static void check_bad_value(const char *self) {
+    char err[] = "/tmp/wb_test_parallel_XXXXXX", cmd[4096], line[256] = "";
+    int fd = mkstemp(err);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    close(fd);
+    snprintf(cmd, sizeof cmd, "WB_HOST_THREADS=3x '%s' bad 2>'%s'", self, err);
+    CHECK(system(cmd) == 0);
+    FILE *f = fopen(err, "r");
+    CHECK(f && fgets(line, sizeof line, f) && strstr(line, "WB_HOST_THREADS=3x is not a number of workers"));
+    if (f) fclose(f);
+    remove(err);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "bad") == 0) return bad_value_child();
+    check_bad_value(argv[0]);
     /* Before any loop: the count is read once and kept. */
     setenv("WB_HOST_THREADS", "3", 1);
     CHECK(wb_par_workers() == 3);
