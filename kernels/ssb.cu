@@ -194,71 +194,181 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
     }
 }
 
-// The bitmap form's tile, one stage per probe over all ILP items: bitmap
-// probes test a bit of the block's shared-memory copy, the others (date
-// arithmetic, packed maps) yield the dimension's share of the group at once.
-// A tile costs a round trip per stage, so the measures are loaded with the
-// last stage's keys for the rows still passing: with q.date_last, the date
-// (tested there: it passes most rows, and the measures read for the few it
-// removes cost less than a round trip per tile); else the keys of the
-// grouped bitmap dimensions, whose codes follow from their packed maps.
-template <int ILP, bool Full>
-__device__ __forceinline__ void bitmap_group_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
-                                                  unsigned long long *groups, const uint32_t *bits,
-                                                  const int32_t (&bits_at)[WB_SSB_DIMS]) {
-    using T = wb_grid_tile<ILP>;
-    int32_t k[ILP], group[ILP];
-    bool f[ILP];
+// ---- bitmap: the first probe over every row, the rest over the survivors ----
+//
+// The first probe of the bitmap form is always a bitmap (the plan puts them
+// first, most selective first); it passes 0.1-20% of the rows at SF 100. A
+// tile only tests it and queues the rows that pass in its warp's queue in
+// shared memory; the rest of the query runs over full batches of queued
+// rows, R per lane. So a dead row costs its first key's load and one bit
+// test, not a predicated slot in every later stage (the stage-per-probe
+// version issued ~84 instructions a row, 12-20 per DRAM sector: instruction-
+// bound as much as latency-bound), and a batch's round trips serve 32 R
+// survivors gathered over several tiles instead of the few of one tile.
+
+constexpr int BITMAP_SLOTS = 4;   // R: queued rows a lane takes per batch
+constexpr int BITMAP_BATCH = 32 * BITMAP_SLOTS;
+constexpr int QUEUE_AGE_BITS = 6; // a queue entry: tile age (6 bits) | lane (5) | item (4)
+constexpr int QUEUE_AGE_MAX = (1 << QUEUE_AGE_BITS) - 1;
+
+// Entries per warp: what a batch leaves (< BITMAP_BATCH) plus a tile's rows.
+__host__ __device__ constexpr int bitmap_queue_entries(int ilp) { return BITMAP_BATCH + 32 * ilp; }
+
+__device__ __forceinline__ bool bit_set(const uint32_t *bits, int32_t at, int32_t k) {
+    return (bits[at + (k >> 5)] >> (k & 31)) & 1u;
+}
+
+// Exclusive prefix sum over a converged warp, and the warp's total.
+__device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
+    const int lane = threadIdx.x & 31;
+    int inc = x;
 #pragma unroll
-    for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n), group[j] = 0;
+    for (int d = 1; d < 32; d <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, inc, d);
+        if (lane >= d) inc += y;
+    }
+    total = __shfl_sync(0xffffffffu, inc, 31);
+    return inc - x;
+}
+
+// The row of queue entry e, queued by this warp in its tile number now - age
+// (tiles counted per block from 0; the age fits QUEUE_AGE_BITS because the
+// queue is drained before its oldest entry is QUEUE_AGE_MAX tiles old).
+template <int ILP>
+__device__ __forceinline__ int64_t queued_row(unsigned e, int64_t now) {
+    const int64_t tile = now - ((now - (int64_t)(e >> 9)) & QUEUE_AGE_MAX);
+    const int64_t span = (int64_t)blockDim.x * ILP;
+    const int64_t base = ((int64_t)blockIdx.x + tile * gridDim.x) * span;
+    const int64_t thread = (int64_t)(threadIdx.x & ~31u) + ((e >> 4) & 31);
+    return base + wb_striped_offset<wb_grid_tile<ILP>::vec>(thread, (int)(e & 15), (int64_t)blockDim.x);
+}
+
+// Flagged loads of column x at the R rows of a batch (evict-first, as the
+// other inputs: read once).
+template <int R>
+__device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int64_t (&row)[R], const bool (&f)[R],
+                                       int32_t (&v)[R]) {
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (f[r]) v[r] = __ldcs(x + row[r]);
+}
+
+// One tile's first probe: loads its keys, tests the bitmap, queues the rows
+// that pass at wq[held..]; returns the new count. t: the tile's number.
+template <int ILP, bool Full>
+__device__ __forceinline__ int bitmap_first_probe(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
+                                                  int64_t t, const uint32_t *bits, uint16_t *wq, int held) {
+    using T = wb_grid_tile<ILP>;
+    int32_t k[ILP];
+    T::template load<Full>(q.probe[0].key, base, c.n, k);
+    unsigned pass = 0;
+#pragma unroll
+    for (int j = 0; j < ILP; j++)
+        if (T::template valid<Full>(base, j, c.n) && bit_set(bits, 0, k[j])) pass |= 1u << j;
+    int total;
+    const int at = held + warp_exclusive_sum(__popc(pass), total);
+    const unsigned tag = ((unsigned)t & QUEUE_AGE_MAX) << 9 | (threadIdx.x & 31) << 4;
+    for (int i = 0; pass; i++, pass &= pass - 1) wq[at + i] = (uint16_t)(tag | (__ffs(pass) - 1));
+    return held + total;
+}
+
+// The rest of the query for a batch of queued rows (f: the slots in use):
+// the probes after the first in stages (a bitmap tests a bit; date
+// arithmetic and the packed maps yield the dimension's share), then the
+// measures with the date where it is tested last, then the codes of the
+// grouped bitmap dimensions.
+template <int R>
+__device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
+                                             bool (&f)[R], unsigned long long *groups, const uint32_t *bits,
+                                             const int32_t (&bits_at)[WB_SSB_DIMS]) {
+    int32_t k[R], group[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) group[r] = 0;
     const int staged = q.nprobe - (q.date_last ? 1 : 0);
 #pragma unroll
-    for (int p = 0; p < WB_SSB_DIMS; p++) {
+    for (int p = 1; p < WB_SSB_DIMS; p++) {
         if (p >= staged) break;
         const wb_ssb_probe &pr = q.probe[p];
-        if (p == 0) T::template load<Full>(pr.key, base, c.n, k);
-        else flagged_load<ILP>(pr.key, base, f, k);
+        gather<R>(pr.key, row, f, k);
         if (pr.bits) {
 #pragma unroll
-            for (int j = 0; j < ILP; j++) f[j] = f[j] && ((bits[bits_at[p] + (k[j] >> 5)] >> (k[j] & 31)) & 1u);
+            for (int r = 0; r < R; r++) f[r] = f[r] && bit_set(bits, bits_at[p], k[r]);
         } else {
 #pragma unroll
-            for (int j = 0; j < ILP; j++) {
-                if (!f[j]) continue;
-                const int32_t share = probe_lifted<true>(q, pr, k[j]);
-                f[j] = share >= 0;
-                group[j] += share;
+            for (int r = 0; r < R; r++) {
+                if (!f[r]) continue;
+                const int32_t share = probe_lifted<true>(q, pr, k[r]);
+                f[r] = share >= 0;
+                group[r] += share;
             }
         }
     }
-    int32_t m[ILP], cost[ILP];
+    int32_t m[R], cost[R];
 #pragma unroll
-    for (int j = 0; j < ILP; j++) m[j] = 0, cost[j] = 0;
-    flagged_load<ILP>(c.col[WB_SSB_LO_REVENUE], base, f, m);
-    if (q.flight == 4) flagged_load<ILP>(c.col[WB_SSB_LO_SUPPLYCOST], base, f, cost);
+    for (int r = 0; r < R; r++) m[r] = 0, cost[r] = 0;
+    gather<R>(c.col[WB_SSB_LO_REVENUE], row, f, m);
+    if (q.flight == 4) gather<R>(c.col[WB_SSB_LO_SUPPLYCOST], row, f, cost);
     if (q.date_last) {
         int32_t stride = 0;
 #pragma unroll
         for (int p = 0; p < WB_SSB_DIMS; p++)
             if (p == q.nprobe - 1) stride = q.probe[p].stride;
-        flagged_load<ILP>(c.col[WB_SSB_LO_ORDERDATE], base, f, k);
+        gather<R>(c.col[WB_SSB_LO_ORDERDATE], row, f, k);
 #pragma unroll
-        for (int j = 0; j < ILP; j++)
-            f[j] = f[j] && in(k[j], q.date_lo, q.date_hi), group[j] += (k[j] / 10000 - q.year_base) * stride;
+        for (int r = 0; r < R; r++)
+            f[r] = f[r] && in(k[r], q.date_lo, q.date_hi), group[r] += (k[r] / 10000 - q.year_base) * stride;
     }
+    // A grouped bitmap dimension's code: its key again, then its packed map,
+    // only for rows that passed every filter (batches run seldom: the trips
+    // they take are shared by the many tiles that filled the queue).
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
-        if (p >= staged) break;
         const wb_ssb_probe &pr = q.probe[p];
-        if (!pr.bits || !pr.grouped) continue;
-        flagged_load<ILP>(pr.key, base, f, k);
+        if (p >= staged || !pr.bits || !pr.grouped) continue;
+        gather<R>(pr.key, row, f, k);
 #pragma unroll
-        for (int j = 0; j < ILP; j++)
-            if (f[j]) group[j] += (int32_t)__ldg(pr.packed + k[j]) * pr.stride;
+        for (int r = 0; r < R; r++)
+            if (f[r]) group[r] += (int32_t)__ldg(pr.packed + k[r]) * pr.stride;
     }
 #pragma unroll
-    for (int j = 0; j < ILP; j++)
-        if (f[j]) atomicAdd(groups + group[j], (unsigned long long)(int64_t)(m[j] - cost[j]));
+    for (int r = 0; r < R; r++)
+        if (f[r]) atomicAdd(groups + group[r], (unsigned long long)(int64_t)(m[r] - cost[r]));
+}
+
+// Runs the warp's queued rows in batches of BITMAP_BATCH (all of them when
+// `all`, the last batch partial), moves what is left to the queue's front
+// and returns its count. now: the number of the tile queued last.
+template <int ILP>
+__device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ssb_query &q, uint16_t *wq, int held,
+                                            bool all, int64_t now, unsigned long long *groups, const uint32_t *bits,
+                                            const int32_t (&bits_at)[WB_SSB_DIMS]) {
+    constexpr int R = BITMAP_SLOTS;
+    const int lane = threadIdx.x & 31;
+    int s0 = 0;
+    for (; s0 + BITMAP_BATCH <= held || (all && s0 < held); s0 += BITMAP_BATCH) {
+        int64_t row[R];
+        bool f[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const int s = s0 + r * 32 + lane;
+            f[r] = s < held;
+            row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
+        }
+        bitmap_batch<R>(c, q, row, f, groups, bits, bits_at);
+    }
+    __syncwarp(); /* every lane has read its entries before any is overwritten */
+    const int rest = held - s0;
+    if (rest <= 0) return 0;
+    uint16_t keep[R];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (r * 32 + lane < rest) keep[r] = wq[s0 + r * 32 + lane];
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (r * 32 + lane < rest) wq[r * 32 + lane] = keep[r];
+    __syncwarp();
+    return rest;
 }
 
 // Copies n words (a multiple of 4) to shared memory, 16 bytes a load and
@@ -307,14 +417,13 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     }
 }
 
-// The bitmap form: shared memory holds the bitmaps (in probe order), then
-// the block's group table. At most 1024 threads, so that one block of 1024
-// fits beside ~200 KB of bitmaps (64 registers a thread); up to ILP 4 two
-// such blocks fit an SM (32 registers) where the bitmaps are small (Q3.x at
-// SF 100: the supplier's 25 KB).
+// The bitmap form: shared memory holds the bitmaps (in probe order), the
+// block's group table, then each warp's queue. At most 1024 threads, so that
+// one block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread:
+// the batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
 template <int ILP>
-__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, ILP <= 4 ? 2 : 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
+__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     extern __shared__ __align__(16) uint32_t block_bits[];
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
     int32_t words = 0;
@@ -327,11 +436,25 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, ILP <= 4 ? 2 : 1) bitmap_
         }
     }
     unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
+    uint16_t *wq = reinterpret_cast<uint16_t *>(block_groups + q.groups) + (threadIdx.x >> 5) * bitmap_queue_entries(ILP);
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     __syncthreads();
+    // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
+    int held = 0;
+    int64_t t = 0, oldest = 0;
     wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-        bitmap_group_tile<ILP, decltype(full)::value>(c, q, base, block_groups, block_bits, bits_at);
+        const int before = held;
+        held = bitmap_first_probe<ILP, decltype(full)::value>(c, q, base, t, block_bits, wq, held);
+        __syncwarp();
+        if (before == 0) oldest = t;
+        const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
+        if (held >= BITMAP_BATCH || aged) {
+            held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
+            if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+        }
+        t++;
     });
+    if (held) bitmap_drain<ILP>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -365,17 +488,20 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
 }
 
 // Dynamic shared memory the query's kernel needs: the group table (packed,
-// bitmap) and the filter bits (bitmap).
-int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q) {
+// bitmap), the filter bits and the warps' queues (bitmap).
+int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
     int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
-    for (int p = 0; form == WB_SSB_BITMAP && p < q->nprobe; p++)
+    if (form != WB_SSB_BITMAP) return bytes;
+    for (int p = 0; p < q->nprobe; p++)
         if (q->probe[p].bits) bytes += (int64_t)q->probe[p].bits_words * (int64_t)sizeof(uint32_t);
-    return bytes;
+    return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp);
 }
 
-// A bitmap form's probes: no bitmap on the date, every bitmap aligned.
+// A bitmap form's probes: the first a bitmap (its kernel tests it over every
+// row), none on the date, every bitmap aligned.
 bool bitmaps_ok(const wb_ssb_query *q) {
+    if (q->nprobe < 1 || !q->probe[0].bits) return false;
     for (int p = 0; p < q->nprobe; p++) {
         const wb_ssb_probe *pr = &q->probe[p];
         if (pr->bits && (pr->dim == WB_SSB_DATE || pr->bits_words <= 0 || pr->bits_words % WB_SSB_BITMAP_ALIGN))
@@ -395,13 +521,17 @@ extern "C" cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_siz
     return wb_launched();
 }
 
+extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp) {
+    return (int64_t)(block / 32) * bitmap_queue_entries(ilp) * (int64_t)sizeof(uint16_t);
+}
+
 extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
     cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
-    const int64_t smem = smem_of(form, q);
+    const int64_t smem = smem_of(form, q, l);
     if (smem > 0x7fffffff) return cudaErrorInvalidValue;
     return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
                           (int)smem);

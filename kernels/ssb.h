@@ -46,9 +46,11 @@ typedef enum wb_ssb_form {
                       selective first, then date arithmetic and the packed maps of the dimensions that
                       did not fit, in order of selectivity (micro/ssb_query.c); the group codes of a
                       bitmap dimension read from its packed map only for rows that passed every filter.
-                      Persistent blocks of up to 1024 threads load the bitmaps once; each probe stage runs
-                      over all ILP items of a thread before the next (independent loads in flight, not
-                      one dependent chain per row); group table in shared memory; flight 1 as direct */
+                      Persistent blocks of up to 1024 threads load the bitmaps once; a tile tests only the
+                      first bitmap over its rows and queues the rows that pass in its warp's queue in shared
+                      memory; the rest of the query runs over full batches of queued rows, 4 a lane, so a
+                      dead row costs one load and one bit test; group table in shared memory; flight 1 as
+                      direct */
     WB_SSB_FORMS
 } wb_ssb_form;
 
@@ -106,6 +108,10 @@ cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint
  * 256, 512; bitmap: at most 1024 threads; all: ILP 1, 2, 4, 8, 16), a bitmap
  * on the date or unaligned, or shared memory beyond a block's. */
 cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
+
+/* Shared memory of the bitmap form's survivor queues at a launch shape (beside
+ * its bitmaps and group table): what a plan of its bitmaps must leave free. */
+int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp);
 
 /* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */
 cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c, const wb_ssb_query *q,

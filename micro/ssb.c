@@ -39,6 +39,11 @@ static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_
  * L4) less the group table. At SF 100 supplier (25 KB) and part (175 KB)
  * fit, customer (366 KB) does not; at SF 10 all three do (140 KB). */
 #define BITMAP_BLOCK 1024
+/* The widest ILP whose survivor queues (24 KB at 1024 threads) the bitmap
+ * plan leaves room for: at SF 100 part and supplier still fit beside them
+ * for every query; an ILP 16 point runs where its 40 KB also fit (SF 1, 10)
+ * and is skipped, said so, where they do not. */
+#define BITMAP_QUEUE_ILP 8
 /* Q1.x's bitmap points run the direct kernel: at its block, a repeat. */
 static int block_of(int variant) {
     return form_of(variant) == WB_SSB_BITMAP && wb_ssb_specs[query_of(variant)].flight != 1 ? BITMAP_BLOCK : SSB_BLOCK;
@@ -47,7 +52,7 @@ static int block_of(int variant) {
 
 /* ---- sweep ---- */
 
-static int add(const wb_sink *s, int variant, int64_t n, int block, int ilp, double occ) {
+static int add_on(const wb_sink *s, int variant, int64_t n, int block, int ilp, double occ, int sm_limit) {
     const wb_ssb_spec *q = &wb_ssb_specs[query_of(variant)];
     wb_ssb_layout l;
     wb_ssb_layout_of(q, &l);
@@ -68,7 +73,12 @@ static int add(const wb_sink *s, int variant, int64_t n, int block, int ilp, dou
     p.launch.block = block;
     p.launch.ilp = ilp;
     p.launch.occupancy_target = occ;
+    p.launch.sm_limit = sm_limit;
     return wb_sink_add(s, &p);
+}
+
+static int add(const wb_sink *s, int variant, int64_t n, int block, int ilp, double occ) {
+    return add_on(s, variant, n, block, ilp, occ, 0);
 }
 
 static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
@@ -79,7 +89,9 @@ static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, and a one-row table. 286 points, 3 data sets. */
+ * 128 and 512 too, the bitmap form of flights 2-4 on 4 SMs (245 tiles a
+ * block: its warps' queues outlive 63 tiles and are drained by age), and a
+ * one-row table. 296 points, 3 data sets. */
 static int sweep_test(const wb_sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -87,6 +99,10 @@ static int sweep_test(const wb_sink *s) {
             if (add_all(s, ns[i], ilp, 1) != WB_OK) return WB_ERR;
     for (int v = 0; v < VARIANTS; v += WB_SSB_FORMS)
         if (add(s, v, ns[0], 128, 4, 1) != WB_OK || add(s, v, ns[1], 512, 2, 1) != WB_OK) return WB_ERR;
+    for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
+        if (wb_ssb_specs[qi].flight != 1 &&
+            add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK)
+            return WB_ERR;
     return add_all(s, 1, 4, 1);
 }
 
@@ -219,7 +235,8 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table, &d->plan[qi]);
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP),
+                              &d->plan[qi]);
         rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -295,7 +312,7 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     const wb_ssb_query args = query_args(d, qi, form);
     cudaError_t ce = wb_ssb_plan(form, &args, &p->launch, d->cols.n);
     if (ce == cudaErrorInvalidValue)
-        return wb_skip(e, "ssb: block %d / ILP %d is not a compiled shape, or %lld groups exceed shared memory",
+        return wb_skip(e, "ssb: block %d / ILP %d is not a compiled shape, or %lld groups (bitmap: with its bitmaps and queues) exceed shared memory",
                        p->launch.block, p->launch.ilp, (long long)d->ans[qi].layout.groups);
     WB_CUDA_TRY(e, ce);
     double lookups = 0;
