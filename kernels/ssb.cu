@@ -211,8 +211,11 @@ constexpr int BITMAP_BATCH = 32 * BITMAP_SLOTS;
 constexpr int QUEUE_AGE_BITS = 6; // a queue entry: tile age (6 bits) | lane (5) | item (4)
 constexpr int QUEUE_AGE_MAX = (1 << QUEUE_AGE_BITS) - 1;
 
-// Entries per warp: what a batch leaves (< BITMAP_BATCH) plus a tile's rows.
-__host__ __device__ constexpr int bitmap_queue_entries(int ilp) { return BITMAP_BATCH + 32 * ilp; }
+// A tile's rows are queued 8 items a lane at a time (a drain may follow
+// each push), so that ILP 16 needs no larger queue than ILP 8.
+__host__ __device__ constexpr int queue_push_items(int ilp) { return ilp < 8 ? ilp : 8; }
+// Entries per warp: what a batch leaves (< BITMAP_BATCH) plus one push.
+__host__ __device__ constexpr int bitmap_queue_entries(int ilp) { return BITMAP_BATCH + 32 * queue_push_items(ilp); }
 
 __device__ __forceinline__ bool bit_set(const uint32_t *bits, int32_t at, int32_t k) {
     return (bits[at + (k >> 5)] >> (k & 31)) & 1u;
@@ -253,11 +256,11 @@ __device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int6
         if (f[r]) v[r] = __ldcs(x + row[r]);
 }
 
-// One tile's first probe: loads its keys, tests the bitmap, queues the rows
-// that pass at wq[held..]; returns the new count. t: the tile's number.
+// One tile's first probe: loads its keys and tests the bitmap; bit j of the
+// result says whether item j passed.
 template <int ILP, bool Full>
-__device__ __forceinline__ int bitmap_first_probe(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
-                                                  int64_t t, const uint32_t *bits, uint16_t *wq, int held) {
+__device__ __forceinline__ unsigned bitmap_first_probe(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
+                                                       const uint32_t *bits) {
     using T = wb_grid_tile<ILP>;
     int32_t k[ILP];
     T::template load<Full>(q.probe[0].key, base, c.n, k);
@@ -265,10 +268,16 @@ __device__ __forceinline__ int bitmap_first_probe(const wb_ssb_columns &c, const
 #pragma unroll
     for (int j = 0; j < ILP; j++)
         if (T::template valid<Full>(base, j, c.n) && bit_set(bits, 0, k[j])) pass |= 1u << j;
+    return pass;
+}
+
+// Queues the items first + i of tile t whose bit i of `pass` is set at
+// wq[held..], in lane order; returns the new count.
+__device__ __forceinline__ int queue_push(uint16_t *wq, int held, unsigned pass, int first, int64_t t) {
     int total;
     const int at = held + warp_exclusive_sum(__popc(pass), total);
     const unsigned tag = ((unsigned)t & QUEUE_AGE_MAX) << 9 | (threadIdx.x & 31) << 4;
-    for (int i = 0; pass; i++, pass &= pass - 1) wq[at + i] = (uint16_t)(tag | (__ffs(pass) - 1));
+    for (int i = 0; pass; i++, pass &= pass - 1) wq[at + i] = (uint16_t)(tag | (first + __ffs(pass) - 1));
     return held + total;
 }
 
@@ -442,15 +451,20 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
     int held = 0;
     int64_t t = 0, oldest = 0;
+    constexpr int PUSH = queue_push_items(ILP);
     wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-        const int before = held;
-        held = bitmap_first_probe<ILP, decltype(full)::value>(c, q, base, t, block_bits, wq, held);
-        __syncwarp();
-        if (before == 0) oldest = t;
-        const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
-        if (held >= BITMAP_BATCH || aged) {
-            held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
-            if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+        const unsigned pass = bitmap_first_probe<ILP, decltype(full)::value>(c, q, base, block_bits);
+#pragma unroll
+        for (int first = 0; first < ILP; first += PUSH) {
+            const int before = held;
+            held = queue_push(wq, held, (pass >> first) & ((1u << PUSH) - 1), first, t);
+            __syncwarp();
+            if (before == 0) oldest = t;
+            const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
+            if (held >= BITMAP_BATCH || aged) {
+                held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
+                if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+            }
         }
         t++;
     });

@@ -39,11 +39,10 @@ static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_
  * L4) less the group table. At SF 100 supplier (25 KB) and part (175 KB)
  * fit, customer (366 KB) does not; at SF 10 all three do (140 KB). */
 #define BITMAP_BLOCK 1024
-/* The widest ILP whose survivor queues (24 KB at 1024 threads) the bitmap
- * plan leaves room for: at SF 100 part and supplier still fit beside them
- * for every query; an ILP 16 point runs where its 40 KB also fit (SF 1, 10)
- * and is skipped, said so, where they do not. */
-#define BITMAP_QUEUE_ILP 8
+/* The bitmap plan leaves room for the survivor queues of this ILP (24 KB at
+ * 1024 threads; ILP 16 queues no more than ILP 8): at SF 100 part and
+ * supplier still fit beside them for every query. */
+#define BITMAP_QUEUE_ILP 16
 /* Q1.x's bitmap points run the direct kernel: at its block, a repeat. */
 static int block_of(int variant) {
     return form_of(variant) == WB_SSB_BITMAP && wb_ssb_specs[query_of(variant)].flight != 1 ? BITMAP_BLOCK : SSB_BLOCK;
@@ -89,9 +88,10 @@ static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, the bitmap form of flights 2-4 on 4 SMs (245 tiles a
- * block: its warps' queues outlive 63 tiles and are drained by age), and a
- * one-row table. 296 points, 3 data sets. */
+ * 128 and 512 too, the bitmap form of flights 2-4 at ILP 16 (two queue
+ * pushes a tile) and on 4 SMs (245 tiles a block: its warps' queues outlive
+ * 63 tiles and are drained by age), and a one-row table. 306 points, 3 data
+ * sets. */
 static int sweep_test(const wb_sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -101,7 +101,8 @@ static int sweep_test(const wb_sink *s) {
         if (add(s, v, ns[0], 128, 4, 1) != WB_OK || add(s, v, ns[1], 512, 2, 1) != WB_OK) return WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
         if (wb_ssb_specs[qi].flight != 1 &&
-            add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK)
+            (add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK ||
+             add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK))
             return WB_ERR;
     return add_all(s, 1, 4, 1);
 }
@@ -113,7 +114,7 @@ typedef struct shapes {
     int nocc;
     double occs[2];
 } shapes;
-static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {1, {8}, 1, {0.5}};
+static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {2, {8, 16}, 1, {0.5}};
 
 /* The ILP x occupancy grid of one query's forms. */
 static int add_grid(const wb_sink *s, int query, int64_t n, const shapes *g) {
@@ -137,9 +138,9 @@ static int sweep_quick(const wb_sink *s) {
 }
 
 /* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB: skipped where it
- * does not fit): every variant (52) and ILP 8 and occupancy 1/2 of every
- * query and form (104). The SF 100 part: generation ~0.1 s, CPU reference
- * ~7 s on 16 cores, 156 points of 1-10 ms launches. 308 points. */
+ * does not fit): every variant (52) and ILP 8, ILP 16 and occupancy 1/2 of every
+ * query and form (156). The SF 100 part: generation ~0.1 s, CPU reference
+ * ~7 s on 16 cores, 208 points of 1-10 ms launches. 360 points. */
 static int sweep_full(const wb_sink *s) {
     if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
     for (int q = 0; q < WB_SSB_QUERIES; q++)
