@@ -47,7 +47,12 @@ extern "C" {
      * partitioned keys, whose consecutive keys hit one L2-sized slice. The way
      * past the random-request wall: 16 B/probe of key traffic bought for L2
      * reuse (issue 17) */ \
-    X(WB_PROBE_PARTITIONED, "partitioned", "direct probe after a radix partition by table slice")
+    X(WB_PROBE_PARTITIONED, "partitioned", "direct probe after a radix partition by table slice") \
+    /* the partitioned probe's partitioning alone (histogram, scan, scatter; no
+     * probe), the twin of each partitioned point: one timed launch records one
+     * time, so the probe's share of a partitioned point is its time less this
+     * one's. Streaming roof: the keys read twice and written once, 12 B/key */ \
+    X(WB_PROBE_PARTITION, "partition", "the partitioned probe's radix partition alone (no probe)")
 typedef enum wb_probe_op {
     WB_PROBE_VARIANT_LIST(WB_VARIANT_ENUM)
     WB_PROBE_VARIANTS,
@@ -74,16 +79,22 @@ typedef struct wb_probe_args {
 } wb_probe_args;
 
 /* The partitioned probe's plan: partitions (a power of two, 2..4096) by
- * key >> shift, the grids of its histogram and scatter kernels, and its
- * scratch (carved from one allocation of l->temp_bytes by
- * wb_probe_parts_bind): the partitioned keys, the histogram (which the
- * caller zeroes before every launch) and the write cursors. */
+ * key >> shift; the histogram and scatter kernels run the same grid, block b
+ * owning keys [b * chunk, (b + 1) * chunk) (chunk a multiple of their tile),
+ * so that a scan of the per-block counts in partition-major order gives
+ * every block its own start in every partition and neither kernel needs a
+ * global atomic. Its scratch (carved from one allocation of l->temp_bytes by
+ * wb_probe_parts_bind): the partitioned keys, the counts and starts
+ * (partitions x grid, entry p * grid + b) and the device scan's storage. */
 typedef struct wb_probe_parts {
     int partitions, shift;
-    int hist_grid, scatter_grid;
+    int grid;            /* blocks of the histogram and the scatter */
+    int64_t chunk;       /* keys per block */
     int hist_smem, scatter_smem;
+    size_t scan_bytes;   /* cub::DeviceScan's temporary storage */
     int32_t *keys;
-    unsigned *hist, *cursor;
+    unsigned *counts, *starts;
+    void *scan_temp;
 } wb_probe_parts;
 
 #define WB_PROBE_PARTS_MAX 4096
@@ -109,8 +120,10 @@ static inline WB_PROBE_HD uint64_t wb_probe_slot(int32_t key, int32_t val) {
  * {1, 2, 4, 8, 16} or a block that is not a multiple of 32. */
 cudaError_t wb_probe_plan(wb_probe_op op, wb_launch *l, int64_t items);
 
-/* The partitioned probe: plans the direct probe over n keys into l (as
- * wb_probe_plan) and the partition kernels into pp, and sets l->temp_bytes.
+/* The partitioned probe and its partition alone: plans the direct probe over
+ * n keys into l (as wb_probe_plan; the partition alone launches the same
+ * partition and not the probe) and the partition kernels into pp, and sets
+ * l->temp_bytes.
  * cudaErrorInvalidValue for partitions outside 2..WB_PROBE_PARTS_MAX or not
  * a power of two, n >= 2^31, or a block wb_probe_plan refuses. */
 cudaError_t wb_probe_parts_plan(wb_launch *l, int64_t n, int64_t dim_rows, int partitions, wb_probe_parts *pp);
@@ -119,7 +132,8 @@ void wb_probe_parts_bind(wb_probe_parts *pp, void *temp, int64_t n);
 
 /* Enqueues op on s and returns the launch error; a planned grid of 0
  * launches nothing. Probes add into a->out, which the caller zeroes; the
- * hash build needs every slot empty (all one bits) first. */
+ * hash build needs every slot empty (all one bits) first. The partition
+ * alone writes a->parts->keys and leaves a->out alone. */
 cudaError_t wb_probe_launch(wb_probe_op op, const wb_launch *l, const wb_probe_args *a, cudaStream_t s);
 
 #ifdef __cplusplus

@@ -10,8 +10,9 @@
 //   runs with a grid that covers the input or with a persistent one
 //   (transform, ceiling, probe, group-by, ssb);
 // - wb_for_tiles_tested: the same tiles, each testing at run time whether it
-//   is full, for a body written once for both cases (expr, the partition
-//   scatter);
+//   is full, for a body written once for both cases (expr);
+// - wb_for_chunk_tiles: the tiles of one contiguous chunk per block, in
+//   order, tested the same way (the probe's partition histogram and scatter);
 // - wb_tile_at: one tile per block, a cover grid (select, scan);
 // - wb_for_block_tiles: every tile of a set by one block (resident sets that
 //   each block reads whole: the L1 and shared-memory ceilings);
@@ -41,14 +42,25 @@ __device__ __forceinline__ void wb_for_tiles(int64_t n, Tile &&tile) {
 
 // Calls tile(base, full) for every tile of span items of [0, n) this block
 // owns, grid-stride; full (a bool) says whether all its items exist. One
-// body serves both cases: the partition scatter's tile is too large to
-// instantiate twice, cuDF's interpreter checks every row as cuDF does, and
+// body serves both cases: cuDF's interpreter checks every row as cuDF does, and
 // the compiled expression picks its path per tile (its instruction counts
 // in the records come from this shape).
 template <typename Tile>
 __device__ __forceinline__ void wb_for_tiles_tested(int64_t n, int64_t span, Tile &&tile) {
     for (int64_t base = (int64_t)blockIdx.x * span; base < n; base += (int64_t)gridDim.x * span)
         tile(base, base + span <= n);
+}
+
+// Calls tile(base, full) for the tiles of span items of [begin, end) in
+// order, all by this block, full (a bool) as in wb_for_tiles_tested: a block
+// that owns one contiguous chunk of the input (the partition histogram and
+// scatter, whose blocks each count and then write their own chunk, so that
+// a block's keys of one partition land in one run). With begin a multiple of
+// span and end either a multiple of it or n, only the input's last tile is
+// partial.
+template <typename Tile>
+__device__ __forceinline__ void wb_for_chunk_tiles(int64_t begin, int64_t end, int64_t span, Tile &&tile) {
+    for (int64_t base = begin; base < end; base += span) tile(base, base + span <= end);
 }
 
 // Calls tile(base, wb_full<true>{}) for every tile of [0, n) in order, all

@@ -19,14 +19,24 @@ WB_VARIANT_TABLE(probe_variants, WB_PROBE_VARIANT_LIST, WB_PROBE_VARIANTS);
 #define PROBE_BLOCK 256
 #define PROBE_LF 0.5 /* default hash load factor (Crystal's table is double-sized, too) */
 #define ROWS28 (1LL << 28)
-#define SLICE_ENTRIES (1LL << 20) /* default partition: a 4 MiB slice of the direct table, well inside L2 */
+/* Default partition: an 8 MiB slice of the direct table (128 partitions at
+ * 1 GiB). The probe's persistent grid works on ~1 M consecutive keys at a
+ * time, so it holds one or two slices (8-16 MiB) in the 50 MB L2: the
+ * random-read wall is 160 G req/s at 16 MiB against 174 at 1 MiB, nearly
+ * the same, while fewer partitions give the scatter runs of ~64 keys a tile
+ * instead of 8 at 1024 partitions (4 MiB slices before issue 31; not yet
+ * measured with the one-pass scatter: the quick and full sweeps have the
+ * counts around it). */
+#define SLICE_ENTRIES (1LL << 21)
 
 static int is_build(int op) { return op == WB_PROBE_BUILD_HASH || op == WB_PROBE_BUILD_DIRECT; }
+/* The partitioned probe and its partition alone: one plan, one scratch. */
+static int is_part(int op) { return op == WB_PROBE_PARTITIONED || op == WB_PROBE_PARTITION; }
 
 /* The build op of the table a variant reads or writes. */
 static wb_probe_op table_of(int op) {
     return op == WB_PROBE_HASH || op == WB_PROBE_BUILD_HASH ? WB_PROBE_BUILD_HASH
-           : op == WB_PROBE_DIRECT || op == WB_PROBE_BUILD_DIRECT || op == WB_PROBE_PARTITIONED
+           : op == WB_PROBE_DIRECT || op == WB_PROBE_BUILD_DIRECT || is_part(op)
                ? WB_PROBE_BUILD_DIRECT
                : WB_PROBE_BUILD_PACKED;
 }
@@ -73,12 +83,19 @@ static int default_parts(int64_t rows) {
     return parts;
 }
 
-/* The partitioned probe; parts 0: the default, slices of SLICE_ENTRIES. */
+/* The partitioned probe and, next to it, its partition alone (the same
+ * point but the variant): one point records one timed launch, so the
+ * partitioning's time is the twin's and the probe's is the difference.
+ * parts 0: the default, slices of SLICE_ENTRIES. */
 static int add_part(const wb_sink *s, int64_t n, int64_t rows, int parts) {
-    wb_point p;
-    probe_point(&p, WB_PROBE_PARTITIONED, n, rows, 1, NAN, 4, 1);
-    p.partitions = parts ? parts : default_parts(rows);
-    return wb_sink_add(s, &p);
+    static const int ops[] = {WB_PROBE_PARTITIONED, WB_PROBE_PARTITION};
+    for (int i = 0; i < 2; i++) {
+        wb_point p;
+        probe_point(&p, ops[i], n, rows, 1, NAN, 4, 1);
+        p.partitions = parts ? parts : default_parts(rows);
+        if (wb_sink_add(s, &p) != WB_OK) return WB_ERR;
+    }
+    return WB_OK;
 }
 
 /* Partitioned (default partitions) at table sizes 2^lo, 2^(lo+2), ... and
@@ -100,9 +117,10 @@ static int add_part_counts(const wb_sink *s, int64_t rows, int lo_bits, int hi_b
 }
 
 static int add_probes(const wb_sink *s, int64_t n, int64_t rows, double match, int ilp, double occ) {
-    /* every probe variant but the partitioned one, which has its own sizes and counts; the builds have theirs */
+    /* every probe variant but the partitioned one and its partition, which have their own sizes and counts; the
+     * builds have theirs */
     for (int op = 0; op < WB_PROBE_VARIANTS; op++)
-        if (!is_build(op) && op != WB_PROBE_PARTITIONED && add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK)
+        if (!is_build(op) && !is_part(op) && add(s, op, n, rows, match, PROBE_LF, ilp, occ) != WB_OK)
             return WB_ERR;
     return WB_OK;
 }
@@ -117,7 +135,8 @@ static int add_grid(const wb_sink *s, int op, int64_t rows, const int *ilps, int
 }
 
 /* test: odd sizes, both probe data shapes (a dimension of 1000 rows, one of
- * 3000017 past L1), misses, every build including empty ones. 58 points. */
+ * 3000017 past L1), misses, every build including empty ones; the
+ * partitioned probe and its partition alone at 2..4096 partitions. 114 points. */
 static int sweep_test(const wb_sink *s) {
     static const int64_t rows[] = {1000, 3000017}, ns[] = {0, 1, 1000003}, build_rows[] = {0, 1, 1000, 3000017};
     for (int r = 0; r < 2; r++)
@@ -126,12 +145,16 @@ static int sweep_test(const wb_sink *s) {
                 if (add_probes(s, ns[i], rows[r], 0.5, ilp, 1) != WB_OK) return WB_ERR;
     if (add_probes(s, 1000003, 1000, 1, 4, 1) != WB_OK || add_probes(s, 1000003, 1000, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
-    /* Partitioned: odd sizes, partial tiles, 2 to 4096 partitions, a
-     * dimension smaller than the partition count. */
+    /* Partitioned and its partition alone: odd sizes, partial tiles, 2 to
+     * 4096 partitions, a dimension smaller than the partition count; 5000011
+     * keys are 611 tiles of 8192, several a block on any GPU of up to 150
+     * SMs (each block owns a chunk of whole tiles). */
+    static const int64_t part_ns[] = {0, 1, 1000003, 5000011};
+    static const int counts[] = {2, 4096, 16, 128, 1024}; /* the first two only for 0 and 1 key */
     for (int r = 0; r < 2; r++)
-        for (int i = 0; i < 3; i++)
-            for (int b = 1; b <= 12; b += 11)
-                if (add_part(s, ns[i], rows[r], 1 << b) != WB_OK) return WB_ERR;
+        for (int i = 0; i < 4; i++)
+            for (int c = 0; c < (part_ns[i] > 1 ? 5 : 2); c++)
+                if (add_part(s, part_ns[i], rows[r], counts[c]) != WB_OK) return WB_ERR;
     for (int r = 0; r < 4; r++)
         for (int op = 0; op < WB_PROBE_VARIANTS; op++)
             for (int ilp = 1; ilp <= 4; ilp += 3)
@@ -157,9 +180,10 @@ static int sweep_quick(const wb_sink *s) {
     if (add_grid(s, WB_PROBE_DIRECT, ROWS28, ilps, 3, occs, 3) != WB_OK) return WB_ERR;
     if (add_probes(s, ROWS28, ROWS28, 0.5, 4, 1) != WB_OK || add_probes(s, ROWS28, ROWS28, 0.1, 4, 1) != WB_OK)
         return WB_ERR;
-    /* Partitioned (issue 17): 2^20..2^28 rows x4 and 2^29 (2 GiB, direct
-     * too), 16..4096 partitions at 2^28 (1 GiB). 12 points, ~3-5 ms a
-     * launch: ~2 s, plus ~3 s for the 2^29-row data. */
+    /* Partitioned (issues 17, 31): 2^20..2^28 rows x4 and 2^29 (2 GiB,
+     * direct too), the default 128 and 16..4096 partitions at 2^28 (1 GiB),
+     * each with its partition twin. 23 points, ~1-5 ms a launch: ~3 s,
+     * plus ~3 s for the 2^29-row data. */
     if (add_part_sizes(s, 20, 29, 29) != WB_OK || add_part_counts(s, ROWS28, 4, 12, 2) != WB_OK) return WB_ERR;
     for (int sh = 12; sh <= 28; sh += sh < 20 ? 8 : 4)
         for (int op = 0; op < WB_PROBE_VARIANTS; op++)
@@ -201,7 +225,8 @@ static int sweep_full(const wb_sink *s) {
             if (add(s, WB_PROBE_BUILD_HASH, -1, 1LL << miss_shifts[i], 1, lfs[l], 4, 1) != WB_OK) return WB_ERR;
     /* Partitioned: the quick points, 2^21..2^30 rows x2 (direct past 2^28,
      * 4 GiB: two probes per sector; direct at the odd sizes too) and every
-     * count 2..4096 at 2^28. 33 points, ~13 s with the two large data sets. */
+     * count 2..4096 at 2^28, each with its partition twin. 50 points, ~15 s
+     * with the two large data sets. */
     if (add_part_sizes(s, 20, 28, 99) != WB_OK || add_part_sizes(s, 21, 27, 21) != WB_OK ||
         add_part_sizes(s, 29, 30, 29) != WB_OK || add_part_counts(s, ROWS28, 1, 12, 1) != WB_OK)
         return WB_ERR;
@@ -215,7 +240,9 @@ static double data_match(const wb_point *p) { return is_build(p->variant_id) ? p
 static double probe_device_bytes(const wb_point *p) {
     int64_t rows = p->table_entries;
     double b = 8.0 * (double)rows + table_bytes(table_of(p->variant_id), rows, p->load_factor) + 16;
-    if (p->variant_id == WB_PROBE_PARTITIONED) b += 4.0 * (double)p->n + 8.0 * WB_PROBE_PARTS_MAX + 1024;
+    /* the partitioned keys, the counts and starts (partitions x a grid of at
+     * most 4 blocks of 512 threads on each of up to 256 SMs), the scan's storage */
+    if (is_part(p->variant_id)) b += 4.0 * (double)p->n + 8.0 * p->partitions * 1024 + (1 << 20);
     return is_build(p->variant_id) ? b : b + 4.0 * (double)p->n;
 }
 
@@ -361,6 +388,7 @@ static double bytes_model(int op, const probe_data *d, double l2, int *fits) {
     case WB_PROBE_BUILD_HASH: return 8 * rows + (*fits ? 2 * t : 128 * (double)d->gen.passing);
     case WB_PROBE_PARTITIONED: return 16 * n + t + 16; /* keys: histogram, scatter read + write, probe; each slice
                                                           of the table once, from L2 after that */
+    case WB_PROBE_PARTITION: return 12 * n; /* keys: histogram read, scatter read + write */
     default: return 4 * n + (*fits ? fmin(t, 64 * n) : 64 * n) + 16;
     }
 }
@@ -383,7 +411,7 @@ static int probe_plan(void *data, wb_point *p, wb_err *e) {
     else if (!d->table_ready && build_table(d, p->launch.block, e) != WB_OK)
         return WB_ERR;
     int64_t items = is_build(op) ? d->gen.dim_rows : d->gen.n;
-    if (op == WB_PROBE_PARTITIONED) {
+    if (is_part(op)) {
         cudaError_t c = wb_probe_parts_plan(&p->launch, items, d->gen.dim_rows, p->partitions, &d->parts);
         if (c == cudaErrorInvalidValue)
             return wb_skip(e, "partitioned probe: %d partitions (2..%d, a power of two) of %lld keys (< 2^31)",
@@ -399,7 +427,8 @@ static int probe_plan(void *data, wb_point *p, wb_err *e) {
     } else {
         WB_CUDA_TRY(e, wb_probe_plan((wb_probe_op)op, &p->launch, items));
     }
-    if (!is_build(op)) p->table_bytes = (double)d->table_bytes;
+    /* The partition alone reads no table: no table_bytes, so no gather_pct against the wall. */
+    if (!is_build(op) && op != WB_PROBE_PARTITION) p->table_bytes = (double)d->table_bytes;
     int dev = 0, l2 = 0, fits = 0;
     WB_CUDA_TRY(e, cudaGetDevice(&dev));
     WB_CUDA_TRY(e, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
@@ -417,6 +446,9 @@ static int probe_plan(void *data, wb_point *p, wb_err *e) {
     else if (op == WB_PROBE_PARTITIONED)
         snprintf(p->note, sizeof p->note, "table %.11s, slices of %.11s (key >> %d); model: 16 B/probe + table once",
                  tb, human((double)d->table_bytes / p->partitions, lb, sizeof lb), d->parts.shift);
+    else if (op == WB_PROBE_PARTITION)
+        snprintf(p->note, sizeof p->note, "partitioned's partition alone: key >> %d, %d blocks; model: 12 B/key",
+                 d->parts.shift, d->parts.grid);
     else
         snprintf(p->note, sizeof p->note, "table %.11s %s L2 %.11s; model: %s%s", tb, fits ? "<=" : ">", lb,
                  fits ? "4 B/probe + table once" : "4+64 B/probe",
@@ -436,11 +468,15 @@ static int probe_reset(void *data, const wb_point *p, int poison, cudaStream_t s
         /* The CAS build needs empty slots, so empty is also its poison: a
          * build that did not run leaves no key, which verify reports. */
         return WB_CUDA(e, cudaMemsetAsync(d->table, 0xFF, d->table_bytes, s));
+    case WB_PROBE_PARTITION:
+        /* Poisoned partitioned keys read as key -1, which no partition
+         * holds: verify shows every position the scatter did not write.
+         * Nothing to restore otherwise (the histogram writes every count). */
+        if (!poison) return WB_OK;
+        return WB_CUDA(e, cudaMemsetAsync(d->parts.keys, 0xFF, (size_t)d->gen.n * sizeof(int32_t), s));
     case WB_PROBE_PARTITIONED:
-        /* The histogram is counted into and must start at 0; poisoned
-         * partitioned keys read as key 0, so a key the scatter loses changes
-         * the sum. */
-        WB_CUDA_TRY(e, cudaMemsetAsync(d->parts.hist, 0, (size_t)d->parts.partitions * sizeof(unsigned), s));
+        /* Poisoned partitioned keys read as key 0 (the probe must read a
+         * table entry), so a key the scatter loses changes the sum. */
         if (poison) WB_CUDA_TRY(e, cudaMemsetAsync(d->parts.keys, 0, (size_t)d->gen.n * sizeof(int32_t), s));
         /* fall through */
     default:
@@ -456,9 +492,27 @@ static int probe_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e
     return WB_CUDA(e, wb_probe_launch((wb_probe_op)p->variant_id, &p->launch, &a, s));
 }
 
+/* The partition alone: its keys against the fact column, drawn again (the
+ * data keeps no host copy of 2^28 keys). */
+static int verify_partition(probe_data *d, wb_err *e) {
+    const int64_t n = d->gen.n;
+    const size_t bytes = (size_t)n * sizeof(int32_t);
+    int32_t *got = wb_host_alloc(bytes, "partitioned keys copy", e);
+    int32_t *fact = got ? wb_host_alloc(bytes, "fact keys drawn again", e) : NULL;
+    int rc = fact ? wb_download(got, d->parts.keys, bytes, e) : WB_ERR;
+    if (rc == WB_OK) {
+        wb_probe_ref ref;
+        wb_probe_gen_fact(&d->gen, fact, &ref);
+        rc = wb_probe_check_parts(got, fact, n, d->parts.partitions, d->parts.shift, e);
+    }
+    free(got), free(fact);
+    return rc;
+}
+
 static int probe_verify(void *data, const wb_point *p, wb_err *e) {
     probe_data *d = data;
     int op = p->variant_id;
+    if (op == WB_PROBE_PARTITION) return verify_partition(d, e);
     if (!is_build(op)) {
         unsigned long long got[2];
         if (wb_download(got, d->out, sizeof got, e) != WB_OK) return WB_ERR;

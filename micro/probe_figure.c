@@ -20,9 +20,11 @@ static double probe_entry_bytes(const wb_row *r) {
 }
 /* x: the table's bytes, so that variants of 1-, 4- and 16-byte entries meet
  * the same cache borders and the same gather ceiling. The build variants
- * time the table build, not the probe: not on the figure. */
+ * time the table build, and "partition" the partitioned probe's partition
+ * alone, not a probe: not on the figure. */
 static double x_table_bytes(const wb_row *r) {
-    if (!(r->p.table_entries > 0) || strncmp(r->p.variant, "build_", 6) == 0) return NAN;
+    if (!(r->p.table_entries > 0) || strncmp(r->p.variant, "build_", 6) == 0 || strcmp(r->p.variant, "partition") == 0)
+        return NAN;
     return isfinite(r->p.table_bytes) ? r->p.table_bytes : (double)r->p.table_entries * probe_entry_bytes(r);
 }
 /* only hash tables have a load factor (direct-mapped ones have NaN): it names

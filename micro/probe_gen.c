@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/probe.h"
@@ -204,6 +205,132 @@ int wb_probe_check_hash(const uint64_t *slots, int64_t nslots, const wb_probe_ge
     for (int w = 0; w < WB_PAR_MAX; w++) occupied += j.occupied[w];
     if (occupied != g->passing) wb_mismatch_add_i64(&m, -1, (long long)occupied, (long long)g->passing);
     return wb_mismatch_finish(&m, nslots, "hash table slots ([-1]: occupied slots)", e);
+}
+
+/* ---- the partition step ---- */
+
+/* A key's partition; UINT32_MAX for a key no partition holds (poison). */
+static uint32_t part_of(int32_t key, int partitions, int shift) {
+    uint32_t p = (uint32_t)key >> shift;
+    return key >= 0 && p < (uint32_t)partitions ? p : UINT32_MAX;
+}
+
+/* splitmix64's finaliser: the fingerprint sums it over a partition's keys,
+ * so that a key replaced by another of the same partition changes the sum. */
+static uint64_t key_mix(int32_t key) {
+    uint64_t z = (uint64_t)(uint32_t)key + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Per-worker counts and fingerprints by partition of one column. */
+typedef struct parts_job {
+    const int32_t *keys;
+    int partitions, shift;
+    int64_t *count; /* [WB_PAR_MAX][partitions] */
+    uint64_t *print;
+    int64_t outside[WB_PAR_MAX]; /* keys of no partition */
+    const int64_t *start; /* [partitions + 1]: the reference's runs (the position check) */
+} parts_job;
+
+static void parts_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    parts_job *j = ctx;
+    int64_t *count = j->count + (int64_t)worker * j->partitions;
+    uint64_t *print = j->print + (int64_t)worker * j->partitions;
+    (void)chunk;
+    for (int64_t i = begin; i < end; i++) {
+        uint32_t p = part_of(j->keys[i], j->partitions, j->shift);
+        if (p == UINT32_MAX) { /* in got, the position check reports it */
+            j->outside[worker]++;
+            continue;
+        }
+        count[p]++;
+        print[p] += key_mix(j->keys[i]);
+    }
+}
+
+/* Sums the workers' counts and fingerprints into row 0. */
+static void parts_sum(parts_job *j, const int32_t *keys, int64_t n) {
+    memset(j->count, 0, (size_t)WB_PAR_MAX * (size_t)j->partitions * sizeof *j->count);
+    memset(j->print, 0, (size_t)WB_PAR_MAX * (size_t)j->partitions * sizeof *j->print);
+    memset(j->outside, 0, sizeof j->outside);
+    j->keys = keys;
+    wb_par_chunks(n, WB_KEYS_CHUNK, parts_chunk, j);
+    for (int w = 1; w < WB_PAR_MAX; w++) {
+        j->outside[0] += j->outside[w];
+        for (int p = 0; p < j->partitions; p++) {
+            j->count[p] += j->count[(int64_t)w * j->partitions + p];
+            j->print[p] += j->print[(int64_t)w * j->partitions + p];
+        }
+    }
+}
+
+static void parts_range(void *ctx, int64_t begin, int64_t end, wb_mismatches *m) {
+    const parts_job *j = ctx;
+    /* The run that covers begin: the last partition starting at or before it. */
+    int lo = 0, hi = j->partitions - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (j->start[mid] <= begin) lo = mid;
+        else hi = mid - 1;
+    }
+    char want[48];
+    for (int64_t i = begin, q = lo; i < end; i++) {
+        while (j->start[q + 1] <= i) q++;
+        if (part_of(j->keys[i], j->partitions, j->shift) != (uint32_t)q) {
+            snprintf(want, sizeof want, "a key of partition %lld", (long long)q);
+            char got[32];
+            snprintf(got, sizeof got, "%d", j->keys[i]);
+            wb_mismatch_add(m, i, got, want);
+        }
+    }
+}
+
+int wb_probe_check_parts(const int32_t *got, const int32_t *fact, int64_t n, int partitions, int shift, wb_err *e) {
+    if (partitions < 1 || shift < 0 || shift > 31)
+        return wb_fail(e, "partition check: %d partitions, shift %d", partitions, shift);
+    parts_job j = {.partitions = partitions, .shift = shift};
+    int64_t *ref_count = malloc((size_t)partitions * sizeof *ref_count);
+    int64_t *start = malloc(((size_t)partitions + 1) * sizeof *start);
+    uint64_t *ref_print = malloc((size_t)partitions * sizeof *ref_print);
+    j.count = malloc((size_t)WB_PAR_MAX * (size_t)partitions * sizeof *j.count);
+    j.print = malloc((size_t)WB_PAR_MAX * (size_t)partitions * sizeof *j.print);
+    if (!ref_count || !start || !ref_print || !j.count || !j.print) {
+        free(ref_count), free(start), free(ref_print), free(j.count), free(j.print);
+        return wb_fail(e, "partition check: out of host memory for %d partitions", partitions);
+    }
+    /* The reference: fact's counts and fingerprints, the runs they make. A
+     * fact key of no partition is a bad input, not a bad partition. */
+    parts_sum(&j, fact, n);
+    int rc = WB_OK;
+    if (j.outside[0]) {
+        rc = wb_fail(e, "partition check: %lld fact keys outside %d partitions of key >> %d",
+                     (long long)j.outside[0], partitions, shift);
+    } else {
+        memcpy(ref_count, j.count, (size_t)partitions * sizeof *ref_count);
+        memcpy(ref_print, j.print, (size_t)partitions * sizeof *ref_print);
+        start[0] = 0;
+        for (int p = 0; p < partitions; p++) start[p + 1] = start[p] + ref_count[p];
+        wb_mismatches m;
+        wb_mismatch_init(&m);
+        j.keys = got;
+        j.start = start;
+        wb_par_check(n, WB_KEYS_CHUNK, parts_range, &j, &m);
+        parts_sum(&j, got, n);
+        char g[64], w[64];
+        for (int p = 0; p < partitions; p++)
+            if (j.count[p] != ref_count[p] || j.print[p] != ref_print[p]) {
+                snprintf(g, sizeof g, "partition %d: %lld keys, print %016llx", p, (long long)j.count[p],
+                         (unsigned long long)j.print[p]);
+                snprintf(w, sizeof w, "%lld keys, print %016llx", (long long)ref_count[p],
+                         (unsigned long long)ref_print[p]);
+                wb_mismatch_add(&m, start[p], g, w);
+            }
+        rc = wb_mismatch_finish(&m, n, "partitioned keys (index: position; a partition's multiset at its first)", e);
+    }
+    free(ref_count), free(start), free(ref_print), free(j.count), free(j.print);
+    return rc;
 }
 
 int64_t wb_probe_hash_slots(int64_t dim_rows, double load_factor) {

@@ -63,6 +63,16 @@ int wb_probe_check_direct(const int32_t *table, const wb_probe_gen *g, wb_err *e
  * twice, and a probe finds every key). */
 int wb_probe_check_hash(const uint64_t *slots, int64_t nslots, const wb_probe_gen *g, wb_err *e);
 
+/* The partitioned probe's partition step (kernels/probe.h): got[0, n) must
+ * hold the keys of fact[0, n), grouped by partition key >> shift, the
+ * partitions (0..partitions-1) in increasing order, in any order within one.
+ * Checked from the reference's counts of fact: position i holds a key of the
+ * partition whose run covers i (a mismatch per position, so a lost, moved
+ * or poisoned key is shown where it is), and each partition's run holds the
+ * multiset of its keys in fact (count and an order-free 64-bit fingerprint,
+ * the sum of a mix of each key; one mismatch per partition). */
+int wb_probe_check_parts(const int32_t *got, const int32_t *fact, int64_t n, int partitions, int shift, wb_err *e);
+
 /* Slots of a hash table of dim_rows at a load factor in (0, 1): ceil(rows / lf). */
 int64_t wb_probe_hash_slots(int64_t dim_rows, double load_factor);
 

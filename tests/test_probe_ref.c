@@ -9,7 +9,9 @@
 
 #include "tests/check.h"
 #include "kernels/probe.h"
+#include "micro/data.h"
 #include "micro/keys.h"
+#include "micro/parallel.h"
 #include "micro/probe_gen.h"
 
 static void test_bijection(void) {
@@ -205,6 +207,72 @@ static void test_hash_slots(void) {
     CHECK(wb_probe_home(-1, 1000) < 1000);
 }
 
+/* A partition by hand: keys of n over parts partitions (key >> shift),
+ * grouped by a stable counting sort, then reversed within each run (order
+ * within a partition is free). */
+static void partition_by_hand(const int32_t *keys, int32_t *out, int64_t n, int parts, int shift) {
+    int64_t start[65] = {0}, at[64];
+    for (int64_t i = 0; i < n; i++) start[(keys[i] >> shift) + 1]++;
+    for (int p = 0; p < parts; p++) start[p + 1] += start[p], at[p] = start[p + 1];
+    for (int64_t i = 0; i < n; i++) out[--at[keys[i] >> shift]] = keys[i];
+}
+
+static int parts_ok(const int32_t *got, const int32_t *keys, int64_t n, int parts, int shift) {
+    wb_err e = {""};
+    return wb_probe_check_parts(got, keys, n, parts, shift, &e) == WB_OK;
+}
+
+/* wb_probe_check_parts: a right partition passes in any order within a run
+ * and on every worker count; a key moved across a border, a key replaced by
+ * another of its partition (the run's multiset), a key lost to poison, a
+ * key twice and a fact key of no partition fail. Empty partitions, 0 and 1
+ * key. */
+static void test_check_parts(void) {
+    const int64_t n = 100003;
+    const int parts = 64, shift = 10; /* keys < 2^16; the top partitions stay empty */
+    int32_t *keys = malloc((size_t)n * sizeof *keys), *got = malloc((size_t)n * sizeof *got);
+    uint64_t s = 31;
+    for (int64_t i = 0; i < n; i++) keys[i] = (int32_t)wb_rng_below(&s, 50000);
+    partition_by_hand(keys, got, n, parts, shift);
+    CHECK(parts_ok(got, keys, n, parts, shift));
+    wb_par_set_workers(1);
+    CHECK(parts_ok(got, keys, n, parts, shift));
+    wb_par_set_workers(0);
+    CHECK(parts_ok(got, keys, 0, parts, shift));
+    partition_by_hand(keys, got, 1, parts, shift);
+    CHECK(parts_ok(got, keys, 1, parts, shift));
+    partition_by_hand(keys, got, n, parts, shift);
+
+    /* The border between the runs of partitions 0 and 1: swap its two sides. */
+    int64_t border = 0;
+    while ((got[border] >> shift) == 0) border++;
+    int32_t t = got[border - 1];
+    got[border - 1] = got[border], got[border] = t;
+    CHECK(!parts_ok(got, keys, n, parts, shift));
+    got[border] = got[border - 1], got[border - 1] = t;
+    CHECK(parts_ok(got, keys, n, parts, shift));
+
+    /* Another key of the same partition: positions fine, multiset not. */
+    const int64_t at = n / 2;
+    const int32_t was = got[at];
+    got[at] = (was & 1) ? was - 1 : was + 1;
+    CHECK(!parts_ok(got, keys, n, parts, shift));
+    got[at] = -1; /* poison */
+    CHECK(!parts_ok(got, keys, n, parts, shift));
+    /* A neighbour twice (in place of another key of the same partition). */
+    const int32_t twice = got[at + 1] != was ? got[at + 1] : got[at - 1];
+    got[at] = twice;
+    if (twice != was && (twice >> shift) == (was >> shift)) CHECK(!parts_ok(got, keys, n, parts, shift));
+    got[at] = was;
+    CHECK(parts_ok(got, keys, n, parts, shift));
+
+    /* A fact key of no partition is refused as input. */
+    keys[7] = 1 << 20;
+    wb_err e = {""};
+    CHECK(wb_probe_check_parts(got, keys, n, parts, shift, &e) == WB_ERR && strstr(e.msg, "fact keys outside"));
+    free(keys), free(got);
+}
+
 int main(void) {
     test_bijection();
     test_generator();
@@ -213,5 +281,6 @@ int main(void) {
     test_check_direct();
     test_check_hash();
     test_hash_slots();
+    test_check_parts();
     return TEST_DONE();
 }

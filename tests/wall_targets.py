@@ -3,7 +3,8 @@
 the gather ceilings by table size, the direct probe against the wall at 1 GiB
 (target >= 90%), the partitioned probe against direct by table size and
 partition count (target >= 1.3x at 2^28 keys into 1 GiB; where it starts and
-stops paying), regime A (layout=host) against regime B, and how many points
+stops paying; its partition and probe times apart, from the "partition"
+twins, where the file has them), regime A (layout=host) against regime B, and how many points
 carry the hierarchical intensities. Needs python3 with h5py and numpy; reads
 /points only, prints plain text. Exit 2 on a file without /points."""
 import sys
@@ -64,8 +65,15 @@ def main(path):
             dt = t[d].min()
             line += f", direct {dt:7.3f} ms: {dt / t[best]:5.2f}x" + (" pays" if dt > t[best] else " does not pay")
         print(line)
+        # the twin "partition" (the same point, partitioning alone): probe time = partitioned - partition
+        alone = probe & (var == "partition") & (n == 2**28) & (ent == e)
         for i in np.flatnonzero(m)[np.argsort(p["partitions"][m])]:
-            print(f"      {p['partitions'][i]:5d} parts  {t[i]:7.3f} ms  {p['gather_pct'][i]:6.1f}% of the wall")
+            line = f"      {p['partitions'][i]:5d} parts  {t[i]:7.3f} ms  {p['gather_pct'][i]:6.1f}% of the wall"
+            tw = alone & (p["partitions"] == p["partitions"][i])
+            if tw.any():
+                pt = t[tw].min()
+                line += f"  = partition {pt:7.3f} ms + probe {t[i] - pt:7.3f} ms"
+            print(line)
 
     print("== regime A (input copied from pinned host memory per query) vs regime B (resident)")
     h2d = attrs.get("ceiling_h2d_gbps", np.nan)
