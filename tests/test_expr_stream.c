@@ -4,11 +4,13 @@
  * chunk boundaries, every dtype); wb_expr_check_stream passes the output of
  * wb_expr_eval on those columns and reports a damaged one exactly as
  * wb_expr_compare against that reference does (count, indices, the same
- * report text), also when checked in stretches. */
+ * report text), also when checked in stretches. Salt 0 specs give the
+ * chunked fills of data.h (wb_chunk_seed per chunk). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "micro/exact.h"
 #include "micro/expr_plan.h"
 #include "tests/check.h"
 
@@ -42,6 +44,29 @@ static void check_spec_matches_fill(int type) {
     CHECK(memcmp(whole, part, 64 * elem) != 0);
     free(whole);
     free(part);
+}
+
+/* Salt 0: the chunked fills of data.h with wb_chunk_seed (exact.h), which
+ * other families use: the same values from the spec. */
+static void check_spec_matches_data_fills(void) {
+    const int64_t chunk = 4099, n = 5 * chunk + 17;
+    int32_t *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
+    double *x = malloc((size_t)n * 8), *y = malloc((size_t)n * 8);
+    CHECK(a && b && x && y);
+    if (!a || !b || !x || !y) return;
+    for (int64_t c = 0; c * chunk < n; c++) {
+        const int64_t len = n - c * chunk < chunk ? n - c * chunk : chunk;
+        wb_fill_i32(a + c * chunk, (size_t)len, -7, 1000000, wb_chunk_seed(31, c));
+        wb_fill_f64(x + c * chunk, (size_t)len, -3.5, 12.25, wb_chunk_seed(32, c));
+    }
+    wb_fill_spec fi = {.type = WB_FILL_I32, .seed = 31, .chunk = chunk, .lo = -7, .span = 1000008};
+    wb_fill_spec fd = {.type = WB_FILL_F64, .seed = 32, .chunk = chunk, .dlo = -3.5, .dhi = 12.25};
+    wb_fill_host_range(&fi, b, 0, n);
+    wb_fill_host_range(&fd, y, 0, n);
+    CHECK(memcmp(a, b, (size_t)n * 4) == 0 && memcmp(x, y, (size_t)n * 8) == 0);
+    wb_fill_host_range(&fi, b, chunk - 2, 5); /* across a boundary */
+    CHECK(memcmp(a + chunk - 2, b, 5 * 4) == 0);
+    free(a), free(b), free(x), free(y);
 }
 
 static void check_stream(int type, int shape, int ops, int columns) {
@@ -90,6 +115,7 @@ static void check_stream(int type, int shape, int ops, int columns) {
 }
 
 int main(void) {
+    check_spec_matches_data_fills();
     for (int type = WB_EXPR_INT32; type <= WB_EXPR_F64; type++) {
         check_spec_matches_fill(type);
         check_stream(type, 0, 8, 2);
