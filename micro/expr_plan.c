@@ -227,6 +227,37 @@ static void apply_f64(int op, const double *a, const double *b, double *o, int l
     }
 }
 
+/* Literal blocks: each literal repeated over a block of rows. */
+static void literal_blocks(const wb_expr_plan *p, block *lits) {
+    for (int i = 0; i < p->n_literals; i++)
+        for (int r = 0; r < WB_EXPR_BLOCK; r++) {
+            if (p->type == WB_EXPR_INT32) lits[i].i32[r] = p->literal[i].i32;
+            else if (p->type == WB_EXPR_INT64) lits[i].i64[r] = p->literal[i].i64;
+            else lits[i].f64[r] = p->literal[i].f64;
+        }
+}
+
+static void *operand(wb_expr_ref r, const void *const *cols, void *out, block *slots, block *lits) {
+    switch (r.kind) {
+    case WB_EXPR_REF_COLUMN: return (void *)(uintptr_t)cols[r.index];
+    case WB_EXPR_REF_LITERAL: return &lits[r.index];
+    case WB_EXPR_REF_SLOT: return &slots[r.index];
+    default: return out;
+    }
+}
+
+/* len (<= WB_EXPR_BLOCK) rows: cols[c] and out point at the first of them. */
+static void eval_rows(const wb_expr_plan *p, const void *const *cols, void *out, int len, block *slots, block *lits) {
+    for (int i = 0; i < p->n_ops; i++) {
+        void *a = operand(p->ref[p->src[3 * i]], cols, out, slots, lits);
+        void *b = operand(p->ref[p->src[3 * i + 1]], cols, out, slots, lits);
+        void *o = operand(p->ref[p->src[3 * i + 2]], cols, out, slots, lits);
+        if (p->type == WB_EXPR_INT32) apply_i32(p->op[i], a, b, o, len);
+        else if (p->type == WB_EXPR_INT64) apply_i64(p->op[i], a, b, o, len);
+        else apply_f64(p->op[i], a, b, o, len);
+    }
+}
+
 typedef struct eval_ctx {
     const wb_expr_plan *p;
     const void *const *columns;
@@ -234,43 +265,44 @@ typedef struct eval_ctx {
     int64_t n;
 } eval_ctx;
 
-static void *operand(const eval_ctx *c, wb_expr_ref r, int64_t row0, block *slots, block *lits) {
-    size_t elem = (size_t)wb_expr_type_bytes(c->p->type);
-    switch (r.kind) {
-    case WB_EXPR_REF_COLUMN: return (char *)(uintptr_t)c->columns[r.index] + (size_t)row0 * elem;
-    case WB_EXPR_REF_LITERAL: return &lits[r.index];
-    case WB_EXPR_REF_SLOT: return &slots[r.index];
-    default: return (char *)c->out + (size_t)row0 * elem;
-    }
-}
-
 static void eval_chunk(void *arg, int worker, int64_t chunk, int64_t begin, int64_t end) {
     const eval_ctx *c = arg;
     (void)worker, (void)chunk;
     const wb_expr_plan *p = c->p;
+    const size_t elem = (size_t)wb_expr_type_bytes(p->type);
     block slots[WB_EXPR_MAX_OPS], lits[WB_EXPR_MAX_LITERALS];
-    for (int i = 0; i < p->n_literals; i++)
-        for (int r = 0; r < WB_EXPR_BLOCK; r++) {
-            if (p->type == WB_EXPR_INT32) lits[i].i32[r] = p->literal[i].i32;
-            else if (p->type == WB_EXPR_INT64) lits[i].i64[r] = p->literal[i].i64;
-            else lits[i].f64[r] = p->literal[i].f64;
-        }
+    literal_blocks(p, lits);
     for (int64_t row0 = begin; row0 < end; row0 += WB_EXPR_BLOCK) {
         int len = end - row0 < WB_EXPR_BLOCK ? (int)(end - row0) : WB_EXPR_BLOCK;
-        for (int i = 0; i < p->n_ops; i++) {
-            void *a = operand(c, p->ref[p->src[3 * i]], row0, slots, lits);
-            void *b = operand(c, p->ref[p->src[3 * i + 1]], row0, slots, lits);
-            void *o = operand(c, p->ref[p->src[3 * i + 2]], row0, slots, lits);
-            if (p->type == WB_EXPR_INT32) apply_i32(p->op[i], a, b, o, len);
-            else if (p->type == WB_EXPR_INT64) apply_i64(p->op[i], a, b, o, len);
-            else apply_f64(p->op[i], a, b, o, len);
-        }
+        const void *cols[WB_EXPR_MAX_COLUMNS];
+        for (int k = 0; k < p->n_columns; k++) cols[k] = (const char *)c->columns[k] + (size_t)row0 * elem;
+        eval_rows(p, cols, (char *)c->out + (size_t)row0 * elem, len, slots, lits);
     }
 }
 
 void wb_expr_eval(const wb_expr_plan *p, const void *const *columns, void *out, int64_t n) {
     eval_ctx c = {p, columns, out, n};
     wb_par_chunks(n, WB_EXPR_EVAL_CHUNK, eval_chunk, &c);
+}
+
+void wb_expr_fill_spec(int type, uint64_t seed, wb_fill_spec *f) {
+    memset(f, 0, sizeof *f);
+    f->seed = seed;
+    f->chunk = WB_EXPR_FILL_CHUNK;
+    f->chunk_salt = 1; /* fill_chunk's derive(seed, chunk + 1) */
+    if (type == WB_EXPR_INT32) {
+        f->type = WB_FILL_I32;
+        f->lo = WB_EXPR_I32_LO;
+        f->span = (uint64_t)((int64_t)WB_EXPR_I32_HI - WB_EXPR_I32_LO) + 1;
+    } else if (type == WB_EXPR_INT64) {
+        f->type = WB_FILL_I64;
+        f->lo = WB_EXPR_I64_LO;
+        f->span = WB_EXPR_I64_SPAN;
+    } else {
+        f->type = WB_FILL_F64;
+        f->dlo = WB_EXPR_F64_LO;
+        f->dhi = WB_EXPR_F64_HI;
+    }
 }
 
 /* ---- comparison --------------------------------------------------------------- */
@@ -282,6 +314,27 @@ typedef struct compare_ctx {
     int64_t first;
 } compare_ctx;
 
+/* Element i of got and expected differ: adds it to m at index at. */
+static void add_mismatch(int type, size_t elem, const unsigned char *g, const unsigned char *x, int64_t at,
+                         wb_mismatches *m) {
+    if (type == WB_EXPR_INT32) {
+        int32_t a, b;
+        memcpy(&a, g, elem);
+        memcpy(&b, x, elem);
+        wb_mismatch_add_i64(m, at, a, b);
+    } else if (type == WB_EXPR_INT64) {
+        int64_t a, b;
+        memcpy(&a, g, elem);
+        memcpy(&b, x, elem);
+        wb_mismatch_add_i64(m, at, (long long)a, (long long)b);
+    } else {
+        double a, b;
+        memcpy(&a, g, elem);
+        memcpy(&b, x, elem);
+        wb_mismatch_add_f64(m, at, a, b);
+    }
+}
+
 /* Elements [begin, end), in index order; a memcmp first, since a correct
  * output is the rule. */
 static void compare_range(void *arg, int64_t begin, int64_t end, wb_mismatches *m) {
@@ -289,30 +342,52 @@ static void compare_range(void *arg, int64_t begin, int64_t end, wb_mismatches *
     const size_t elem = c->elem;
     const unsigned char *g = c->got, *x = c->expected;
     if (memcmp(g + begin * elem, x + begin * elem, (size_t)(end - begin) * elem) == 0) return;
-    for (int64_t i = begin; i < end; i++) {
-        if (memcmp(g + i * elem, x + i * elem, elem) == 0) continue;
-        if (c->type == WB_EXPR_INT32) {
-            int32_t a, b;
-            memcpy(&a, g + i * elem, elem);
-            memcpy(&b, x + i * elem, elem);
-            wb_mismatch_add_i64(m, c->first + i, a, b);
-        } else if (c->type == WB_EXPR_INT64) {
-            int64_t a, b;
-            memcpy(&a, g + i * elem, elem);
-            memcpy(&b, x + i * elem, elem);
-            wb_mismatch_add_i64(m, c->first + i, (long long)a, (long long)b);
-        } else {
-            double a, b;
-            memcpy(&a, g + i * elem, elem);
-            memcpy(&b, x + i * elem, elem);
-            wb_mismatch_add_f64(m, c->first + i, a, b);
-        }
-    }
+    for (int64_t i = begin; i < end; i++)
+        if (memcmp(g + i * elem, x + i * elem, elem) != 0) add_mismatch(c->type, elem, g + i * elem, x + i * elem, c->first + i, m);
 }
 
 int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t n, int64_t first, wb_mismatches *m) {
     compare_ctx c = {type, (size_t)wb_expr_type_bytes(type), got, expected, first};
     const int64_t before = m->total;
     wb_par_check(n, WB_EXPR_CHECK_CHUNK, compare_range, &c, m);
+    return m->total - before;
+}
+
+/* ---- the streamed check: inputs rebuilt from their fill specs ------------------ */
+
+typedef struct stream_ctx {
+    const wb_expr_plan *p;
+    const wb_fill_spec *cols;
+    const unsigned char *got;
+    int64_t first;
+} stream_ctx;
+
+/* Rows first + [begin, end): each block of rows drawn from the specs,
+ * evaluated and compared, so that no column is ever held whole. */
+static void stream_range(void *arg, int64_t begin, int64_t end, wb_mismatches *m) {
+    const stream_ctx *c = arg;
+    const wb_expr_plan *p = c->p;
+    const size_t elem = (size_t)wb_expr_type_bytes(p->type);
+    block in[WB_EXPR_MAX_COLUMNS], out, slots[WB_EXPR_MAX_OPS], lits[WB_EXPR_MAX_LITERALS];
+    const void *cols[WB_EXPR_MAX_COLUMNS];
+    literal_blocks(p, lits);
+    for (int k = 0; k < p->n_columns; k++) cols[k] = &in[k];
+    for (int64_t row0 = begin; row0 < end; row0 += WB_EXPR_BLOCK) {
+        const int len = end - row0 < WB_EXPR_BLOCK ? (int)(end - row0) : WB_EXPR_BLOCK;
+        for (int k = 0; k < p->n_columns; k++) wb_fill_host_range(&c->cols[k], &in[k], c->first + row0, len);
+        eval_rows(p, cols, &out, len, slots, lits);
+        const unsigned char *g = c->got + (size_t)row0 * elem, *x = (const unsigned char *)&out;
+        if (memcmp(g, x, (size_t)len * elem) == 0) continue;
+        for (int r = 0; r < len; r++)
+            if (memcmp(g + r * elem, x + r * elem, elem) != 0)
+                add_mismatch(p->type, elem, g + r * elem, x + r * elem, c->first + row0 + r, m);
+    }
+}
+
+int64_t wb_expr_check_stream(const wb_expr_plan *p, const wb_fill_spec *cols, const void *got, int64_t first, int64_t n,
+                             wb_mismatches *m) {
+    stream_ctx c = {p, cols, got, first};
+    const int64_t before = m->total;
+    wb_par_check(n, WB_EXPR_CHECK_CHUNK, stream_range, &c, m);
     return m->total - before;
 }

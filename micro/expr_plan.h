@@ -12,6 +12,7 @@
 #include "harness/base/error.h"
 #include "kernels/expr.h"
 #include "micro/data.h"
+#include "micro/fill.h"
 
 /* Element size of a WB_EXPR_INT32/INT64/F64 type. */
 int wb_expr_type_bytes(int type);
@@ -33,6 +34,10 @@ int wb_expr_plan_build(wb_expr_plan *p, int type, int shape, int ops, int column
  * values whatever the number of threads. */
 void wb_expr_fill(int type, void *x, int64_t n, uint64_t seed);
 
+/* The fill spec of wb_expr_fill(type, ., ., seed): the same values from any
+ * row on, on the GPU (wb_fill_gpu) or the host (wb_fill_host_range). */
+void wb_expr_fill_spec(int type, uint64_t seed, wb_fill_spec *spec);
+
 /* The CPU reference: evaluates p for rows [0, n) of columns (p->n_columns
  * pointers) into out, operator by operator over blocks of rows, with the
  * device's arithmetic (unsigned wrap for integers, separately rounded double
@@ -43,5 +48,13 @@ void wb_expr_eval(const wb_expr_plan *p, const void *const *columns, void *out, 
  * reported at index first + i, in index order as one sequential pass would
  * (the count runs on all CPUs); returns the number found by this call. */
 int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t n, int64_t first, wb_mismatches *m);
+
+/* The reference without held inputs: rows [first, first + n) of the plan
+ * over the columns of specs cols (p->n_columns of them), rebuilt block by
+ * block on all CPUs and compared bit for bit with got[0, n); adds the
+ * mismatches to m at index first + i as wb_expr_compare does against
+ * wb_expr_eval's output; returns the number found by this call. */
+int64_t wb_expr_check_stream(const wb_expr_plan *p, const wb_fill_spec *cols, const void *got, int64_t first, int64_t n,
+                             wb_mismatches *m);
 
 #endif

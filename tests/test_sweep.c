@@ -1,6 +1,6 @@
 /* test_sweep.c - which points join a counter batch (wb_sweep_batch_after):
  * only selected, uncounted points of the leader's family and data, in run
- * order, stopping at the first selected point of other data, capped. */
+ * order, passing over points of other data, ending with the family, capped. */
 #include <string.h>
 
 #include "tests/check.h"
@@ -41,12 +41,14 @@ int main(void) {
     n = wb_sweep_batch_after(pts, 10, 0, idx, 2);
     CHECK(n == 2 && idx[0] == 1 && idx[1] == 4);
 
-    /* Other data, selected, ends the batch. */
+    /* Other data, selected, is passed over: the batch takes the leader's data after it. */
     set(&pts[5], &fam_a, 200, 1, 0);
     n = wb_sweep_batch_after(pts, 10, 0, idx, 16);
-    CHECK(n == 2 && idx[0] == 1 && idx[1] == 4);
+    CHECK(n == 3 && idx[0] == 1 && idx[1] == 4 && idx[2] == 6);
+    /* and that point leads its own batch, of its data alone */
+    CHECK(wb_sweep_batch_after(pts, 10, 5, idx, 16) == 0);
 
-    /* The last point leads a batch of itself alone; so does a leader whose next point differs. */
+    /* The last point leads a batch of itself alone; so does a leader whose family ends next. */
     CHECK(wb_sweep_batch_after(pts, 10, 9, idx, 16) == 0);
     CHECK(wb_sweep_batch_after(pts, 10, 6, idx, 16) == 0);
     /* A later leader of the other family's data takes its own points. */

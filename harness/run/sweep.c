@@ -281,8 +281,11 @@ int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, 
     for (int j = from + 1; j < npts && n < max; j++) {
         const wb_run_point *q = &pts[j];
         if (!q->selected || q->counted) continue;
-        if (q->family != lead->family || !lead->family->same_data(&lead->p, &q->p)) break;
-        idx[n++] = j;
+        if (q->family != lead->family) break;
+        /* A point of other data is passed over, not an end: the family's
+         * later points of this data join (the quick sweep: 128 batches
+         * instead of 170, each ~0.3 s of Start/Stop over six passes). */
+        if (lead->family->same_data(&lead->p, &q->p)) idx[n++] = j;
     }
     return n;
 }

@@ -51,8 +51,8 @@ int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, 
                     wb_err *e);
 
 /* The points a counter batch led by pts[from] may take, in run order:
- * selected, not counted yet, of its family and data (same_data), until the
- * first selected point of other data, at most max. Writes their indices
+ * selected, not counted yet, of its family and data (same_data), passing
+ * over points of other data, until the family ends, at most max. Writes their indices
  * into idx; returns how many. */
 int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max);
 
