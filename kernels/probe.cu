@@ -117,6 +117,22 @@ __device__ __forceinline__ void build_tile(const wb_probe_args &a, int64_t base)
     }
 }
 
+// The partitioned probe's last kernel: the direct probe over the
+// partitioned keys with tiles claimed in order (tile_loop.cuh), so that the
+// grid stays within a slice or two of the table at a time.
+constexpr int PROBE_CLAIM = 4;
+template <int ILP>
+__global__ void probe_claimed_kernel(wb_probe_args a, unsigned long long *next) {
+    probe_sums s;
+    wb_for_claimed_tiles<ILP, PROBE_CLAIM>(
+        a.n, next, [&](int64_t base, auto full) { probe_tile<WB_PROBE_DIRECT, ILP, decltype(full)::value>(a, base, s); });
+    unsigned long long sum = wb_warp_sum(s.sum), matches = wb_warp_sum(s.matches);
+    if ((threadIdx.x & 31) == 0 && matches) {
+        atomicAdd(&a.out[0], sum);
+        atomicAdd(&a.out[1], matches);
+    }
+}
+
 template <wb_probe_op OP, int ILP>
 __global__ void probe_kernel(wb_probe_args a) {
     if constexpr (OP == WB_PROBE_HASH || OP == WB_PROBE_DIRECT || OP == WB_PROBE_PACKED) {
@@ -168,8 +184,12 @@ __device__ __forceinline__ void part_chunk(int64_t n, int64_t chunk, int64_t &be
 // column of the matrix.
 __global__ void __launch_bounds__(PART_BLOCK) part_hist_kernel(const int32_t *__restrict__ keys, int64_t n,
                                                                int64_t chunk, int shift, int parts,
-                                                               unsigned *__restrict__ counts) {
+                                                               unsigned *__restrict__ counts,
+                                                               unsigned long long *next_tile) {
     extern __shared__ unsigned count[];
+    // The probe's tile counter starts at 0 (the stream orders the probe after
+    // this kernel): zeroed here rather than by a memset in the timed launch.
+    if (blockIdx.x == 0 && threadIdx.x == 0) *next_tile = 0;
     for (int b = threadIdx.x; b < parts; b += PART_BLOCK) count[b] = 0;
     __syncthreads();
     auto tile = [&](int64_t base, auto full) {
@@ -274,18 +294,30 @@ probe_kernel_t kernel_of(wb_probe_op op, int ilp) {
     case WB_PROBE_BUILD_HASH: return pick<WB_PROBE_BUILD_HASH>(ilp);
     case WB_PROBE_BUILD_DIRECT: return pick<WB_PROBE_BUILD_DIRECT>(ilp);
     case WB_PROBE_BUILD_PACKED: return pick<WB_PROBE_BUILD_PACKED>(ilp);
-    case WB_PROBE_PARTITIONED: return pick<WB_PROBE_DIRECT>(ilp); // its last kernel
-    case WB_PROBE_PARTITION: return pick<WB_PROBE_DIRECT>(ilp);   // planned as the partitioned probe, not launched
+    case WB_PROBE_PARTITIONED: // its last kernel is probe_claimed_kernel (claimed_of)
+    case WB_PROBE_PARTITION: return pick<WB_PROBE_DIRECT>(ilp); // a non-null answer: the ILP is compiled
     }
     return nullptr;
 }
 
 }  // namespace
 
+using claimed_kernel_t = void (*)(wb_probe_args, unsigned long long *);
+claimed_kernel_t claimed_of(int ilp) {
+    return wb_with_ilp(ilp, (claimed_kernel_t)nullptr,
+                       [](auto i) -> claimed_kernel_t { return probe_claimed_kernel<decltype(i)::value>; });
+}
+
 extern "C" cudaError_t wb_probe_plan(wb_probe_op op, wb_launch *l, int64_t items) {
+    if (l->block < 32 || l->block % 32 != 0) return cudaErrorInvalidValue;
+    const int64_t tile = (int64_t)l->block * l->ilp;
+    if (op == WB_PROBE_PARTITIONED || op == WB_PROBE_PARTITION) {
+        claimed_kernel_t c = claimed_of(l->ilp);
+        return c ? wb_plan_kernel(c, l, items, tile, wb_grid_mode::persistent, 0) : cudaErrorInvalidValue;
+    }
     probe_kernel_t k = kernel_of(op, l->ilp);
-    if (!k || l->block < 32 || l->block % 32 != 0) return cudaErrorInvalidValue;
-    return wb_plan_kernel(k, l, items, (int64_t)l->block * l->ilp, wb_grid_mode::persistent, 0);
+    if (!k) return cudaErrorInvalidValue;
+    return wb_plan_kernel(k, l, items, tile, wb_grid_mode::persistent, 0);
 }
 
 // Blocks of a partition kernel that fit on the device at once.
@@ -341,7 +373,7 @@ extern "C" cudaError_t wb_probe_parts_plan(wb_launch *l, int64_t n, int64_t dim_
     pp->scan_bytes = 0;
     if (cells > 0 && (e = part_scan(nullptr, pp->scan_bytes, nullptr, nullptr, (int)cells, 0)) != cudaSuccess) return e;
     l->temp_bytes = align256((size_t)n * sizeof(int32_t)) + 2 * align256((size_t)cells * sizeof(unsigned)) +
-                    align256(pp->scan_bytes);
+                    align256(pp->scan_bytes) + align256(sizeof(unsigned long long));
     return cudaSuccess;
 }
 
@@ -353,15 +385,16 @@ extern "C" void wb_probe_parts_bind(wb_probe_parts *pp, void *temp, int64_t n) {
     pp->counts = reinterpret_cast<unsigned *>(t);
     pp->starts = reinterpret_cast<unsigned *>(t + cells);
     pp->scan_temp = t + 2 * cells;
+    pp->next_tile = reinterpret_cast<unsigned long long *>(t + 2 * cells + align256(pp->scan_bytes));
 }
 
 // Histogram, scan, scatter: a->fact_keys partitioned into pp->keys.
 static cudaError_t part_launch(const wb_probe_args *a, cudaStream_t s) {
     const wb_probe_parts *pp = a->parts;
-    if (!pp || !pp->keys) return cudaErrorInvalidValue;
+    if (!pp || !pp->keys || !pp->next_tile) return cudaErrorInvalidValue;
     if (pp->grid <= 0) return cudaSuccess;
     part_hist_kernel<<<pp->grid, PART_BLOCK, pp->hist_smem, s>>>(a->fact_keys, a->n, pp->chunk, pp->shift,
-                                                                 pp->partitions, pp->counts);
+                                                                 pp->partitions, pp->counts, pp->next_tile);
     cudaError_t e = wb_launched();
     size_t bytes = pp->scan_bytes;
     if (e == cudaSuccess)
@@ -382,8 +415,10 @@ extern "C" cudaError_t wb_probe_launch(wb_probe_op op, const wb_launch *l, const
     }
     cudaError_t e = part_launch(a, s);
     if (e != cudaSuccess || op == WB_PROBE_PARTITION) return e;
+    claimed_kernel_t c = claimed_of(l->ilp);
+    if (!c) return cudaErrorInvalidValue;
     wb_probe_args b = *a;
     b.fact_keys = a->parts->keys;
-    k<<<l->grid, l->block, l->smem_bytes, s>>>(b);
+    c<<<l->grid, l->block, l->smem_bytes, s>>>(b, a->parts->next_tile);
     return wb_launched();
 }

@@ -44,7 +44,8 @@ extern "C" {
     X(WB_PROBE_BUILD_DIRECT, "build_direct", "direct table build, coalesced stores") \
     /* the direct probe after a radix partition of the keys by table slice (their
      * high bits): histogram, scan, scatter, then the direct probe over the
-     * partitioned keys, whose consecutive keys hit one L2-sized slice. The way
+     * partitioned keys, whose consecutive keys hit one L2-sized slice, with
+     * tiles claimed in order so that the grid stays within a slice or two. The way
      * past the random-request wall: 16 B/probe of key traffic bought for L2
      * reuse (issue 17) */ \
     X(WB_PROBE_PARTITIONED, "partitioned", "direct probe after a radix partition by table slice") \
@@ -95,6 +96,7 @@ typedef struct wb_probe_parts {
     int32_t *keys;
     unsigned *counts, *starts;
     void *scan_temp;
+    unsigned long long *next_tile; /* the probe's tile counter (tile_loop.cuh's claimed walk), zeroed by the histogram */
 } wb_probe_parts;
 
 #define WB_PROBE_PARTS_MAX 4096

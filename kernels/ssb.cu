@@ -7,6 +7,8 @@
 // stages, with the filters that fit as shared-memory bitmaps.
 #include "kernels/ssb.h"
 
+#include <cstdlib>
+
 #include "kernels/grid_tile.cuh"
 #include "kernels/launch.cuh"
 #include "kernels/tile.cuh"
@@ -256,18 +258,37 @@ __device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int6
         if (f[r]) v[r] = __ldcs(x + row[r]);
 }
 
-// One tile's first probe: loads its keys and tests the bitmap; bit j of the
-// result says whether item j passed.
-template <int ILP, bool Full>
-__device__ __forceinline__ unsigned bitmap_first_probe(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
-                                                       const uint32_t *bits) {
+// The keys of a tile's first probe. Experiment (issue 31): WB_SSB_EXP_CACHED
+// reads them through the read-only path with L2's normal policy instead of
+// evict-first, so that a batch that reloads a grouped first key may find it.
+template <int ILP, bool Full, int EXP>
+__device__ __forceinline__ void first_keys(const int32_t *__restrict__ x, int64_t base, int64_t n, int32_t (&k)[ILP]) {
     using T = wb_grid_tile<ILP>;
-    int32_t k[ILP];
-    T::template load<Full>(q.probe[0].key, base, c.n, k);
+    if constexpr (!(EXP & 1)) {
+        T::template load<Full>(x, base, n, k);
+    } else if constexpr (Full && T::vec == 4) {
+#pragma unroll
+        for (int j = 0; j < ILP; j += 4) {
+            const int4 v = __ldg(reinterpret_cast<const int4 *>(x + T::index(base, j)));
+            k[j] = v.x, k[j + 1] = v.y, k[j + 2] = v.z, k[j + 3] = v.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < ILP; j++) {
+            const int64_t i = T::index(base, j);
+            k[j] = Full || i < n ? __ldg(x + i) : 0;
+        }
+    }
+}
+
+// A tile's first probe: bit j of the result says whether item j passed.
+template <int ILP, bool Full>
+__device__ __forceinline__ unsigned first_test(const int32_t (&k)[ILP], int64_t base, int64_t n, const uint32_t *bits) {
+    using T = wb_grid_tile<ILP>;
     unsigned pass = 0;
 #pragma unroll
     for (int j = 0; j < ILP; j++)
-        if (T::template valid<Full>(base, j, c.n) && bit_set(bits, 0, k[j])) pass |= 1u << j;
+        if (T::template valid<Full>(base, j, n) && bit_set(bits, 0, k[j])) pass |= 1u << j;
     return pass;
 }
 
@@ -431,7 +452,7 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 // one block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread:
 // the batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
-template <int ILP>
+template <int ILP, int EXP>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     extern __shared__ __align__(16) uint32_t block_bits[];
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
@@ -452,8 +473,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     int held = 0;
     int64_t t = 0, oldest = 0;
     constexpr int PUSH = queue_push_items(ILP);
-    wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-        const unsigned pass = bitmap_first_probe<ILP, decltype(full)::value>(c, q, base, block_bits);
+    auto queue_tile = [&](unsigned pass) {
 #pragma unroll
         for (int first = 0; first < ILP; first += PUSH) {
             const int before = held;
@@ -467,7 +487,39 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
             }
         }
         t++;
+    };
+    const int32_t *key0 = q.probe[0].key;
+    if constexpr ((EXP & 2) != 0) {
+    // Experiment (issue 31): the next tile's keys are loaded before this
+    // tile is tested and queued, so that a warp's key stream never waits.
+    {
+        const int64_t span = (int64_t)blockDim.x * ILP, stride = (int64_t)gridDim.x * span;
+        auto load = [&](int64_t b, int32_t(&v)[ILP]) {
+            if (b + span <= c.n) first_keys<ILP, true, EXP>(key0, b, c.n, v);
+            else if (b < c.n) first_keys<ILP, false, EXP>(key0, b, c.n, v);
+        };
+        int64_t base = (int64_t)blockIdx.x * span;
+        int32_t k[ILP];
+        load(base, k);
+        for (; base < c.n; base += stride) {
+            int32_t kn[ILP];
+#pragma unroll
+            for (int j = 0; j < ILP; j++) kn[j] = 0;
+            load(base + stride, kn);
+            queue_tile(base + span <= c.n ? first_test<ILP, true>(k, base, c.n, block_bits)
+                                          : first_test<ILP, false>(k, base, c.n, block_bits));
+#pragma unroll
+            for (int j = 0; j < ILP; j++) k[j] = kn[j];
+        }
+    }
+    } else {
+    wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
+        constexpr bool F = decltype(full)::value;
+        int32_t k[ILP];
+        first_keys<ILP, F, EXP>(key0, base, c.n, k);
+        queue_tile(first_test<ILP, F>(k, base, c.n, block_bits));
     });
+    }
     if (held) bitmap_drain<ILP>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
@@ -475,6 +527,15 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
 }
 
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
+
+// Experiment (issue 31): WB_SSB_EXP = 0..3 picks the bitmap kernel's first
+// key load (bit 0: cached) and walk (bit 1: prefetch).
+template <int I>
+query_kernel_t bitmap_of() {
+    const char *x = getenv("WB_SSB_EXP");
+    const int exp = x ? atoi(x) : 0;
+    return exp == 1 ? bitmap_kernel<I, 1> : exp == 2 ? bitmap_kernel<I, 2> : exp == 3 ? bitmap_kernel<I, 3> : bitmap_kernel<I, 0>;
+}
 
 // The kernel of a form and flight at the launch's shape, and its tile (rows
 // per block of the cover grid; 0: persistent).
@@ -495,7 +556,7 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
         constexpr int I = decltype(i)::value;
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
-               : form == WB_SSB_BITMAP ? bitmap_kernel<I>
+               : form == WB_SSB_BITMAP ? bitmap_of<I>()
                                        : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
