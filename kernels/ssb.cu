@@ -7,8 +7,6 @@
 // stages, with the filters that fit as shared-memory bitmaps.
 #include "kernels/ssb.h"
 
-#include <cstdlib>
-
 #include "kernels/grid_tile.cuh"
 #include "kernels/launch.cuh"
 #include "kernels/tile.cuh"
@@ -258,37 +256,27 @@ __device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int6
         if (f[r]) v[r] = __ldcs(x + row[r]);
 }
 
-// The keys of a tile's first probe. Experiment (issue 31): WB_SSB_EXP_CACHED
-// reads them through the read-only path with L2's normal policy instead of
-// evict-first, so that a batch that reloads a grouped first key may find it.
-template <int ILP, bool Full, int EXP>
-__device__ __forceinline__ void first_keys(const int32_t *__restrict__ x, int64_t base, int64_t n, int32_t (&k)[ILP]) {
-    using T = wb_grid_tile<ILP>;
-    if constexpr (!(EXP & 1)) {
-        T::template load<Full>(x, base, n, k);
-    } else if constexpr (Full && T::vec == 4) {
-#pragma unroll
-        for (int j = 0; j < ILP; j += 4) {
-            const int4 v = __ldg(reinterpret_cast<const int4 *>(x + T::index(base, j)));
-            k[j] = v.x, k[j + 1] = v.y, k[j + 2] = v.z, k[j + 3] = v.w;
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < ILP; j++) {
-            const int64_t i = T::index(base, j);
-            k[j] = Full || i < n ? __ldg(x + i) : 0;
-        }
-    }
-}
+// The keys of the probes a tile tests over every row (the first A), loaded
+// one tile ahead (wb_for_tiles_ahead).
+template <int ILP, int A>
+struct first_keys {
+    int32_t k[A][ILP];
+};
 
-// A tile's first probe: bit j of the result says whether item j passed.
-template <int ILP, bool Full>
-__device__ __forceinline__ unsigned first_test(const int32_t (&k)[ILP], int64_t base, int64_t n, const uint32_t *bits) {
+// A tile's first A probes, all bitmaps: bit j of the result says whether
+// item j passed them.
+template <int ILP, int A, bool Full>
+__device__ __forceinline__ unsigned first_test(const first_keys<ILP, A> &v, int64_t base, int64_t n,
+                                               const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS]) {
     using T = wb_grid_tile<ILP>;
     unsigned pass = 0;
 #pragma unroll
-    for (int j = 0; j < ILP; j++)
-        if (T::template valid<Full>(base, j, n) && bit_set(bits, 0, k[j])) pass |= 1u << j;
+    for (int j = 0; j < ILP; j++) {
+        bool ok = T::template valid<Full>(base, j, n);
+#pragma unroll
+        for (int p = 0; p < A; p++) ok = ok && bit_set(bits, bits_at[p], v.k[p][j]);
+        if (ok) pass |= 1u << j;
+    }
     return pass;
 }
 
@@ -307,7 +295,7 @@ __device__ __forceinline__ int queue_push(uint16_t *wq, int held, unsigned pass,
 // arithmetic and the packed maps yield the dimension's share), then the
 // measures with the date where it is tested last, then the codes of the
 // grouped bitmap dimensions.
-template <int R>
+template <int R, int A>
 __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
                                              bool (&f)[R], unsigned long long *groups, const uint32_t *bits,
                                              const int32_t (&bits_at)[WB_SSB_DIMS]) {
@@ -316,7 +304,7 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
     for (int r = 0; r < R; r++) group[r] = 0;
     const int staged = q.nprobe - (q.date_last ? 1 : 0);
 #pragma unroll
-    for (int p = 1; p < WB_SSB_DIMS; p++) {
+    for (int p = A; p < WB_SSB_DIMS; p++) {
         if (p >= staged) break;
         const wb_ssb_probe &pr = q.probe[p];
         gather<R>(pr.key, row, f, k);
@@ -368,7 +356,7 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
 // Runs the warp's queued rows in batches of BITMAP_BATCH (all of them when
 // `all`, the last batch partial), moves what is left to the queue's front
 // and returns its count. now: the number of the tile queued last.
-template <int ILP>
+template <int ILP, int A>
 __device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ssb_query &q, uint16_t *wq, int held,
                                             bool all, int64_t now, unsigned long long *groups, const uint32_t *bits,
                                             const int32_t (&bits_at)[WB_SSB_DIMS]) {
@@ -384,7 +372,7 @@ __device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ss
             f[r] = s < held;
             row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
         }
-        bitmap_batch<R>(c, q, row, f, groups, bits, bits_at);
+        bitmap_batch<R, A>(c, q, row, f, groups, bits, bits_at);
     }
     __syncwarp(); /* every lane has read its entries before any is overwritten */
     const int rest = held - s0;
@@ -452,7 +440,7 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 // one block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread:
 // the batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
-template <int ILP, int EXP>
+template <int ILP, int A>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     extern __shared__ __align__(16) uint32_t block_bits[];
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
@@ -473,54 +461,34 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     int held = 0;
     int64_t t = 0, oldest = 0;
     constexpr int PUSH = queue_push_items(ILP);
-    auto queue_tile = [&](unsigned pass) {
+    using keys_t = first_keys<ILP, A>;
+    wb_for_tiles_ahead<ILP, keys_t>(
+        c.n,
+        [&](int64_t base, bool full, keys_t &v) {
 #pragma unroll
-        for (int first = 0; first < ILP; first += PUSH) {
-            const int before = held;
-            held = queue_push(wq, held, (pass >> first) & ((1u << PUSH) - 1), first, t);
-            __syncwarp();
-            if (before == 0) oldest = t;
-            const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
-            if (held >= BITMAP_BATCH || aged) {
-                held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
-                if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+            for (int p = 0; p < A; p++) {
+                if (full) wb_grid_tile<ILP>::template load<true>(q.probe[p].key, base, c.n, v.k[p]);
+                else wb_grid_tile<ILP>::template load<false>(q.probe[p].key, base, c.n, v.k[p]);
             }
-        }
-        t++;
-    };
-    const int32_t *key0 = q.probe[0].key;
-    if constexpr ((EXP & 2) != 0) {
-    // Experiment (issue 31): the next tile's keys are loaded before this
-    // tile is tested and queued, so that a warp's key stream never waits.
-    {
-        const int64_t span = (int64_t)blockDim.x * ILP, stride = (int64_t)gridDim.x * span;
-        auto load = [&](int64_t b, int32_t(&v)[ILP]) {
-            if (b + span <= c.n) first_keys<ILP, true, EXP>(key0, b, c.n, v);
-            else if (b < c.n) first_keys<ILP, false, EXP>(key0, b, c.n, v);
-        };
-        int64_t base = (int64_t)blockIdx.x * span;
-        int32_t k[ILP];
-        load(base, k);
-        for (; base < c.n; base += stride) {
-            int32_t kn[ILP];
+        },
+        [&](int64_t base, bool full, const keys_t &v) {
+            const unsigned pass = full ? first_test<ILP, A, true>(v, base, c.n, block_bits, bits_at)
+                                       : first_test<ILP, A, false>(v, base, c.n, block_bits, bits_at);
 #pragma unroll
-            for (int j = 0; j < ILP; j++) kn[j] = 0;
-            load(base + stride, kn);
-            queue_tile(base + span <= c.n ? first_test<ILP, true>(k, base, c.n, block_bits)
-                                          : first_test<ILP, false>(k, base, c.n, block_bits));
-#pragma unroll
-            for (int j = 0; j < ILP; j++) k[j] = kn[j];
-        }
-    }
-    } else {
-    wb_for_tiles<ILP>(c.n, [&](int64_t base, auto full) {
-        constexpr bool F = decltype(full)::value;
-        int32_t k[ILP];
-        first_keys<ILP, F, EXP>(key0, base, c.n, k);
-        queue_tile(first_test<ILP, F>(k, base, c.n, block_bits));
-    });
-    }
-    if (held) bitmap_drain<ILP>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
+            for (int first = 0; first < ILP; first += PUSH) {
+                const int before = held;
+                held = queue_push(wq, held, (pass >> first) & ((1u << PUSH) - 1), first, t);
+                __syncwarp();
+                if (before == 0) oldest = t;
+                const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
+                if (held >= BITMAP_BATCH || aged) {
+                    held = bitmap_drain<ILP, A>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
+                    if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+                }
+            }
+            t++;
+        });
+    if (held) bitmap_drain<ILP, A>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -528,18 +496,16 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
 
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
 
-// Experiment (issue 31): WB_SSB_EXP = 0..3 picks the bitmap kernel's first
-// key load (bit 0: cached) and walk (bit 1: prefetch).
+// The bitmap kernel for the probes its tiles test over every row (q.first_bits).
 template <int I>
-query_kernel_t bitmap_of() {
-    const char *x = getenv("WB_SSB_EXP");
-    const int exp = x ? atoi(x) : 0;
-    return exp == 1 ? bitmap_kernel<I, 1> : exp == 2 ? bitmap_kernel<I, 2> : exp == 3 ? bitmap_kernel<I, 3> : bitmap_kernel<I, 0>;
+query_kernel_t bitmap_of(int first_bits) {
+    return first_bits == 2 ? bitmap_kernel<I, 2> : first_bits == 1 ? bitmap_kernel<I, 1> : nullptr;
 }
 
 // The kernel of a form and flight at the launch's shape, and its tile (rows
 // per block of the cover grid; 0: persistent).
-cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_kernel_t *k, int64_t *tile) {
+cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int ilp, query_kernel_t *k, int64_t *tile) {
+    const int flight = q->flight;
     *k = nullptr;
     *tile = (int64_t)block * ilp;
     const bool f1 = flight == 1;
@@ -556,7 +522,7 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
         constexpr int I = decltype(i)::value;
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
-               : form == WB_SSB_BITMAP ? bitmap_of<I>()
+               : form == WB_SSB_BITMAP ? bitmap_of<I>(q->first_bits)
                                        : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
@@ -573,10 +539,12 @@ int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
     return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp);
 }
 
-// A bitmap form's probes: the first a bitmap (its kernel tests it over every
-// row), none on the date, every bitmap aligned.
+// A bitmap form's probes: the first one or two bitmaps (its kernel tests
+// them over every row), none on the date, every bitmap aligned.
 bool bitmaps_ok(const wb_ssb_query *q) {
-    if (q->nprobe < 1 || !q->probe[0].bits) return false;
+    if (q->first_bits < 1 || q->first_bits > 2 || q->nprobe < q->first_bits) return false;
+    for (int p = 0; p < q->first_bits; p++)
+        if (!q->probe[p].bits) return false;
     for (int p = 0; p < q->nprobe; p++) {
         const wb_ssb_probe *pr = &q->probe[p];
         if (pr->bits && (pr->dim == WB_SSB_DATE || pr->bits_words <= 0 || pr->bits_words % WB_SSB_BITMAP_ALIGN))
@@ -603,7 +571,7 @@ extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp) {
 extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
     const int64_t smem = smem_of(form, q, l);
@@ -616,7 +584,7 @@ extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const
                                      const wb_ssb_query *q, cudaStream_t s) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (l->grid <= 0) return cudaSuccess;
     k<<<l->grid, l->block, l->smem_bytes, s>>>(*c, *q);

@@ -13,6 +13,8 @@
 //   is full, for a body written once for both cases (expr);
 // - wb_for_chunk_tiles: the tiles of one contiguous chunk per block, in
 //   order, tested the same way (the probe's partition histogram and scatter);
+// - wb_for_tiles_ahead: the same tiles, each one's loads issued while the
+//   tile before it is processed (the ssb bitmap form's key stream);
 // - wb_for_claimed_tiles: tiles claimed in order from one global counter,
 //   so that the whole grid works on neighbouring tiles (the probe of
 //   partitioned keys, whose table slice must stay in L2);
@@ -64,6 +66,27 @@ __device__ __forceinline__ void wb_for_tiles_tested(int64_t n, int64_t span, Til
 template <typename Tile>
 __device__ __forceinline__ void wb_for_chunk_tiles(int64_t begin, int64_t end, int64_t span, Tile &&tile) {
     for (int64_t base = begin; base < end; base += span) tile(base, base + span <= end);
+}
+
+// Calls tile(base, full, v) for the tiles wb_for_tiles walks, where v holds
+// what load(base, full, v) read for that tile one trip earlier: the next
+// tile's loads are in flight while this one is processed, so that a kernel
+// whose tile work waits on other memory (the ssb bitmap form's queued
+// batches) still keeps its input stream busy. full (a bool): all of the
+// tile's items exist. V is a plain struct of register arrays.
+template <int ILP, typename V, typename Load, typename Tile>
+__device__ __forceinline__ void wb_for_tiles_ahead(int64_t n, Load &&load, Tile &&tile) {
+    const int64_t span = (int64_t)blockDim.x * ILP;
+    const int64_t stride = (int64_t)gridDim.x * span;
+    int64_t base = (int64_t)blockIdx.x * span;
+    V v{};
+    if (base < n) load(base, base + span <= n, v);
+    for (; base < n; base += stride) {
+        V next{};
+        if (base + stride < n) load(base + stride, base + stride + span <= n, next);
+        tile(base, base + span <= n, v);
+        v = next;
+    }
 }
 
 // Calls tile(base, wb_full<F>{}) for the tiles of [0, n) that this block

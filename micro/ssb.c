@@ -114,7 +114,7 @@ typedef struct shapes {
     int nocc;
     double occs[2];
 } shapes;
-static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {2, {8, 16}, 1, {0.5}};
+static const shapes wide = {4, {1, 2, 8, 16}, 2, {0.25, 0.5}}, narrow = {1, {8}, 1, {0.5}};
 
 /* The ILP x occupancy grid of one query's forms. */
 static int add_grid(const wb_sink *s, int query, int64_t n, const shapes *g) {
@@ -138,9 +138,9 @@ static int sweep_quick(const wb_sink *s) {
 }
 
 /* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB: skipped where it
- * does not fit): every variant (52) and ILP 8, ILP 16 and occupancy 1/2 of every
- * query and form (156). The SF 100 part: generation ~0.1 s, CPU reference
- * ~7 s on 16 cores, 208 points of 1-10 ms launches. 360 points. */
+ * does not fit): every variant (52) and ILP 8 and occupancy 1/2 of every
+ * query and form (104). The SF 100 part: generation ~0.1 s, CPU reference
+ * ~7 s on 16 cores, 156 points of 1-10 ms launches. 308 points. */
 static int sweep_full(const wb_sink *s) {
     if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
     for (int q = 0; q < WB_SSB_QUERIES; q++)
@@ -296,6 +296,7 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;
+    q.first_bits = form == WB_SSB_BITMAP ? bp->first_bits : 0;
     q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;
