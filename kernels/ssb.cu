@@ -256,27 +256,22 @@ __device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int6
         if (f[r]) v[r] = __ldcs(x + row[r]);
 }
 
-// The keys of the probes a tile tests over every row (the first A), loaded
-// one tile ahead (wb_for_tiles_ahead).
-template <int ILP, int A>
+// The keys of a tile's first probe, loaded one tile ahead (wb_for_tiles_ahead).
+template <int ILP>
 struct first_keys {
-    int32_t k[A][ILP];
+    int32_t k[ILP];
 };
 
-// A tile's first A probes, all bitmaps: bit j of the result says whether
-// item j passed them.
-template <int ILP, int A, bool Full>
-__device__ __forceinline__ unsigned first_test(const first_keys<ILP, A> &v, int64_t base, int64_t n,
-                                               const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS]) {
+// A tile's first probe (a bitmap, the first in shared memory): bit j of the
+// result says whether item j passed it.
+template <int ILP, bool Full>
+__device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t base, int64_t n,
+                                               const uint32_t *bits) {
     using T = wb_grid_tile<ILP>;
     unsigned pass = 0;
 #pragma unroll
-    for (int j = 0; j < ILP; j++) {
-        bool ok = T::template valid<Full>(base, j, n);
-#pragma unroll
-        for (int p = 0; p < A; p++) ok = ok && bit_set(bits, bits_at[p], v.k[p][j]);
-        if (ok) pass |= 1u << j;
-    }
+    for (int j = 0; j < ILP; j++)
+        if (T::template valid<Full>(base, j, n) && bit_set(bits, 0, v.k[j])) pass |= 1u << j;
     return pass;
 }
 
@@ -295,7 +290,7 @@ __device__ __forceinline__ int queue_push(uint16_t *wq, int held, unsigned pass,
 // arithmetic and the packed maps yield the dimension's share), then the
 // measures with the date where it is tested last, then the codes of the
 // grouped bitmap dimensions.
-template <int R, int A>
+template <int R>
 __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
                                              bool (&f)[R], unsigned long long *groups, const uint32_t *bits,
                                              const int32_t (&bits_at)[WB_SSB_DIMS]) {
@@ -304,7 +299,7 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
     for (int r = 0; r < R; r++) group[r] = 0;
     const int staged = q.nprobe - (q.date_last ? 1 : 0);
 #pragma unroll
-    for (int p = A; p < WB_SSB_DIMS; p++) {
+    for (int p = 1; p < WB_SSB_DIMS; p++) {
         if (p >= staged) break;
         const wb_ssb_probe &pr = q.probe[p];
         gather<R>(pr.key, row, f, k);
@@ -356,7 +351,7 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
 // Runs the warp's queued rows in batches of BITMAP_BATCH (all of them when
 // `all`, the last batch partial), moves what is left to the queue's front
 // and returns its count. now: the number of the tile queued last.
-template <int ILP, int A>
+template <int ILP>
 __device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ssb_query &q, uint16_t *wq, int held,
                                             bool all, int64_t now, unsigned long long *groups, const uint32_t *bits,
                                             const int32_t (&bits_at)[WB_SSB_DIMS]) {
@@ -372,7 +367,7 @@ __device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ss
             f[r] = s < held;
             row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
         }
-        bitmap_batch<R, A>(c, q, row, f, groups, bits, bits_at);
+        bitmap_batch<R>(c, q, row, f, groups, bits, bits_at);
     }
     __syncwarp(); /* every lane has read its entries before any is overwritten */
     const int rest = held - s0;
@@ -440,7 +435,7 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 // one block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread:
 // the batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
-template <int ILP, int A>
+template <int ILP>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     extern __shared__ __align__(16) uint32_t block_bits[];
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
@@ -461,19 +456,16 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     int held = 0;
     int64_t t = 0, oldest = 0;
     constexpr int PUSH = queue_push_items(ILP);
-    using keys_t = first_keys<ILP, A>;
+    using keys_t = first_keys<ILP>;
     wb_for_tiles_ahead<ILP, keys_t>(
         c.n,
         [&](int64_t base, bool full, keys_t &v) {
-#pragma unroll
-            for (int p = 0; p < A; p++) {
-                if (full) wb_grid_tile<ILP>::template load<true>(q.probe[p].key, base, c.n, v.k[p]);
-                else wb_grid_tile<ILP>::template load<false>(q.probe[p].key, base, c.n, v.k[p]);
-            }
+            if (full) wb_grid_tile<ILP>::template load<true>(q.probe[0].key, base, c.n, v.k);
+            else wb_grid_tile<ILP>::template load<false>(q.probe[0].key, base, c.n, v.k);
         },
         [&](int64_t base, bool full, const keys_t &v) {
-            const unsigned pass = full ? first_test<ILP, A, true>(v, base, c.n, block_bits, bits_at)
-                                       : first_test<ILP, A, false>(v, base, c.n, block_bits, bits_at);
+            const unsigned pass = full ? first_test<ILP, true>(v, base, c.n, block_bits)
+                                       : first_test<ILP, false>(v, base, c.n, block_bits);
 #pragma unroll
             for (int first = 0; first < ILP; first += PUSH) {
                 const int before = held;
@@ -482,13 +474,13 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
                 if (before == 0) oldest = t;
                 const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
                 if (held >= BITMAP_BATCH || aged) {
-                    held = bitmap_drain<ILP, A>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
+                    held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
                     if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
                 }
             }
             t++;
         });
-    if (held) bitmap_drain<ILP, A>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
+    if (held) bitmap_drain<ILP>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -496,16 +488,11 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
 
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
 
-// The bitmap kernel for the probes its tiles test over every row (q.first_bits).
-template <int I>
-query_kernel_t bitmap_of(int first_bits) {
-    return first_bits == 2 ? bitmap_kernel<I, 2> : first_bits == 1 ? bitmap_kernel<I, 1> : nullptr;
-}
+
 
 // The kernel of a form and flight at the launch's shape, and its tile (rows
 // per block of the cover grid; 0: persistent).
-cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int ilp, query_kernel_t *k, int64_t *tile) {
-    const int flight = q->flight;
+cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_kernel_t *k, int64_t *tile) {
     *k = nullptr;
     *tile = (int64_t)block * ilp;
     const bool f1 = flight == 1;
@@ -522,7 +509,7 @@ cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int il
         constexpr int I = decltype(i)::value;
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
-               : form == WB_SSB_BITMAP ? bitmap_of<I>(q->first_bits)
+               : form == WB_SSB_BITMAP ? bitmap_kernel<I>
                                        : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
@@ -539,12 +526,10 @@ int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
     return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp);
 }
 
-// A bitmap form's probes: the first one or two bitmaps (its kernel tests
-// them over every row), none on the date, every bitmap aligned.
+// A bitmap form's probes: the first a bitmap (its kernel tests it over every
+// row), none on the date, every bitmap aligned.
 bool bitmaps_ok(const wb_ssb_query *q) {
-    if (q->first_bits < 1 || q->first_bits > 2 || q->nprobe < q->first_bits) return false;
-    for (int p = 0; p < q->first_bits; p++)
-        if (!q->probe[p].bits) return false;
+    if (q->nprobe < 1 || !q->probe[0].bits) return false;
     for (int p = 0; p < q->nprobe; p++) {
         const wb_ssb_probe *pr = &q->probe[p];
         if (pr->bits && (pr->dim == WB_SSB_DATE || pr->bits_words <= 0 || pr->bits_words % WB_SSB_BITMAP_ALIGN))
@@ -571,7 +556,7 @@ extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp) {
 extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
     const int64_t smem = smem_of(form, q, l);
@@ -584,7 +569,7 @@ extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const
                                      const wb_ssb_query *q, cudaStream_t s) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (l->grid <= 0) return cudaSuccess;
     k<<<l->grid, l->block, l->smem_bytes, s>>>(*c, *q);

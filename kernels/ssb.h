@@ -92,7 +92,6 @@ typedef struct wb_ssb_query {
     wb_ssb_probe probe[WB_SSB_DIMS];
     int32_t year_base;               /* date's share of the group: (year - base) x its stride */
     int date_last;                   /* bitmap form: the last probe is the date, tested with the measures */
-    int first_bits;                  /* bitmap form: the leading bitmap probes (1 or 2) its tiles test over every row */
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
 } wb_ssb_query;

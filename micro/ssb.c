@@ -253,6 +253,14 @@ static int ssb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_
     ssb_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(ssb data) failed");
     d->seed = wb_keys_seed(run_seed, 0x737362ull, 0, 0, 0);
+    { /* EXPERIMENT (issue 31, to be removed): the L2's DRAM fetch granularity */
+        size_t was = 0, now = 0;
+        const char *x = getenv("WB_L2_FETCH");
+        if (cudaDeviceGetLimit(&was, cudaLimitMaxL2FetchGranularity) != cudaSuccess) return wb_fail(e, "get limit");
+        if (x && cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, (size_t)atoi(x)) != cudaSuccess) return wb_fail(e, "set limit");
+        if (cudaDeviceGetLimit(&now, cudaLimitMaxL2FetchGranularity) != cudaSuccess) return wb_fail(e, "get limit");
+        fprintf(stderr, "L2 fetch granularity: %zu -> %zu\n", was, now);
+    }
     d->z = wb_ssb_sizes_of(p->n);
     d->cols.n = p->n;
     int rc = WB_OK;
@@ -296,7 +304,6 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;
-    q.first_bits = form == WB_SSB_BITMAP ? bp->first_bits : 0;
     q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;

@@ -256,9 +256,6 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
         for (int i = 0; i < nc; i++)
             if (p->bits[cand[i]] == pass) p->order[k++] = cand[i];
     p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
-    p->first_bits = p->nbits == 0 ? 0
-                    : p->nbits >= 2 && wb_ssb_dim_share(q, p->order[0]) >= WB_SSB_DENSE_SHARE ? 2
-                                                                                            : 1;
 }
 
 int wb_ssb_key_column(int dim) {

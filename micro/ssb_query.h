@@ -80,15 +80,7 @@ typedef struct wb_ssb_bitmap_plan {
     int64_t bytes;          /* the bitmaps together */
     int date_last;          /* the date is probed last and passes at least half the rows: the kernel
                                tests it in the final stage, beside the measures' loads */
-    int first_bits;         /* bitmaps the kernel's tiles test over every row: 2 when the second probe is
-                               a bitmap and the first passes at least WB_SSB_DENSE_SHARE of the rows, else 1
-                               (0: no bitmap) */
 } wb_ssb_bitmap_plan;
-/* A key column read after a filter that passes this share of the rows is
- * read almost whole anyway: DRAM delivers 64 bytes (16 keys) at a time, and
- * 1 - (7/8)^16 = 88% of them hold a row still passing. The bitmap form then
- * tests that column's bitmap over every row, beside the first. */
-#define WB_SSB_DENSE_SHARE 0.125
 void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, wb_ssb_bitmap_plan *p);
 
 /* The lineorder column a dimension joins on (WB_SSB_LO_*). */

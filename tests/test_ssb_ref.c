@@ -257,20 +257,9 @@ static void test_bitmap_plan(void) {
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[12], &big, budget, &p);
     CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_PART && p.order[2] == WB_SSB_CUST);
-    /* Two bitmaps over every row where the first passes >= 1/8 and the second is a bitmap: at SF 100
-     * Q4.1 and Q4.2 (supplier's region, 1/5, then part); not Q4.3 (supplier's nation, 1/25), nor Q2.x
-     * (part's 1/25 and less first) nor Q3.x (customer is no bitmap); at SF 10 also Q3.1 (customer's
-     * bitmap and supplier's, 1/5 each). */
-    static const int first_bits[WB_SSB_QUERIES] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 1};
-    for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &big, budget, &p);
-        CHECK(p.first_bits == first_bits[qi]);
-    }
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[6], &sf10, budget, &p);
-    CHECK(p.first_bits == 2 && p.order[0] == WB_SSB_CUST && p.order[1] == WB_SSB_SUPP);
     /* Nothing fits: no bitmap, the order by share. */
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 1024, &p);
-    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART && p.first_bits == 0);
+    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART);
 }
 
 /* ---- --csv ---- */
