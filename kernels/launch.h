@@ -25,6 +25,9 @@ typedef struct wb_launch {
     double occupancy_theoretical; /* blocks_per_sm * block / max threads per SM */
     double waves;                 /* grid / (blocks_per_sm * SMs) */
     size_t temp_bytes;            /* device scratch the caller allocates and passes to launch */
+    /* asked by the family's plan, then replaced by the harness with the value in effect */
+    int l2_fetch_bytes;           /* the L2's DRAM fetch granularity (cudaLimitMaxL2FetchGranularity, a
+                                     per-context hint) the point runs with; 0 in a plan: the device's default */
 } wb_launch;
 
 /* Launch-shape debug log (grid, block, ILP, occupancy per launch) to stderr;

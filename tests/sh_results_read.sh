@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # sh_results_read.sh WALLBENCH - every committed results file (schema 1-5,
-# results/**/*.h5) and a schema-6 file made here (`wallbench merge` of the
+# results/**/*.h5) and a file of this build's schema made here (`wallbench merge` of the
 # committed shards of record 47c0bec) read through `report` and
 # `export --points --format csv`: exit 0, a CSV whose header is the column
 # names ("name" first, no units inside), one row per point with the point's
 # name in it, and its sidecar of units. The merged file keeps the record's
 # ceilings in /ceilings (the DRAM-read and instruction ceilings equal the
-# record's ceiling_* attributes) and says schema 6.
+# record's ceiling_* attributes) and says this build's schema, 7.
 # Needs no python (sh_pandas_read.sh reads the same files with pandas).
 set -u
 wb=$1
@@ -45,13 +45,13 @@ done < <(find "$src/results" -name '*.h5' | LC_ALL=C sort)
 echo "read $n committed results files"
 [ "$n" -ge 5 ] || no "only $n committed results files found under $src/results"
 
-# Schema 6: the record's shards merged here.
+# This build's schema (7): the record's shards merged here.
 shards=("$src"/results/h200-shards/*.h5)
 merged=$tmp/merged.h5
 if "$wb" merge "${shards[@]}" -o "$merged" >"$tmp/merge.log" 2>&1; then
     read_one "$merged"
     "$wb" export "$merged" --points --format json -o "$tmp/points.json" || no "export json of the merged file"
-    grep -q '"schema_version":6' "$tmp/points.json" || no "the merged file is not schema 6"
+    grep -q '"schema_version":7' "$tmp/points.json" || no "the merged file is not schema 7 (this build's)"
     grep -q '"ceilings":\[{"name":"' "$tmp/points.json" || no "the merged file's JSON has no ceilings"
     if grep -q '"ceiling_dram_read_gbps"' "$tmp/points.json"; then no "a ceiling attribute in the merged file's provenance"; fi
     # The record (made by the same merge with schema 5) holds them as attributes.

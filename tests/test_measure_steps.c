@@ -39,6 +39,7 @@ static void mock_destroy(void *d) { destroys++, free(d); }
 static int mock_plan(void *d, wb_point *p, wb_err *e) {
     (void)d;
     if (p->groups == 7) return wb_skip(e, "seven groups do not fit the table");
+    if (p->groups == 8) p->launch.l2_fetch_bytes = 32; /* asks for the L2's 32-byte fetch */
     p->bytes_model = 1e9; /* 1 GB: GB/s = 1000 / ms */
     p->items = (double)p->n;
     return WB_OK;
@@ -79,6 +80,8 @@ static const wb_family mock_ceilings = {
 /* ---- the device layer measure.c calls ---- */
 
 int64_t wb_device_mem_free(void) { return (int64_t)fake_free_bytes; }
+/* The fake device's default L2 fetch granularity is 64 B; a plan's ask is granted as asked. */
+int wb_device_l2_fetch(int bytes, wb_err *e) { (void)e; return bytes ? bytes : 64; }
 double wb_nvml_sm_clock_mhz(const wb_device *d) { (void)d; return 1980; }
 int wb_nvml_clock_events(const wb_device *d, uint64_t *bits) { (void)d; *bits = 0; return 0; } /* no throttling */
 static int fake_others = 0; /* what NVML's process list says besides this run */
@@ -234,6 +237,10 @@ int main(void) {
         CHECK(w[1].m.other_processes == 2 &&
               strstr(w[1].m.reason, "warning: 2 other process(es) held the GPU around the samples"));
         CHECK(w[2].m.other_processes == -1);
+        /* The L2 fetch granularity in effect: the plan's ask (32), else the device default (64), also
+         * for the point after one that asked. */
+        CHECK(w[0].p.launch.l2_fetch_bytes == 64 && w[1].p.launch.l2_fetch_bytes == 32);
+        CHECK(w[5].p.launch.l2_fetch_bytes == 64);
     }
     wb_results_free(&res);
     unlink(path);

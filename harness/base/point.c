@@ -21,6 +21,7 @@ void wb_point_init(wb_point *p) {
     p->launch.blocks_per_sm = -1;
     p->launch.occupancy_theoretical = NAN;
     p->launch.waves = NAN;
+    p->launch.l2_fetch_bytes = 0; /* the plan's ask: the device's default */
     p->bytes_model = NAN;
     p->items = NAN;
     p->places = -1;

@@ -328,3 +328,26 @@ int64_t wb_device_mem_free(void) {
 }
 
 /* ---- wallbench info ---- */
+
+int wb_device_l2_fetch(int bytes, wb_err *e) {
+    static int have_default;
+    static size_t default_bytes;
+    cudaError_t c;
+    size_t now = 0;
+    if (!have_default) {
+        if ((c = cudaDeviceGetLimit(&default_bytes, cudaLimitMaxL2FetchGranularity)) != cudaSuccess)
+            return wb_fail(e, "cudaDeviceGetLimit(cudaLimitMaxL2FetchGranularity): %s", cudaGetErrorString(c)), -1;
+        have_default = 1;
+    }
+    if (bytes < 0 || bytes > 128) return wb_fail(e, "L2 fetch granularity %d bytes: not in 0..128", bytes), -1;
+    const size_t want = bytes ? (size_t)bytes : default_bytes;
+    if ((c = cudaDeviceGetLimit(&now, cudaLimitMaxL2FetchGranularity)) != cudaSuccess)
+        return wb_fail(e, "cudaDeviceGetLimit(cudaLimitMaxL2FetchGranularity): %s", cudaGetErrorString(c)), -1;
+    if (now != want) {
+        if ((c = cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, want)) != cudaSuccess)
+            return wb_fail(e, "cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, %zu): %s", want, cudaGetErrorString(c)), -1;
+        if ((c = cudaDeviceGetLimit(&now, cudaLimitMaxL2FetchGranularity)) != cudaSuccess)
+            return wb_fail(e, "cudaDeviceGetLimit(cudaLimitMaxL2FetchGranularity): %s", cudaGetErrorString(c)), -1;
+    }
+    return (int)now;
+}

@@ -40,6 +40,13 @@ int wb_device_present(void);
 int wb_device_open(int ordinal, wb_device *d, wb_err *e);
 /* Free device memory now, in bytes; -1 on error. */
 int64_t wb_device_mem_free(void);
+/* Puts the L2's DRAM fetch granularity at `bytes` (0: the default this
+ * context started with) for the launches that follow, where it is not there
+ * already, and returns the value in effect (the driver may clamp a hint) or
+ * -1 with e set. A point's plan asks; the harness applies it before the
+ * point's launches and restores the default for the next point that does
+ * not ask. */
+int wb_device_l2_fetch(int bytes, wb_err *e);
 /* SM clock now, MHz, through NVML; NaN when NVML cannot be loaded or read. */
 double wb_nvml_sm_clock_mhz(const wb_device *d);
 /* NVML's current clock-event (throttle) reasons, nvmlClocksEventReasons

@@ -119,6 +119,13 @@ static int step_data(wb_run *r, const wb_run_point *rp, wb_err *e) {
     return WB_OK;
 }
 
+int wb_measure_apply_plan(wb_point *p, wb_err *e) {
+    const int bytes = wb_device_l2_fetch(p->launch.l2_fetch_bytes, e);
+    if (bytes < 0) return WB_ERR;
+    p->launch.l2_fetch_bytes = bytes;
+    return WB_OK;
+}
+
 static int setup(void *ctx, int repetition, wb_err *e) {
     wb_run_point *rp = ctx;
     wb_run *r = rp->run;
@@ -143,7 +150,8 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     spend(r, WB_SPENT_DATA, t1 - t0);
     r->row.p.places = 0; /* plan sets it where a reset moves an output */
     r->row.p.fallback = 0; /* and this where the variant falls back */
-    if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK) /* 3: plan */
+    if (rc != WB_OK || (rc = f->plan(r->data, &r->row.p, e)) != WB_OK ||
+        (rc = wb_measure_apply_plan(&r->row.p, e)) != WB_OK) /* 3: plan */
         return rc;
     /* Every launch of the point inside one range, for nsys/ncu --nvtx filters;
      * with --ncu the range holds the timed launch alone (sample). */

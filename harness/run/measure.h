@@ -102,6 +102,10 @@ extern const wb_gb_calls wb_measure_calls;
  * NaN with a note and a warning; WB_ERR only when the point cannot be
  * planned again after its batch. */
 int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e);
+/* After a plan, before the point's launches: the device state the plan asked
+ * for (the L2 fetch granularity, wb_device_l2_fetch), its value in effect
+ * written back into p. */
+int wb_measure_apply_plan(wb_point *p, wb_err *e);
 
 /* Zeroes r, sets the measured roof to NaN, allocates the sample arrays
  * (reps, or the default rule's max_samples when reps is 0). */

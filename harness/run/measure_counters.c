@@ -20,7 +20,9 @@ typedef struct batch_ctx {
  * its range. */
 static int member_prepare(void *ctx, int m, wb_err *e) {
     batch_ctx *b = ctx;
-    if (b->members > 1 && b->f->plan(b->r->data, &b->p[m], e) != WB_OK) return WB_ERR;
+    if (b->members > 1 &&
+        (b->f->plan(b->r->data, &b->p[m], e) != WB_OK || wb_measure_apply_plan(&b->p[m], e) != WB_OK))
+        return WB_ERR;
     return wb_timing_prepare(b->f, b->r->data, &b->p[m], &b->r->timing, e);
 }
 
@@ -91,6 +93,8 @@ int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
         b.rp[m]->counted_c = out[m];
         b.rp[m]->counted_ms = ms / b.members;
     }
-    /* The data now holds the last member's state. */
-    return b.members > 1 ? rp->family->plan(r->data, &r->row.p, e) : WB_OK;
+    /* The data and the device now hold the last member's state. */
+    if (b.members == 1) return WB_OK;
+    r->row.p.launch.l2_fetch_bytes = rp->p.launch.l2_fetch_bytes; /* the plan's ask again, not its value in effect */
+    return rp->family->plan(r->data, &r->row.p, e) == WB_OK ? wb_measure_apply_plan(&r->row.p, e) : WB_ERR;
 }

@@ -36,6 +36,9 @@ static const wb_column fixed_before[] = {
     I32("grid", p.launch.grid, "blocks", "blocks launched"),
     I32("regs", p.launch.regs, "registers", "registers per thread"),
     I32("smem_bytes", p.launch.smem_bytes, "bytes", "dynamic shared memory per block, padding included"),
+    I32("l2_fetch_bytes", p.launch.l2_fetch_bytes, "bytes",
+        "the L2's DRAM fetch granularity the point ran with (cudaLimitMaxL2FetchGranularity, a per-context hint): "
+        "the device default unless the family's plan asked for another; 0: not recorded (files before schema 7)"),
     I32("blocks_per_sm", p.launch.blocks_per_sm, "blocks", "resident blocks per SM"),
     F64("waves", p.launch.waves, "waves", "grid / (blocks_per_sm * SMs)"),
     /* Not LAUNCH(): the file's encoding (-1: all SMs) is not the field's (0). */
@@ -102,7 +105,8 @@ static const wb_column fixed_after[] = {
  * 5: the board's temperatures and power after the samples; 6: the point's
  * name (and the renames and conventions of wb_col_enc), other processes on
  * the GPU around the samples (contention), a family's facts its figure reads
- * (lookups, fallback), once parsed from the note. */
+ * (lookups, fallback), once parsed from the note; 7: the L2 fetch
+ * granularity a point ran with (issue 31: the ssb family asks for 32 B). */
 static const struct {
     const char *name;
     int since;
@@ -111,7 +115,7 @@ static const struct {
              {"gather_pct", 2},    {"inst_per_l1_sector", 2}, {"inst_per_l2_sector", 2},
              {"setup_ms", 3},      {"places", 4},           {"gpu_temp_c", 5},    {"mem_temp_c", 5},
              {"power_w", 5},       {"name", 6},             {"other_processes", 6}, {"lookups", 6},
-             {"fallback", 6}};
+             {"fallback", 6},         {"l2_fetch_bytes", 7}};
 
 #define NFIX(a) ((int)(sizeof a / sizeof a[0]))
 static wb_column columns[NFIX(fixed_before) + WB_METRICS_MAX + WB_STALL_GROUPS + NFIX(fixed_after)];
