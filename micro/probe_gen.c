@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/probe.h"
+#include "kernels/probe_check.h"
 #include "micro/data.h"
 #include "micro/exact.h"
 
@@ -97,6 +98,66 @@ void wb_probe_gen_fact(const wb_probe_gen *g, int32_t *fact, wb_probe_ref *ref) 
         ref->packed_sum += j.part[w].packed_sum;
         ref->matches += j.part[w].matches;
     }
+}
+
+/* A key's fine bucket, or -1. */
+static int64_t fine_bucket(int32_t key, int shift) {
+    const int64_t b = key >= 0 ? (int64_t)(key >> shift) : -1;
+    return b < WB_PROBE_PARTS_MAX ? b : -1;
+}
+
+int wb_probe_fine_shift(int64_t dim_rows) {
+    int bits = 0, table_bits = 0;
+    while ((1 << bits) < WB_PROBE_PARTS_MAX) bits++;
+    while (((int64_t)1 << table_bits) < dim_rows) table_bits++;
+    return table_bits > bits ? table_bits - bits : 0;
+}
+
+/* Per-worker fine buckets of one column (counted in locals per chunk: the
+ * workers' rows share no cache lines then). */
+typedef struct fine_job {
+    const int32_t *keys;
+    int shift;
+    int64_t *count; /* [WB_PAR_MAX][WB_PROBE_PARTS_MAX] */
+    uint64_t *print;
+    int64_t outside[WB_PAR_MAX];
+} fine_job;
+
+static void fine_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    fine_job *j = ctx;
+    int64_t *count = j->count + (int64_t)worker * WB_PROBE_PARTS_MAX;
+    uint64_t *print = j->print + (int64_t)worker * WB_PROBE_PARTS_MAX;
+    int64_t outside = 0;
+    (void)chunk;
+    for (int64_t i = begin; i < end; i++) {
+        const int64_t b = fine_bucket(j->keys[i], j->shift);
+        if (b < 0) outside++;
+        else count[b]++, print[b] += wb_probe_key_mix(j->keys[i]);
+    }
+    j->outside[worker] += outside;
+}
+
+int wb_probe_fine_of(const int32_t *keys, int64_t n, int shift, wb_probe_fine *fine, wb_err *e) {
+    const size_t cells = (size_t)WB_PAR_MAX * WB_PROBE_PARTS_MAX;
+    fine_job j = {.keys = keys, .shift = shift};
+    j.count = calloc(cells, sizeof *j.count);
+    j.print = calloc(cells, sizeof *j.print);
+    if (!j.count || !j.print) {
+        free(j.count), free(j.print);
+        return wb_fail(e, "partition check: out of host memory for the fine buckets");
+    }
+    wb_par_chunks(n, WB_KEYS_CHUNK, fine_chunk, &j);
+    memset(fine, 0, sizeof *fine);
+    fine->shift = shift;
+    for (int w = 0; w < WB_PAR_MAX; w++) {
+        fine->outside += j.outside[w];
+        for (int b = 0; b < WB_PROBE_PARTS_MAX; b++) {
+            fine->count[b] += j.count[(int64_t)w * WB_PROBE_PARTS_MAX + b];
+            fine->print[b] += j.print[(int64_t)w * WB_PROBE_PARTS_MAX + b];
+        }
+    }
+    free(j.count), free(j.print);
+    return WB_OK;
 }
 
 void wb_probe_reference(const int32_t *fact, int64_t n, const int32_t *dim_vals, int64_t dim_rows, wb_probe_ref *ref) {
@@ -215,14 +276,10 @@ static uint32_t part_of(int32_t key, int partitions, int shift) {
     return key >= 0 && p < (uint32_t)partitions ? p : UINT32_MAX;
 }
 
-/* splitmix64's finaliser: the fingerprint sums it over a partition's keys,
- * so that a key replaced by another of the same partition changes the sum. */
-static uint64_t key_mix(int32_t key) {
-    uint64_t z = (uint64_t)(uint32_t)key + 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+/* The fingerprint sums splitmix64's finaliser over a partition's keys
+ * (wb_probe_key_mix, kernels/probe_check.h), so that a key replaced by
+ * another of the same partition changes the sum. */
+static uint64_t key_mix(int32_t key) { return wb_probe_key_mix(key); }
 
 /* Per-worker counts and fingerprints by partition of one column. */
 typedef struct parts_job {
@@ -331,6 +388,74 @@ int wb_probe_check_parts(const int32_t *got, const int32_t *fact, int64_t n, int
     }
     free(ref_count), free(start), free(ref_print), free(j.count), free(j.print);
     return rc;
+}
+
+int wb_probe_parts_ref(const wb_probe_fine *fine, int64_t n, int partitions, int shift, int64_t *count,
+                       uint64_t *print, int64_t *start, wb_err *e) {
+    if (partitions < 1 || partitions > WB_PROBE_PARTS_MAX || shift < 0 || shift > 31)
+        return wb_fail(e, "partition check: %d partitions, shift %d", partitions, shift);
+    if (fine->shift < 0 || shift < fine->shift)
+        return wb_fail(e, "partition check: shift %d finer than the reference's buckets (shift %d)", shift,
+                       fine->shift);
+    memset(count, 0, (size_t)partitions * sizeof *count);
+    memset(print, 0, (size_t)partitions * sizeof *print);
+    int64_t outside = fine->outside, total = 0;
+    for (int b = 0; b < WB_PROBE_PARTS_MAX; b++) {
+        if (!fine->count[b]) continue;
+        const int64_t p = (int64_t)b >> (shift - fine->shift);
+        if (p >= partitions) {
+            outside += fine->count[b];
+            continue;
+        }
+        count[p] += fine->count[b];
+        print[p] += fine->print[b];
+    }
+    if (outside)
+        return wb_fail(e, "partition check: %lld fact keys outside %d partitions of key >> %d", (long long)outside,
+                       partitions, shift);
+    start[0] = 0;
+    for (int p = 0; p < partitions; p++) start[p + 1] = start[p] + count[p], total += count[p];
+    if (total != n)
+        return wb_fail(e, "partition check: the reference holds %lld keys, the column %lld", (long long)total,
+                       (long long)n);
+    return WB_OK;
+}
+
+void wb_probe_parts_summary_host(const int32_t *got, int64_t n, int partitions, int shift, const int64_t *start,
+                                 uint64_t *summary) {
+    memset(summary, 0, wb_probe_parts_summary_words(partitions) * sizeof *summary);
+    summary[1] = UINT64_MAX;
+    uint64_t *count = summary + 2, *print = summary + 2 + partitions;
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t p = part_of(got[i], partitions, shift);
+        if (p == UINT32_MAX || i < start[p] || i >= start[p + 1]) {
+            if (!summary[0]) summary[1] = (uint64_t)i;
+            summary[0]++;
+        }
+        if (p != UINT32_MAX) count[p]++, print[p] += key_mix(got[i]);
+    }
+}
+
+int wb_probe_parts_compare(const uint64_t *summary, int64_t n, int partitions, const int64_t *count,
+                           const uint64_t *print, const int64_t *start, wb_err *e) {
+    wb_mismatches m;
+    wb_mismatch_init(&m);
+    if (summary[0]) {
+        char g[64];
+        snprintf(g, sizeof g, "%llu misplaced keys, the first", (unsigned long long)summary[0]);
+        wb_mismatch_add(&m, (int64_t)summary[1], g, "none");
+    }
+    char g[64], w[64];
+    for (int p = 0; p < partitions; p++) {
+        const uint64_t c = summary[2 + p], f = summary[2 + partitions + p];
+        if (c != (uint64_t)count[p] || f != print[p]) {
+            snprintf(g, sizeof g, "partition %d: %llu keys, print %016llx", p, (unsigned long long)c,
+                     (unsigned long long)f);
+            snprintf(w, sizeof w, "%lld keys, print %016llx", (long long)count[p], (unsigned long long)print[p]);
+            wb_mismatch_add(&m, start[p], g, w);
+        }
+    }
+    return wb_mismatch_finish(&m, n, "partitioned keys on the GPU (index: first misplaced; a partition's multiset at its first)", e);
 }
 
 int64_t wb_probe_hash_slots(int64_t dim_rows, double load_factor) {

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
+#include "kernels/probe.h"
 #include "micro/keys.h"
 
 typedef struct wb_probe_gen {
@@ -72,6 +73,44 @@ int wb_probe_check_hash(const uint64_t *slots, int64_t nslots, const wb_probe_ge
  * multiset of its keys in fact (count and an order-free 64-bit fingerprint,
  * the sum of a mix of each key; one mismatch per partition). */
 int wb_probe_check_parts(const int32_t *got, const int32_t *fact, int64_t n, int partitions, int shift, wb_err *e);
+
+/* The same check without the host holding the partitioned keys: the
+ * reference is the fact keys' counts and fingerprints by fine bucket (key >>
+ * fine shift, WB_PROBE_PARTS_MAX buckets), from which those of any coarser
+ * partition follow (partition p at shift s >= the fine shift is the buckets
+ * b with b >> (s - fine shift) == p); the partitioned keys are summarised on
+ * the GPU (kernels/probe_check.h: keys misplaced against the reference's
+ * runs, count and fingerprint by partition) and the two compared. Misplaced
+ * positions catch a key moved across a border, a lost or poisoned key; the
+ * fingerprints a key replaced by another of its partition or one key twice. */
+typedef struct wb_probe_fine {
+    int shift;       /* bucket of a key: key >> shift */
+    int64_t outside; /* keys of no bucket (key < 0 or key >> shift >= WB_PROBE_PARTS_MAX) */
+    int64_t count[WB_PROBE_PARTS_MAX];
+    uint64_t print[WB_PROBE_PARTS_MAX]; /* sum of wb_probe_key_mix over the bucket's keys */
+} wb_probe_fine;
+/* The fine shift of a dimension of dim_rows keys: every partition plan of
+ * kernels/probe.h (shift ceil(log2 rows) - log2 partitions, at least 0) has
+ * a shift at least this one. */
+int wb_probe_fine_shift(int64_t dim_rows);
+/* fine = the buckets of keys[0, n) at `shift`, on every core. WB_ERR when
+ * out of memory. */
+int wb_probe_fine_of(const int32_t *keys, int64_t n, int shift, wb_probe_fine *fine, wb_err *e);
+/* The reference of `partitions` partitions at `shift` from fine: count[p],
+ * print[p] and the runs start[0, partitions] of n keys. WB_ERR when a key is
+ * of no partition or the shift is finer than fine's (the caller then checks
+ * on the host). */
+int wb_probe_parts_ref(const wb_probe_fine *fine, int64_t n, int partitions, int shift, int64_t *count,
+                       uint64_t *print, int64_t *start, wb_err *e);
+/* What the GPU's summary (kernels/probe_check.h) of got[0, n) is, computed
+ * on the host: the tests hold the kernel to it. */
+void wb_probe_parts_summary_host(const int32_t *got, int64_t n, int partitions, int shift, const int64_t *start,
+                                 uint64_t *summary);
+/* A summary against the reference: WB_OK when nothing is misplaced and every
+ * partition's count and fingerprint match; else WB_ERR naming the first
+ * misplaced position and the partitions that differ. */
+int wb_probe_parts_compare(const uint64_t *summary, int64_t n, int partitions, const int64_t *count,
+                           const uint64_t *print, const int64_t *start, wb_err *e);
 
 /* Slots of a hash table of dim_rows at a load factor in (0, 1): ceil(rows / lf). */
 int64_t wb_probe_hash_slots(int64_t dim_rows, double load_factor);

@@ -8,7 +8,13 @@
  * partition). The family's check (wb_probe_check_parts) must agree, the
  * output is poisoned first, and the partitioned probe over the same keys
  * must return the reference's sum. The plan refuses partition counts that
- * are not powers of two in 2..4096. Exit 77 without a GPU. */
+ * are not powers of two in 2..4096. The family's GPU check of the
+ * partition (kernels/probe_check.h against the fine buckets of the keys,
+ * probe_gen.h) must agree with the host check: its summary equals the host
+ * twin's (wb_probe_parts_summary_host) bit for bit, it passes the kernel's
+ * output and fails it with a key moved across a partition border, a key
+ * replaced by another of its partition, a key twice and a poisoned key.
+ * Exit 77 without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +24,7 @@
 #include "tests/check.h"
 #include "harness/gpu/device.h"
 #include "kernels/probe.h"
+#include "kernels/probe_check.h"
 #include "micro/data.h"
 #include "micro/probe_gen.h"
 
@@ -66,6 +73,88 @@ static int64_t bad_runs(const int32_t *keys, int32_t *got, int64_t n, int parts,
             goto done;                                                                                 \
         }                                                                                              \
     } while (0)
+
+/* The GPU check of host[0, n) (uploaded to d_keys) against fine: 1 pass, 0
+ * fail, -1 no result; its summary must equal the host twin's. */
+static int gpu_check(int32_t *d_keys, const int32_t *host, int64_t n, int parts, int shift, const wb_probe_fine *fine,
+                     const char *what) {
+    const size_t words = wb_probe_parts_summary_words(parts);
+    int64_t *count = malloc((size_t)parts * sizeof *count), *start = malloc(((size_t)parts + 1) * sizeof *start);
+    uint64_t *print = malloc((size_t)parts * sizeof *print), *gpu = malloc(words * sizeof *gpu),
+             *cpu = malloc(words * sizeof *cpu);
+    void *scratch = NULL;
+    int ok = -1;
+    wb_err e = {""};
+    if (!count || !start || !print || !gpu || !cpu) {
+        CHECK(!"host memory");
+        goto done;
+    }
+    if (wb_probe_parts_ref(fine, n, parts, shift, count, print, start, &e) != WB_OK) {
+        fprintf(stderr, "%s: %s\n", what, e.msg);
+        CHECK(!"reference");
+        goto done;
+    }
+    CUDA_OK(cudaMalloc(&scratch, wb_probe_parts_check_bytes(parts)), what);
+    CUDA_OK(cudaMemcpy(d_keys, host, (size_t)n * sizeof *host, cudaMemcpyHostToDevice), what);
+    CUDA_OK(wb_probe_parts_check(d_keys, n, parts, shift, start, scratch, gpu, 0), what);
+    wb_probe_parts_summary_host(host, n, parts, shift, start, cpu);
+    if (memcmp(gpu, cpu, words * sizeof *gpu) != 0)
+        fprintf(stderr, "%s: GPU summary (misplaced %llu, first %llu) differs from the host's (%llu, %llu)\n", what,
+                (unsigned long long)gpu[0], (unsigned long long)gpu[1], (unsigned long long)cpu[0],
+                (unsigned long long)cpu[1]);
+    CHECK(memcmp(gpu, cpu, words * sizeof *gpu) == 0);
+    ok = wb_probe_parts_compare(gpu, n, parts, count, print, start, &e) == WB_OK;
+done:
+    cudaFree(scratch);
+    free(count), free(start), free(print), free(gpu), free(cpu);
+    return ok;
+}
+
+/* The GPU check on the kernel's output got (device copy d_keys, which it
+ * overwrites) and on corruptions of it, each undone before the next. */
+static void gpu_check_cases(int32_t *d_keys, int32_t *got, const int32_t *keys, int64_t n, int64_t rows, int parts,
+                            int shift, const char *what) {
+    wb_probe_fine *fine = malloc(sizeof *fine);
+    if (!fine) {
+        CHECK(!"host memory");
+        return;
+    }
+    wb_err e = {""};
+    CHECK(wb_probe_fine_of(keys, n, wb_probe_fine_shift(rows), fine, &e) == WB_OK);
+    CHECK(shift >= fine->shift);
+    CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 1);
+    if (n >= 1000) {
+        /* A border: the first position whose key is of another partition than the one before. */
+        int64_t b = 1;
+        while (b < n && (got[b] >> shift) == (got[b - 1] >> shift)) b++;
+        if (b < n) {
+            const int32_t x = got[b - 1], y = got[b];
+            got[b - 1] = y, got[b] = x; /* swapped across it */
+            CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 0);
+            got[b - 1] = x, got[b] = x; /* one moved over, in place of the other */
+            CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 0);
+            got[b] = y;
+        }
+        /* Another key of the same partition (when the partition has two keys), twice a neighbour, poison. */
+        const int64_t at = n / 2;
+        const int32_t was = got[at];
+        const int32_t other = (was & 1) ? was - 1 : was + 1;
+        if ((other >> shift) == (was >> shift) && other < rows) {
+            got[at] = other;
+            CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 0);
+        }
+        const int32_t twice = got[at + 1];
+        if (twice != was && (twice >> shift) == (was >> shift)) {
+            got[at] = twice;
+            CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 0);
+        }
+        got[at] = -1;
+        CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 0);
+        got[at] = was;
+        CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 1);
+    }
+    free(fine);
+}
 
 /* skew: 9 keys in 10 drawn from the lowest 1/parts of the keys (one partition). */
 static void run_case(int64_t n, int64_t rows, int parts, int skew, uint64_t seed) {
@@ -116,6 +205,13 @@ static void run_case(int64_t n, int64_t rows, int parts, int skew, uint64_t seed
     const int family_check = wb_probe_check_parts(got, keys, n, parts, pp.shift, &e);
     if (family_check != WB_OK) fprintf(stderr, "%s: %s\n", what, e.msg);
     CHECK(family_check == WB_OK);
+    /* The GPU check, on a scratch copy (the partitioned probe below reads pp.keys afresh). */
+    {
+        int32_t *d_copy = NULL;
+        CUDA_OK(cudaMalloc((void **)&d_copy, (size_t)(n ? n : 1) * sizeof *d_copy), what);
+        gpu_check_cases(d_copy, got, keys, n, rows, parts, pp.shift, what);
+        cudaFree(d_copy);
+    }
     const int64_t bad = bad_runs(keys, got, n, parts, pp.shift); /* sorts got's runs */
     if (bad) fprintf(stderr, "%s: %lld partitions wrong\n", what, (long long)bad);
     CHECK(bad == 0);

@@ -273,6 +273,110 @@ static void test_check_parts(void) {
     free(keys), free(got);
 }
 
+/* The check without host columns (probe_gen.h, wb_probe_parts_*): the
+ * reference's runs, counts and fingerprints from fine buckets, the summary
+ * the GPU computes (here its host twin, which test_gpu_probe_parts holds the
+ * kernel to) and the comparison. It passes exactly where the host check
+ * does on the same cases: a right partition in any order; a key moved across
+ * a border, another key of the same partition, a poisoned key and a key
+ * twice fail. */
+static int summary_ok(const int32_t *got, const int32_t *keys, int64_t n, int parts, int shift, int fine_shift) {
+    wb_probe_fine *fine = malloc(sizeof *fine);
+    int64_t count[64], start[65];
+    uint64_t print[64], summary[2 + 2 * 64];
+    wb_err e = {""};
+    CHECK(wb_probe_fine_of(keys, n, fine_shift, fine, &e) == WB_OK);
+    int rc = wb_probe_parts_ref(fine, n, parts, shift, count, print, start, &e);
+    free(fine);
+    if (rc != WB_OK) return -1;
+    wb_probe_parts_summary_host(got, n, parts, shift, start, summary);
+    return wb_probe_parts_compare(summary, n, parts, count, print, start, &e) == WB_OK;
+}
+
+static void test_check_parts_summary(void) {
+    const int64_t n = 100003;
+    const int parts = 64, shift = 10, fine = wb_probe_fine_shift(50000); /* 4: 2^12 buckets of 16 keys */
+    CHECK(fine == 4 && wb_probe_fine_shift(4096) == 0 && wb_probe_fine_shift(1000) == 0 &&
+          wb_probe_fine_shift(1 << 28) == 16 && wb_probe_fine_shift((1 << 28) + 1) == 17);
+    int32_t *keys = malloc((size_t)n * sizeof *keys), *got = malloc((size_t)n * sizeof *got);
+    uint64_t s = 31;
+    for (int64_t i = 0; i < n; i++) keys[i] = (int32_t)wb_rng_below(&s, 50000);
+    partition_by_hand(keys, got, n, parts, shift);
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 1);
+    CHECK(summary_ok(got, keys, n, parts, shift, shift) == 1); /* buckets as coarse as the partitions */
+    CHECK(summary_ok(got, keys, 0, parts, shift, fine) == 1);
+    partition_by_hand(keys, got, 1, parts, shift);
+    CHECK(summary_ok(got, keys, 1, parts, shift, fine) == 1);
+    partition_by_hand(keys, got, n, parts, shift);
+    CHECK(summary_ok(got, keys, n, parts, shift, shift + 1) == -1); /* buckets coarser than the partitions */
+
+    /* Moved across the border between partitions 0 and 1. */
+    int64_t border = 0;
+    while ((got[border] >> shift) == 0) border++;
+    int32_t t = got[border - 1];
+    got[border - 1] = got[border], got[border] = t;
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 0);
+    CHECK(!parts_ok(got, keys, n, parts, shift));
+    got[border] = got[border - 1], got[border - 1] = t;
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 1);
+    /* One key moved across a border in place of another (one run a key
+     * short, the next one over): positions. */
+    const int32_t moved = got[border];
+    got[border] = got[border - 1];
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 0);
+    got[border] = moved;
+
+    /* Replaced by another key of its partition; poisoned; a neighbour twice. */
+    const int64_t at = n / 2;
+    const int32_t was = got[at];
+    got[at] = (was & 1) ? was - 1 : was + 1;
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 0);
+    got[at] = -1;
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 0);
+    const int32_t twice = got[at + 1] != was ? got[at + 1] : got[at - 1];
+    got[at] = twice;
+    CHECK(twice != was && (twice >> shift) == (was >> shift));
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 0);
+    CHECK(!parts_ok(got, keys, n, parts, shift));
+    got[at] = was;
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == 1);
+
+    /* A fact key of no partition is refused as input. */
+    keys[7] = 1 << 20;
+    CHECK(summary_ok(got, keys, n, parts, shift, fine) == -1);
+    free(keys), free(got);
+}
+
+/* The fine buckets of generated fact keys: the same on any worker count,
+ * every key in one, summing to the reference's per-partition counts of a
+ * serial pass. */
+static void test_fine_buckets(void) {
+    static const int64_t rows[] = {1000, 3000017, 1 << 13};
+    for (int r = 0; r < 3; r++) {
+        wb_probe_gen g;
+        wb_err e = {""};
+        CHECK(wb_probe_gen_init(&g, 2100007, rows[r], r == 1 ? 0.5 : 1, 0xf1e + (uint64_t)r, &e) == WB_OK);
+        int32_t *fact = malloc((size_t)g.n * sizeof *fact);
+        wb_probe_fine *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+        wb_probe_ref ref;
+        const int fs = wb_probe_fine_shift(rows[r]);
+        wb_probe_gen_fact(&g, fact, &ref);
+        wb_par_set_workers(1);
+        CHECK(wb_probe_fine_of(fact, g.n, fs, b, &e) == WB_OK);
+        wb_par_set_workers(0);
+        CHECK(wb_probe_fine_of(fact, g.n, fs, a, &e) == WB_OK);
+        CHECK(a->shift == fs && a->outside == 0);
+        CHECK(memcmp(a->count, b->count, sizeof a->count) == 0 && memcmp(a->print, b->print, sizeof a->print) == 0);
+        int64_t want[16] = {0}, count[16], start[17];
+        uint64_t print[16];
+        const int shift = fs + 8; /* 16 partitions at most */
+        for (int64_t i = 0; i < g.n; i++) want[fact[i] >> shift]++;
+        CHECK(wb_probe_parts_ref(a, g.n, 16, shift, count, print, start, &e) == WB_OK);
+        CHECK(memcmp(want, count, sizeof want) == 0 && start[16] == g.n);
+        free(fact), free(a), free(b);
+    }
+}
+
 int main(void) {
     test_bijection();
     test_generator();
@@ -282,5 +386,7 @@ int main(void) {
     test_check_hash();
     test_hash_slots();
     test_check_parts();
+    test_check_parts_summary();
+    test_fine_buckets();
     return TEST_DONE();
 }
