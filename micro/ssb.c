@@ -313,7 +313,7 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     const wb_ssb_query args = query_args(d, qi, form);
     /* Every form reads its later columns sparsely, a sector for the rows
      * still passing: at the device's 64-byte fetch the L2 brings a sector's
-     * neighbour too (on the H200 at SF 100: DRAM 1.03-1.44x the bytes model,
+     * neighbour too (on the H200 at SF 100: DRAM 1.01-1.44x the bytes model,
      * Q1.1 6.97 against 5.60 GB); at 32 bytes it reads the model's bytes
      * (5.60 GB) and Q1.1 runs 12% faster (results/h200-issue31/). */
     p->launch.l2_fetch_bytes = 32;

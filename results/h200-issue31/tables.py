@@ -1,0 +1,126 @@
+"""tables.py - the numbers of README.md, recomputed from the files beside it.
+
+  python3 results/h200-issue31/tables.py
+
+SSB SF 100: the fastest point per query and form (any launch shape in the
+file), the best form against its bytes model at the file's own DRAM-read
+ceiling, DRAM bytes and instructions per DRAM sector of the best; then the
+bitmap form in two experiments, each two files from one board (the key
+stream loaded a tile ahead or not; the L2's 64- or 32-byte fetch); then the
+partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
+apart."""
+import os
+import sys
+
+import h5py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
+from results_attrs import attrs_with_ceilings  # noqa: E402
+
+FORMS = ["tiled", "direct", "packed", "bitmap"]
+
+
+def rows(path):
+    with h5py.File(os.path.join(HERE, path), "r") as f:
+        attrs = attrs_with_ceilings(f)
+        pts = f["points"][()]
+    return attrs, [r for r in pts if r["status"] == b"ok"]
+
+
+def text(attrs, key):
+    v = attrs.get(key, b"")
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def fastest(pts, prefix):
+    """(query, form) -> the fastest ok row of that query and form."""
+    best = {}
+    for r in pts:
+        name = r["name"].decode()
+        if not name.startswith(prefix):
+            continue
+        query, form = name.split("/")[1].split("_")
+        key = (query, form)
+        if key not in best or r["time_median_ms"] < best[key]["time_median_ms"]:
+            best[key] = r
+    return best
+
+
+def dram_gb(r):
+    return (r["dram_sectors_read"] + r["dram_sectors_write"]) * 32 / 1e9
+
+
+def ssb_table(path):
+    attrs, pts = rows(path)
+    read = attrs["ceiling_dram_read_gbps"]
+    best = fastest(pts, "ssb/")
+    print(f"== {path}: revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}, "
+          f"DRAM read ceiling {read:.0f} GB/s")
+    print("| query | " + " | ".join(FORMS) + " | best / model | DRAM GB best / model | inst/sector (shape) |")
+    print("|---|" + "---|" * (len(FORMS) + 3))
+    total = model_total = 0.0
+    below = []
+    for query in sorted({q for q, _ in best}):
+        times = {f: best[(query, f)]["time_median_ms"] for f in FORMS if (query, f) in best}
+        form = min(times, key=times.get)
+        r = best[(query, form)]
+        model_ms = r["bytes_model"] / read / 1e6
+        share = model_ms / times[form]
+        total += times[form]
+        model_total += model_ms
+        if share < 0.6:
+            below.append(f"{query} {share:.0%}")
+        sectors = r["dram_sectors_read"] + r["dram_sectors_write"]
+        shape = f"ILP {r['ilp']}, occ {r['occupancy_target']:g}, block {r['block']}"
+        print(f"| {query} | " + " | ".join(f"{times[f]:.3f}" if f in times else "-" for f in FORMS) +
+              f" | {form} {times[form]:.3f} / {model_ms:.3f} = {share:.0%} | {dram_gb(r):.2f} / "
+              f"{r['bytes_model'] / 1e9:.2f} | {r['inst'] / sectors:.1f} ({shape}) |")
+    print(f"sum of the best: {total:.2f} ms; bytes model {model_total:.2f} ms; "
+          f"under 60% of the model: {', '.join(below) or 'none'}")
+
+
+def pair(label, path_a, path_b, name_a, name_b):
+    (attrs, a), (_, b) = rows(path_a), rows(path_b)
+    fa, fb = fastest(a, "ssb/"), fastest(b, "ssb/")
+    print(f"== {label}: {path_a} vs {path_b}, board {text(attrs, 'gpu_uuid')} "
+          f"(fastest shape per point in each file)")
+    print(f"| query form | {name_a} ms | {name_b} ms | change | DRAM GB {name_a} / {name_b} |")
+    print("|---|---|---|---|---|")
+    sa = sb = 0.0
+    for key in sorted(set(fa) & set(fb)):
+        ra, rb = fa[key], fb[key]
+        ta, tb = ra["time_median_ms"], rb["time_median_ms"]
+        if key[1] == "bitmap":
+            sa, sb = sa + ta, sb + tb
+        print(f"| {key[0]} {key[1]} | {ta:.3f} | {tb:.3f} | {tb / ta - 1:+.1%} | "
+              f"{dram_gb(ra):.2f} / {dram_gb(rb):.2f} |")
+    print(f"bitmap form summed: {sa:.2f} -> {sb:.2f} ms")
+
+
+def probe_table(path):
+    attrs, pts = rows(path)
+    direct, parted, part = {}, {}, {}
+    for r in pts:
+        name = r["name"].decode()
+        if "/n:268435456/" not in name or "table_entries:268435456/" not in name:
+            continue
+        variant = name.split("/")[1]
+        if variant == "direct":
+            direct[r["ilp"]] = r["time_median_ms"]
+        elif variant in ("partitioned", "partition"):
+            (parted if variant == "partitioned" else part)[r["partitions"]] = r["time_median_ms"]
+    best = min(direct.values())
+    print(f"== {path}: revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}")
+    print(f"direct probe, fastest ILP: {best:.3f} ms ({', '.join(f'ILP {k} {v:.3f}' for k, v in sorted(direct.items()))})")
+    print("| partitions | partitioned ms | partition ms | probe ms (difference) | partitioned vs direct |")
+    print("|---|---|---|---|---|")
+    for p in sorted(parted):
+        print(f"| {p} | {parted[p]:.3f} | {part[p]:.3f} | {parted[p] - part[p]:.3f} | {best / parted[p]:.2f}x |")
+
+
+if __name__ == "__main__":
+    ssb_table("ssb-sf100-c019eac.h5")
+    pair("the key stream a tile ahead", "ssb-queue-ec82fa7.h5", "ssb-queue-ahead-ec82fa7.h5", "queue", "ahead")
+    pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
+    probe_table("probe-2to28-c019eac.h5")
