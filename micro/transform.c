@@ -179,6 +179,14 @@ static int sweep_full(const wb_sink *sink) {
                         add_point(sink, WB_TRANSFORM_VEC16, "int32", "aligned", n, 4, 1.0, 256, sms))
                         return WB_ERR;
                 }
+            /* ILP 1 and 2 at the largest size too, as the quick sweep has them at
+             * 2^28: record 47c0bec had only ILP 4 at 2^29, where the best form
+             * reached 0.948x cudaMemcpy (issue 31's target: 0.98x). */
+            if (n == (int64_t)1 << 29)
+                for (int ilp = 1; ilp <= 2; ilp++)
+                    if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", n, ilp, 1.0, 256, 0) ||
+                        add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], "aligned", n, ilp, 1.0, 256, 0))
+                        return WB_ERR;
             /* Block size at the largest size but one. */
             if (n == (int64_t)1 << 28)
                 for (int b = 128; b <= 512; b *= 4)
