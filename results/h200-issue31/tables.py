@@ -8,7 +8,8 @@ ceiling, DRAM bytes and instructions per DRAM sector of the best; then the
 bitmap form in two experiments, each two files from one board (the key
 stream loaded a tile ahead or not; the L2's 64- or 32-byte fetch); then the
 partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
-apart."""
+apart; then the transform's best scalar or vector form at 2^28 and 2^29
+against the file's cudaMemcpy ceiling."""
 import os
 import sys
 
@@ -119,8 +120,29 @@ def probe_table(path):
         print(f"| {p} | {parted[p]:.3f} | {part[p]:.3f} | {parted[p] - part[p]:.3f} | {best / parted[p]:.2f}x |")
 
 
+def transform_table(path):
+    attrs, pts = rows(path)
+    memcpy = attrs["ceiling_memcpy_gbps"]
+    print(f"== {path}: revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}, "
+          f"cudaMemcpy ceiling {memcpy:.0f} GB/s")
+    print("| n | dtype | best scalar/vector form (shape) | GB/s | vs cudaMemcpy |")
+    print("|---|---|---|---|---|")
+    best = {}
+    for r in pts:
+        name = r["name"].decode()
+        if not name.startswith(("transform/scalar/", "transform/vec")):
+            continue
+        key = (int(r["n"]), r["dtype"].decode())
+        if key not in best or r["gbps_model"] > best[key]["gbps_model"]:
+            best[key] = r
+    for (n, dtype), r in sorted(best.items()):
+        print(f"| 2^{n.bit_length() - 1} | {dtype} | {r['variant'].decode()} ILP {r['ilp']} | "
+              f"{r['gbps_model']:.0f} | {r['gbps_model'] / memcpy:.3f} |")
+
+
 if __name__ == "__main__":
     ssb_table("ssb-sf100-c019eac.h5")
     pair("the key stream a tile ahead", "ssb-queue-ec82fa7.h5", "ssb-queue-ahead-ec82fa7.h5", "queue", "ahead")
     pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
     probe_table("probe-2to28-c019eac.h5")
+    transform_table("transform-2to29-2d9f10e.h5")
