@@ -3,8 +3,9 @@
 // the grid (a tile per block vs persistent), how the first column is read
 // (striped scalar vs vector), how the date dimension is met (map probe vs
 // arithmetic) and where flight 1's sum is reduced (block vs warp); packed
-// changes only the direct form's maps and group table; bitmap probes in
-// stages, with the filters that fit as shared-memory bitmaps.
+// changes only the direct form's maps and group table; bitmap holds the
+// filters that fit as shared-memory bitmaps, tests the first over every row
+// and runs the rest of the query over per-warp queues of the rows that pass.
 #include "kernels/ssb.h"
 
 #include "kernels/grid_tile.cuh"
