@@ -8,7 +8,7 @@ ceiling, DRAM bytes and instructions per DRAM sector of the best; then the
 bitmap form in two experiments, each two files from one board (the key
 stream loaded a tile ahead or not; the L2's 64- or 32-byte fetch); then the
 partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
-apart; then the transform's best scalar or vector form at 2^28 and 2^29
+apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
 against the file's cudaMemcpy ceiling."""
 import os
 import sys
@@ -145,4 +145,4 @@ if __name__ == "__main__":
     pair("the key stream a tile ahead", "ssb-queue-ec82fa7.h5", "ssb-queue-ahead-ec82fa7.h5", "queue", "ahead")
     pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
     probe_table("probe-2to28-c019eac.h5")
-    transform_table("transform-2to29-2d9f10e.h5")
+    transform_table("transform-ae130f2.h5")
