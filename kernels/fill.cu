@@ -1,22 +1,20 @@
 // fill.cu - random input columns on the GPU (see fill.h).
 #include "kernels/fill.h"
 
+#include "kernels/launch.cuh"
+#include "kernels/splitmix.h"
+
 namespace {
 
 constexpr int FILL_BLOCK = 256, FILL_BLOCKS_PER_SM = 8;
-constexpr uint64_t GOLDEN = 0x9E3779B97F4A7C15ull, CHUNK_MUL = 0xD1B54A32D192ED03ull;
+constexpr uint64_t CHUNK_MUL = 0xD1B54A32D192ED03ull;
 
-__device__ __forceinline__ uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 // Draw `draw` (0-based) of the stream of row `row`'s chunk.
 __device__ __forceinline__ uint64_t draw_of(const wb_fill_spec &f, int64_t row) {
     const uint64_t c = (uint64_t)(row / f.chunk), j = (uint64_t)(row % f.chunk);
-    const uint64_t seed = mix((f.seed ^ ((c + f.chunk_salt) * CHUNK_MUL)) + GOLDEN);
-    return mix(seed + (j + 1) * GOLDEN);
+    const uint64_t seed = wb_splitmix((f.seed ^ ((c + f.chunk_salt) * CHUNK_MUL)) + WB_GOLDEN_GAMMA);
+    return wb_splitmix(seed + (j + 1) * WB_GOLDEN_GAMMA);
 }
 
 __global__ void __launch_bounds__(FILL_BLOCK) fill_kernel(wb_fill_spec f, void *x, int64_t first, int64_t n) {
@@ -47,5 +45,5 @@ extern "C" cudaError_t wb_fill_gpu(const wb_fill_spec *spec, void *x, int64_t fi
     const int64_t need = (n + FILL_BLOCK - 1) / FILL_BLOCK;
     const int grid = (int)(need < (int64_t)sms * FILL_BLOCKS_PER_SM ? need : (int64_t)sms * FILL_BLOCKS_PER_SM);
     fill_kernel<<<grid, FILL_BLOCK, 0, s>>>(*spec, x, first, n);
-    return cudaGetLastError();
+    return wb_launched();
 }

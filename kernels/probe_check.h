@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include <cuda_runtime_api.h>
+#include "kernels/splitmix.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,12 +35,7 @@ static inline size_t wb_probe_parts_summary_words(int partitions) { return 2 + 2
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-static inline uint64_t wb_probe_key_mix(int32_t key) {
-    uint64_t z = (uint64_t)(uint32_t)key + 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static inline uint64_t wb_probe_key_mix(int32_t key) { return wb_splitmix((uint64_t)(uint32_t)key + WB_GOLDEN_GAMMA); }
 
 /* Device scratch of the check: the summary and the runs' starts. */
 size_t wb_probe_parts_check_bytes(int partitions);

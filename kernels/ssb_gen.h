@@ -29,6 +29,8 @@
 
 #include <stdint.h>
 
+#include "kernels/splitmix.h"
+
 #ifdef __CUDACC__
 #define WB_SSB_HD __host__ __device__
 #else
@@ -56,10 +58,7 @@ typedef struct wb_ssb_sizes {
 } wb_ssb_sizes;
 
 static inline WB_SSB_HD uint64_t wb_ssb_hash(uint64_t seed, int salt, uint64_t row) {
-    uint64_t z = seed ^ ((uint64_t)(salt + 1) * 0xD6E8FEB86659FD93ull) ^ (row * 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return wb_splitmix(seed ^ ((uint64_t)(salt + 1) * 0xD6E8FEB86659FD93ull) ^ (row * WB_GOLDEN_GAMMA));
 }
 /* Uniform in [0, m), m < 2^32: multiply-high of the top 32 bits. */
 static inline WB_SSB_HD int32_t wb_ssb_below(uint64_t seed, int salt, uint64_t row, int64_t m) {

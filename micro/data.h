@@ -10,14 +10,15 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/base/error.h"
+#include "kernels/splitmix.h"
 
-/* splitmix64: fast, seedable, good enough for benchmark inputs. */
-static inline uint64_t wb_rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+/* splitmix64: fast, seedable, good enough for benchmark inputs. Counter-
+ * based: draw j of the stream from seed is the mix of seed + (j+1) * golden,
+ * so any draw can be made on its own (wb_rng_at; kernels/fill.cu makes the
+ * same draws on the GPU, tests/test_gpu_fill.c holds the two equal). */
+static inline uint64_t wb_rng_next(uint64_t *s) { return wb_splitmix(*s += WB_GOLDEN_GAMMA); }
+/* Draw j (0-based) of the stream that wb_rng_next walks from seed. */
+static inline uint64_t wb_rng_at(uint64_t seed, uint64_t j) { return wb_splitmix(seed + (j + 1) * WB_GOLDEN_GAMMA); }
 /* Uniform in [0, bound). */
 static inline uint64_t wb_rng_below(uint64_t *s, uint64_t bound) {
     return bound ? (uint64_t)(((unsigned __int128)wb_rng_next(s) * bound) >> 64) : 0;

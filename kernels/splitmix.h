@@ -1,0 +1,26 @@
+/* splitmix.h - splitmix64's finaliser, the one mix behind the suite's random
+ * inputs (micro/data.h's streams, kernels/fill.cu's GPU fill, the ssb
+ * generator) and the probe partition's fingerprints. Plain C on the host,
+ * __host__ __device__ under nvcc, so that both sides compute the same bits.
+ * (The ceiling kernels and the counter reference kernel keep their own copy:
+ * they are measured code.) */
+#ifndef WB_KERNELS_SPLITMIX_H
+#define WB_KERNELS_SPLITMIX_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define WB_SPLITMIX_HD __host__ __device__
+#else
+#define WB_SPLITMIX_HD
+#endif
+
+#define WB_GOLDEN_GAMMA 0x9E3779B97F4A7C15ull /* splitmix64's increment */
+
+static inline WB_SPLITMIX_HD uint64_t wb_splitmix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#endif
