@@ -12,6 +12,7 @@
 #include "tests/synth_results.h"
 #include "harness/base/cli.h"
 #include "harness/commands.h"
+#include "harness/gpu/counters.h"
 #include "harness/run/run_opts.h"
 #include "micro/family_figures.h"
 
@@ -101,6 +102,14 @@ static void test_run_opts(void) {
     CHECK(wb_run_opts_parse("run", 2, f, 1, &o) == 2);
     char *g[] = {"run", "--help", NULL};
     CHECK(wb_run_opts_parse("run", 2, g, 1, &o) == 1);
+    /* The counter set: the roofline's for the quick sweep unless told, the whole set otherwise. */
+    char *q[] = {"run", NULL}, *full[] = {"run", "--sweep=full", NULL}, *qa[] = {"run", "--counters=all", NULL};
+    char *fr[] = {"run", "--sweep", "full", "--counters", "roofline", NULL}, *bad[] = {"run", "--counters=stalls", NULL};
+    CHECK(wb_run_opts_parse("run", 1, q, 1, &o) == 0 && o.counter_set == WB_COUNTER_SET_ROOFLINE);
+    CHECK(wb_run_opts_parse("run", 2, full, 1, &o) == 0 && o.counter_set == WB_COUNTER_SET_ALL);
+    CHECK(wb_run_opts_parse("run", 2, qa, 1, &o) == 0 && o.counter_set == WB_COUNTER_SET_ALL);
+    CHECK(wb_run_opts_parse("run", 5, fr, 1, &o) == 0 && o.counter_set == WB_COUNTER_SET_ROOFLINE);
+    CHECK(wb_run_opts_parse("run", 2, bad, 1, &o) == 2);
 }
 
 /* The tools: "--opt=value" where they used to take "--opt value" only. */

@@ -243,11 +243,11 @@ static void test_chip_survey(void) {
         wb_counters_plan_info p;
         /* Xavier (sm_72): listed, but CUDA 13.0's host API refuses it
          * (CUPTI_ERROR_NOT_SUPPORTED), and CUDA 13 builds nothing for it. */
-        if (strcmp(chips[c], "GV11B") == 0 && wb_counters_plan(chips[c], &p, &e) != WB_OK) {
+        if (strcmp(chips[c], "GV11B") == 0 && wb_counters_plan(chips[c], WB_COUNTER_SET_ALL, &p, &e) != WB_OK) {
             printf("  %-8s not profiled by this CUPTI's host API: %s\n", chips[c], e.msg);
             continue;
         }
-        if (wb_counters_plan(chips[c], &p, &e) != WB_OK) {
+        if (wb_counters_plan(chips[c], WB_COUNTER_SET_ALL, &p, &e) != WB_OK) {
             fprintf(stderr, "wb_counters_plan(%s): %s\n", chips[c], e.msg);
             wb_test_failures++;
             continue;
@@ -284,6 +284,25 @@ static void test_chip_survey(void) {
             int rd = wb_metric_index("dram_sectors_read");
             CHECK(rd >= 0 && p.used[rd] && strcmp(p.used[rd], "dram__sectors_op_read.sum") == 0);
         }
+        /* The roofline set: every row without an extra rank that the whole
+         * set has, in no more passes; every extra row NaN, saying why. */
+        wb_counters_plan_info r;
+        if (wb_counters_plan(chips[c], WB_COUNTER_SET_ROOFLINE, &r, &e) != WB_OK) {
+            fprintf(stderr, "wb_counters_plan(%s, roofline): %s\n", chips[c], e.msg);
+            wb_test_failures++;
+            continue;
+        }
+        printf("  %-8s roofline set: %d passes\n", chips[c], r.passes);
+        CHECK(r.set == WB_COUNTER_SET_ROOFLINE && r.passes >= 1 && r.passes <= p.passes);
+        for (int i = 0; i < wb_n_metrics; i++) {
+            char buf[240];
+            if (wb_metrics[i].extra) { /* a row the chip lacks says that instead */
+                CHECK(!r.used[i] && (r.why[i][0] && strstr(r.why[i], "has no") ? 1 : strstr(wb_counters_column_source(&r, i, buf, sizeof buf), "roofline") != NULL));
+            } else {
+                CHECK((r.used[i] != NULL) == (p.used[i] != NULL));
+            }
+        }
+        if (strcmp(chips[c], "GH100") == 0) CHECK(r.passes < p.passes); /* what the set is for */
         /* /columns' text for a NaN column says why. */
         for (int i = 0; i < wb_n_metrics; i++) {
             char buf[240];
@@ -293,7 +312,7 @@ static void test_chip_survey(void) {
     }
     CHECK(seen_gh100 && seen_gb202);
     wb_counters_plan_info p;
-    CHECK(wb_counters_plan("NO_SUCH_CHIP", &p, &e) == WB_ERR && e.msg[0]);
+    CHECK(wb_counters_plan("NO_SUCH_CHIP", WB_COUNTER_SET_ALL, &p, &e) == WB_ERR && e.msg[0]);
 }
 
 static int no_step(void *ctx, wb_err *e) {

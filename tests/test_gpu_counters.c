@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
     work w;
     if (setup(&w, &d, n)) return teardown(&w), 1;
     wb_counters_session *s = NULL;
-    if (wb_counters_open(&d, &s, &e) != WB_OK) {
+    if (wb_counters_open(&d, WB_COUNTER_SET_ALL, &s, &e) != WB_OK) {
         /* ncu is here, so the profiler should be too: not a skip. */
         fprintf(stderr, "FAIL: %s\n", e.msg);
         return teardown(&w), 1;
@@ -347,6 +347,34 @@ int main(int argc, char **argv) {
     }
     int passes = wb_counters_passes(s);
     wb_counters_close(s);
+    /* The roofline set (the quick sweep's): the same instructions and DRAM
+     * sectors as the whole set, in fewer passes, no stall reasons. */
+    wb_counters_session *rs = NULL;
+    if (wb_counters_open(&d, WB_COUNTER_SET_ROOFLINE, &rs, &e) != WB_OK) {
+        fprintf(stderr, "FAIL: roofline set: %s\n", e.msg);
+        wb_test_failures++;
+    } else {
+        printf("%s\n", wb_counters_summary(rs));
+        CHECK(wb_counters_passes(rs) < passes);
+        for (int k = 0; k < K_COUNT; k++) {
+            wb_counters cr;
+            w.kernel = k;
+            if (wb_counters_collect(rs, reset_step, launch_step, &w, &cr, &e) != WB_OK) {
+                fprintf(stderr, "FAIL: %s: roofline set: collect: %s\n", kernel_label[k], e.msg);
+                wb_test_failures++;
+                continue;
+            }
+            double sr = col(&cr, "dram_sectors_read") + col(&cr, "dram_sectors_write");
+            double sa = col(&c[k], "dram_sectors_read") + col(&c[k], "dram_sectors_write");
+            printf("roofline set, %s: inst %.0f (all %.0f), DRAM sectors %.0f (all %.0f)\n", kernel_label[k],
+                   col(&cr, "inst"), col(&c[k], "inst"), sr, sa);
+            CHECK(col(&cr, "inst") == col(&c[k], "inst"));
+            CHECK(fabs(sr - sa) <= 0.03 * sa);
+            CHECK(isnan(col(&cr, "stall_raw_long_scoreboard")) && isnan(col(&cr, "l2_throughput_pct")));
+            CHECK(col(&cr, "kernel_time_ms") > 0);
+        }
+        wb_counters_close(rs);
+    }
     teardown(&w);
     print_counters(c, pass_ms, event_ms, passes);
     /* ncu's process must find the GPU's counters free: no context of ours left. */

@@ -84,7 +84,7 @@ int main(void) {
     wb_err e = {""};
     if (wb_device_open(0, &d, &e) != WB_OK) return fprintf(stderr, "FAIL: %s\n", e.msg), 1;
     wb_counters_session *s = NULL;
-    int rc = wb_counters_open(&d, &s, &e);
+    int rc = wb_counters_open(&d, WB_COUNTER_SET_ALL, &s, &e);
     if (rc == WB_SKIP) return printf("SKIP: counters: %s\n", e.msg), WB_TEST_SKIP;
     if (rc != WB_OK) return fprintf(stderr, "FAIL: counters: %s\n", e.msg), 1;
     if (wb_metric_index("dram_sectors_read") < 0 || wb_metric_index("dram_sectors_write") < 0)

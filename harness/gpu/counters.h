@@ -31,10 +31,25 @@ typedef struct wb_batch {
     void *ctx;
 } wb_batch;
 
+/* Which rows of wb_metrics[] a session counts. ALL: every one the chip
+ * knows, cut to WB_PASS_BUDGET passes (6 on GH100). ROOFLINE: the rows with
+ * no `extra` rank (instructions, DRAM/L2/L1 sectors, hit rates, occupancy,
+ * clock, time: what the roofline, the bound and the instructions per sector
+ * need), in 2 passes on GH100 and AD104 against 6 (test_counters prints
+ * every chip's); the stall reasons and L1/L2 throughput stay NaN,
+ * and /columns says why. The quick sweep's default: CUPTI's Start and Stop
+ * cost ~60 ms a pass whatever the kernel, so the passes were two thirds of
+ * the default run's counter pass. */
+typedef enum { WB_COUNTER_SET_ALL, WB_COUNTER_SET_ROOFLINE } wb_counter_set;
+/* "all", "roofline". */
+const char *wb_counter_set_name(wb_counter_set set);
+/* Parses a name of wb_counter_set_name; WB_ERR with the sentence in e. */
+int wb_counter_set_parse(const char *name, wb_counter_set *set, wb_err *e);
+
 /* Opens a session for the current device. Returns WB_OK, or WB_SKIP with the
  * reason in e (no permission, unsupported GPU, libnvperf_host not found):
  * the caller then runs without counters and warns once. *s is NULL on skip. */
-int wb_counters_open(const wb_device *d, wb_counters_session **s, wb_err *e);
+int wb_counters_open(const wb_device *d, wb_counter_set set, wb_counters_session **s, wb_err *e);
 
 /* Collects every metric of wb_metrics[] for one point: for each replay pass
  * calls reset(ctx) outside the profiled range, then launch(ctx) inside it;
@@ -77,13 +92,14 @@ typedef struct wb_counters_plan_info {
     int passes;                        /* of the set collected */
     int full_passes;                   /* of every metric the chip knows */
     int missing;                       /* rows no name of which the chip knows */
-    int left_out;                      /* extra rows left out for WB_PASS_BUDGET */
+    wb_counter_set set;                /* the set asked for */
+    int left_out;                      /* extra rows left out: the roofline set, or WB_PASS_BUDGET */
     const char *used[WB_METRICS_MAX];  /* name collected per row of wb_metrics[]; NULL: NaN column */
     char why[WB_METRICS_MAX][112];     /* for a NULL used[i]: why the column is NaN */
 } wb_counters_plan_info;
 
-/* Without a GPU: the plan of wb_metrics[] for a chip name ("GH100", "GB202"). */
-int wb_counters_plan(const char *chip, wb_counters_plan_info *plan, wb_err *e);
+/* Without a GPU: the plan of a set of wb_metrics[] for a chip name ("GH100", "GB202"). */
+int wb_counters_plan(const char *chip, wb_counter_set set, wb_counters_plan_info *plan, wb_err *e);
 /* The chips CUPTI's host API knows (cuptiProfilerHostGetSupportedChips);
  * *names stays valid while the process runs. */
 int wb_counters_chips(const char *const **names, int *n, wb_err *e);

@@ -152,7 +152,7 @@ static int begin_point(wb_counters_session *s, wb_err *e) {
     return arm(s, e);
 }
 
-int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
+int wb_counters_open(const wb_device *d, wb_counter_set set, wb_counters_session **out, wb_err *e) {
     *out = NULL;
     wb_counters_session *s = calloc(1, sizeof *s);
     if (!s) return wb_skip(e, "hardware counters unavailable: out of host memory");
@@ -164,7 +164,7 @@ int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
     if (WB_CUPTI(WB_SKIP, e, cuptiProfilerInitialize, &ip) != WB_OK) goto skip;
     s->profiler_initialized = 1;
     if (check_device(s, dev, e) != WB_OK) goto skip;
-    if (wb_cupti_host_build(s, s->chip, s->avail, WB_SKIP, e) != WB_OK) goto skip;
+    if (wb_cupti_host_build(s, s->chip, s->avail, set, WB_SKIP, e) != WB_OK) goto skip;
     if (enable(s, e) != WB_OK) goto skip;
     wb_cupti_count_launches(s);
     wb_err de = {""};
@@ -173,8 +173,8 @@ int wb_counters_open(const wb_device *d, wb_counters_session **out, wb_err *e) {
         *e = de;
         goto skip;
     }
-    snprintf(s->summary, sizeof s->summary, "CUPTI range profiler on %s: %d of %d metrics, %d passes a point%s%s",
-             s->chip, s->n, wb_n_metrics, s->passes, s->note[0] ? "; " : "", s->note);
+    snprintf(s->summary, sizeof s->summary, "CUPTI range profiler on %s: %s set, %d of %d metrics, %d passes a point%s%s",
+             s->chip, wb_counter_set_name(set), s->n, wb_n_metrics, s->passes, s->note[0] ? "; " : "", s->note);
     *out = s;
     return WB_OK;
 skip:

@@ -65,9 +65,11 @@ int wb_cupti_status(CUptiResult r, const char *call, int rc, wb_err *e);
 int wb_cupti_load_nvperf(wb_counters_session *s, int rc, wb_err *e);
 /* Host object for chip (avail may be NULL without a GPU), the metrics of
  * wb_metrics[] the chip knows (a row's fallback names where it lacks the
- * first), cut to WB_PASS_BUDGET passes, their config image and s->passes;
+ * first), those of `set` (counters.h) cut to WB_PASS_BUDGET passes, their
+ * config image and s->passes;
  * s->plan says per row what was collected or why not. */
-int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e);
+int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, wb_counter_set set, int rc,
+                        wb_err *e);
 /* Member m of a batch is counted in the range named WB_RANGE_PREFIX "<m>". */
 #define WB_RANGE_PREFIX "wb_point_"
 

@@ -120,14 +120,15 @@ static int configure(wb_counters_session *s, const char *chip, const uint8_t *av
     return WB_OK;
 }
 
-int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e) {
+int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, wb_counter_set set, int rc,
+                        wb_err *e) {
     if (wb_n_metrics > WB_METRICS_MAX)
         return wb_cupti_fail(rc, e, "wb_metrics[] has %d rows, WB_METRICS_MAX is %d", wb_n_metrics, WB_METRICS_MAX);
     if (host_init(s, chip, avail, rc, e) != WB_OK) return rc;
     wb_counters_plan_info *p = &s->plan;
     memset(p, 0, sizeof *p);
+    p->set = set;
     /* A name unknown on a chip leaves its column NaN instead of failing the set. */
-    const char *first_missing = NULL;
     for (int i = 0; i < wb_n_metrics; i++) {
         const wb_metric *m = &wb_metrics[i];
         if (chip_knows(s->host, m->ncu)) p->used[i] = m->ncu;
@@ -135,7 +136,6 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
             if (chip_knows(s->host, m->alt[k])) p->used[i] = m->alt[k];
         if (!p->used[i]) {
             snprintf(p->why[i], sizeof p->why[i], "NaN: %s has no %s%s", chip, m->ncu, m->alt[0] ? " nor its fallbacks" : "");
-            if (!first_missing) first_missing = m->column;
             p->missing++;
         }
     }
@@ -149,7 +149,10 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
             if (p->used[i] && wb_metrics[i].extra == rank) order[nextra++] = i;
     if (configure(s, chip, avail, order, 0, rc, e) != WB_OK) return rc;
     p->passes = p->full_passes = s->passes;
-    if (s->passes > WB_PASS_BUDGET && nextra > 0) {
+    int drop = 0;
+    if (set == WB_COUNTER_SET_ROOFLINE) {
+        drop = nextra; /* every extra row: what is left is the roofline's */
+    } else if (s->passes > WB_PASS_BUDGET && nextra > 0) {
         /* The fewest drops that fit: passes shrink as extras go. */
         int lo = 1, hi = nextra;
         while (lo < hi) {
@@ -158,19 +161,29 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
             if (s->passes <= WB_PASS_BUDGET) hi = mid;
             else lo = mid + 1;
         }
-        if (configure(s, chip, avail, order, lo, rc, e) != WB_OK) return rc;
+        drop = lo;
+    }
+    if (drop > 0) {
+        if (configure(s, chip, avail, order, drop, rc, e) != WB_OK) return rc;
         p->passes = s->passes;
-        for (int k = 0; k < lo; k++) {
+        for (int k = 0; k < drop; k++) {
             int i = order[k];
-            snprintf(p->why[i], sizeof p->why[i], "NaN: left out on %s, the whole set needs %d replay passes, the budget %d",
-                     chip, p->full_passes, WB_PASS_BUDGET);
+            if (set == WB_COUNTER_SET_ROOFLINE)
+                snprintf(p->why[i], sizeof p->why[i], "NaN: not in the roofline counter set (%d replay passes; "
+                         "--counters all: %d)", p->passes, p->full_passes);
+            else
+                snprintf(p->why[i], sizeof p->why[i], "NaN: left out on %s, the whole set needs %d replay passes, the budget %d",
+                         chip, p->full_passes, WB_PASS_BUDGET);
             p->used[i] = NULL;
             p->left_out++;
         }
     }
+    int first_nan = 0;
+    while (first_nan < wb_n_metrics && p->used[first_nan]) first_nan++;
     if (p->missing || p->left_out)
-        snprintf(s->note, sizeof s->note, "%d metric(s) NaN on %s (/columns says why), first %s", p->missing + p->left_out,
-                 chip, first_missing ? first_missing : "a stall reason");
+        snprintf(s->note, sizeof s->note, "%d metric(s) NaN on %s%s (/columns says why), first %s",
+                 p->missing + p->left_out, chip, set == WB_COUNTER_SET_ROOFLINE ? ", roofline set" : "",
+                 wb_metrics[first_nan].column);
     return WB_OK;
 }
 
@@ -224,11 +237,11 @@ void wb_cupti_host_free(wb_counters_session *s) {
     s->config = NULL;
 }
 
-int wb_counters_plan(const char *chip, wb_counters_plan_info *plan, wb_err *e) {
+int wb_counters_plan(const char *chip, wb_counter_set set, wb_counters_plan_info *plan, wb_err *e) {
     wb_counters_session *s = calloc(1, sizeof *s);
     if (!s) return wb_fail(e, "wb_counters_plan: out of host memory");
     int rc = wb_cupti_load_nvperf(s, WB_ERR, e);
-    if (rc == WB_OK) rc = wb_cupti_host_build(s, chip, NULL, WB_ERR, e);
+    if (rc == WB_OK) rc = wb_cupti_host_build(s, chip, NULL, set, WB_ERR, e);
     if (rc == WB_OK) *plan = s->plan;
     wb_cupti_host_free(s);
     if (s->nvperf) dlclose(s->nvperf);
@@ -244,4 +257,13 @@ int wb_counters_chips(const char *const **names, int *n, wb_err *e) {
     *names = p.ppChipNames;
     *n = (int)p.numChips;
     return WB_OK; /* libnvperf_host stays loaded: the names live in it */
+}
+
+const char *wb_counter_set_name(wb_counter_set set) { return set == WB_COUNTER_SET_ROOFLINE ? "roofline" : "all"; }
+
+int wb_counter_set_parse(const char *name, wb_counter_set *set, wb_err *e) {
+    if (!strcmp(name, "all")) *set = WB_COUNTER_SET_ALL;
+    else if (!strcmp(name, "roofline")) *set = WB_COUNTER_SET_ROOFLINE;
+    else return wb_fail(e, "unknown counter set '%s' (all, roofline)", name);
+    return WB_OK;
 }

@@ -140,7 +140,7 @@ int wb_profile_list_metrics(const wb_profile_opts *o) {
     wb_device d;
     if (wb_device_open(0, &d, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
     wb_counters_session *s = NULL;
-    if (wb_counters_open(&d, &s, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
+    if (wb_counters_open(&d, WB_COUNTER_SET_ALL, &s, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
     const wb_counters_plan_info *plan = wb_counters_session_plan(s);
     int first = 1;
     for (int i = 0; i < wb_n_metrics; i++)

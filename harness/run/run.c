@@ -39,6 +39,9 @@ static void run_usage(FILE *f) {
             "  --out DIR              results folder (default results; created if missing)\n"
             "  --profile NAME         GPU profile of harness/gpus.tsv (default: the device's)\n"
             "  --no-counters          skip the counter pass (counter columns stay NaN)\n"
+            "  --counters all|roofline  the metrics counted: all (6 replay passes on the H200) or the\n"
+            "                         roofline's (no stall reasons, no L1/L2 throughput; 2 passes);\n"
+            "                         default roofline for --sweep quick, all otherwise\n"
             "  --seed S               seed of the random inputs\n"
             "  --debug-launch         log grid, block, ILP and occupancy of every plan\n"
             "  --device D             CUDA device ordinal (default 0)\n"
@@ -216,7 +219,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     r.ncu = o->ncu;
     if (!o->counters) {
         snprintf(r.counters_off, sizeof r.counters_off, "off (%s)", o->ncu ? "--ncu" : "--no-counters");
-    } else if (wb_counters_open(dev, &r.counters, &e) != WB_OK) {
+    } else if (wb_counters_open(dev, (wb_counter_set)o->counter_set, &r.counters, &e) != WB_OK) {
         r.counters = NULL;
         snprintf(r.counters_off, sizeof r.counters_off, "off: %.90s", e.msg);
         fprintf(stderr, "warning: hardware counters are off for this run: %s\n", e.msg);
@@ -226,10 +229,12 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     r.l4 = roof_of(gpus, "l4", "L4");
     r.gh200 = roof_of(gpus, "gh200", "GH200");
     if (wb_timing_open(dev, &r.timing, &e) != WB_OK) goto fail;
+    char counters_on[64];
+    snprintf(counters_on, sizeof counters_on, "cupti, %s set", wb_counter_set_name((wb_counter_set)o->counter_set));
     wb_provenance pv;
     wb_provenance_init(&pv);
     wb_provenance_run info = {cmdline, prof ? prof->profile : "none", prof ? prof->model : "none",
-                              wb_sweep_kind_name(o->sweep), r.counters ? "cupti" : r.counters_off, o->reps, o->seed};
+                              wb_sweep_kind_name(o->sweep), r.counters ? counters_on : r.counters_off, o->reps, o->seed};
     if (wb_provenance_create(o->out, &pv, dev, &info, &r.store, path, sizeof path, &e) != WB_OK) goto fail;
     /* What the kernels ran as: a compute_80 PTX build on an H200 is the code an A100 gets. */
     if (wb_store_attr_str(r.store, "cuda_archs", wb_build_archs(), &e) != WB_OK ||

@@ -8,10 +8,11 @@
 
 #include "harness/base/cli.h"
 #include "harness/base/shard_spec.h"
+#include "harness/gpu/counters.h"
 #include "harness/run/sweep.h"
 
 enum { O_FAMILY = 256, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG,
-       O_DEVICE, O_POINTS, O_PLUGIN, O_NCU, O_SUMMARY, O_SHARD, O_SHARD_COST };
+       O_DEVICE, O_POINTS, O_PLUGIN, O_NCU, O_SUMMARY, O_SHARD, O_SHARD_COST, O_COUNTERS };
 
 /* Options of both commands, then those of run alone, then those of list alone. */
 static const struct option both[] = {
@@ -26,6 +27,7 @@ static const struct option run_only[] = {
     {"seed", required_argument, NULL, O_SEED},         {"debug-launch", no_argument, NULL, O_DEBUG},
     {"ncu", no_argument, NULL, O_NCU},                 {"summary-json", required_argument, NULL, O_SUMMARY},
     {"shard", required_argument, NULL, O_SHARD},       {"shard-cost", required_argument, NULL, O_SHARD_COST},
+    {"counters", required_argument, NULL, O_COUNTERS},
 };
 static const struct option list_only[] = {{"points", no_argument, NULL, O_POINTS}};
 #define LEN(a) ((int)(sizeof a / sizeof a[0]))
@@ -46,6 +48,7 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
     o->reps = 0; /* noise-driven (harness/base/stopping.h); --reps R fixes the count */
     o->warmup = 2;
     o->counters = 1;
+    o->counter_set = -1; /* the sweep's: below */
     o->seed = WB_SEED_DEFAULT;
     /* Google Benchmark removed the flags it accepts; a leftover one is its refusal. */
     for (int i = 1; i < argc; i++)
@@ -96,6 +99,12 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
             if (wb_shard_parse(v, &o->shard_index, &o->shard_count, &e) != WB_OK) return wb_cli_bad(cmd, "%s", e.msg);
             break;
         case O_SHARD_COST: o->shard_cost = v; break;
+        case O_COUNTERS: {
+            wb_counter_set set;
+            if (wb_counter_set_parse(v, &set, &e) != WB_OK) return wb_cli_bad(cmd, "bad --counters: %s", e.msg);
+            o->counter_set = (int)set;
+            break;
+        }
         case O_SEED: {
             char *end;
             errno = 0;
@@ -108,6 +117,9 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
         }
     }
     if (first < argc) return wb_cli_bad(cmd, "unexpected argument '%s'", argv[first]);
+    /* The quick sweep is the first picture: the roofline's counters, in a
+     * third of the replay passes (counters.h). */
+    if (o->counter_set < 0) o->counter_set = o->sweep == WB_SWEEP_QUICK ? WB_COUNTER_SET_ROOFLINE : WB_COUNTER_SET_ALL;
     /* nvbench's and ncu's habit: the profiled launch is the first and only one. */
     if (o->ncu) {
         o->reps = 1;

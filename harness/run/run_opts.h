@@ -20,6 +20,7 @@ typedef struct wb_run_opts {
     wb_sweep_kind sweep;
     int reps, warmup, counters, debug_launch, device, points; /* reps 0: noise-driven sampling */
     int ncu;                              /* --ncu: one timed launch per point, NVTX range around it alone */
+    int counter_set;                      /* wb_counter_set: --counters, else roofline for quick, all otherwise */
     uint64_t seed;                        /* WB_SEED_DEFAULT unless --seed */
     int seed_set;
     int shard_index, shard_count;         /* --shard I/N; count 0: the whole sweep */

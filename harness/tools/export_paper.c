@@ -300,7 +300,7 @@ int wb_export_fig6(wb_export *x, wb_err *e) {
         }
         if (k >= 0) bars[k].time += r->m.time_median_ms;
     }
-    if (!(total > 0)) return free(bars), wb_skip(e, "no operator point has stall counters and a bound");
+    if (!(total > 0)) return free(bars), wb_skip(e, "no operator point has stall counters and a bound (a run with --counters roofline, the quick sweep's default, leaves the stall reasons out: run with --counters all)");
     qsort(bars, (size_t)nbars, sizeof *bars, by_time_desc);
     for (int k = 0; k < nbars && k < FIG6_BARS; k++) bars[k].shown = 1;
     char cols[256] = "label time_pct";

@@ -240,7 +240,7 @@ static int setup(CUcontext ctx) {
         return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
     ca.pCounterAvailabilityImage = s->avail;
     TRY(cuptiProfilerGetCounterAvailability, &ca);
-    if (wb_cupti_host_build(s, s->chip, s->avail, WB_ERR, &e) != WB_OK) {
+    if (wb_cupti_host_build(s, s->chip, s->avail, WB_COUNTER_SET_ALL, WB_ERR, &e) != WB_OK) {
         snprintf(cnt.why, sizeof cnt.why, "%.250s", e.msg);
         wb_raw_error("counter pass: metric set for %s: %s", s->chip, e.msg);
         return cnt.failed = 1, -1;
