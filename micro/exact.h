@@ -13,36 +13,12 @@
 
 #include <stdint.h>
 
+#include "kernels/perm.h"
 #include "micro/parallel.h" /* wb_par_chunks: the fills and checks that use the permutation */
 
-typedef struct wb_perm {
-    uint64_t n;        /* domain [0, n) */
-    uint64_t mask;     /* next power of two >= n, minus one */
-    uint64_t mul[3];   /* odd multipliers, one per round */
-    uint64_t add[3];   /* round keys */
-    int shift;         /* xorshift distance, about half the bit width */
-} wb_perm;
-
-/* Keys the bijection of [0, n) from seed. */
+/* Keys the bijection of [0, n) from seed (the struct and wb_perm_at, shared
+ * with the GPU fills: kernels/perm.h). */
 void wb_perm_init(wb_perm *p, uint64_t n, uint64_t seed);
-
-static inline uint64_t wb_perm_round(const wb_perm *p, uint64_t x) {
-    for (int r = 0; r < 3; r++) {
-        /* Each step is invertible on mask+1 values: odd multiply, xorshift, add. */
-        x = (x * p->mul[r]) & p->mask;
-        x ^= x >> p->shift;
-        x = (x + p->add[r]) & p->mask;
-    }
-    return x;
-}
-
-/* The image of i (< n) under the bijection. Cycle-walking: the power-of-two
- * domain is under 2n, so fewer than two rounds on average. */
-static inline uint64_t wb_perm_at(const wb_perm *p, uint64_t i) {
-    uint64_t x = wb_perm_round(p, i);
-    while (x >= p->n) x = wb_perm_round(p, x);
-    return x;
-}
 
 /* The exact member count for selectivity s of n rows: round(s * n), within [0, n]. */
 int64_t wb_exact_k(int64_t n, double s);

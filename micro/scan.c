@@ -185,11 +185,11 @@ static void scan_data_destroy(void *vd) {
     free(d);
 }
 
-static void free_host(wb_scan_cols *h, int32_t **cols) {
-    for (int c = 0; c < 4; c++) free(cols[c]);
-    free(h->dim_region);
-}
-
+/* The columns are made on the GPU (kernels/scan_gen.h: wb_scan_fill's
+ * values bit for bit) and the reference computed there by a plain
+ * per-sector kernel, which test_gpu_scan_gen holds to the CPU reference
+ * (wb_scan_reference). The host holds the columns only for regime A, copied
+ * down once into the pinned buffers the launches copy up from. */
 static int scan_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     scan_data *d = calloc(1, sizeof *d);
@@ -202,34 +202,30 @@ static int scan_data_create(const wb_point *p, uint64_t run_seed, void **out, wb
     d->n = p->n;
     const int ncols = d->shape == WB_SCAN_Q11 ? 4 : 3;
     const size_t bytes = (size_t)d->n * sizeof(int32_t);
-    wb_scan_cols h = {.shape = d->shape, .n = d->n, .dim_entries = d->shape == WB_SCAN_Q31 ? wb_scan_dim_entries(d->n) : 0};
-    int32_t *cols[4] = {NULL, NULL, NULL, NULL};
-    int rc = WB_ERR;
-    for (int c = 0; c < ncols; c++)
-        if (!(cols[c] = wb_host_alloc(bytes, "scan column", e))) goto done;
-    if (h.dim_entries && !(h.dim_region = wb_host_alloc((size_t)h.dim_entries * sizeof(int32_t), "scan dimension", e)))
-        goto done;
-    h.orderdate = cols[0];
-    if (d->shape == WB_SCAN_Q11) {
-        h.discount = cols[1], h.quantity = cols[2], h.extendedprice = cols[3];
-    } else {
-        h.custkey = cols[1], h.revenue = cols[2];
-    }
+    const int64_t dim_entries = d->shape == WB_SCAN_Q31 ? wb_scan_dim_entries(d->n) : 0;
     uint64_t seed = run_seed ^ ((uint64_t)d->n * 0x9E3779B97F4A7C15ull) ^ (uint64_t)llround(p->selectivity * 1e9) ^
                     ((uint64_t)d->shape << 60);
-    wb_scan_fill(&h, &wb_scan_ssb, p->selectivity, wb_rng_next(&seed));
-    if (wb_scan_reference(&h, &wb_scan_ssb, &d->x, e)) goto done;
+    wb_scan_gen g;
+    wb_scan_gen_of(d->shape, d->n, dim_entries, &wb_scan_ssb, p->selectivity, wb_rng_next(&seed), &g);
+    void *scratch = NULL;
+    wb_scan_gen_ref ref;
+    int rc = WB_ERR;
     for (int c = 0; c < ncols; c++)
-        if (wb_dev_alloc((void **)&d->d_col[c], bytes, "scan column", e) || wb_upload(d->d_col[c], cols[c], bytes, e))
-            goto done;
-    for (int c = 0; is_host(p) && c < ncols; c++) {
-        if (WB_CUDA(e, cudaMallocHost((void **)&d->h_col[c], bytes ? bytes : sizeof(int32_t))) != WB_OK) goto done;
-        memcpy(d->h_col[c], cols[c], bytes);
-    }
-    if (h.dim_entries &&
-        (wb_dev_alloc((void **)&d->d_dim, (size_t)h.dim_entries * sizeof(int32_t), "scan dimension", e) ||
-         wb_upload(d->d_dim, h.dim_region, (size_t)h.dim_entries * sizeof(int32_t), e)))
+        if (wb_dev_alloc((void **)&d->d_col[c], bytes, "scan column", e)) goto done;
+    if (dim_entries && wb_dev_alloc((void **)&d->d_dim, (size_t)dim_entries * sizeof(int32_t), "scan dimension", e))
         goto done;
+    if (wb_dev_alloc(&scratch, wb_scan_ref_gpu_scratch(dim_entries), "scan reference scratch", e)) goto done;
+    if (WB_CUDA(e, wb_scan_gen_gpu(&g, d->d_col, d->d_dim, 0)) != WB_OK ||
+        WB_CUDA(e, wb_scan_ref_gpu(d->shape, d->n, &wb_scan_ssb, (const int32_t *const *)d->d_col, d->d_dim,
+                                   dim_entries, scratch, &ref, 0)) != WB_OK)
+        goto done;
+    d->x = (wb_scan_expect){.sum = ref.sum, .rows_first = ref.rows_first, .rows_all = ref.rows_all,
+                            .sectors = (d->n + 7) / 8, .need = {ref.need[0], ref.need[1], ref.need[2]},
+                            .dim_sectors = ref.dim_sectors};
+    for (int c = 0; is_host(p) && c < ncols; c++)
+        if (WB_CUDA(e, cudaMallocHost((void **)&d->h_col[c], bytes ? bytes : sizeof(int32_t))) != WB_OK ||
+            (bytes && wb_download(d->h_col[c], d->d_col[c], bytes, e)))
+            goto done;
     if (wb_placed_alloc(&d->sum, sizeof(unsigned long long), "scan sum", e)) goto done;
     d->io = (wb_scan_io){.n = d->n, .orderdate = d->d_col[0], .dim_region = d->d_dim, .q = wb_scan_ssb,
                          .sum = wb_placed_here(&d->sum)};
@@ -240,7 +236,7 @@ static int scan_data_create(const wb_point *p, uint64_t run_seed, void **out, wb
     }
     rc = WB_OK;
 done:
-    free_host(&h, cols);
+    wb_dev_free(scratch);
     if (rc == WB_OK) *out = d;
     else scan_data_destroy(d);
     return rc;

@@ -23,47 +23,56 @@ int64_t wb_scan_dim_entries(int64_t n) { return n / 200 > 0 ? n / 200 : 1; }
 
 typedef struct fill_ctx {
     wb_scan_cols *c;
-    const wb_scan_query *q;
-    int64_t k;
-    uint64_t seed;
-    wb_perm perm;
+    const wb_scan_gen *g;
 } fill_ctx;
 
-static int32_t date_outside(const wb_scan_query *q, uint64_t *rng) {
-    int64_t below = q->date_lo > DATE_MIN ? (int64_t)q->date_lo - DATE_MIN : 0;
-    int64_t above = q->date_hi < DATE_MAX ? (int64_t)DATE_MAX - q->date_hi : 0;
-    if (below + above == 0) return q->date_lo - 1;
+static int32_t date_outside(const wb_scan_gen *g, uint64_t *rng) {
+    int64_t below = g->q.date_lo > g->date_min ? (int64_t)g->q.date_lo - g->date_min : 0;
+    int64_t above = g->q.date_hi < g->date_max ? (int64_t)g->date_max - g->q.date_hi : 0;
+    if (below + above == 0) return g->q.date_lo - 1;
     int64_t r = (int64_t)wb_rng_below(rng, (uint64_t)(below + above));
-    return (int32_t)(r < below ? DATE_MIN + r : (int64_t)q->date_hi + 1 + (r - below));
+    return (int32_t)(r < below ? g->date_min + r : (int64_t)g->q.date_hi + 1 + (r - below));
 }
 
+/* Row by row as kernels/scan_gen.cu draws them: the same draws in the same
+ * order, which test_gpu_scan_gen holds equal. */
 static void fill_chunk(void *vctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
     fill_ctx *f = vctx;
     wb_scan_cols *c = f->c;
+    const wb_scan_gen *g = f->g;
     (void)worker;
-    uint64_t rng = wb_chunk_seed(f->seed, chunk);
-    const uint64_t date_span = (uint64_t)((int64_t)f->q->date_hi - f->q->date_lo + 1);
-    const uint64_t price_span = PRICE_MAX - PRICE_MIN + 1;
+    uint64_t rng = wb_chunk_seed(g->seed, chunk);
+    const uint64_t date_span = (uint64_t)((int64_t)g->q.date_hi - g->q.date_lo + 1);
     for (int64_t i = begin; i < end; i++) {
-        int member = (int64_t)wb_perm_at(&f->perm, (uint64_t)i) < f->k;
-        c->orderdate[i] = member ? f->q->date_lo + (int32_t)wb_rng_below(&rng, date_span) : date_outside(f->q, &rng);
+        int member = (int64_t)wb_perm_at(&g->perm, (uint64_t)i) < g->k;
+        c->orderdate[i] = member ? g->q.date_lo + (int32_t)wb_rng_below(&rng, date_span) : date_outside(g, &rng);
         if (c->shape == WB_SCAN_Q11) {
             c->discount[i] = (int32_t)wb_rng_below(&rng, 11);
             c->quantity[i] = 1 + (int32_t)wb_rng_below(&rng, 50);
-            c->extendedprice[i] = PRICE_MIN + (int32_t)wb_rng_below(&rng, price_span);
+            c->extendedprice[i] = g->price_min + (int32_t)wb_rng_below(&rng, g->price_span);
         } else {
             c->custkey[i] = (int32_t)wb_rng_below(&rng, (uint64_t)c->dim_entries);
-            c->revenue[i] = PRICE_MIN + (int32_t)wb_rng_below(&rng, price_span);
+            c->revenue[i] = g->price_min + (int32_t)wb_rng_below(&rng, g->price_span);
         }
     }
 }
 
+void wb_scan_gen_of(int shape, int64_t n, int64_t dim_entries, const wb_scan_query *q, double s, uint64_t seed,
+                    wb_scan_gen *g) {
+    *g = (wb_scan_gen){.shape = shape, .n = n, .k = wb_exact_k(n, s), .chunk = CHUNK,
+                       .dim_entries = shape == WB_SCAN_Q31 ? dim_entries : 0, .q = *q, .seed = seed,
+                       .date_min = DATE_MIN, .date_max = DATE_MAX, .price_min = PRICE_MIN, .regions = REGIONS,
+                       .price_span = PRICE_MAX - PRICE_MIN + 1, .dim_stream = wb_chunk_seed(seed, -1)};
+    wb_perm_init(&g->perm, (uint64_t)n, seed);
+}
+
 void wb_scan_fill(wb_scan_cols *c, const wb_scan_query *q, double s, uint64_t seed) {
-    fill_ctx f = {.c = c, .q = q, .k = wb_exact_k(c->n, s), .seed = seed};
-    wb_perm_init(&f.perm, (uint64_t)c->n, seed);
+    wb_scan_gen g;
+    wb_scan_gen_of(c->shape, c->n, c->dim_entries, q, s, seed, &g);
+    fill_ctx f = {.c = c, .g = &g};
     wb_par_chunks(c->n, CHUNK, fill_chunk, &f);
     if (c->shape == WB_SCAN_Q31) {
-        uint64_t rng = wb_chunk_seed(seed, -1);
+        uint64_t rng = g.dim_stream;
         for (int64_t e = 0; e < c->dim_entries; e++) c->dim_region[e] = (int32_t)wb_rng_below(&rng, REGIONS);
     }
 }

@@ -9,6 +9,7 @@
 
 #include "harness/base/error.h"
 #include "kernels/scan.h"
+#include "kernels/scan_gen.h"
 
 /* SSB constants: Q1.1 is d_year = 1993, discount 1..3, quantity < 25;
  * Q3.1's one lookup keeps customers of region 2 of 5 ("ASIA"). */
@@ -48,6 +49,10 @@ typedef struct wb_scan_expect {
  * in 1992..1998 outside it; discount 0..10, quantity 1..50, prices and revenue
  * 80,000..10,490,000, custkey uniform over the dimension, regions 0..4. */
 void wb_scan_fill(wb_scan_cols *c, const wb_scan_query *q, double s, uint64_t seed);
+/* The same data set as a spec for the GPU fill (kernels/scan_gen.h), which
+ * makes the columns wb_scan_fill would. */
+void wb_scan_gen_of(int shape, int64_t n, int64_t dim_entries, const wb_scan_query *q, double s, uint64_t seed,
+                    wb_scan_gen *g);
 
 /* The CPU reference: sum, row counts and sector counts of c under q. WB_OK,
  * or WB_ERR when its scratch cannot be allocated. */
