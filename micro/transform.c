@@ -187,6 +187,17 @@ static int sweep_full(const wb_sink *sink) {
                     if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", n, ilp, 1.0, 256, 0) ||
                         add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], "aligned", n, ilp, 1.0, 256, 0))
                         return WB_ERR;
+            /* At 2^26 (the smallest size of the 0.98x cudaMemcpy target, 0.13 ms a
+             * launch) also ILP 2, which the grid lacks, and ILP 1 and 2 at blocks
+             * of 128 and 512: record 47c0bec's best there was 0.977x (ILP 1, 256). */
+            if (n == (int64_t)1 << 26)
+                for (int ilp = 1; ilp <= 2; ilp++)
+                    for (int b = 128; b <= 512; b *= 2) {
+                        if (ilp == 1 && b == 256) continue; /* in the grid */
+                        if (add_point(sink, WB_TRANSFORM_SCALAR, dtypes[t], "aligned", n, ilp, 1.0, b, 0) ||
+                            add_point(sink, WB_TRANSFORM_VEC16, dtypes[t], "aligned", n, ilp, 1.0, b, 0))
+                            return WB_ERR;
+                    }
             /* Block size at the largest size but one. */
             if (n == (int64_t)1 << 28)
                 for (int b = 128; b <= 512; b *= 4)
