@@ -21,46 +21,11 @@ void wb_bijection_init(wb_bijection *b, uint64_t n, uint64_t seed) {
     for (int i = 0; i < 4; i++) b->key[i] = wb_rng_next(&s);
 }
 
-/* The round function, cut to `bits` bits. */
-static inline uint64_t feistel_f(uint64_t x, uint64_t key, int bits) {
-    uint64_t z = (x ^ key) * 0x9E3779B97F4A7C15ull;
-    z ^= z >> 29;
-    z *= 0xBF58476D1CE4E5B9ull;
-    return (z ^ (z >> 32)) & ((1ull << bits) - 1);
-}
+/* The network itself is header code (kernels/bijection.h), shared with the
+ * GPU generator; these keep the C API. */
+uint64_t wb_bijection_fwd(const wb_bijection *b, uint64_t x) { return wb_feistel_fwd(b, x); }
 
-/* Round i maps (l, r) to (r, l ^ F_i(r)), so the halves swap widths each
- * round and are back after four; the inverse runs the rounds backwards,
- * (l, r) to (r ^ F_i(l), l). Cycle walking keeps both within [0, n). */
-uint64_t wb_bijection_fwd(const wb_bijection *b, uint64_t x) {
-    do {
-        int wl = b->wl, wr = b->wr;
-        uint64_t l = x >> wr, r = x & ((1ull << wr) - 1);
-        for (int i = 0; i < 4; i++) {
-            uint64_t t = l ^ feistel_f(r, b->key[i], wl);
-            l = r, r = t;
-            int w = wl;
-            wl = wr, wr = w;
-        }
-        x = (l << wr) | r;
-    } while (x >= b->n);
-    return x;
-}
-
-uint64_t wb_bijection_inv(const wb_bijection *b, uint64_t y) {
-    do {
-        int wl = b->wl, wr = b->wr;
-        uint64_t l = y >> wr, r = y & ((1ull << wr) - 1);
-        for (int i = 3; i >= 0; i--) {
-            uint64_t t = r ^ feistel_f(l, b->key[i], wr);
-            r = l, l = t;
-            int w = wl;
-            wl = wr, wr = w;
-        }
-        y = (l << wr) | r;
-    } while (y >= b->n);
-    return y;
-}
+uint64_t wb_bijection_inv(const wb_bijection *b, uint64_t y) { return wb_feistel_inv(b, y); }
 
 typedef struct key_job {
     int32_t *key;

@@ -9,17 +9,10 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
+#include "kernels/bijection.h"
 
-/* A 4-round Feistel network on the smallest power-of-two domain >= n (the
- * halves differ by a bit when the width is odd), walked in cycles until the
- * value falls below n: a bijection of [0, n), under two steps on average. */
-typedef struct wb_bijection {
-    uint64_t n;
-    int wl, wr;        /* bits of the left and right halves, wl + wr = domain bits */
-    uint64_t key[4];
-} wb_bijection;
-
-/* n >= 1. */
+/* wb_bijection (kernels/bijection.h: header code, which the GPU generator
+ * shares) keyed from seed. n >= 1. */
 void wb_bijection_init(wb_bijection *b, uint64_t n, uint64_t seed);
 /* x < n: the image of x, and its inverse. */
 uint64_t wb_bijection_fwd(const wb_bijection *b, uint64_t x);

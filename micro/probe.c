@@ -298,19 +298,10 @@ static int probe_data_create(const wb_point *p, uint64_t run_seed, void **out, w
     if (rc == WB_OK) rc = wb_dev_alloc(&d->dim_keys, col, "dimension keys", e);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->dim_vals, col, "dimension values", e);
     if (rc == WB_OK) rc = wb_dev_alloc(&d->fact, fact, "fact keys", e);
-    /* One host buffer, reused: the dimension's two columns, then the fact keys. */
-    int32_t *host = rc == WB_OK ? wb_host_alloc(2 * col > fact ? 2 * col : fact, "probe host inputs", e) : NULL;
-    if (rc == WB_OK && !host) rc = WB_ERR;
-    if (rc == WB_OK) {
-        wb_probe_gen_dim(&d->gen, host, host + rows);
-        rc = wb_upload(d->dim_keys, host, col, e);
-        if (rc == WB_OK) rc = wb_upload(d->dim_vals, host + rows, col, e);
-    }
-    if (rc == WB_OK) {
-        wb_probe_gen_fact(&d->gen, host, &d->ref);
-        rc = wb_upload(d->fact, host, fact, e);
-    }
-    free(host);
+    /* Made on the GPU (kernels/probe_gen.h, the host generator's values
+     * bit for bit): the host holds no column, and the fact keys' reference
+     * comes back with them. */
+    if (rc == WB_OK) rc = wb_probe_gen_gpu(&d->gen, d->dim_keys, d->dim_vals, d->fact, &d->ref, e);
     if (rc != WB_OK) {
         probe_data_destroy(d);
         return rc;
@@ -517,7 +508,7 @@ static int verify_partition_host(probe_data *d, wb_err *e) {
 }
 
 /* The fact keys' fine buckets, once per data set: the fact column the
- * kernels read (made on the host by wb_probe_gen_fact), read back and
+ * kernels read (made on the GPU by wb_probe_gen_gpu), read back and
  * bucketed on every core. Only data sets with partition points pay for it
  * (~0.2-0.4 s at 2^28 keys, estimated: a pageable 1 GiB download and one pass),
  * against a bucket pass fused into every set's key generation (+25% of its

@@ -22,6 +22,7 @@
 
 #include "harness/base/error.h"
 #include "kernels/probe.h"
+#include "kernels/probe_gen.h"
 #include "micro/keys.h"
 
 typedef struct wb_probe_gen {
@@ -48,6 +49,18 @@ int32_t wb_probe_dim_val(const wb_probe_gen *g, int64_t key);
 void wb_probe_gen_dim(const wb_probe_gen *g, int32_t *keys, int32_t *vals);
 /* n fact keys and the reference over them. */
 void wb_probe_gen_fact(const wb_probe_gen *g, int32_t *fact, wb_probe_ref *ref);
+
+/* The same inputs made on the GPU (kernels/probe_gen.h; probe_gen_gpu.c):
+ * dim_keys and dim_vals (device, dim_rows int32 each) as wb_probe_gen_dim's,
+ * fact (device, n int32) as wb_probe_gen_fact's, and ref their reference,
+ * reduced on the GPU; waits for them. The host holds none of the columns.
+ * WB_ERR naming the CUDA call that failed, or when the GPU's match count is
+ * not `hits` (exact by construction: a cheap check the host can make on its
+ * own). tests/test_gpu_probe_gen.c holds it to the host generator. */
+int wb_probe_gen_gpu(const wb_probe_gen *g, int32_t *dim_keys, int32_t *dim_vals, int32_t *fact, wb_probe_ref *ref,
+                     wb_err *e);
+/* The kernels' parameters of g. */
+void wb_probe_gen_params_of(const wb_probe_gen *g, wb_probe_gen_params *p);
 
 /* The textbook reference, for the tests: probe dim_vals with every key (a
  * key outside [0, dim_rows) or with a negative value is a miss). */
