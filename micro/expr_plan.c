@@ -2,8 +2,10 @@
  * the expression family (see expr_plan.h). */
 #include "micro/expr_plan.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
+#include "kernels/fingerprint.h"
 #include "micro/exact.h"
 
 #define WB_EXPR_FILL_CHUNK ((int64_t)1 << 20) /* rows per fill task: fixed, so values do not depend on threads */
@@ -360,6 +362,7 @@ typedef struct stream_ctx {
     const wb_fill_spec *cols;
     const unsigned char *got;
     int64_t first;
+    _Atomic uint64_t *print; /* NULL: no fingerprint */
 } stream_ctx;
 
 /* Rows first + [begin, end): each block of rows drawn from the specs,
@@ -377,6 +380,21 @@ static void stream_range(void *arg, int64_t begin, int64_t end, wb_mismatches *m
         for (int k = 0; k < p->n_columns; k++) wb_fill_host_range(&c->cols[k], &in[k], c->first + row0, len);
         eval_rows(p, cols, &out, len, slots, lits);
         const unsigned char *g = c->got + (size_t)row0 * elem, *x = (const unsigned char *)&out;
+        if (c->print) {
+            uint64_t sum = 0;
+            for (int r = 0; r < len; r++) {
+                uint64_t bits = 0;
+                if (elem == 4) {
+                    uint32_t v;
+                    memcpy(&v, x + r * elem, 4);
+                    bits = v;
+                } else {
+                    memcpy(&bits, x + r * elem, 8);
+                }
+                sum += wb_print_term((uint64_t)(c->first + row0 + r), bits);
+            }
+            atomic_fetch_add_explicit(c->print, sum, memory_order_relaxed);
+        }
         if (memcmp(g, x, (size_t)len * elem) == 0) continue;
         for (int r = 0; r < len; r++)
             if (memcmp(g + r * elem, x + r * elem, elem) != 0)
@@ -385,9 +403,12 @@ static void stream_range(void *arg, int64_t begin, int64_t end, wb_mismatches *m
 }
 
 int64_t wb_expr_check_stream(const wb_expr_plan *p, const wb_fill_spec *cols, const void *got, int64_t first, int64_t n,
-                             wb_mismatches *m) {
-    stream_ctx c = {p, cols, got, first};
+                             wb_mismatches *m, uint64_t *print) {
+    _Atomic uint64_t sum;
+    atomic_init(&sum, 0);
+    stream_ctx c = {p, cols, got, first, print ? &sum : NULL};
     const int64_t before = m->total;
     wb_par_check(n, WB_EXPR_CHECK_CHUNK, stream_range, &c, m);
+    if (print) *print += atomic_load(&sum);
     return m->total - before;
 }

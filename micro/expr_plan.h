@@ -55,6 +55,11 @@ int64_t wb_expr_compare(int type, const void *got, const void *expected, int64_t
  * mismatches to m at index first + i as wb_expr_compare does against
  * wb_expr_eval's output; returns the number found by this call. */
 int64_t wb_expr_check_stream(const wb_expr_plan *p, const wb_fill_spec *cols, const void *got, int64_t first, int64_t n,
-                             wb_mismatches *m);
+                             wb_mismatches *m, uint64_t *print);
+/* print (NULL: none): the call adds the fingerprint of the reference's rows
+ * at positions first + i (kernels/fingerprint.h), which the points after
+ * this one with the same expression check on the GPU instead. Meaningful
+ * only when the call found no mismatch (a failed check repeats chunks to
+ * report them in order). */
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "kernels/transform.h"
 #include "micro/data.h"
+#include "micro/fingerprint.h"
 #include "harness/run/family.h"
 #include "harness/run/sweep.h"
 #include "micro/transform_ref.h"
@@ -37,6 +38,8 @@ typedef struct tdata {
     int32_t *d_map_seq, *d_map_rand;   /* NULL when n exceeds int32 indices */
     void *ref, *ref_rand;              /* host: identity and random-map references */
     void *stage;                       /* host chunk buffer for verify */
+    uint64_t print, print_rand;        /* the output allocation's expected fingerprints (guards included) */
+    void *d_print;                     /* wb_print_gpu's scratch */
 } tdata;
 
 static int is_gather(int v) { return v == WB_TRANSFORM_GATHER_SEQ || v == WB_TRANSFORM_GATHER_RAND; }
@@ -235,6 +238,7 @@ static void transform_data_destroy(void *data) {
     wb_dev_free(d->d_out);
     wb_dev_free(d->d_map_seq);
     wb_dev_free(d->d_map_rand);
+    wb_dev_free(d->d_print);
     free(d->ref);
     free(d->ref_rand);
     free(d->stage);
@@ -275,6 +279,15 @@ static int create_input(tdata *d, uint64_t seed, wb_err *e) {
     return rc;
 }
 
+/* The fingerprint the whole output allocation must have: poison, the
+ * reference, poison (what verify's element check expects). */
+static uint64_t expected_print(const tdata *d, const void *ref) {
+    const int byte = wb_transform_poison_byte(d->dtype);
+    const int64_t lead = d->guard + d->off_out;
+    return wb_print_fill(lead, d->esz, byte, 0) + wb_print_host(ref, d->n, d->esz, lead) +
+           wb_print_fill(d->out_elems - lead - d->n, d->esz, byte, lead + d->n);
+}
+
 static int transform_data_create(const wb_point *p, uint64_t run_seed, void **data, wb_err *e) {
     *data = NULL;
     tdata *d = calloc(1, sizeof *d);
@@ -302,6 +315,11 @@ static int transform_data_create(const wb_point *p, uint64_t run_seed, void **da
     if (rc == WB_OK)
         wb_transform_reference(d->dtype, seed, NULL, d->n, d->a_i32, d->b_i32, d->a_f64, d->b_f64, d->ref);
     if (rc == WB_OK && has_maps(d->n)) rc = create_maps(d, seed, e);
+    if (rc == WB_OK) rc = wb_dev_alloc(&d->d_print, WB_PRINT_SCRATCH_BYTES, "transform fingerprint", e);
+    if (rc == WB_OK) {
+        d->print = expected_print(d, d->ref);
+        d->print_rand = has_maps(d->n) ? expected_print(d, d->ref_rand) : 0;
+    }
     if (rc != WB_OK) {
         transform_data_destroy(d);
         return WB_ERR;
@@ -369,9 +387,16 @@ static int transform_launch(void *data, const wb_point *p, cudaStream_t s, wb_er
     return WB_CUDA(e, wb_transform_launch(&a, &p->launch, s));
 }
 
+/* The output's fingerprint against the reference's first (kernels/fingerprint.h:
+ * nothing read back); when they differ, every element is read back and
+ * checked, and that check decides and names what is wrong. */
 static int transform_verify(void *data, const wb_point *p, wb_err *e) {
     tdata *d = data;
-    const void *expected = p->variant_id == WB_TRANSFORM_GATHER_RAND ? d->ref_rand : d->ref;
+    const int rand = p->variant_id == WB_TRANSFORM_GATHER_RAND;
+    const void *expected = rand ? d->ref_rand : d->ref;
+    uint64_t got = 0;
+    if (WB_CUDA(e, wb_print_gpu(d->d_out, d->out_elems, d->esz, 0, d->d_print, &got, 0)) != WB_OK) return WB_ERR;
+    if (got == (rand ? d->print_rand : d->print)) return WB_OK;
     const int64_t chunk = (int64_t)(CHUNK_BYTES / (size_t)d->esz);
     wb_mismatches m;
     wb_mismatch_init(&m);

@@ -12,6 +12,7 @@
 
 #include "micro/exact.h"
 #include "micro/expr_plan.h"
+#include "micro/fingerprint.h"
 #include "tests/check.h"
 
 #define FILL_CHUNK ((int64_t)1 << 20) /* expr_plan.c's WB_EXPR_FILL_CHUNK: the test crosses it */
@@ -87,7 +88,12 @@ static void check_stream(int type, int shape, int ops, int columns) {
     memcpy(got, ref, (size_t)n * elem);
     wb_mismatches m;
     wb_mismatch_init(&m);
-    CHECK(wb_expr_check_stream(&p, specs, got, 0, n, &m) == 0 && m.total == 0);
+    uint64_t print = 0, print_parts = 0;
+    CHECK(wb_expr_check_stream(&p, specs, got, 0, n, &m, &print) == 0 && m.total == 0);
+    /* the reference's fingerprint, whole and in stretches, is the one of its output */
+    for (int64_t lo = 0; lo < n; lo += 300007)
+        wb_expr_check_stream(&p, specs, got + (size_t)lo * elem, lo, n - lo < 300007 ? n - lo : 300007, &m, &print_parts);
+    CHECK(print == wb_print_host(ref, n, (int)elem, 0) && print_parts == print && m.total == 0);
     /* damage three elements, one the last */
     const int64_t at[] = {5, FILL_CHUNK + 1, n - 1};
     for (int k = 0; k < 3; k++) got[(size_t)at[k] * elem] ^= 0x10;
@@ -96,19 +102,19 @@ static void check_stream(int type, int shape, int ops, int columns) {
     wb_mismatch_init(&stream);
     wb_mismatch_init(&parts);
     CHECK(wb_expr_compare(type, got, ref, n, 0, &want) == 3);
-    CHECK(wb_expr_check_stream(&p, specs, got, 0, n, &stream) == 3);
+    CHECK(wb_expr_check_stream(&p, specs, got, 0, n, &stream, NULL) == 3);
     CHECK(stream.total == 3 && strcmp(stream.text, want.text) == 0);
     /* in stretches, as verify reads the output back */
     const int64_t stretch = 300007;
     for (int64_t lo = 0; lo < n; lo += stretch)
-        wb_expr_check_stream(&p, specs, got + (size_t)lo * elem, lo, n - lo < stretch ? n - lo : stretch, &parts);
+        wb_expr_check_stream(&p, specs, got + (size_t)lo * elem, lo, n - lo < stretch ? n - lo : stretch, &parts, NULL);
     CHECK(parts.total == 3 && strcmp(parts.text, want.text) == 0);
     /* a wrong input spec is caught */
     wb_fill_spec other[WB_EXPR_MAX_COLUMNS];
     memcpy(other, specs, sizeof other);
     other[0].seed ^= 2;
     wb_mismatch_init(&m);
-    CHECK(wb_expr_check_stream(&p, other, ref, 0, 4096, &m) > 0);
+    CHECK(wb_expr_check_stream(&p, other, ref, 0, 4096, &m, NULL) > 0);
     for (int c = 0; c < p.n_columns; c++) free(cols[c]);
     free(ref);
     free(got);

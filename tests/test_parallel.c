@@ -1,13 +1,15 @@
 /* test_parallel.c - WB_HOST_THREADS sets the host loop's workers (read once,
  * before the first loop), wb_par_set_workers overrides it, and a loop run
  * with it still covers every row exactly once. A malformed value is said on
- * stderr and left aside (checked in a child process: the count is read once). */
+ * stderr and left aside (checked in a child process: the count is read once).
+ * A fingerprint summed on several workers is the serial sum (fingerprint.h). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "micro/fingerprint.h"
 #include "micro/parallel.h"
 #include "tests/check.h"
 
@@ -63,5 +65,21 @@ int main(int argc, char **argv) {
     CHECK(wb_par_workers() == 7);
     wb_par_set_workers(0); /* back to WB_HOST_THREADS, not to the CPUs */
     CHECK(wb_par_workers() == 3);
+    /* The fingerprint summed on 3 workers is the serial sum of its terms. */
+    const int64_t n = 3000017;
+    uint32_t *x = malloc((size_t)n * 4);
+    CHECK(x != NULL);
+    if (x) {
+        uint64_t serial = 0;
+        for (int64_t i = 0; i < n; i++) {
+            x[i] = (uint32_t)(i * 2654435761u);
+            serial += wb_print_term((uint64_t)(i + 5), x[i]);
+        }
+        CHECK(wb_print_host(x, n, 4, 5) == serial);
+        uint64_t fill = 0;
+        for (int64_t i = 0; i < n; i++) fill += wb_print_term((uint64_t)i, 0xAAAAAAAAAAAAAAAAull);
+        CHECK(wb_print_fill(n, 8, 0xAA, 0) == fill);
+        free(x);
+    }
     return TEST_DONE();
 }
