@@ -210,13 +210,15 @@ static int one_range(wb_counters_session *s, wb_member_step launch, void *ctx, i
  * range, Stop. Start costs ~22 ms and Stop ~7 ms on the H200 whatever the
  * pass holds, a range ~1 ms (2026-11-29): hence batches. Stop runs even
  * after a failure. *failed = the member that failed, or -1. */
-static int one_pass(wb_counters_session *s, const wb_batch *b, int *launched, int *all_submitted, int *failed,
+static int one_pass(wb_counters_session *s, const wb_batch *b, int pass, int *launched, int *all_submitted, int *failed,
                     wb_err *e) {
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = s->rp};
     double t0 = now_s();
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerStart, &st) != WB_OK) return WB_ERR;
     s->cost_s[WB_COST_START] += now_s() - t0;
+    if (pass == 0) s->first_start_s += now_s() - t0;
+    s->starts++;
     int rc = WB_OK;
     for (int m = 0; m < b->members && rc == WB_OK; m++) {
         double t1 = now_s();
@@ -251,7 +253,7 @@ static int replay(wb_counters_session *s, const wb_batch *b, int *launches, int 
             rc = wb_fail(e, "CUPTI wants more passes after %d replays (host API said %d)", pass, s->passes);
             break;
         }
-        if ((rc = one_pass(s, b, pass ? launched : launches, &all, failed, e)) != WB_OK) break;
+        if ((rc = one_pass(s, b, pass, pass ? launched : launches, &all, failed, e)) != WB_OK) break;
         for (int m = 0; s->sub && pass > 0 && m < b->members && rc == WB_OK; m++)
             if (launched[m] != launches[m]) {
                 *failed = m;
@@ -287,6 +289,7 @@ int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_coun
     double vals[WB_COUNTERS_BATCH_MAX][WB_METRICS_MAX];
     int launches[WB_COUNTERS_BATCH_MAX];
     double t0 = now_s();
+    s->batches++;
     int rc = begin_point(s, e);
     s->cost_s[WB_COST_SETUP] += now_s() - t0;
     if (rc == WB_OK) rc = replay(s, b, launches, failed, e);
@@ -363,6 +366,7 @@ void wb_counters_cost(const wb_counters_session *s, char *buf, size_t len) {
         return;
     }
     const double *c = s->cost_s;
-    snprintf(buf, len, "enable %.1f s, reset %.1f s, start %.1f s, range %.1f s, stop %.1f s, decode+disable %.1f s",
-             c[WB_COST_SETUP], c[WB_COST_RESET], c[WB_COST_START], c[WB_COST_RANGE], c[WB_COST_STOP], c[WB_COST_DECODE]);
+    snprintf(buf, len, "%ld batches, %ld Starts: enable %.1f s, reset %.1f s, start %.1f s (the batches' first %.1f s), "
+             "range %.1f s, stop %.1f s, decode+disable %.1f s", s->batches, s->starts, c[WB_COST_SETUP], c[WB_COST_RESET],
+             c[WB_COST_START], s->first_start_s, c[WB_COST_RANGE], c[WB_COST_STOP], c[WB_COST_DECODE]);
 }

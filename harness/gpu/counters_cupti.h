@@ -35,6 +35,8 @@ struct wb_counters_session {
     size_t data_size;
     CUpti_RangeProfiler_Object *rp;    /* enabled for one batch only, NULL between batches */
     double cost_s[WB_COST_STEPS];      /* wall time by step (WB_COST_*) */
+    long batches, starts;              /* collections and CUPTI Starts so far */
+    double first_start_s;              /* of cost_s[WB_COST_START]: the first pass of each batch */
     int passes;
     int profiler_initialized;
     CUpti_SubscriberHandle sub;        /* launch counter; NULL when CUPTI refused it */
