@@ -147,7 +147,7 @@ struct affine {
 
 template <typename T>
 cudaError_t plan(const wb_transform_args *t, wb_launch *l) {
-    if (t->variant == WB_TRANSFORM_CUB) return cudaSuccess;
+    if (t->variant == WB_TRANSFORM_CUB || t->variant == WB_TRANSFORM_MEMCPY) return cudaSuccess;
     params<T> p;
     int width = 0;
     kernel_fn<T> k = pick<T>(t, l->ilp, &p, &width);
@@ -159,6 +159,9 @@ cudaError_t plan(const wb_transform_args *t, wb_launch *l) {
 
 template <typename T>
 cudaError_t launch(const wb_transform_args *t, const wb_launch *l, cudaStream_t s, T a, T b) {
+    if (t->variant == WB_TRANSFORM_MEMCPY)
+        return t->n > 0 ? cudaMemcpyAsync(t->out, t->in, (size_t)t->n * sizeof(T), cudaMemcpyDeviceToDevice, s)
+                        : cudaSuccess;
     if (t->variant == WB_TRANSFORM_CUB)
         return cub::DeviceTransform::Transform(static_cast<const T *>(t->in), static_cast<T *>(t->out), t->n,
                                                affine<T>{a, b}, s);

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-/* Variants, in run order; names as in point names. All but cub take the
+/* Variants, in run order; names as in point names. All but cub and memcpy take the
  * ILP (items per thread) and occupancy axes, and are grid-stride, so a
  * persistent grid (wb_launch.sm_limit) works for every one of them. */
 #define WB_TRANSFORM_VARIANT_LIST(X) \
@@ -41,7 +41,12 @@ extern "C" {
     X(WB_TRANSFORM_GATHER_RAND, "gather_rand", "out[i] = f(in[map[i]]), map a random permutation") \
     /* cub::DeviceTransform (CCCL), the peer a user would pick; its own tuning,
      * no ILP/occupancy axes */ \
-    X(WB_TRANSFORM_CUB, "cub", "cub::DeviceTransform (library peer)")
+    X(WB_TRANSFORM_CUB, "cub", "cub::DeviceTransform (library peer)") \
+    /* cudaMemcpyAsync device to device of the same bytes (out = in, no
+     * operation): the copy roof at this size, which the variants above are
+     * held to size by size (the ceiling family's memcpy is one 2 GiB copy,
+     * and a launch of 0.1 ms pays its ramp in a way a 2 GiB one does not) */ \
+    X(WB_TRANSFORM_MEMCPY, "memcpy", "cudaMemcpyAsync device to device of the same bytes (out = in)")
 typedef enum wb_transform_variant { WB_TRANSFORM_VARIANT_LIST(WB_VARIANT_ENUM) WB_TRANSFORM_VARIANTS } wb_transform_variant;
 
 typedef enum wb_transform_dtype { WB_TRANSFORM_I32, WB_TRANSFORM_F64 } wb_transform_dtype;
@@ -59,7 +64,7 @@ typedef struct wb_transform_args {
 
 /* Completes l (block, ilp, occupancy_target and sm_limit set by the caller)
  * through wb_plan_kernel: cover grid, or persistent when l->sm_limit > 0.
- * For cub it changes nothing (CUB sizes its own launch). Returns
+ * For cub and memcpy it changes nothing (they size their own launch). Returns
  * cudaErrorInvalidValue for an ILP outside {1, 2, 4, 8, 16}. */
 cudaError_t wb_transform_plan(const wb_transform_args *t, wb_launch *l);
 

@@ -38,7 +38,8 @@ typedef struct tdata {
     int32_t *d_map_seq, *d_map_rand;   /* NULL when n exceeds int32 indices */
     void *ref, *ref_rand;              /* host: identity and random-map references */
     void *stage;                       /* host chunk buffer for verify */
-    uint64_t print, print_rand;        /* the output allocation's expected fingerprints (guards included) */
+    uint64_t print, print_rand, print_copy; /* the output allocation's expected fingerprints (guards included):
+                                                a*x+b, through the random map, memcpy's copy of x */
     void *d_print;                     /* wb_print_gpu's scratch */
 } tdata;
 
@@ -61,8 +62,11 @@ static int parse_layout(const char *s, int64_t *off_in, int64_t *off_out) {
 
 /* ---- sweep ---- */
 
+/* cub and memcpy size their own launches: no block, ILP or occupancy axes. */
+static int own_launch(int v) { return v == WB_TRANSFORM_CUB || v == WB_TRANSFORM_MEMCPY; }
+
 static int access_bytes(int v, int esz) {
-    return v == WB_TRANSFORM_VEC8 ? 8 : v == WB_TRANSFORM_VEC16 ? 16 : v == WB_TRANSFORM_CUB ? -1 : esz;
+    return v == WB_TRANSFORM_VEC8 ? 8 : v == WB_TRANSFORM_VEC16 ? 16 : own_launch(v) ? -1 : esz;
 }
 
 static int add_point(const wb_sink *sink, int v, const char *dtype, const char *layout, int64_t n, int ilp,
@@ -74,7 +78,7 @@ static int add_point(const wb_sink *sink, int v, const char *dtype, const char *
     snprintf(p.layout, sizeof p.layout, "%s", layout);
     p.n = n;
     p.vector_bytes = access_bytes(v, strcmp(dtype, "int32") == 0 ? 4 : 8);
-    if (v != WB_TRANSFORM_CUB) {
+    if (!own_launch(v)) {
         p.launch.block = block;
         p.launch.ilp = ilp;
         p.launch.occupancy_target = occ;
@@ -114,7 +118,7 @@ static int sweep_test(const wb_sink *sink) {
     for (int t = 0; t < 2; t++)
         for (size_t d = 0; d < sizeof data / sizeof data[0]; d++) {
             for (int v = 0; v < WB_TRANSFORM_VARIANTS; v++)
-                for (int i = 0; i < (v == WB_TRANSFORM_CUB ? 1 : 3); i++)
+                for (int i = 0; i < (own_launch(v) ? 1 : 3); i++)
                     if (add_point(sink, v, dtypes[t], data[d].layout, data[d].n, ilps[i], 1.0, blocks[i], 0)) return WB_ERR;
             if (data[d].n != 1000003) continue;
             /* The persistent grid on two SMs: the grid-stride path sm_limit uses. */
@@ -171,7 +175,9 @@ static int sweep_full(const wb_sink *sink) {
                              : add_grid(sink, v, dtypes[t], n))
                         return WB_ERR;
                 }
-                if (add_point(sink, WB_TRANSFORM_CUB, dtypes[t], "aligned", n, -1, NAN, -1, 0)) return WB_ERR;
+                if (add_point(sink, WB_TRANSFORM_CUB, dtypes[t], "aligned", n, -1, NAN, -1, 0) ||
+                    add_point(sink, WB_TRANSFORM_MEMCPY, dtypes[t], "aligned", n, -1, NAN, -1, 0))
+                    return WB_ERR;
             }
             /* Projection-model inputs: the same work on k SMs, one block each. */
             if (t == 0 && n == (int64_t)1 << 26)
@@ -269,12 +275,15 @@ static int create_maps(tdata *d, uint64_t seed, wb_err *e) {
     return rc;
 }
 
+static uint64_t expected_print(const tdata *d, const void *ref);
+
 static int create_input(tdata *d, uint64_t seed, wb_err *e) {
     const int64_t n = d->n;
     void *in = wb_host_alloc((size_t)n * d->esz, "transform input", e);
     if (!in) return WB_ERR;
     wb_transform_fill_input(d->dtype, seed, in, n);
     int rc = wb_upload((char *)d->d_in + d->off_in * d->esz, in, (size_t)n * d->esz, e);
+    d->print_copy = expected_print(d, in);
     free(in);
     return rc;
 }
@@ -353,7 +362,7 @@ static int transform_plan(void *data, wb_point *p, wb_err *e) {
     if (v == WB_TRANSFORM_VEC8 && d->dtype == WB_TRANSFORM_F64)
         return wb_skip(e, "vec8 on double is an 8-byte access: the same code as scalar, measured there");
     if (is_gather(v) && !d->d_map_rand) return wb_skip(e, "n = %lld exceeds the int32 map", (long long)d->n);
-    if (v != WB_TRANSFORM_CUB) {
+    if (!own_launch(v)) {
         const int ilp = p->launch.ilp;
         if (ilp != 1 && ilp != 2 && ilp != 4 && ilp != 8 && ilp != 16)
             return wb_fail(e, "transform: ILP %d not in {1, 2, 4, 8, 16}", ilp);
@@ -370,6 +379,8 @@ static int transform_plan(void *data, wb_point *p, wb_err *e) {
         snprintf(p->note, sizeof p->note, "in/out misaligned to each other: element accesses");
     else if (v == WB_TRANSFORM_CUB)
         snprintf(p->note, sizeof p->note, "cub::DeviceTransform of the toolkit's CCCL, its own launch shape");
+    else if (v == WB_TRANSFORM_MEMCPY)
+        snprintf(p->note, sizeof p->note, "cudaMemcpyAsync device to device, out = in: the copy roof at this size");
     else if (p->launch.sm_limit > 0)
         snprintf(p->note, sizeof p->note, "persistent grid, one block per SM on %d SMs", p->launch.grid);
     return WB_OK;
@@ -392,25 +403,38 @@ static int transform_launch(void *data, const wb_point *p, cudaStream_t s, wb_er
  * checked, and that check decides and names what is wrong. */
 static int transform_verify(void *data, const wb_point *p, wb_err *e) {
     tdata *d = data;
-    const int rand = p->variant_id == WB_TRANSFORM_GATHER_RAND;
+    const int rand = p->variant_id == WB_TRANSFORM_GATHER_RAND, copy = p->variant_id == WB_TRANSFORM_MEMCPY;
     const void *expected = rand ? d->ref_rand : d->ref;
     uint64_t got = 0;
     if (WB_CUDA(e, wb_print_gpu(d->d_out, d->out_elems, d->esz, 0, d->d_print, &got, 0)) != WB_OK) return WB_ERR;
-    if (got == (rand ? d->print_rand : d->print)) return WB_OK;
+    if (got == (copy ? d->print_copy : rand ? d->print_rand : d->print)) return WB_OK;
+    void *input = NULL; /* memcpy's reference: the input, read back (only after a mismatch) */
+    if (copy) {
+        if (!(input = wb_host_alloc((size_t)d->n * d->esz, "transform input read back", e))) return WB_ERR;
+        if (wb_download(input, (char *)d->d_in + d->off_in * d->esz, (size_t)d->n * d->esz, e) != WB_OK) {
+            free(input);
+            return WB_ERR;
+        }
+        expected = input;
+    }
     const int64_t chunk = (int64_t)(CHUNK_BYTES / (size_t)d->esz);
     wb_mismatches m;
     wb_mismatch_init(&m);
     for (int64_t first = 0; first < d->out_elems; first += chunk) {
         const int64_t count = d->out_elems - first < chunk ? d->out_elems - first : chunk;
-        if (wb_download(d->stage, (char *)d->d_out + first * d->esz, (size_t)count * d->esz, e) != WB_OK) return WB_ERR;
+        if (wb_download(d->stage, (char *)d->d_out + first * d->esz, (size_t)count * d->esz, e) != WB_OK) {
+            free(input);
+            return WB_ERR;
+        }
         wb_transform_check_chunk(d->dtype, d->stage, first, count, d->guard + d->off_out, d->n, expected, &m);
     }
+    free(input);
     return wb_mismatch_finish(&m, d->out_elems, "transform output (guards included)", e);
 }
 
 const wb_family wb_family_transform = {
     .name = "transform",
-    .summary = "out = a*x + b: scalar vs 8/16-byte vector accesses vs gathers vs cub::DeviceTransform",
+    .summary = "out = a*x + b: scalar vs 8/16-byte vector accesses vs gathers vs cub::DeviceTransform, beside cudaMemcpy",
     .variants = variant_names,
     .nvariants = WB_VARIANT_COUNT(variant_names),
     .sweep = {sweep_test, sweep_quick, sweep_full},
