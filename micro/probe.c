@@ -507,24 +507,21 @@ static int verify_partition_host(probe_data *d, wb_err *e) {
     return rc;
 }
 
-/* The fact keys' fine buckets, once per data set: the fact column the
- * kernels read (made on the GPU by wb_probe_gen_gpu), read back and
- * bucketed on every core. Only data sets with partition points pay for it
- * (~0.2-0.4 s at 2^28 keys, estimated: a pageable 1 GiB download and one pass),
- * against a bucket pass fused into every set's key generation (+25% of its
- * time on this machine's 2 cores, measured roughly while a build ran). */
+/* The fact keys' fine buckets, once per data set, from the column the
+ * kernels read, on the GPU (wb_probe_fine_gpu). The host's way, a 1 GiB
+ * read-back and a pass on every core (wb_probe_fine_of), took ~1 s a data
+ * set at 2^28 keys (4a8b068: 7 data sets, 7 s of the default run); after a
+ * mismatch verify_partition_host still draws the keys again on the host. */
 static int ensure_fine(probe_data *d, wb_err *e) {
     if (d->fine) return WB_OK;
-    const size_t bytes = (size_t)d->gen.n * sizeof(int32_t);
     wb_probe_fine *fine = malloc(sizeof *fine);
-    int32_t *fact = fine ? wb_host_alloc(bytes, "fact keys read back", e) : NULL;
-    int rc = !fine ? wb_fail(e, "partition check: out of host memory for the fine buckets") : fact ? WB_OK : WB_ERR;
-    if (rc == WB_OK) rc = wb_download(fact, d->fact, bytes, e);
-    if (rc == WB_OK) rc = wb_probe_fine_of(fact, d->gen.n, wb_probe_fine_shift(d->gen.dim_rows), fine, e);
-    free(fact);
-    if (rc == WB_OK) d->fine = fine;
-    else free(fine);
-    return rc;
+    if (!fine) return wb_fail(e, "partition check: out of host memory for the fine buckets");
+    if (wb_probe_fine_gpu(d->fact, d->gen.n, wb_probe_fine_shift(d->gen.dim_rows), fine, e) != WB_OK) {
+        free(fine);
+        return WB_ERR;
+    }
+    d->fine = fine;
+    return WB_OK;
 }
 
 /* The partition alone: the GPU's summary of its keys (kernels/probe_check.h)

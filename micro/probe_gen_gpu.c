@@ -2,9 +2,11 @@
  * of kernels/probe_gen.h (see probe_gen.h, wb_probe_gen_gpu). Apart from
  * probe_gen.c so that the host generator builds without the kernels
  * (tests/hw/host_prep.c compiles it alone). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/gpu/cuda_check.h"
+#include "kernels/probe_check.h"
 #include "kernels/probe_gen.h"
 #include "micro/data.h"
 #include "micro/probe_gen.h"
@@ -41,4 +43,33 @@ int wb_probe_gen_gpu(const wb_probe_gen *g, int32_t *dim_keys, int32_t *dim_vals
         return wb_fail(e, "probe data on the GPU: %lld fact rows matched, the generator makes exactly %lld",
                        (long long)ref->matches, (long long)g->hits);
     return WB_OK;
+}
+
+int wb_probe_fine_gpu(const int32_t *keys, int64_t n, int shift, wb_probe_fine *fine, wb_err *e) {
+    const int parts = WB_PROBE_PARTS_MAX;
+    const size_t words = wb_probe_parts_summary_words(parts);
+    int64_t *start = malloc(((size_t)parts + 1) * sizeof *start);
+    uint64_t *summary = malloc(words * sizeof *summary);
+    void *scratch = NULL;
+    int rc = start && summary ? WB_OK : wb_fail(e, "fine buckets: out of host memory");
+    if (rc == WB_OK) rc = wb_dev_alloc(&scratch, wb_probe_parts_check_bytes(parts), "fine buckets scratch", e);
+    if (rc == WB_OK) {
+        start[0] = 0; /* one run holds every key: the misplaced count is not used */
+        for (int p = 1; p <= parts; p++) start[p] = n;
+        rc = WB_CUDA(e, wb_probe_parts_check(keys, n, parts, shift, start, scratch, summary, 0));
+    }
+    if (rc == WB_OK) {
+        memset(fine, 0, sizeof *fine);
+        fine->shift = shift;
+        int64_t inside = 0;
+        for (int p = 0; p < parts; p++) {
+            fine->count[p] = (int64_t)summary[2 + p];
+            fine->print[p] = summary[2 + parts + p];
+            inside += fine->count[p];
+        }
+        fine->outside = n - inside;
+    }
+    wb_dev_free(scratch);
+    free(start), free(summary);
+    return rc;
 }

@@ -121,6 +121,16 @@ static void gpu_check_cases(int32_t *d_keys, int32_t *got, const int32_t *keys, 
     }
     wb_err e = {""};
     CHECK(wb_probe_fine_of(keys, n, wb_probe_fine_shift(rows), fine, &e) == WB_OK);
+    /* The fine buckets from the keys on the GPU (what the family uses) are the host's. */
+    wb_probe_fine *on_gpu = malloc(sizeof *on_gpu);
+    CHECK(on_gpu && cudaMemcpy(d_keys, keys, (size_t)n * sizeof *keys, cudaMemcpyHostToDevice) == cudaSuccess &&
+          wb_probe_fine_gpu(d_keys, n, fine->shift, on_gpu, &e) == WB_OK);
+    if (on_gpu) {
+        CHECK(on_gpu->shift == fine->shift && on_gpu->outside == fine->outside);
+        CHECK(memcmp(on_gpu->count, fine->count, sizeof fine->count) == 0 &&
+              memcmp(on_gpu->print, fine->print, sizeof fine->print) == 0);
+        free(on_gpu);
+    }
     CHECK(shift >= fine->shift);
     CHECK(gpu_check(d_keys, got, n, parts, shift, fine, what) == 1);
     if (n >= 1000) {
