@@ -35,16 +35,8 @@ typedef struct scan_data {
     wb_placed sum;           /* the sum, moved by each reset (data.h); io.sum is where it is now */
     wb_scan_io io;
     wb_scan_expect x;
-    size_t fetch_default; /* the context's L2 fetch granularity before the family changed it */
     int32_t *h_col[4];    /* q1.1_host: the columns, pinned, copied up by every launch; NULL otherwise */
 } scan_data;
-
-/* direct_sector's one difference: the L2 fetches single 32-byte sectors. The
- * limit belongs to the context, so every plan sets it and the data's
- * teardown puts the default back before another family runs. */
-static int set_fetch(size_t bytes, wb_err *e) {
-    return WB_CUDA(e, cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, bytes));
-}
 
 static int shape_of(const wb_point *p) { return strncmp(p->layout, "q3.1", 4) == 0 ? WB_SCAN_Q31 : WB_SCAN_Q11; }
 static int is_host(const wb_point *p) { return strstr(p->layout, "_host") != NULL; }
@@ -175,8 +167,6 @@ static int scan_same_data(const wb_point *a, const wb_point *b) {
 static void scan_data_destroy(void *vd) {
     scan_data *d = vd;
     if (!d) return;
-    wb_err ignored;
-    if (d->fetch_default) (void)set_fetch(d->fetch_default, &ignored); /* teardown: nothing to act on */
     for (int c = 0; c < 4; c++) wb_dev_free(d->d_col[c]);
     for (int c = 0; c < 4; c++)
         if (d->h_col[c]) (void)cudaFreeHost(d->h_col[c]);
@@ -194,10 +184,6 @@ static int scan_data_create(const wb_point *p, uint64_t run_seed, void **out, wb
     *out = NULL;
     scan_data *d = calloc(1, sizeof *d);
     if (!d) return wb_fail(e, "calloc(scan data) failed");
-    if (WB_CUDA(e, cudaDeviceGetLimit(&d->fetch_default, cudaLimitMaxL2FetchGranularity)) != WB_OK) {
-        free(d);
-        return WB_ERR;
-    }
     d->shape = shape_of(p);
     d->n = p->n;
     const int ncols = d->shape == WB_SCAN_Q11 ? 4 : 3;
@@ -247,17 +233,20 @@ static int scan_plan(void *vd, wb_point *p, wb_err *e) {
     if (!wb_tile_shape_ok(p->launch.block, p->launch.ilp))
         return wb_skip(e, "block %d x ILP %d is not a compiled tile shape", p->launch.block, p->launch.ilp);
     if (WB_CUDA(e, wb_scan_plan(p->variant_id, d->shape, &p->launch, p->n)) != WB_OK) return WB_ERR;
-    const size_t fetch = p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : d->fetch_default;
-    if (set_fetch(fetch, e) != WB_OK) return WB_ERR;
+    /* direct_sector's one difference: the L2 fetches single 32-byte sectors
+     * (a per-context hint the harness sets before the point's launches and
+     * puts back for the next point that does not ask). */
+    const int fetch = p->variant_id == WB_SCAN_DIRECT_SECTOR ? 32 : 0;
+    p->launch.l2_fetch_bytes = fetch;
     if (d->shape == WB_SCAN_Q31) p->table_entries = wb_scan_dim_entries(d->n); /* --n may have changed n */
     p->bytes_model = d->h_col[0] ? 16.0 * (double)d->n : wb_scan_bytes_model(&d->x, d->shape, p->variant_id);
     p->items = (double)d->n;
     p->places = d->sum.places;
     double n = d->n > 0 ? (double)d->n : 1.0;
-    snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; MB tiled %.0f, direct %.0f; sum %lld; L2 fetch %d B",
+    snprintf(p->note, sizeof p->note, "pass %.4f first, %.4f all; MB tiled %.0f, direct %.0f; sum %lld; L2 fetch %s",
              (double)d->x.rows_first / n, (double)d->x.rows_all / n,
              wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_TILED) / 1e6,
-             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum, (int)fetch);
+             wb_scan_bytes_model(&d->x, d->shape, WB_SCAN_DIRECT) / 1e6, d->x.sum, fetch ? "32 B" : "default");
     return WB_OK;
 }
 

@@ -8,7 +8,8 @@
  * fails with verified = 0, the one line per point, a family of ceilings
  * whose variant with the DRAM roof role sets the run's measured bandwidth
  * (and one of no role sets nothing), and a context broken by a sticky
- * error stopping the run: no later point runs or is stored. */
+ * error stopping the run: no later point runs or is stored; and the data
+ * made ahead for a counter batch over several data sets. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,47 @@ static int call(wb_run_point *rp) {
     return wb_measure_calls.finish(rp, status, NULL, &e);
 }
 
+/* Data made ahead for a counter batch over several data sets
+ * (wb_measure_data_for): made once, found again, none past the slots or the
+ * device's free memory, and taken over by its point's own step 2 instead of
+ * being made twice; the rest freed when another data set is made. */
+static void test_data_ahead(const char *dir) {
+    char path[96];
+    snprintf(path, sizeof path, "%s/ahead.h5", dir);
+    broken_after = -1; /* a healthy context again */
+    wb_run r;
+    wb_err e = {""};
+    CHECK(wb_run_init(&r, 3, 0, &e) == WB_OK);
+    r.total = 2;
+    CHECK(wb_store_create(path, &r.store, &e) == WB_OK && wb_store_attr_str(r.store, "git_rev", "test", &e) == WB_OK);
+    snprintf(r.counters_off, sizeof r.counters_off, "off (test)");
+    wb_run_point first = point(&r, M_GOOD, 100, -1), next = point(&r, M_GOOD, 200, -1);
+    const int made = creates, gone = destroys;
+    CHECK(call(&first) == WB_OK && creates == made + 1);
+    CHECK(wb_measure_data_for(&r, &first) == r.cache_data); /* its own data */
+    void *ahead = wb_measure_data_for(&r, &next);
+    CHECK(ahead && creates == made + 2 && r.nahead == 1);
+    CHECK(wb_measure_data_for(&r, &next) == ahead && creates == made + 2); /* found, not made again */
+    for (int64_t n = 300; n < 300 + 10 * WB_DATA_AHEAD; n += 10) {
+        wb_run_point q = point(&r, M_GOOD, n, -1);
+        (void)wb_measure_data_for(&r, &q);
+    }
+    CHECK(r.nahead == WB_DATA_AHEAD && creates == made + 1 + WB_DATA_AHEAD); /* no more than the slots */
+    const double had = fake_free_bytes;
+    fake_free_bytes = 1000; /* the device is full: nothing is made */
+    wb_run_point big = point(&r, M_GOOD, 10000, -1);
+    CHECK(wb_measure_data_for(&r, &big) == NULL);
+    fake_free_bytes = had;
+    CHECK(call(&next) == WB_OK && r.cache_data == ahead && creates == made + 1 + WB_DATA_AHEAD);
+    CHECK(r.nahead == WB_DATA_AHEAD - 1 && destroys == gone + 1); /* the first point's data freed */
+    wb_store *st = r.store;
+    r.store = NULL;
+    CHECK(wb_store_close(st, &e) == WB_OK);
+    wb_run_free(&r);
+    CHECK(destroys == creates);
+    unlink(path);
+}
+
 int main(void) {
     char dir[] = "/tmp/wb_test_measure_XXXXXX", path[64];
     if (!mkdtemp(dir)) return 1;
@@ -244,6 +286,7 @@ int main(void) {
     }
     wb_results_free(&res);
     unlink(path);
+    test_data_ahead(dir);
     rmdir(dir);
     return TEST_DONE();
 }

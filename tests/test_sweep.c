@@ -1,6 +1,7 @@
 /* test_sweep.c - which points join a counter batch (wb_sweep_batch_after):
- * only selected, uncounted points of the leader's family and data, in run
- * order, passing over points of other data, ending with the family, capped. */
+ * only selected, uncounted points of the leader's family and of at most so
+ * many data sets, in run order, passing over points of other data, ending
+ * with the family, capped. */
 #include <string.h>
 
 #include "tests/check.h"
@@ -34,28 +35,39 @@ int main(void) {
     set(&pts[7], &fam_b, 100, 1, 0); /* another family: ends it */
     set(&pts[8], &fam_a, 100, 1, 0); /* past the end */
     set(&pts[9], &fam_a, 100, 1, 0);
-    int n = wb_sweep_batch_after(pts, 10, 0, idx, 16);
+    int n = wb_sweep_batch_after(pts, 10, 0, idx, 16, 1);
     CHECK(n == 3 && idx[0] == 1 && idx[1] == 4 && idx[2] == 6);
 
     /* The cap holds, in run order. */
-    n = wb_sweep_batch_after(pts, 10, 0, idx, 2);
+    n = wb_sweep_batch_after(pts, 10, 0, idx, 2, 1);
     CHECK(n == 2 && idx[0] == 1 && idx[1] == 4);
 
     /* Other data, selected, is passed over: the batch takes the leader's data after it. */
     set(&pts[5], &fam_a, 200, 1, 0);
-    n = wb_sweep_batch_after(pts, 10, 0, idx, 16);
+    n = wb_sweep_batch_after(pts, 10, 0, idx, 16, 1);
     CHECK(n == 3 && idx[0] == 1 && idx[1] == 4 && idx[2] == 6);
     /* and that point leads its own batch, of its data alone */
-    CHECK(wb_sweep_batch_after(pts, 10, 5, idx, 16) == 0);
+    CHECK(wb_sweep_batch_after(pts, 10, 5, idx, 16, 1) == 0);
 
     /* The last point leads a batch of itself alone; so does a leader whose family ends next. */
-    CHECK(wb_sweep_batch_after(pts, 10, 9, idx, 16) == 0);
-    CHECK(wb_sweep_batch_after(pts, 10, 6, idx, 16) == 0);
+    CHECK(wb_sweep_batch_after(pts, 10, 9, idx, 16, 1) == 0);
+    CHECK(wb_sweep_batch_after(pts, 10, 6, idx, 16, 1) == 0);
     /* A later leader of the other family's data takes its own points. */
-    n = wb_sweep_batch_after(pts, 10, 7, idx, 16);
+    n = wb_sweep_batch_after(pts, 10, 7, idx, 16, 1);
     CHECK(n == 0);
     set(&pts[8], &fam_b, 100, 1, 0);
-    n = wb_sweep_batch_after(pts, 10, 7, idx, 16);
+    n = wb_sweep_batch_after(pts, 10, 7, idx, 16, 1);
     CHECK(n == 1 && idx[0] == 8);
+
+    /* Over two data sets: the leader's and the first other one met (300),
+     * a third (200, twice) passed over, the points after it still joining. */
+    set(&pts[5], &fam_a, 200, 1, 0);
+    set(&pts[2], &fam_a, 300, 1, 0);
+    set(&pts[3], &fam_a, 200, 1, 0);
+    n = wb_sweep_batch_after(pts, 10, 0, idx, 16, 2);
+    CHECK(n == 4 && idx[0] == 1 && idx[1] == 2 && idx[2] == 4 && idx[3] == 6);
+    /* Three: the 200 points join too, and the family still ends the batch. */
+    n = wb_sweep_batch_after(pts, 10, 0, idx, 16, 3);
+    CHECK(n == 6 && idx[0] == 1 && idx[1] == 2 && idx[5] == 6);
     return TEST_DONE();
 }

@@ -74,8 +74,40 @@ static void drop_cache(wb_run *r) {
     r->cache_family = NULL;
 }
 
+static void drop_ahead(wb_run *r) {
+    for (int i = 0; i < r->nahead; i++) r->ahead[i].family->data_destroy(r->ahead[i].data);
+    r->nahead = 0;
+}
+
+/* The slot of a data set made ahead for p, or -1. */
+static int ahead_of(const wb_run *r, const wb_family *f, const wb_point *p) {
+    for (int i = 0; i < r->nahead; i++)
+        if (r->ahead[i].family == f && f->same_data(&r->ahead[i].point, p)) return i;
+    return -1;
+}
+
+void *wb_measure_data_for(wb_run *r, const wb_run_point *q) {
+    const wb_family *f = q->family;
+    if (r->cache_data && r->cache_family == f && f->same_data(&r->cache_point, &q->p)) return r->cache_data;
+    const int i = ahead_of(r, f, &q->p);
+    if (i >= 0) return r->ahead[i].data;
+    const int64_t free_b = wb_device_mem_free();
+    if (r->nahead == WB_DATA_AHEAD || free_b < 0 || f->device_bytes(&q->p) + WB_MEM_MARGIN_BYTES > (double)free_b)
+        return NULL;
+    void *d = NULL;
+    wb_err e;
+    const double t0 = wb_now_s();
+    const int rc = f->data_create(&q->p, r->seed, &d, &e);
+    wb_spent_add(r, f->name, WB_SPENT_DATA, wb_now_s() - t0);
+    r->ahead_made_s += wb_now_s() - t0;
+    if (rc != WB_OK) return NULL;
+    r->ahead[r->nahead++] = (struct wb_data_ahead){f, q->p, d};
+    return d;
+}
+
 void wb_run_free(wb_run *r) {
     drop_cache(r);
+    drop_ahead(r);
     free(r->samples);
     free(r->sample_clock);
     free(r->sample_events);
@@ -91,12 +123,14 @@ void wb_run_free(wb_run *r) {
 /* ---- setup: steps 1-6 ---- */
 
 /* 1: skip, with the reason kept in the row, a point whose bytes do not fit;
- * the cached data counts as available since it is freed or reused. */
+ * the cached data and the data made ahead count as available since step 2
+ * frees or reuses them. */
 static int step_skip_check(wb_run *r, const wb_run_point *rp, wb_err *e) {
     double need = rp->family->device_bytes(&rp->p);
     int64_t free_b = wb_device_mem_free();
     if (free_b < 0) return wb_fail(e, "cudaMemGetInfo failed");
     double avail = (double)free_b + (r->cache_data ? r->cache_family->device_bytes(&r->cache_point) : 0);
+    for (int i = 0; i < r->nahead; i++) avail += r->ahead[i].family->device_bytes(&r->ahead[i].point);
     if (need + WB_MEM_MARGIN_BYTES > avail)
         return wb_skip(e, "needs %.2f GB of device memory, %.2f GB available", need / 1e9, avail / 1e9);
     return WB_OK;
@@ -110,6 +144,15 @@ static int step_data(wb_run *r, const wb_run_point *rp, wb_err *e) {
         return WB_OK;
     }
     drop_cache(r);
+    const int i = ahead_of(r, f, &rp->p);
+    if (i >= 0) { /* made for a counter batch: taken over */
+        r->cache_family = f;
+        r->cache_point = r->ahead[i].point;
+        r->cache_data = r->data = r->ahead[i].data;
+        r->ahead[i] = r->ahead[--r->nahead];
+        return WB_OK;
+    }
+    drop_ahead(r); /* the batches that wanted them are behind; step 1 counted their memory as free */
     void *d = NULL;
     int rc = f->data_create(&rp->p, r->seed, &d, e);
     if (rc != WB_OK) return rc;

@@ -26,6 +26,8 @@
 #include "harness/run/timing.h"
 
 #define WB_CEILINGS_MAX 16
+/* Data sets a counter batch may hold beside the current one. */
+#define WB_DATA_AHEAD 3
 
 typedef struct wb_ceiling {
     char variant[24];
@@ -74,6 +76,15 @@ typedef struct wb_run {
     const wb_family *cache_family; /* data shared by points with the same data axes */
     wb_point cache_point;
     void *cache_data;
+    /* Data sets made ahead of their points for a counter batch over several
+     * (measure_counters.c), taken over by step 2 when their points come. */
+    struct wb_data_ahead {
+        const wb_family *family;
+        wb_point point;
+        void *data;
+    } ahead[WB_DATA_AHEAD];
+    int nahead;
+    double ahead_made_s;           /* wall time spent making them (data time, not counter pass) */
     wb_row *kept;                  /* stored rows with counters, re-derived at the end */
     int nkept, kept_cap;
 
@@ -102,6 +113,12 @@ extern const wb_gb_calls wb_measure_calls;
  * NaN with a note and a warning; WB_ERR only when the point cannot be
  * planned again after its batch. */
 int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e);
+/* The data of point q for a counter batch led by the current point: the
+ * current data when q shares it, a data set made ahead for an earlier
+ * batch, or a new one made now when a slot and the device's free memory
+ * allow; NULL otherwise (q is left out of the batch), or when making it
+ * failed (q's own step 2 then says why). */
+void *wb_measure_data_for(wb_run *r, const wb_run_point *q);
 /* After a plan, before the point's launches: the device state the plan asked
  * for (the L2 fetch granularity, wb_device_l2_fetch), its value in effect
  * written back into p. */

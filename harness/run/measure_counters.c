@@ -5,49 +5,56 @@
 
 #include "harness/run/measure.h"
 
-/* A counter batch: the current point and the next selected points that share
- * its data, planned copies of their points. */
+/* A counter batch: the current point and the next selected points of its
+ * data or of a few more data sets (made ahead, wb_measure_data_for), planned
+ * copies of their points with their data. */
 typedef struct batch_ctx {
     wb_run *r;
     const wb_family *f;
     int members;
     wb_point p[WB_COUNTERS_BATCH_MAX];
     wb_run_point *rp[WB_COUNTERS_BATCH_MAX];
+    void *data[WB_COUNTERS_BATCH_MAX];
 } batch_ctx;
 
 /* A plan leaves state that belongs to its point (kernel attributes, scratch,
- * a built table), so in a shared pass every member is planned again before
- * its range. */
+ * a built table, the L2 fetch granularity), so in a shared pass every member
+ * is planned again before its range. */
 static int member_prepare(void *ctx, int m, wb_err *e) {
     batch_ctx *b = ctx;
     if (b->members > 1 &&
-        (b->f->plan(b->r->data, &b->p[m], e) != WB_OK || wb_measure_apply_plan(&b->p[m], e) != WB_OK))
+        (b->f->plan(b->data[m], &b->p[m], e) != WB_OK || wb_measure_apply_plan(&b->p[m], e) != WB_OK))
         return WB_ERR;
-    return wb_timing_prepare(b->f, b->r->data, &b->p[m], &b->r->timing, e);
+    return wb_timing_prepare(b->f, b->data[m], &b->p[m], &b->r->timing, e);
 }
 
 static int member_launch(void *ctx, int m, wb_err *e) {
     batch_ctx *b = ctx;
-    return wb_timing_launch(b->f, b->r->data, &b->p[m], &b->r->timing, e);
+    return wb_timing_launch(b->f, b->data[m], &b->p[m], &b->r->timing, e);
 }
 
-/* The current point, then the selected points after it that reuse its data,
- * are not counted yet and plan. */
+/* The current point, then the selected points after it that are not
+ * counted yet, of its data or of up to WB_DATA_AHEAD more data sets, whose
+ * data can be had and which plan. */
 static void gather_batch(wb_run *r, wb_run_point *rp, batch_ctx *b) {
     b->r = r;
     b->f = rp->family;
     b->p[0] = r->row.p;
     b->rp[0] = rp;
+    b->data[0] = r->data;
     b->members = 1;
     int idx[WB_COUNTERS_BATCH_MAX];
-    const int n = wb_sweep_batch_after(r->pts, r->npts, rp->index, idx, WB_COUNTERS_BATCH_MAX - 1);
+    const int n = wb_sweep_batch_after(r->pts, r->npts, rp->index, idx, WB_COUNTERS_BATCH_MAX - 1, 1 + WB_DATA_AHEAD);
     for (int i = 0; i < n; i++) {
         wb_run_point *q = &r->pts[idx[i]];
+        void *data = wb_measure_data_for(r, q);
+        if (!data) continue; /* no room, or its data failed: counted alone later */
         wb_point p = q->p;
         wb_err pe;
-        if (rp->family->plan(r->data, &p, &pe) != WB_OK) continue; /* its own setup will say why */
+        if (rp->family->plan(data, &p, &pe) != WB_OK) continue; /* its own setup will say why */
         b->p[b->members] = p;
-        b->rp[b->members++] = q;
+        b->rp[b->members] = q;
+        b->data[b->members++] = data;
     }
 }
 
@@ -69,6 +76,7 @@ int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
     batch_ctx b;
     wb_counters out[WB_COUNTERS_BATCH_MAX];
     double t0 = wb_now_s();
+    const double made0 = r->ahead_made_s;
     gather_batch(r, rp, &b);
     wb_batch batch = {b.members, member_prepare, member_launch, &b};
     wb_err ce = {""};
@@ -80,7 +88,7 @@ int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
         ce.msg[0] = '\0';
         rc = wb_counters_collect_batch(r->counters, &batch, out, &failed, &ce);
     }
-    const double ms = (wb_now_s() - t0) * 1e3;
+    const double ms = (wb_now_s() - t0 - (r->ahead_made_s - made0)) * 1e3; /* data made ahead is data time */
     wb_spent_add(r, rp->family->name, WB_SPENT_COUNTERS, ms * 1e-3);
     *c = out[0];
     r->row.m.counter_pass_ms = ms / b.members;

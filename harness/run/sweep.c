@@ -275,17 +275,25 @@ int wb_sm_steps(const wb_device *d, int ks[WB_SM_STEPS]) {
     return n;
 }
 
-int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max) {
+int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max, int data_sets) {
     const wb_run_point *lead = &pts[from];
-    int n = 0;
+    int n = 0, reps[WB_BATCH_DATA_SETS_MAX], nreps = 1;
+    reps[0] = from;
+    if (data_sets > WB_BATCH_DATA_SETS_MAX) data_sets = WB_BATCH_DATA_SETS_MAX;
     for (int j = from + 1; j < npts && n < max; j++) {
         const wb_run_point *q = &pts[j];
         if (!q->selected || q->counted) continue;
         if (q->family != lead->family) break;
-        /* A point of other data is passed over, not an end: the family's
-         * later points of this data join (the quick sweep: 128 batches
-         * instead of 170, each ~0.3 s of Start/Stop over six passes). */
-        if (lead->family->same_data(&lead->p, &q->p)) idx[n++] = j;
+        /* A point of a data set the batch has, or of the next new one while
+         * it may take more; a point of yet another data set is passed over,
+         * not an end: the points after it may still join. */
+        int k = 0;
+        while (k < nreps && !lead->family->same_data(&pts[reps[k]].p, &q->p)) k++;
+        if (k == nreps) {
+            if (nreps >= data_sets) continue;
+            reps[nreps++] = j;
+        }
+        idx[n++] = j;
     }
     return n;
 }

@@ -51,10 +51,15 @@ int wb_sweep_points(const wb_selection *s, wb_sweep_kind k, const wb_device *d, 
                     wb_err *e);
 
 /* The points a counter batch led by pts[from] may take, in run order:
- * selected, not counted yet, of its family and data (same_data), passing
- * over points of other data, until the family ends, at most max. Writes their indices
- * into idx; returns how many. */
-int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max);
+ * selected, not counted yet, of its family, of at most data_sets data sets
+ * (same_data) with the leader's, the first ones met; points of other data
+ * are passed over, until the family ends, at most max. Writes their indices
+ * into idx; returns how many. A batch over several data sets holds them on
+ * the device at once (measure_counters.c): CUPTI's first Start of a batch
+ * costs ~0.2 s on the H200 (counters.h), and the default sweep's data sets
+ * hold 1 to 30 points. */
+#define WB_BATCH_DATA_SETS_MAX 8
+int wb_sweep_batch_after(const wb_run_point *pts, int npts, int from, int *idx, int max, int data_sets);
 
 /* With --n: WB_ERR when for some size no point fits the device's total
  * memory (the run would only skip). Points that fit total but not free
