@@ -7,14 +7,12 @@
 namespace {
 
 constexpr int FILL_BLOCK = 256, FILL_BLOCKS_PER_SM = 8;
-constexpr uint64_t CHUNK_MUL = 0xD1B54A32D192ED03ull;
 
 
 // Draw `draw` (0-based) of the stream of row `row`'s chunk.
 __device__ __forceinline__ uint64_t draw_of(const wb_fill_spec &f, int64_t row) {
     const uint64_t c = (uint64_t)(row / f.chunk), j = (uint64_t)(row % f.chunk);
-    const uint64_t seed = wb_splitmix((f.seed ^ ((c + f.chunk_salt) * CHUNK_MUL)) + WB_GOLDEN_GAMMA);
-    return wb_splitmix(seed + (j + 1) * WB_GOLDEN_GAMMA);
+    return wb_stream_draw(wb_chunk_stream(f.seed, c + f.chunk_salt), j);
 }
 
 __global__ void __launch_bounds__(FILL_BLOCK) fill_kernel(wb_fill_spec f, void *x, int64_t first, int64_t n) {

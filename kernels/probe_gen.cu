@@ -1,7 +1,7 @@
 // probe_gen.cu - the probe family's inputs on the GPU (see probe_gen.h). The
 // expressions are those of micro/probe_gen.c (payload, wb_probe_dim_val,
-// fact_chunk) and micro/exact.c (wb_chunk_seed), written again here as
-// fill.cu writes the fill's: the test holds the two sides equal.
+// fact_chunk), written again here as fill.cu writes the fill's (the streams
+// are splitmix.h's, shared): the test holds the two sides equal.
 #include "kernels/probe_gen.h"
 
 #include "kernels/launch.cuh"
@@ -11,12 +11,12 @@
 namespace {
 
 constexpr int GEN_BLOCK = 256, GEN_BLOCKS_PER_SM = 8;
-constexpr uint64_t CHUNK_MUL = 0xD1B54A32D192ED03ull;
 constexpr uint64_t FACT_SALT = 3; // the fact streams' seed is seed ^ 3 (fact_chunk)
 
-// payload(): the value of a passing key, a hash of it in [0, 2^30).
+// payload(): the value of a passing key, a hash of it in [0, 2^30) (the
+// first draw of the stream the key keys, as the host's wb_rng_next makes it).
 __device__ __forceinline__ int32_t payload(uint64_t seed, int64_t key) {
-    return (int32_t)(wb_splitmix((seed ^ ((uint64_t)key * CHUNK_MUL)) + WB_GOLDEN_GAMMA) & 0x3FFFFFFF);
+    return (int32_t)(wb_chunk_stream(seed, (uint64_t)key) & 0x3FFFFFFF);
 }
 
 // wb_rng_below's bound * draw >> 64, for a bound the launcher made nonzero.
@@ -48,8 +48,7 @@ __global__ void __launch_bounds__(GEN_BLOCK)
     unsigned long long sum = 0, packed = 0, matches = 0;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < g.n; i += (int64_t)gridDim.x * blockDim.x) {
         const uint64_t c = (uint64_t)(i / g.chunk), j = (uint64_t)(i % g.chunk);
-        const uint64_t stream = wb_splitmix(((g.seed ^ FACT_SALT) ^ (c * CHUNK_MUL)) + WB_GOLDEN_GAMMA);
-        const uint64_t z = wb_splitmix(stream + (j + 1) * WB_GOLDEN_GAMMA);
+        const uint64_t z = wb_stream_draw(wb_chunk_stream(g.seed ^ FACT_SALT, c), j);
         const bool hit = all_hit || wb_feistel_fwd(&g.row_rank, (uint64_t)i) < (uint64_t)g.hits;
         const uint64_t rank = hit ? below(z, passing) : passing + below(z, misses);
         const int64_t key = (int64_t)wb_feistel_inv(&g.dim_rank, rank);

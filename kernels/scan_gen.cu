@@ -8,14 +8,9 @@ namespace {
 
 constexpr int GEN_BLOCK = 256, GEN_BLOCKS_PER_SM = 8;
 
-// wb_chunk_seed (micro/exact.c): the first draw of seed ^ (c * constant)'s stream.
-__device__ __forceinline__ uint64_t chunk_seed(uint64_t seed, int64_t c) {
-    return wb_splitmix((seed ^ ((uint64_t)c * 0xD1B54A32D192ED03ull)) + WB_GOLDEN_GAMMA);
-}
-
-// wb_rng_below of draw j of the stream seeded `stream`: the high half of draw * bound.
+// wb_rng_below of draw j of a stream: the high half of draw * bound.
 __device__ __forceinline__ uint64_t below(uint64_t stream, uint64_t j, uint64_t bound) {
-    return bound ? __umul64hi(wb_splitmix(stream + (j + 1) * WB_GOLDEN_GAMMA), bound) : 0;
+    return bound ? __umul64hi(wb_stream_draw(stream, j), bound) : 0;
 }
 
 __global__ void __launch_bounds__(GEN_BLOCK) gen_kernel(wb_scan_gen g, int32_t *c0, int32_t *c1, int32_t *c2, int32_t *c3) {
@@ -24,7 +19,7 @@ __global__ void __launch_bounds__(GEN_BLOCK) gen_kernel(wb_scan_gen g, int32_t *
     const int64_t lo_out = g.q.date_lo > g.date_min ? (int64_t)g.q.date_lo - g.date_min : 0;
     const int64_t hi_out = g.q.date_hi < g.date_max ? (int64_t)g.date_max - g.q.date_hi : 0;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < g.n; i += (int64_t)gridDim.x * blockDim.x) {
-        const uint64_t s = chunk_seed(g.seed, i / g.chunk), j = (uint64_t)(i % g.chunk) * draws;
+        const uint64_t s = wb_chunk_stream(g.seed, (uint64_t)(i / g.chunk)), j = (uint64_t)(i % g.chunk) * draws;
         if ((int64_t)wb_perm_at(&g.perm, (uint64_t)i) < g.k) {
             c0[i] = g.q.date_lo + (int32_t)below(s, j, date_span);
         } else { // date_outside: below the range, then above it

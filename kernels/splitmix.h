@@ -23,4 +23,15 @@ static inline WB_SPLITMIX_HD uint64_t wb_splitmix(uint64_t z) {
     return z ^ (z >> 31);
 }
 
+/* The parallel fills' streams (micro/exact.h, wb_chunk_seed): chunk c of a
+ * fill seeded `seed` draws from the stream this returns, and draw j of a
+ * stream (wb_rng_at, micro/data.h) is wb_stream_draw(stream, j): any row's
+ * draws can be made on their own, on the host or a GPU thread. */
+static inline WB_SPLITMIX_HD uint64_t wb_chunk_stream(uint64_t seed, uint64_t chunk) {
+    return wb_splitmix((seed ^ (chunk * 0xD1B54A32D192ED03ull)) + WB_GOLDEN_GAMMA);
+}
+static inline WB_SPLITMIX_HD uint64_t wb_stream_draw(uint64_t stream, uint64_t j) {
+    return wb_splitmix(stream + (j + 1) * WB_GOLDEN_GAMMA);
+}
+
 #endif

@@ -18,7 +18,7 @@
  * same draws on the GPU, tests/test_gpu_fill.c holds the two equal). */
 static inline uint64_t wb_rng_next(uint64_t *s) { return wb_splitmix(*s += WB_GOLDEN_GAMMA); }
 /* Draw j (0-based) of the stream that wb_rng_next walks from seed. */
-static inline uint64_t wb_rng_at(uint64_t seed, uint64_t j) { return wb_splitmix(seed + (j + 1) * WB_GOLDEN_GAMMA); }
+static inline uint64_t wb_rng_at(uint64_t seed, uint64_t j) { return wb_stream_draw(seed, j); }
 /* Uniform in [0, bound). */
 static inline uint64_t wb_rng_below(uint64_t *s, uint64_t bound) {
     return bound ? (uint64_t)(((unsigned __int128)wb_rng_next(s) * bound) >> 64) : 0;

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "kernels/splitmix.h"
 #include "micro/data.h"
 
 void wb_perm_init(wb_perm *p, uint64_t n, uint64_t seed) {
@@ -28,7 +29,4 @@ int64_t wb_exact_k(int64_t n, double s) {
     return k < 0 ? 0 : k > n ? n : k;
 }
 
-uint64_t wb_chunk_seed(uint64_t seed, int64_t chunk_index) {
-    uint64_t s = seed ^ ((uint64_t)chunk_index * 0xD1B54A32D192ED03ull);
-    return wb_rng_next(&s);
-}
+uint64_t wb_chunk_seed(uint64_t seed, int64_t chunk_index) { return wb_chunk_stream(seed, (uint64_t)chunk_index); }

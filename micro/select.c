@@ -14,9 +14,11 @@
 
 #include "kernels/select.h"
 #include "kernels/select_check.h"
+#include "kernels/select_gen.h"
 #include "kernels/tile_shape.h"
 #include "micro/data.h"
 #include "micro/exact.h"
+#include "micro/fingerprint.h"
 #include "harness/run/family.h"
 #include "micro/select_ref.h"
 
@@ -34,11 +36,15 @@ typedef struct select_data {
     wb_placed count; /* the count (the atomics' cursor), moved by each reset (data.h) */
     void *d_temp;
     size_t temp_cap;
-    int32_t *h_buf; /* pinned: the input on its way up, then every result on its way down */
     int32_t *h_in;  /* layout=host: the input, pinned, copied up by every launch; NULL otherwise */
-    int32_t *ref;   /* the k selected values in input order */
+    wb_select_gen gen; /* the input's spec: made on the GPU, the expected output from it on the host */
+    uint64_t print;    /* the fingerprint an output in input order must have (all n slots) */
+    void *d_print;     /* wb_print_gpu's scratch */
+    void *d_check;     /* the GPU check's bitmap and counter (kernels/select_check.h) */
+    /* The host comparison's, made on its first use (a check the GPU's could not pass) */
+    int32_t *h_buf;    /* the result read back */
+    int32_t *ref;      /* the k selected values in input order */
     wb_select_seen seen;
-    void *d_check;  /* the GPU check's bitmap and counter (kernels/select_check.h) */
 } select_data;
 
 static int is_atomic(int v) { return v == WB_SELECT_IF_ATOMIC || v == WB_SELECT_PRED_ATOMIC; }
@@ -220,8 +226,9 @@ static void select_data_destroy(void *vd) {
     wb_placed_free(&d->count);
     wb_dev_free(d->d_temp);
     wb_dev_free(d->d_check);
-    if (d->h_buf) (void)cudaFreeHost(d->h_buf); /* teardown: nothing to report to */
-    if (d->h_in) (void)cudaFreeHost(d->h_in);
+    wb_dev_free(d->d_print);
+    if (d->h_in) (void)cudaFreeHost(d->h_in); /* teardown: nothing to report to */
+    free(d->h_buf);
     free(d->ref);
     wb_select_seen_free(&d->seen);
     free(d);
@@ -232,6 +239,11 @@ static uint64_t data_seed(uint64_t run_seed, const wb_point *p) {
     return wb_rng_next(&s);
 }
 
+/* The input is made on the GPU (kernels/select_gen.h, the host fill's values
+ * bit for bit) and never held by the host but for regime A; what an output
+ * must hold comes from the input's spec (wb_select_expected): its count k,
+ * the multiset 0..k-1 the GPU check of unordered outputs holds them to, and
+ * the fingerprint of the output in input order. */
 static int select_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     if (p->n > INT32_MAX) return wb_skip(e, "%lld rows: the distinct int32 selected values need n <= %d", (long long)p->n, INT32_MAX);
@@ -239,33 +251,47 @@ static int select_data_create(const wb_point *p, uint64_t run_seed, void **out, 
     if (!d) return wb_fail(e, "calloc(select data) failed");
     d->n = p->n;
     size_t bytes = (size_t)d->n * sizeof(int32_t);
-    if (WB_CUDA(e, cudaMallocHost((void **)&d->h_buf, bytes ? bytes : sizeof(int32_t))) != WB_OK) goto fail;
-    d->k = wb_select_fill(d->h_buf, d->n, p->selectivity, data_seed(run_seed, p), e);
-    if (d->k < 0) goto fail;
-    if (!(d->ref = wb_host_alloc((size_t)d->k * sizeof(int32_t), "select reference", e))) goto fail;
-    int64_t count = wb_select_reference(d->h_buf, d->n, (int32_t)d->k, d->ref, e);
+    if (wb_select_gen_of(d->n, p->selectivity, data_seed(run_seed, p), &d->gen, e) != WB_OK) goto fail;
+    d->k = d->gen.k;
+    const int64_t count = wb_select_expected(&d->gen, NULL, &d->print, e);
     if (count < 0) goto fail;
     if (count != d->k) {
         wb_fail(e, "select generator: %lld values below v = %lld, expected exactly %lld", (long long)count,
                 (long long)d->k, (long long)d->k);
         goto fail;
     }
-    if (wb_select_seen_alloc(&d->seen, d->k, e) || wb_select_ref_is_permutation(d->ref, d->k, &d->seen, e) ||
-        wb_dev_alloc((void **)&d->d_in, bytes, "select input", e) ||
+    if (wb_dev_alloc((void **)&d->d_in, bytes, "select input", e) ||
         wb_dev_alloc((void **)&d->d_out, bytes, "select output", e) ||
         wb_dev_alloc(&d->d_check, wb_select_check_bytes(d->k), "select check", e) ||
+        wb_dev_alloc(&d->d_print, WB_PRINT_SCRATCH_BYTES, "select output fingerprint", e) ||
         wb_placed_alloc(&d->count, sizeof(unsigned long long), "select count", e) ||
-        wb_upload(d->d_in, d->h_buf, bytes, e))
+        WB_CUDA(e, wb_select_gen_gpu(&d->gen, d->d_in, 0)) || WB_CUDA(e, cudaDeviceSynchronize()))
         goto fail;
     if (is_host(p)) {
-        if (WB_CUDA(e, cudaMallocHost((void **)&d->h_in, bytes ? bytes : sizeof(int32_t))) != WB_OK) goto fail;
-        memcpy(d->h_in, d->h_buf, bytes);
+        if (WB_CUDA(e, cudaMallocHost((void **)&d->h_in, bytes ? bytes : sizeof(int32_t))) != WB_OK ||
+            (bytes && wb_download(d->h_in, d->d_in, bytes, e)))
+            goto fail;
     }
     *out = d;
     return WB_OK;
 fail:
     select_data_destroy(d);
     return WB_ERR;
+}
+
+/* The host comparison's buffers and reference, on its first use. */
+static int host_check_ready(select_data *d, wb_err *e) {
+    if (d->h_buf) return WB_OK;
+    int32_t *buf = wb_host_alloc((size_t)(d->n ? d->n : 1) * sizeof(int32_t), "select result copy", e);
+    int32_t *ref = buf ? wb_host_alloc((size_t)(d->k ? d->k : 1) * sizeof(int32_t), "select reference", e) : NULL;
+    const int64_t k = ref ? wb_select_expected(&d->gen, ref, NULL, e) : -1;
+    if (k >= 0 && k != d->k) wb_fail(e, "select reference: %lld selected values, expected %lld", (long long)k, (long long)d->k);
+    if (k != d->k || wb_select_seen_alloc(&d->seen, d->k, e) || wb_select_ref_is_permutation(ref, d->k, &d->seen, e)) {
+        free(buf), free(ref);
+        return WB_ERR;
+    }
+    d->h_buf = buf, d->ref = ref;
+    return WB_OK;
 }
 
 static int select_plan(void *vd, wb_point *p, wb_err *e) {
@@ -311,9 +337,10 @@ static int select_launch(void *vd, const wb_point *p, cudaStream_t s, wb_err *e)
 }
 
 /* An output in any order with the expected count is checked on the GPU
- * (kernels/select_check.h: exact, against the reference's multiset); one in
- * input order, or one the GPU check fails, goes to the host comparison, which
- * also names what is wrong. */
+ * (kernels/select_check.h: exact, against the multiset 0..k-1), one in input
+ * order by its fingerprint against the expected one (kernels/fingerprint.h);
+ * one either check fails goes to the host comparison, which decides and
+ * names what is wrong. */
 static int select_verify(void *vd, const wb_point *p, wb_err *e) {
     select_data *d = vd;
     unsigned long long count = 0, bad = 1;
@@ -327,7 +354,12 @@ static int select_verify(void *vd, const wb_point *p, wb_err *e) {
             return WB_ERR;
         if (bad == 0) return WB_OK;
     }
-    if (wb_download(d->h_buf, d->d_out, (size_t)d->n * sizeof(int32_t), e)) return WB_ERR;
+    if (ordered && got == d->k) { /* every slot's fingerprint, the poisoned ones from k on included */
+        uint64_t print = 0;
+        if (WB_CUDA(e, wb_print_gpu(d->d_out, d->n, 4, 0, d->d_print, &print, 0))) return WB_ERR;
+        if (print == d->print) return WB_OK;
+    }
+    if (host_check_ready(d, e) || wb_download(d->h_buf, d->d_out, (size_t)d->n * sizeof(int32_t), e)) return WB_ERR;
     return wb_select_compare(d->h_buf, d->n, got, d->ref, d->k, ordered, &d->seen, e);
 }
 

@@ -3,39 +3,101 @@
  * serial bitmap pass alone would take seconds per point. */
 #include "micro/select_ref.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "micro/data.h"
 #include "micro/exact.h"
+#include "micro/fingerprint.h"
 
 #define CHUNK ((int64_t)1 << 20)
 
 typedef struct fill_ctx {
     int32_t *x;
-    int64_t k;
-    uint64_t seed;
-    wb_perm perm;
+    const wb_select_gen *g;
 } fill_ctx;
 
+/* One draw per row, used by the rows that are not selected: so that row i's
+ * value needs no other row's draws (kernels/select_gen.cu makes the same). */
 static void fill_chunk(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
     fill_ctx *f = vctx;
+    const wb_select_gen *g = f->g;
     (void)worker;
-    uint64_t rng = wb_chunk_seed(f->seed, c);
-    const uint64_t span = (uint64_t)INT32_MAX - (uint64_t)f->k + 1;
+    uint64_t rng = wb_chunk_seed(g->seed, c);
+    const uint64_t span = (uint64_t)INT32_MAX - (uint64_t)g->k + 1;
     for (int64_t i = begin; i < end; i++) {
-        uint64_t r = wb_perm_at(&f->perm, (uint64_t)i);
-        f->x[i] = (int32_t)((int64_t)r < f->k ? (int64_t)r : f->k + (int64_t)wb_rng_below(&rng, span));
+        uint64_t r = wb_perm_at(&g->perm, (uint64_t)i), other = wb_rng_below(&rng, span);
+        f->x[i] = (int32_t)((int64_t)r < g->k ? (int64_t)r : g->k + (int64_t)other);
     }
 }
 
-int64_t wb_select_fill(int32_t *x, int64_t n, double s, uint64_t seed, wb_err *e) {
+int wb_select_gen_of(int64_t n, double s, uint64_t seed, wb_select_gen *g, wb_err *e) {
     if (n < 0 || n > INT32_MAX) return wb_fail(e, "select input of %lld rows: int32 values need n <= %d", (long long)n, INT32_MAX);
-    fill_ctx f = {.x = x, .k = wb_exact_k(n, s), .seed = seed};
-    wb_perm_init(&f.perm, (uint64_t)n, seed);
+    *g = (wb_select_gen){.n = n, .k = wb_exact_k(n, s), .chunk = CHUNK, .seed = seed};
+    wb_perm_init(&g->perm, (uint64_t)n, seed);
+    return WB_OK;
+}
+
+int64_t wb_select_fill(int32_t *x, int64_t n, double s, uint64_t seed, wb_err *e) {
+    wb_select_gen g;
+    if (wb_select_gen_of(n, s, seed, &g, e) != WB_OK) return -1;
+    fill_ctx f = {.x = x, .g = &g};
     wb_par_chunks(n, CHUNK, fill_chunk, &f);
-    return f.k;
+    return g.k;
+}
+
+/* The expected output from the permutation alone (no input held): pass 1
+ * counts each chunk's selected rows, pass 2 knows each one's output slot. */
+typedef struct expect_ctx {
+    const wb_select_gen *g;
+    int64_t *at;         /* per chunk: count, then first slot */
+    int32_t *ref;        /* NULL: not written */
+    _Atomic uint64_t *print; /* NULL: not summed */
+} expect_ctx;
+
+static void expect_count(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
+    expect_ctx *x = vctx;
+    (void)worker;
+    int64_t k = 0;
+    for (int64_t i = begin; i < end; i++) k += (int64_t)wb_perm_at(&x->g->perm, (uint64_t)i) < x->g->k;
+    x->at[c] = k;
+}
+
+static void expect_write(void *vctx, int worker, int64_t c, int64_t begin, int64_t end) {
+    expect_ctx *x = vctx;
+    (void)worker;
+    int64_t slot = x->at[c];
+    uint64_t sum = 0;
+    for (int64_t i = begin; i < end; i++) {
+        const int64_t r = (int64_t)wb_perm_at(&x->g->perm, (uint64_t)i);
+        if (r >= x->g->k) continue;
+        if (x->ref) x->ref[slot] = (int32_t)r;
+        sum += wb_print_term((uint64_t)slot, (uint32_t)r);
+        slot++;
+    }
+    if (x->print) atomic_fetch_add_explicit(x->print, sum, memory_order_relaxed);
+}
+
+int64_t wb_select_expected(const wb_select_gen *g, int32_t *ref, uint64_t *print, wb_err *e) {
+    const int64_t chunks = (g->n + CHUNK - 1) / CHUNK;
+    _Atomic uint64_t sum;
+    atomic_init(&sum, 0);
+    expect_ctx x = {.g = g, .ref = ref, .print = print ? &sum : NULL,
+                    .at = wb_host_alloc((size_t)(chunks ? chunks : 1) * sizeof(int64_t), "select expected chunks", e)};
+    if (!x.at) return -1;
+    wb_par_chunks(g->n, CHUNK, expect_count, &x);
+    int64_t total = 0;
+    for (int64_t c = 0; c < chunks; c++) {
+        const int64_t k = x.at[c];
+        x.at[c] = total;
+        total += k;
+    }
+    wb_par_chunks(g->n, CHUNK, expect_write, &x);
+    free(x.at);
+    if (print) *print = atomic_load(&sum) + wb_print_fill(g->n - total, 4, 0xFF, total);
+    return total;
 }
 
 typedef struct ref_ctx {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
+#include "kernels/select_gen.h"
 
 /* Every output slot holds this before a checked run; inputs are never negative. */
 #define WB_SELECT_POISON (-1)
@@ -18,6 +19,16 @@
  * uniform values in [k, INT32_MAX]. n must be <= INT32_MAX. Returns k, or -1
  * with e set (x is then unchanged). */
 int64_t wb_select_fill(int32_t *x, int64_t n, double s, uint64_t seed, wb_err *e);
+/* The same input as a spec for the GPU fill (kernels/select_gen.h), which
+ * makes the values wb_select_fill would. WB_ERR for n outside [0, INT32_MAX]. */
+int wb_select_gen_of(int64_t n, double s, uint64_t seed, wb_select_gen *g, wb_err *e);
+/* What an output in input order must hold, from the spec alone (the input
+ * is not read): ref[0, k) (NULL: not written) = the selected values in input
+ * order, which wb_select_reference of the input gives too, and *print (NULL:
+ * not summed) = the fingerprint (kernels/fingerprint.h) of all n output
+ * slots, those from k on holding WB_SELECT_POISON. Returns the selected
+ * count (k), or -1 with e set when out of memory. */
+int64_t wb_select_expected(const wb_select_gen *g, int32_t *ref, uint64_t *print, wb_err *e);
 
 /* The CPU reference: writes the values of x below v to ref (NULL: count only)
  * in input order and returns their count; -1 with e set when its chunk table

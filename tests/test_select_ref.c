@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "micro/exact.h"
+#include "micro/fingerprint.h"
 #include "micro/select_ref.h"
 #include "tests/check.h"
 
@@ -67,6 +68,16 @@ static void test_fill_is_exact(void) {
             CHECK(wb_select_seen_alloc(&seen, k, &e) == WB_OK);
             CHECK(wb_select_ref_is_permutation(ref, k, &seen, &e) == WB_OK);
             wb_select_seen_free(&seen);
+            /* The expected output from the spec alone: the same values in the
+             * same order, and the fingerprint of them with the poisoned tail. */
+            wb_select_gen g;
+            int32_t *from_spec = malloc((size_t)(n ? n : 1) * sizeof *from_spec);
+            uint64_t print = 0;
+            CHECK(wb_select_gen_of(n, sels[b], 99, &g, &e) == WB_OK && g.k == k);
+            CHECK(wb_select_expected(&g, from_spec, &print, &e) == k && memcmp(from_spec, ref, (size_t)k * 4) == 0);
+            for (int64_t j = k; j < n; j++) from_spec[j] = WB_SELECT_POISON;
+            CHECK(print == wb_print_host(from_spec, n, 4, 0));
+            free(from_spec);
             free(x);
             free(ref);
         }
