@@ -9,7 +9,8 @@ bitmap form in two experiments, each two files from one board (the key
 stream loaded a tile ahead or not; the L2's 64- or 32-byte fetch); then the
 partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
 apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
-against the file's cudaMemcpy ceiling."""
+against the file's cudaMemcpy ceiling, and against the memcpy variant of the
+same size; then the default run's time split, run by run."""
 import os
 import sys
 
@@ -140,9 +141,52 @@ def transform_table(path):
               f"{r['gbps_model']:.0f} | {r['gbps_model'] / memcpy:.3f} |")
 
 
+def transform_vs_memcpy(path):
+    """The best scalar or vector form against the file's memcpy variant at the
+    same size and dtype: cudaMemcpyAsync of the same bytes (fastest shape)."""
+    attrs, pts = rows(path)
+    print(f"== {path}: revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}, "
+          f"the ceiling's one 2 GiB cudaMemcpy {attrs['ceiling_memcpy_gbps']:.0f} GB/s")
+    print("| n | dtype | memcpy ms (GB/s) | best scalar/vector form (shape) ms (GB/s) | vs memcpy | vs the ceiling |")
+    print("|---|---|---|---|---|---|")
+    memcpy, best = {}, {}
+    for r in pts:
+        name = r["name"].decode()
+        key = (int(r["n"]), r["dtype"].decode())
+        if name.startswith("transform/memcpy/"):
+            memcpy[key] = r
+        elif name.startswith(("transform/scalar/", "transform/vec")) and r["sm_limit"] <= 0:
+            if key not in best or r["time_median_ms"] < best[key]["time_median_ms"]:
+                best[key] = r
+    for key in sorted(set(memcpy) & set(best)):
+        m, b = memcpy[key], best[key]
+        print(f"| 2^{key[0].bit_length() - 1} | {key[1]} | {m['time_median_ms']:.4f} ({m['gbps_model']:.0f}) | "
+              f"{b['variant'].decode()} ILP {b['ilp']}, block {b['block']} {b['time_median_ms']:.4f} "
+              f"({b['gbps_model']:.0f}) | {m['time_median_ms'] / b['time_median_ms']:.3f} | "
+              f"{b['gbps_model'] / attrs['ceiling_memcpy_gbps']:.3f} |")
+
+
+def default_runs(paths):
+    """The default run's time split, run by run (their --summary-json files)."""
+    import json
+    print("| revision | file | points | wall s | data s | verify s | counter pass s | timing pass s | counter / timing |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for path in paths:
+        with open(os.path.join(HERE, path)) as f:
+            s = json.load(f)
+        t = s["time"]["total"]
+        rev = os.path.basename(s["results_file"]).split("-")[1].split(".")[0]
+        print(f"| {rev} | {path} | {t['points']} | {s['time']['wall_s']:.1f} | {t['data_s']:.1f} | "
+              f"{t['verify_s']:.1f} | {t['counter_pass_s']:.1f} | {t['timing_pass_s']:.1f} | "
+              f"{t['counter_pass_s'] / t['timing_pass_s']:.3f} |")
+
+
 if __name__ == "__main__":
     ssb_table("ssb-sf100-c019eac.h5")
     pair("the key stream a tile ahead", "ssb-queue-ec82fa7.h5", "ssb-queue-ahead-ec82fa7.h5", "queue", "ahead")
     pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
     probe_table("probe-2to28-c019eac.h5")
     transform_table("transform-ae130f2.h5")
+    transform_vs_memcpy("transform-memcpy-4a8b068.h5")
+    default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
+                  "../h200/baseline-quick-summary.json"])
