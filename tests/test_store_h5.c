@@ -443,11 +443,12 @@ static void check_places_records(void) {
     char path[1024];
     wb_results r;
     wb_err e = {""};
-    snprintf(path, sizeof path, "%s/results/h200/20261201T095837Z-27456bd.h5", src ? src : ".");
+    /* A record from before the column (schema 1) reads -1: not recorded. */
+    snprintf(path, sizeof path, "%s/results/h200/20261130T011431Z-0dafc16.h5", src ? src : ".");
     CHECK(wb_results_open(path, &r, &e) == WB_OK);
     int unrecorded = 1;
     for (int64_t i = 0; i < r.nrows; i++) unrecorded &= r.rows[i].p.places == -1;
-    CHECK(unrecorded && r.nrows == 1942);
+    CHECK(unrecorded && r.nrows == 1434);
     wb_results_free(&r);
     snprintf(path, sizeof path, "%s/results/h200/20261201T111332Z-5280b51.h5", src ? src : ".");
     check_placed(path, 4);
@@ -546,8 +547,8 @@ static void test_schema6(void) {
 /* Every committed record of schema 1-5 gives its ceilings through
  * wb_results_ceiling as through the attribute it holds. */
 static void check_record_ceilings(void) {
-    static const char *const records[] = {"h200/20261130T011431Z-0dafc16.h5", "h200/20261201T095837Z-27456bd.h5",
-                                          "h200/20261201T111332Z-5280b51.h5", "h200/20261201T122005Z-47c0bec.h5"};
+    static const char *const records[] = {"h200/20261130T011431Z-0dafc16.h5", "h200/20261201T111332Z-5280b51.h5",
+                                          "h200/20261201T122005Z-47c0bec.h5"};
     const char *src = getenv("WB_SOURCE_DIR");
     for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
         char path[1024];
