@@ -1,8 +1,8 @@
 # fig-transform.gp - reproduces seed 000 section 7 (transform_kernel): scalar
 # against vectorized (4/8/16-byte) loads and stores over ILP 1..16, as achieved
 # bandwidth in percent of this GPU's measured DRAM copy ceiling (a transform
-# reads and writes, like the copy stream); CUB DeviceTransform and other
-# library peers, which have no ILP axis, are drawn flat across the range
+# reads and writes, like the copy stream); CUB DeviceTransform and cudaMemcpy
+# of the same bytes (the memcpy variant), which have no ILP axis, are drawn flat across the range
 # (dotted). The suite measures one n, each series at its fastest occupancy.
 # Reads DATA/fig-transform.dat: series ilp pct_of_ceiling gbps ceiling_gbps
 # peer n (one block per variant/vector width; peer = 1 for library peers),
@@ -28,7 +28,7 @@ do for [b = 1:NB] { stats F index (b - 1) using 2 nooutput; NPTS[b] = STATS_reco
 one(b) = NPTS[b] == 1 && PEER[b] == 0
 peer_dash(b) = PEER[b] > 0 ? 3 : 1
 pair_ps(b) = (int(b) - 1) % 2 == 1 ? 2.2 : 1.5
-tr_title(b) = esc(SER[b]) . (PEER[b] > 0 ? " (library peer at the same n, no ILP axis)" : (one(b) ? sprintf(" (measured at ILP %g only)", X1[b]) : ""))
+tr_title(b) = esc(SER[b]) . (PEER[b] > 0 ? " (its own launch at the same n: no ILP axis)" : (one(b) ? sprintf(" (measured at ILP %g only)", X1[b]) : ""))
 W = 1000; H = 680
 
 do for [t = 1:3] {
