@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(FILL_BLOCK) fill_kernel(wb_fill_spec f, void *
             const double u = __dmul_rn((double)(z >> 11), 1.0 / 9007199254740992.0);
             static_cast<double *>(x)[i] = __dadd_rn(f.dlo, __dmul_rn(__dadd_rn(f.dhi, -f.dlo), u));
         } else {
-            const uint64_t v = (uint64_t)f.lo + (f.span ? __umul64hi(z, f.span) : 0);
+            const uint64_t v = (uint64_t)f.lo + (f.span ? wb_mulhi(z, f.span) : 0);
             if (f.type == WB_FILL_I32) static_cast<int32_t *>(x)[i] = (int32_t)v;
             else static_cast<int64_t *>(x)[i] = (int64_t)v;
         }
@@ -35,13 +35,9 @@ __global__ void __launch_bounds__(FILL_BLOCK) fill_kernel(wb_fill_spec f, void *
 extern "C" cudaError_t wb_fill_gpu(const wb_fill_spec *spec, void *x, int64_t first, int64_t n, cudaStream_t s) {
     if (n <= 0) return cudaSuccess;
     if (spec->chunk <= 0 || spec->type < WB_FILL_I32 || spec->type > WB_FILL_F64) return cudaErrorInvalidValue;
-    int dev = 0, sms = 0;
-    cudaError_t c;
-    if ((c = cudaGetDevice(&dev)) != cudaSuccess ||
-        (c = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-        return c;
-    const int64_t need = (n + FILL_BLOCK - 1) / FILL_BLOCK;
-    const int grid = (int)(need < (int64_t)sms * FILL_BLOCKS_PER_SM ? need : (int64_t)sms * FILL_BLOCKS_PER_SM);
+    int grid = 0;
+    const cudaError_t c = wb_helper_grid(n, FILL_BLOCK, FILL_BLOCKS_PER_SM, &grid);
+    if (c != cudaSuccess) return c;
     fill_kernel<<<grid, FILL_BLOCK, 0, s>>>(*spec, x, first, n);
     return wb_launched();
 }

@@ -22,14 +22,11 @@ extern "C" cudaError_t wb_print_gpu(const void *x, int64_t n, int elem, int64_t 
                                     cudaStream_t s) {
     if (elem != 4 && elem != 8) return cudaErrorInvalidValue;
     unsigned long long *out = static_cast<unsigned long long *>(scratch), host = 0;
-    int dev = 0, sms = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int grid = 0;
+    cudaError_t e = wb_helper_grid(n, PRINT_BLOCK, PRINT_BLOCKS_PER_SM, &grid);
     if (e == cudaSuccess) e = cudaMemsetAsync(out, 0, sizeof *out, s);
     if (e != cudaSuccess) return e;
     if (n > 0) {
-        const int64_t need = (n + PRINT_BLOCK - 1) / PRINT_BLOCK, most = (int64_t)sms * PRINT_BLOCKS_PER_SM;
-        const int grid = (int)(need < most ? need : most);
         if (elem == 4) print_kernel<<<grid, PRINT_BLOCK, 0, s>>>(static_cast<const uint32_t *>(x), n, first, out);
         else print_kernel<<<grid, PRINT_BLOCK, 0, s>>>(static_cast<const unsigned long long *>(x), n, first, out);
         if ((e = wb_launched()) != cudaSuccess) return e;

@@ -102,3 +102,17 @@ cudaError_t wb_plan_kernel(Kernel kernel, wb_launch *l, int64_t n_items, int64_t
 
 // Launch error of the kernel just enqueued (configuration errors surface here).
 inline cudaError_t wb_launched() { return cudaGetLastError(); }
+
+// The grid of a grid-stride helper kernel (input fills, GPU references and
+// checks: not measured): enough blocks of `block` threads for `items`
+// items, at most blocks_per_sm per SM, at least one. Returns the device
+// query's error.
+inline cudaError_t wb_helper_grid(int64_t items, int block, int blocks_per_sm, int *grid) {
+    int dev = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess) return e;
+    const int64_t need = (items + block - 1) / block, most = (int64_t)sms * blocks_per_sm;
+    *grid = (int)(need < 1 ? 1 : need < most ? need : most);
+    return cudaSuccess;
+}

@@ -1,6 +1,8 @@
 // probe_check.cu - the partitioned keys' summary on the GPU (see probe_check.h).
 #include "kernels/probe_check.h"
 
+#include "kernels/launch.cuh"
+
 namespace {
 
 constexpr int CHECK_BLOCK = 256, CHECK_BLOCKS_PER_SM = 8;
@@ -79,12 +81,9 @@ extern "C" cudaError_t wb_probe_parts_check(const int32_t *keys, int64_t n, int 
             cudaSuccess)
         return c;
     if (n > 0) {
-        int dev = 0, sms = 0;
-        if ((c = cudaGetDevice(&dev)) != cudaSuccess ||
-            (c = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+        int grid = 0; /* a warp a task of SEG keys */
+        if ((c = wb_helper_grid((n + SEG - 1) / SEG, CHECK_BLOCK / 32, CHECK_BLOCKS_PER_SM, &grid)) != cudaSuccess)
             return c;
-        const int64_t tasks = (n + SEG - 1) / SEG, need = (tasks + CHECK_BLOCK / 32 - 1) / (CHECK_BLOCK / 32);
-        const int grid = (int)(need < (int64_t)sms * CHECK_BLOCKS_PER_SM ? need : (int64_t)sms * CHECK_BLOCKS_PER_SM);
         summary_kernel<<<grid, CHECK_BLOCK, 0, s>>>(keys, n, partitions, shift, d_start, out);
         if ((c = cudaGetLastError()) != cudaSuccess) return c;
     }

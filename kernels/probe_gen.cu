@@ -19,8 +19,6 @@ __device__ __forceinline__ int32_t payload(uint64_t seed, int64_t key) {
     return (int32_t)(wb_chunk_stream(seed, (uint64_t)key) & 0x3FFFFFFF);
 }
 
-// wb_rng_below's bound * draw >> 64, for a bound the launcher made nonzero.
-__device__ __forceinline__ uint64_t below(uint64_t z, uint64_t bound) { return __umul64hi(z, bound); }
 
 __global__ void __launch_bounds__(GEN_BLOCK) dim_kernel(wb_probe_gen_params g, int32_t *keys, int32_t *vals) {
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < g.dim_rows;
@@ -50,7 +48,7 @@ __global__ void __launch_bounds__(GEN_BLOCK)
         const uint64_t c = (uint64_t)(i / g.chunk), j = (uint64_t)(i % g.chunk);
         const uint64_t z = wb_stream_draw(wb_chunk_stream(g.seed ^ FACT_SALT, c), j);
         const bool hit = all_hit || wb_feistel_fwd(&g.row_rank, (uint64_t)i) < (uint64_t)g.hits;
-        const uint64_t rank = hit ? below(z, passing) : passing + below(z, misses);
+        const uint64_t rank = hit ? wb_mulhi(z, passing) : passing + wb_mulhi(z, misses); /* bounds nonzero: checked */
         const int64_t key = (int64_t)wb_feistel_inv(&g.dim_rank, rank);
         fact[i] = (int32_t)key;
         if (hit) { // rank < passing: the key passes
@@ -71,16 +69,7 @@ __global__ void __launch_bounds__(GEN_BLOCK)
 
 // Blocks for `rows` rows: enough for the rows, at most GEN_BLOCKS_PER_SM a
 // multiprocessor (the loops are grid-stride).
-cudaError_t grid_of(int64_t rows, int *grid) {
-    int dev = 0, sms = 0;
-    cudaError_t c;
-    if ((c = cudaGetDevice(&dev)) != cudaSuccess ||
-        (c = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-        return c;
-    const int64_t need = (rows + GEN_BLOCK - 1) / GEN_BLOCK, most = (int64_t)sms * GEN_BLOCKS_PER_SM;
-    *grid = (int)(need < most ? need : most);
-    return cudaSuccess;
-}
+cudaError_t grid_of(int64_t rows, int *grid) { return wb_helper_grid(rows, GEN_BLOCK, GEN_BLOCKS_PER_SM, grid); }
 
 // What wb_probe_gen_init makes for the dimension: int32 keys, a passing
 // count within the rows, the rank bijection over them.

@@ -10,7 +10,7 @@ constexpr int GEN_BLOCK = 256, GEN_BLOCKS_PER_SM = 8;
 
 // wb_rng_below of draw j of a stream: the high half of draw * bound.
 __device__ __forceinline__ uint64_t below(uint64_t stream, uint64_t j, uint64_t bound) {
-    return bound ? __umul64hi(wb_stream_draw(stream, j), bound) : 0;
+    return bound ? wb_mulhi(wb_stream_draw(stream, j), bound) : 0;
 }
 
 __global__ void __launch_bounds__(GEN_BLOCK) gen_kernel(wb_scan_gen g, int32_t *c0, int32_t *c1, int32_t *c2, int32_t *c3) {
@@ -91,15 +91,6 @@ __global__ void __launch_bounds__(GEN_BLOCK) dim_count_kernel(const unsigned cha
     add_warp(out + R_DIM, c);
 }
 
-int grid_for(int64_t items) {
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        sms = 1; // the launch then still runs; an error in the query shows up in the next call
-    const int64_t need = (items + GEN_BLOCK - 1) / GEN_BLOCK;
-    const int64_t most = (int64_t)sms * GEN_BLOCKS_PER_SM;
-    return (int)(need < 1 ? 1 : need < most ? need : most);
-}
-
 int64_t dim_sectors_of(int64_t dim_entries) { return dim_entries > 0 ? (dim_entries + 7) / 8 : 0; }
 
 }  // namespace
@@ -109,10 +100,15 @@ extern "C" cudaError_t wb_scan_gen_gpu(const wb_scan_gen *g, int32_t *const col[
     const int64_t lo_out = g->q.date_lo > g->date_min ? (int64_t)g->q.date_lo - g->date_min : 0;
     const int64_t hi_out = g->q.date_hi < g->date_max ? (int64_t)g->date_max - g->q.date_hi : 0;
     if (g->k < g->n && lo_out + hi_out == 0) return cudaErrorInvalidValue;
-    if (g->n > 0) gen_kernel<<<grid_for(g->n), GEN_BLOCK, 0, s>>>(*g, col[0], col[1], col[2], col[3]);
-    cudaError_t e = wb_launched();
-    if (e == cudaSuccess && g->shape == WB_SCAN_Q31 && g->dim_entries > 0) {
-        dim_kernel<<<grid_for(g->dim_entries), GEN_BLOCK, 0, s>>>(g->dim_entries, g->dim_stream, g->regions, dim_region);
+    int grid = 0;
+    cudaError_t e = wb_helper_grid(g->n, GEN_BLOCK, GEN_BLOCKS_PER_SM, &grid);
+    if (e == cudaSuccess && g->n > 0) {
+        gen_kernel<<<grid, GEN_BLOCK, 0, s>>>(*g, col[0], col[1], col[2], col[3]);
+        e = wb_launched();
+    }
+    if (e == cudaSuccess && g->shape == WB_SCAN_Q31 && g->dim_entries > 0 &&
+        (e = wb_helper_grid(g->dim_entries, GEN_BLOCK, GEN_BLOCKS_PER_SM, &grid)) == cudaSuccess) {
+        dim_kernel<<<grid, GEN_BLOCK, 0, s>>>(g->dim_entries, g->dim_stream, g->regions, dim_region);
         e = wb_launched();
     }
     return e;
@@ -128,14 +124,16 @@ extern "C" cudaError_t wb_scan_ref_gpu(int shape, int64_t n, const wb_scan_query
     unsigned long long *sums = static_cast<unsigned long long *>(scratch), host[R_COUNT];
     unsigned char *dim_hit = reinterpret_cast<unsigned char *>(sums + R_COUNT);
     const int64_t dim_sectors = shape == WB_SCAN_Q31 ? dim_sectors_of(dim_entries) : 0;
+    int grid = 0;
     cudaError_t e = cudaMemsetAsync(scratch, 0, wb_scan_ref_gpu_scratch(shape == WB_SCAN_Q31 ? dim_entries : 0), s);
-    if (e == cudaSuccess && n > 0) {
-        ref_kernel<<<grid_for((n + 7) / 8), GEN_BLOCK, 0, s>>>(shape, n, *q, col[0], col[1], col[2], col[3], dim_region,
-                                                               dim_hit, sums);
+    if (e == cudaSuccess && n > 0 &&
+        (e = wb_helper_grid((n + 7) / 8, GEN_BLOCK, GEN_BLOCKS_PER_SM, &grid)) == cudaSuccess) {
+        ref_kernel<<<grid, GEN_BLOCK, 0, s>>>(shape, n, *q, col[0], col[1], col[2], col[3], dim_region, dim_hit, sums);
         e = wb_launched();
     }
-    if (e == cudaSuccess && dim_sectors > 0) {
-        dim_count_kernel<<<grid_for(dim_sectors), GEN_BLOCK, 0, s>>>(dim_hit, dim_sectors, sums);
+    if (e == cudaSuccess && dim_sectors > 0 &&
+        (e = wb_helper_grid(dim_sectors, GEN_BLOCK, GEN_BLOCKS_PER_SM, &grid)) == cudaSuccess) {
+        dim_count_kernel<<<grid, GEN_BLOCK, 0, s>>>(dim_hit, dim_sectors, sums);
         e = wb_launched();
     }
     if (e == cudaSuccess) e = cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, s);

@@ -1,6 +1,8 @@
 // select_check.cu - the unordered check of select outputs (see select_check.h).
 #include "kernels/select_check.h"
 
+#include "kernels/launch.cuh"
+
 #include "kernels/tile_loop.cuh"
 
 namespace {
@@ -44,12 +46,8 @@ extern "C" cudaError_t wb_select_check_unordered(const int32_t *out, int64_t n, 
     uint32_t *bits = reinterpret_cast<uint32_t *>(*bad + 1);
     cudaError_t c = cudaMemsetAsync(scratch, 0, wb_select_check_bytes(k), s);
     if (c != cudaSuccess || n <= 0) return c;
-    int dev = 0, sms = 0;
-    if ((c = cudaGetDevice(&dev)) != cudaSuccess ||
-        (c = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-        return c;
-    const int64_t need = (n + CHECK_BLOCK - 1) / CHECK_BLOCK;
-    const int grid = (int)(need < (int64_t)sms * CHECK_BLOCKS_PER_SM ? need : (int64_t)sms * CHECK_BLOCKS_PER_SM);
+    int grid = 0;
+    if ((c = wb_helper_grid(n, CHECK_BLOCK, CHECK_BLOCKS_PER_SM, &grid)) != cudaSuccess) return c;
     check_kernel<<<grid, CHECK_BLOCK, 0, s>>>(out, n, count < 0 ? 0 : count, k, poison, bits, *bad);
     return cudaGetLastError();
 }

@@ -15,7 +15,7 @@ __global__ void __launch_bounds__(GEN_BLOCK) gen_kernel(wb_select_gen g, int32_t
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < g.n; i += (int64_t)gridDim.x * blockDim.x) {
         const uint64_t r = wb_perm_at(&g.perm, (uint64_t)i);
         const uint64_t z = wb_stream_draw(wb_chunk_stream(g.seed, (uint64_t)(i / g.chunk)), (uint64_t)(i % g.chunk));
-        x[i] = (int32_t)((int64_t)r < g.k ? (int64_t)r : g.k + (int64_t)__umul64hi(z, span));
+        x[i] = (int32_t)((int64_t)r < g.k ? (int64_t)r : g.k + (int64_t)wb_mulhi(z, span));
     }
 }
 
@@ -24,12 +24,9 @@ __global__ void __launch_bounds__(GEN_BLOCK) gen_kernel(wb_select_gen g, int32_t
 extern "C" cudaError_t wb_select_gen_gpu(const wb_select_gen *g, int32_t *x, cudaStream_t s) {
     if (g->chunk < 1 || g->k < 0 || g->k > g->n) return cudaErrorInvalidValue;
     if (g->n == 0) return cudaSuccess;
-    int dev = 0, sms = 0;
-    cudaError_t c;
-    if ((c = cudaGetDevice(&dev)) != cudaSuccess ||
-        (c = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-        return c;
-    const int64_t need = (g->n + GEN_BLOCK - 1) / GEN_BLOCK, most = (int64_t)sms * GEN_BLOCKS_PER_SM;
-    gen_kernel<<<(int)(need < most ? need : most), GEN_BLOCK, 0, s>>>(*g, x);
+    int grid = 0;
+    const cudaError_t c = wb_helper_grid(g->n, GEN_BLOCK, GEN_BLOCKS_PER_SM, &grid);
+    if (c != cudaSuccess) return c;
+    gen_kernel<<<grid, GEN_BLOCK, 0, s>>>(*g, x);
     return wb_launched();
 }

@@ -34,4 +34,14 @@ static inline WB_SPLITMIX_HD uint64_t wb_stream_draw(uint64_t stream, uint64_t j
     return wb_splitmix(stream + (j + 1) * WB_GOLDEN_GAMMA);
 }
 
+/* The high half of a * b: a draw scaled to [0, b) (wb_rng_below), the same
+ * bits on the host and a GPU. */
+static inline WB_SPLITMIX_HD uint64_t wb_mulhi(uint64_t a, uint64_t b) {
+#ifdef __CUDA_ARCH__
+    return __umul64hi(a, b);
+#else
+    return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+
 #endif

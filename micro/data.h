@@ -21,7 +21,7 @@ static inline uint64_t wb_rng_next(uint64_t *s) { return wb_splitmix(*s += WB_GO
 static inline uint64_t wb_rng_at(uint64_t seed, uint64_t j) { return wb_stream_draw(seed, j); }
 /* Uniform in [0, bound). */
 static inline uint64_t wb_rng_below(uint64_t *s, uint64_t bound) {
-    return bound ? (uint64_t)(((unsigned __int128)wb_rng_next(s) * bound) >> 64) : 0;
+    return bound ? wb_mulhi(wb_rng_next(s), bound) : 0;
 }
 /* Uniform in [0, 1). */
 static inline double wb_rng_unit(uint64_t *s) { return (double)(wb_rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }

@@ -1,6 +1,7 @@
 /* fill.c - host values of a fill spec (see fill.h). */
 #include "micro/fill.h"
 
+#include "kernels/splitmix.h"
 #include "micro/exact.h"
 
 int wb_fill_elem_bytes(const wb_fill_spec *spec) { return spec->type == WB_FILL_I32 ? 4 : 8; }
@@ -21,7 +22,7 @@ void wb_fill_host_range(const wb_fill_spec *f, void *x, int64_t first, int64_t n
         } else {
             for (int64_t k = 0; k < len; k++) {
                 const uint64_t z = wb_rng_at(seed, (uint64_t)(j0 + k));
-                const uint64_t v = (uint64_t)f->lo + (f->span ? (uint64_t)(((unsigned __int128)z * f->span) >> 64) : 0);
+                const uint64_t v = (uint64_t)f->lo + (f->span ? wb_mulhi(z, f->span) : 0);
                 if (f->type == WB_FILL_I32) ((int32_t *)x)[i + k] = (int32_t)v;
                 else ((int64_t *)x)[i + k] = (int64_t)v;
             }

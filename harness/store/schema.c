@@ -78,7 +78,7 @@ static const wb_column fixed_before[] = {
     I32("other_processes", m.other_processes, "processes", "CUDA processes besides this run holding the GPU (NVML) right before or right after the timed samples, the larger count: > 0 the times may be contended; -1 not read"),
     F64("timing_pass_ms", m.timing_pass_ms, "ms", "host time of warm-up and timed samples"),
     F64("counter_pass_ms", m.counter_pass_ms, "ms", "host time of the counter pass (a batch's time split evenly over its points)"),
-    F64("setup_ms", m.setup_ms, "ms", "host time of data creation (on the point that made the data), plan and verification; what --shard-cost adds to the passes"),
+    F64("setup_ms", m.setup_ms, "ms", "host time of data creation (on the point that made the data, or led the counter batch it was made ahead for), plan and verification; what --shard-cost adds to the passes"),
     F64("gather_greqs", m.gather_greqs, "G req/s", "gather_word ceiling of this run at table_bytes (log-interpolated)"),
     F64("gather_pct", m.gather_pct, "%", "items/s as a share of gather_greqs: the random-access wall"),
     I32("launches", c.launches, "launches", "kernel launches in the point (counted range)"),
