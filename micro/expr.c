@@ -127,8 +127,9 @@ static int sweep_test(const wb_sink *s) {
  *   24  ILP 1/4/16 x occupancy 1/8..1 at 2^26 rows, chain of 8 ops
  * On the H200 before issue 31 the family's set-up took 18 s (host fills,
  * reference, pageable uploads) and its verification 8 s; the inputs are now
- * generated on the GPU and the reference rebuilt per point in verify
- * (expected, not yet measured: data ~1 s, verify ~4-8 s). */
+ * generated on the GPU, and verify rebuilds the reference for an
+ * expression's first point and compares fingerprints for the rest: data
+ * 0.4 s, verify 6.7 s in the default run of 910a51a. */
 static int sweep_quick(const wb_sink *s) {
     for (int shape = 0; shape < 2; shape++)
         for (int o = 0; o < N_OF(ops_all); o++) TRY(pair(s, WB_EXPR_INT32, shape, rows_main(WB_EXPR_INT32), ops_all[o], 2));

@@ -25,9 +25,9 @@ WB_VARIANT_TABLE(probe_variants, WB_PROBE_VARIANT_LIST, WB_PROBE_VARIANTS);
  * time, so it holds one or two slices (8-16 MiB) in the 50 MB L2: the
  * random-read wall is 160 G req/s at 16 MiB against 174 at 1 MiB, nearly
  * the same, while fewer partitions give the scatter runs of ~64 keys a tile
- * instead of 8 at 1024 partitions (4 MiB slices before issue 31; not yet
- * measured with the one-pass scatter: the quick and full sweeps have the
- * counts around it). */
+ * instead of 8 at 1024 partitions (4 MiB slices before issue 31). With the
+ * one-pass scatter at 2^28 keys into 1 GiB (c019eac): 3.21 ms at 128
+ * partitions, 3.15 at 64, 3.52 at 256 (results/h200-issue31/README.md). */
 #define SLICE_ENTRIES (1LL << 21)
 
 static int is_build(int op) { return op == WB_PROBE_BUILD_HASH || op == WB_PROBE_BUILD_DIRECT; }
