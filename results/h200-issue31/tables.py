@@ -166,9 +166,9 @@ def transform_vs_memcpy(path):
               f"{b['gbps_model'] / attrs['ceiling_memcpy_gbps']:.3f} |")
 
 
-def pipe_table(folder):
-    """The bitmap form with pipelined batches against the current one, one build and board, two runs
-    of each (files current-* and pipe-*): the faster of the two per query and ILP."""
+def variant_table(folder, base="current", other="pipe"):
+    """The bitmap form of one build against another's, one board (files base-* and other-*, one or
+    two runs each: the faster per query and ILP)."""
     import glob
     def best(prefix):
         out = {}
@@ -181,10 +181,10 @@ def pipe_table(folder):
                 key = (name.split("/")[1].split("_")[0], int(r["ilp"]))
                 out[key] = min(out.get(key, 1e9), r["time_median_ms"])
         return out
-    a, b = best("current"), best("pipe")
-    attrs, _ = rows(os.path.relpath(sorted(glob.glob(os.path.join(HERE, folder, "pipe-*.h5")))[0], HERE))
+    a, b = best(base), best(other)
+    attrs, _ = rows(os.path.relpath(sorted(glob.glob(os.path.join(HERE, folder, other + "-*.h5")))[0], HERE))
     print(f"== {folder}: revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}")
-    print("| query | ILP 4 current / pipelined ms | ILP 8 current / pipelined ms | best current / best pipelined |")
+    print(f"| query | ILP 4 {base} / {other} ms | ILP 8 {base} / {other} ms | best {base} / best {other} |")
     print("|---|---|---|---|")
     sa = sb = 0.0
     for q in sorted({k[0] for k in a}):
@@ -192,7 +192,7 @@ def pipe_table(folder):
         sa, sb = sa + ba, sb + bb
         print(f"| {q} | {a[(q, 4)]:.3f} / {b[(q, 4)]:.3f} ({b[(q, 4)] / a[(q, 4)] - 1:+.1%}) | {a[(q, 8)]:.3f} / "
               f"{b[(q, 8)]:.3f} ({b[(q, 8)] / a[(q, 8)] - 1:+.1%}) | {ba:.3f} / {bb:.3f} |")
-    print(f"bitmap form summed (best shape): current {sa:.2f} ms, pipelined {sb:.2f} ms")
+    print(f"bitmap form summed (best shape): {base} {sa:.2f} ms, {other} {sb:.2f} ms")
 
 
 def default_runs(paths):
@@ -216,7 +216,9 @@ if __name__ == "__main__":
     pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
     probe_table("probe-2to28-c019eac.h5")
     transform_table("transform-ae130f2.h5")
-    pipe_table("ssb-pipe-fd2800a")
+    variant_table("ssb-pipe-fd2800a")
+    for other in ["mask-block1024-slots4", "block768-slots8", "block640-slots8", "block768-slots4"]:
+        variant_table("ssb-slots-3284a9f", "main", other)
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "../h200/baseline-quick-summary.json"])
