@@ -1,6 +1,6 @@
 """tables.py - the numbers of README.md, recomputed from the files beside it.
 
-  python3 results/h200-issue31/tables.py
+  python3 results/h200-issue31/tables.py [RECORD.h5]
 
 SSB SF 100: the fastest point per query and form (any launch shape in the
 file), the best form against its bytes model at the file's own DRAM-read
@@ -10,7 +10,8 @@ stream loaded a tile ahead or not; the L2's 64- or 32-byte fetch); then the
 partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
 apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
 against the file's cudaMemcpy ceiling, and against the memcpy variant of the
-same size; then the default run's time split, run by run."""
+same size; then the default run's time split, run by run. Given a file (a
+record), the SSB, probe and transform tables of that file alone.""" 
 import os
 import sys
 
@@ -35,12 +36,15 @@ def text(attrs, key):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
-def fastest(pts, prefix):
-    """(query, form) -> the fastest ok row of that query and form."""
+SF100 = 600000000
+
+
+def fastest(pts, prefix, n=SF100):
+    """(query, form) -> the fastest ok row of that query and form at n rows."""
     best = {}
     for r in pts:
         name = r["name"].decode()
-        if not name.startswith(prefix):
+        if not name.startswith(prefix) or r["n"] != n:
             continue
         query, form = name.split("/")[1].split("_")
         key = (query, form)
@@ -210,7 +214,13 @@ def default_runs(paths):
               f"{t['counter_pass_s'] / t['timing_pass_s']:.3f} |")
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and len(sys.argv) > 1:
+    # A record: python3 tables.py ../h200/<record>.h5 (path relative to this folder or absolute).
+    path = os.path.relpath(os.path.abspath(sys.argv[1]), HERE)
+    ssb_table(path)
+    probe_table(path)
+    transform_vs_memcpy(path)
+elif __name__ == "__main__":
     ssb_table("ssb-sf100-c019eac.h5")
     pair("the key stream a tile ahead", "ssb-queue-ec82fa7.h5", "ssb-queue-ahead-ec82fa7.h5", "queue", "ahead")
     pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
