@@ -231,4 +231,4 @@ elif __name__ == "__main__":
         variant_table("ssb-slots-3284a9f", "main", other)
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
-                  "../h200/baseline-quick-summary.json"])
+                  "default-910a51a-summary.json", "../h200/baseline-quick-summary.json"])
