@@ -7,7 +7,8 @@
  *
  *   cc -O3 -std=c11 -D_GNU_SOURCE -I. -I/usr/local/cuda/include tests/hw/host_prep.c \
  *      micro/data.c micro/exact.c micro/parallel.c micro/select_ref.c micro/expr_plan.c micro/keys.c \
- *      micro/probe_gen.c micro/scan_ref.c harness/base/error.c \
+ *      micro/probe_gen.c micro/scan_ref.c micro/fill.c micro/fingerprint.c harness/base/error.c \
+ *      harness/gpu/cuda_check.c \
  *      -L/usr/local/cuda/lib64 -lcudart -lpthread -lm -o /tmp/host_prep && /tmp/host_prep [log2 n [select]]
  */
 #include <stdio.h>
