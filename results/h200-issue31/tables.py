@@ -229,6 +229,7 @@ elif __name__ == "__main__":
     variant_table("ssb-pipe-fd2800a")
     for other in ["mask-block1024-slots4", "block768-slots8", "block640-slots8", "block768-slots4"]:
         variant_table("ssb-slots-3284a9f", "main", other)
+    variant_table("ssb-earlycode-0af7f57", "main", "early")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "../h200/baseline-quick-summary.json"])
