@@ -2,6 +2,7 @@
 #include "kernels/fingerprint.h"
 
 #include "kernels/launch.cuh"
+#include "kernels/tile_loop.cuh"
 
 namespace {
 
@@ -12,7 +13,7 @@ __global__ void __launch_bounds__(PRINT_BLOCK) print_kernel(const T *x, int64_t 
     unsigned long long sum = 0;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
         sum += wb_print_term((uint64_t)(first + i), (uint64_t)__ldcs(x + i));
-    for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xFFFFFFFFu, sum, o);
+    sum = wb_warp_sum(sum);
     if ((threadIdx.x & 31) == 0 && sum) atomicAdd(out, sum);
 }
 

@@ -2,6 +2,7 @@
 #include "kernels/probe_check.h"
 
 #include "kernels/launch.cuh"
+#include "kernels/tile_loop.cuh"
 
 namespace {
 
@@ -9,11 +10,6 @@ constexpr int CHECK_BLOCK = 256, CHECK_BLOCKS_PER_SM = 8;
 // Keys per warp task: consecutive, so that a warp's keys mostly share one
 // partition (one run) and its sums go out as one atomic per task and border.
 constexpr int64_t SEG = 32 * 64;
-
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-    return v;
-}
 
 __global__ void __launch_bounds__(CHECK_BLOCK)
     summary_kernel(const int32_t *__restrict__ keys, int64_t n, int partitions, int shift,
@@ -39,7 +35,7 @@ __global__ void __launch_bounds__(CHECK_BLOCK)
             }
             const unsigned lead = __shfl_sync(0xFFFFFFFFu, in ? p : 0xFFFFFFFFu, 0);
             if (lead != cur && lead != 0xFFFFFFFFu) { // the run changed: flush the sums
-                c = warp_sum(c), f = warp_sum(f);
+                c = wb_warp_sum(c), f = wb_warp_sum(f);
                 if (lane == 0 && cur != 0xFFFFFFFFu && c) atomicAdd(count + cur, c), atomicAdd(print + cur, f);
                 c = 0, f = 0, cur = lead;
             }
@@ -49,10 +45,10 @@ __global__ void __launch_bounds__(CHECK_BLOCK)
                 else atomicAdd(count + p, 1ull), atomicAdd(print + p, m);
             }
         }
-        c = warp_sum(c), f = warp_sum(f);
+        c = wb_warp_sum(c), f = wb_warp_sum(f);
         if (lane == 0 && cur != 0xFFFFFFFFu && c) atomicAdd(count + cur, c), atomicAdd(print + cur, f);
     }
-    misplaced = warp_sum(misplaced);
+    misplaced = wb_warp_sum(misplaced);
     for (int o = 16; o > 0; o >>= 1) {
         const unsigned long long g = __shfl_down_sync(0xFFFFFFFFu, first, o);
         first = g < first ? g : first;

@@ -5,6 +5,7 @@
 #include "kernels/probe_gen.h"
 
 #include "kernels/launch.cuh"
+#include "kernels/tile_loop.cuh"
 #include "kernels/probe.h"
 #include "kernels/splitmix.h"
 
@@ -29,10 +30,6 @@ __global__ void __launch_bounds__(GEN_BLOCK) dim_kernel(wb_probe_gen_params g, i
     }
 }
 
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-    return v;
-}
 
 // Row i hits iff its rank < hits (every row when hits == n, as the host
 // skips the bijection then), and draws its key's rank uniformly from the
@@ -59,7 +56,7 @@ __global__ void __launch_bounds__(GEN_BLOCK)
         }
     }
     // Every thread of the block gets here (no early exit): full-warp shuffles.
-    sum = warp_sum(sum), packed = warp_sum(packed), matches = warp_sum(matches);
+    sum = wb_warp_sum(sum), packed = wb_warp_sum(packed), matches = wb_warp_sum(matches);
     if ((threadIdx.x & 31) == 0 && matches) {
         atomicAdd(sums + WB_PROBE_GEN_SUM, sum);
         atomicAdd(sums + WB_PROBE_GEN_PACKED_SUM, packed);

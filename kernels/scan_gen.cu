@@ -2,6 +2,7 @@
 #include "kernels/scan_gen.h"
 
 #include "kernels/launch.cuh"
+#include "kernels/tile_loop.cuh"
 #include "kernels/splitmix.h"
 
 namespace {
@@ -46,7 +47,7 @@ __global__ void __launch_bounds__(GEN_BLOCK) dim_kernel(int64_t entries, uint64_
 enum { R_SUM, R_FIRST, R_ALL, R_NEED0, R_NEED1, R_NEED2, R_DIM, R_COUNT };
 
 __device__ __forceinline__ void add_warp(unsigned long long *out, unsigned long long v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+    v = wb_warp_sum(v);
     if ((threadIdx.x & 31) == 0 && v) atomicAdd(out, v);
 }
 
