@@ -48,6 +48,27 @@ int64_t wb_select_fill(int32_t *x, int64_t n, double s, uint64_t seed, wb_err *e
     return g.k;
 }
 
+/* The two passes of a chunked compaction over [0, n): `count` writes each
+ * chunk's selected rows into at[c]; at[c] then becomes the chunk's first
+ * output slot, and `write`, which needs them, runs unless NULL. ctx holds
+ * at (chunk_slots). Returns the total. */
+static int64_t compact(int64_t n, int64_t *at, wb_par_fn count, wb_par_fn write, void *ctx) {
+    wb_par_chunks(n, CHUNK, count, ctx);
+    int64_t total = 0;
+    for (int64_t c = 0; c < (n + CHUNK - 1) / CHUNK; c++) {
+        const int64_t k = at[c];
+        at[c] = total;
+        total += k;
+    }
+    if (write) wb_par_chunks(n, CHUNK, write, ctx);
+    return total;
+}
+
+static int64_t *chunk_slots(int64_t n, const char *what, wb_err *e) {
+    const int64_t chunks = (n + CHUNK - 1) / CHUNK;
+    return wb_host_alloc((size_t)(chunks ? chunks : 1) * sizeof(int64_t), what, e);
+}
+
 /* The expected output from the permutation alone (no input held): pass 1
  * counts each chunk's selected rows, pass 2 knows each one's output slot. */
 typedef struct expect_ctx {
@@ -81,20 +102,11 @@ static void expect_write(void *vctx, int worker, int64_t c, int64_t begin, int64
 }
 
 int64_t wb_select_expected(const wb_select_gen *g, int32_t *ref, uint64_t *print, wb_err *e) {
-    const int64_t chunks = (g->n + CHUNK - 1) / CHUNK;
     _Atomic uint64_t sum;
     atomic_init(&sum, 0);
-    expect_ctx x = {.g = g, .ref = ref, .print = print ? &sum : NULL,
-                    .at = wb_host_alloc((size_t)(chunks ? chunks : 1) * sizeof(int64_t), "select expected chunks", e)};
+    expect_ctx x = {.g = g, .ref = ref, .print = print ? &sum : NULL, .at = chunk_slots(g->n, "select expected chunks", e)};
     if (!x.at) return -1;
-    wb_par_chunks(g->n, CHUNK, expect_count, &x);
-    int64_t total = 0;
-    for (int64_t c = 0; c < chunks; c++) {
-        const int64_t k = x.at[c];
-        x.at[c] = total;
-        total += k;
-    }
-    wb_par_chunks(g->n, CHUNK, expect_write, &x);
+    const int64_t total = compact(g->n, x.at, expect_count, expect_write, &x);
     free(x.at);
     if (print) *print = atomic_load(&sum) + wb_print_fill(g->n - total, 4, 0xFF, total);
     return total;
@@ -140,17 +152,9 @@ static void ref_write(void *vctx, int worker, int64_t c, int64_t begin, int64_t 
 }
 
 int64_t wb_select_reference(const int32_t *x, int64_t n, int32_t v, int32_t *ref, wb_err *e) {
-    int64_t chunks = (n + CHUNK - 1) / CHUNK;
-    ref_ctx r = {.x = x, .v = v, .ref = ref, .at = wb_host_alloc((size_t)(chunks ? chunks : 1) * sizeof(int64_t), "select reference chunks", e)};
+    ref_ctx r = {.x = x, .v = v, .ref = ref, .at = chunk_slots(n, "select reference chunks", e)};
     if (!r.at) return -1;
-    wb_par_chunks(n, CHUNK, ref_count, &r);
-    int64_t total = 0;
-    for (int64_t c = 0; c < chunks; c++) {
-        int64_t k = r.at[c];
-        r.at[c] = total;
-        total += k;
-    }
-    if (ref) wb_par_chunks(n, CHUNK, ref_write, &r);
+    const int64_t total = compact(n, r.at, ref_count, ref ? ref_write : NULL, &r);
     free(r.at);
     return total;
 }
