@@ -263,16 +263,15 @@ struct first_keys {
     int32_t k[ILP];
 };
 
-// A tile's first probe (a bitmap, the first in shared memory): bit j of the
-// result says whether item j passed it.
-template <int ILP, bool Full>
-__device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t base, int64_t n,
-                                               const uint32_t *bits) {
+// A tile's first test (the first bitmap in shared memory, or flight 1's
+// date range): bit j of the result says whether item j passed it.
+template <int ILP, bool Full, typename Pass>
+__device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t base, int64_t n, Pass &&passes) {
     using T = wb_grid_tile<ILP>;
     unsigned pass = 0;
 #pragma unroll
     for (int j = 0; j < ILP; j++)
-        if (T::template valid<Full>(base, j, n) && bit_set(bits, 0, v.k[j])) pass |= 1u << j;
+        if (T::template valid<Full>(base, j, n) && passes(v.k[j])) pass |= 1u << j;
     return pass;
 }
 
@@ -349,13 +348,31 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         if (f[r]) atomicAdd(groups + group[r], (unsigned long long)(int64_t)(m[r] - cost[r]));
 }
 
-// Runs the warp's queued rows in batches of BITMAP_BATCH (all of them when
-// `all`, the last batch partial), moves what is left to the queue's front
+// Flight 1's rest for a batch of queued rows (their dates passed): quantity,
+// then discount, then the price, each loaded only for the rows still passing.
+template <int R>
+__device__ __forceinline__ void flight1_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
+                                              bool (&f)[R], unsigned long long &sum) {
+    int32_t v[R], disc[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) v[r] = 0, disc[r] = 0;
+    gather<R>(c.col[WB_SSB_LO_QUANTITY], row, f, v);
+#pragma unroll
+    for (int r = 0; r < R; r++) f[r] = f[r] && in(v[r], q.qty_lo, q.qty_hi);
+    gather<R>(c.col[WB_SSB_LO_DISCOUNT], row, f, disc);
+#pragma unroll
+    for (int r = 0; r < R; r++) f[r] = f[r] && in(disc[r], q.disc_lo, q.disc_hi);
+    gather<R>(c.col[WB_SSB_LO_EXTENDEDPRICE], row, f, v);
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (f[r]) sum += (unsigned long long)((int64_t)v[r] * disc[r]);
+}
+
+// Runs the warp's queued rows through batch(row, f) in batches of
+// BITMAP_BATCH (all of them when `all`, the last batch partial), moves what is left to the queue's front
 // and returns its count. now: the number of the tile queued last.
-template <int ILP>
-__device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ssb_query &q, uint16_t *wq, int held,
-                                            bool all, int64_t now, unsigned long long *groups, const uint32_t *bits,
-                                            const int32_t (&bits_at)[WB_SSB_DIMS]) {
+template <int ILP, typename Batch>
+__device__ __forceinline__ int queue_drain(uint16_t *wq, int held, bool all, int64_t now, Batch &&batch) {
     constexpr int R = BITMAP_SLOTS;
     const int lane = threadIdx.x & 31;
     int s0 = 0;
@@ -368,7 +385,7 @@ __device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ss
             f[r] = s < held;
             row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
         }
-        bitmap_batch<R>(c, q, row, f, groups, bits, bits_at);
+        batch(row, f);
     }
     __syncwarp(); /* every lane has read its entries before any is overwritten */
     const int rest = held - s0;
@@ -431,14 +448,64 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     }
 }
 
+// Tests the first column of every tile (keys loaded one tile ahead) with
+// passes(key), queues the rows that pass in the warp's queue wq and runs
+// them through batch(row, f) in full batches (the last ones partial).
+template <int ILP, typename Pass, typename Batch>
+__device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n, uint16_t *wq, Pass &&passes,
+                                            Batch &&batch) {
+    // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
+    int held = 0;
+    int64_t t = 0, oldest = 0;
+    constexpr int PUSH = queue_push_items(ILP);
+    using keys_t = first_keys<ILP>;
+    wb_for_tiles_ahead<ILP, keys_t>(
+        n,
+        [&](int64_t base, bool full, keys_t &v) {
+            if (full) wb_grid_tile<ILP>::template load<true>(first, base, n, v.k);
+            else wb_grid_tile<ILP>::template load<false>(first, base, n, v.k);
+        },
+        [&](int64_t base, bool full, const keys_t &v) {
+            const unsigned pass = full ? first_test<ILP, true>(v, base, n, passes)
+                                       : first_test<ILP, false>(v, base, n, passes);
+#pragma unroll
+            for (int at = 0; at < ILP; at += PUSH) {
+                const int before = held;
+                held = queue_push(wq, held, (pass >> at) & ((1u << PUSH) - 1), at, t);
+                __syncwarp();
+                if (before == 0) oldest = t;
+                const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
+                if (held >= BITMAP_BATCH || aged) {
+                    held = queue_drain<ILP>(wq, held, aged, t, batch);
+                    if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+                }
+            }
+            t++;
+        });
+    if (held) queue_drain<ILP>(wq, held, true, t - 1, batch);
+}
+
 // The bitmap form: shared memory holds the bitmaps (in probe order), the
-// block's group table, then each warp's queue. At most 1024 threads, so that
-// one block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread:
-// the batches' 4 slots a lane spilled at 32).
+// block's group table, then each warp's queue (flight 1: the queues only;
+// its first test is the date range, its batches the rest of flight 1). At
+// most 1024 threads, so that one block of 1024 fits beside ~200 KB of
+// bitmaps (64 registers a thread: the batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
-template <int ILP>
+template <int ILP, bool FLIGHT1>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     extern __shared__ __align__(16) uint32_t block_bits[];
+    if constexpr (FLIGHT1) {
+        uint16_t *wq = reinterpret_cast<uint16_t *>(block_bits) + (threadIdx.x >> 5) * bitmap_queue_entries(ILP);
+        unsigned long long sum = 0;
+        queued_scan<ILP>(
+            c.col[WB_SSB_LO_ORDERDATE], c.n, wq, [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
+            [&](const int64_t(&row)[BITMAP_SLOTS], bool(&f)[BITMAP_SLOTS]) {
+                flight1_batch<BITMAP_SLOTS>(c, q, row, f, sum);
+            });
+        sum = wb_warp_sum(sum);
+        if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
+        return;
+    }
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
     int32_t words = 0;
 #pragma unroll
@@ -453,35 +520,11 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     uint16_t *wq = reinterpret_cast<uint16_t *>(block_groups + q.groups) + (threadIdx.x >> 5) * bitmap_queue_entries(ILP);
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     __syncthreads();
-    // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
-    int held = 0;
-    int64_t t = 0, oldest = 0;
-    constexpr int PUSH = queue_push_items(ILP);
-    using keys_t = first_keys<ILP>;
-    wb_for_tiles_ahead<ILP, keys_t>(
-        c.n,
-        [&](int64_t base, bool full, keys_t &v) {
-            if (full) wb_grid_tile<ILP>::template load<true>(q.probe[0].key, base, c.n, v.k);
-            else wb_grid_tile<ILP>::template load<false>(q.probe[0].key, base, c.n, v.k);
-        },
-        [&](int64_t base, bool full, const keys_t &v) {
-            const unsigned pass = full ? first_test<ILP, true>(v, base, c.n, block_bits)
-                                       : first_test<ILP, false>(v, base, c.n, block_bits);
-#pragma unroll
-            for (int first = 0; first < ILP; first += PUSH) {
-                const int before = held;
-                held = queue_push(wq, held, (pass >> first) & ((1u << PUSH) - 1), first, t);
-                __syncwarp();
-                if (before == 0) oldest = t;
-                const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
-                if (held >= BITMAP_BATCH || aged) {
-                    held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
-                    if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
-                }
-            }
-            t++;
+    queued_scan<ILP>(
+        q.probe[0].key, c.n, wq, [&](int32_t k) { return bit_set(block_bits, 0, k); },
+        [&](const int64_t(&row)[BITMAP_SLOTS], bool(&f)[BITMAP_SLOTS]) {
+            bitmap_batch<BITMAP_SLOTS>(c, q, row, f, block_groups, block_bits, bits_at);
         });
-    if (held) bitmap_drain<ILP>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -505,13 +548,12 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
             return cudaSuccess;
         });
     if (form < WB_SSB_DIRECT || form >= WB_SSB_FORMS || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
-    if (form == WB_SSB_BITMAP && !f1 && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
+    if (form == WB_SSB_BITMAP && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
     *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
+        if (form == WB_SSB_BITMAP) return f1 ? bitmap_kernel<I, true> : bitmap_kernel<I, false>;
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
-        return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
-               : form == WB_SSB_BITMAP ? bitmap_kernel<I>
-                                       : direct_kernel<I, false, WB_SSB_DIRECT>;
+        return form == WB_SSB_PACKED ? direct_kernel<I, false, WB_SSB_PACKED> : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -519,6 +561,7 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
 // Dynamic shared memory the query's kernel needs: the group table (packed,
 // bitmap), the filter bits and the warps' queues (bitmap).
 int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
+    if (form == WB_SSB_BITMAP && q->flight == 1) return wb_ssb_bitmap_queue_bytes(l->block, l->ilp);
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
     int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
     if (form != WB_SSB_BITMAP) return bytes;

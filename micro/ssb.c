@@ -43,10 +43,7 @@ static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_
  * 1024 threads; ILP 16 queues no more than ILP 8): at SF 100 part and
  * supplier still fit beside them for every query. */
 #define BITMAP_QUEUE_ILP 16
-/* Q1.x's bitmap points run the direct kernel: at its block, a repeat. */
-static int block_of(int variant) {
-    return form_of(variant) == WB_SSB_BITMAP && wb_ssb_specs[query_of(variant)].flight != 1 ? BITMAP_BLOCK : SSB_BLOCK;
-}
+static int block_of(int variant) { return form_of(variant) == WB_SSB_BITMAP ? BITMAP_BLOCK : SSB_BLOCK; }
 #define SF(x) ((int64_t)llround((x) * WB_SSB_ROWS_PER_SF))
 
 /* ---- sweep ---- */
@@ -88,10 +85,9 @@ static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, the bitmap form of flights 2-4 at ILP 16 (two queue
- * pushes a tile) and on 4 SMs (245 tiles a block: its warps' queues outlive
- * 63 tiles and are drained by age), and a one-row table. 306 points, 3 data
- * sets. */
+ * 128 and 512 too, the bitmap form at ILP 16 (two queue pushes a tile) and
+ * on 4 SMs (245 tiles a block: its warps' queues outlive 63 tiles and are
+ * drained by age), and a one-row table. 312 points, 3 data sets. */
 static int sweep_test(const wb_sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -100,9 +96,8 @@ static int sweep_test(const wb_sink *s) {
     for (int v = 0; v < VARIANTS; v += WB_SSB_FORMS)
         if (add(s, v, ns[0], 128, 4, 1) != WB_OK || add(s, v, ns[1], 512, 2, 1) != WB_OK) return WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
-        if (wb_ssb_specs[qi].flight != 1 &&
-            (add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK ||
-             add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK))
+        if (add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK ||
+            add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK)
             return WB_ERR;
     return add_all(s, 1, 4, 1);
 }
