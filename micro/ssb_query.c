@@ -251,10 +251,16 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
         if (cand[i] == WB_SSB_DATE || p->bytes + bytes > max_bytes) continue;
         p->bits[cand[i]] = 1, p->nbits++, p->bytes += bytes;
     }
+    /* The most selective bitmap first (the kernel tests it over every row),
+     * then every other probe by share, bitmap or not: a later column is read
+     * at the sectors of the rows still passing, so the most selective probes
+     * go first whatever they probe (Q4.1: customer's packed map before part's
+     * 40% bitmap reads 5.94 GB of columns, not 6.44). */
     int k = 0;
-    for (int pass = 1; pass >= 0; pass--)
-        for (int i = 0; i < nc; i++)
-            if (p->bits[cand[i]] == pass) p->order[k++] = cand[i];
+    for (int i = 0; i < nc && k == 0; i++)
+        if (p->bits[cand[i]]) p->order[k++] = cand[i];
+    for (int i = 0; i < nc; i++)
+        if (p->nbits == 0 || cand[i] != p->order[0]) p->order[k++] = cand[i];
     p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
 }
 

@@ -71,8 +71,8 @@ void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits);
 
 /* The bitmap form's plan: the joined dimensions whose filters become
  * shared-memory bitmaps (the most selective first, while their bitmaps fit
- * max_bytes together), and its probe order: the bitmaps by share, then the
- * rest (date arithmetic, packed maps) by share. */
+ * max_bytes together), and its probe order: the most selective bitmap, then
+ * the rest (bitmaps, date arithmetic, packed maps) by share. */
 typedef struct wb_ssb_bitmap_plan {
     int order[WB_SSB_DIMS]; /* q->nprobe dimensions */
     int bits[WB_SSB_DIMS];  /* per dimension: 1 when its filter is a bitmap */
