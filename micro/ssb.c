@@ -174,7 +174,8 @@ typedef struct ssb_data {
     int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
     uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
     wb_ssb_bitmap_plan plan[WB_SSB_QUERIES];      /* the bitmap form's bitmaps and probe order */
-    uint32_t *bitmap[WB_SSB_QUERIES][WB_SSB_DIMS]; /* its filters, one bit a key; NULL: no bitmap */
+    uint32_t *bitmap[WB_SSB_QUERIES][WB_SSB_DIMS]; /* its filters, one bit a key (the first: 4-bit codes where
+                                                      its plan says); NULL: no bitmap */
     wb_placed out[WB_SSB_QUERIES];             /* device group sums, moved by each reset (data.h) */
     wb_ssb_answer ans[WB_SSB_QUERIES];
 } ssb_data;
@@ -192,12 +193,15 @@ static void ssb_data_destroy(void *data) {
     free(d);
 }
 
-static int32_t bitmap_words(const ssb_data *d, int dim) {
-    return (int32_t)wb_ssb_bitmap_words(wb_ssb_map_entries(dim, &d->z));
+/* Whether query qi's bitmap of dim holds codes, and its words. */
+static int holds_codes(const ssb_data *d, int qi, int dim) { return d->plan[qi].codes && d->plan[qi].order[0] == dim; }
+static int32_t bitmap_words(const ssb_data *d, int qi, int dim) {
+    const int64_t entries = wb_ssb_map_entries(dim, &d->z);
+    return (int32_t)(holds_codes(d, qi, dim) ? wb_ssb_code_words(entries) : wb_ssb_bitmap_words(entries));
 }
 
 /* One query's dimension map: int32, packed and (where the bitmap form's plan
- * says) as filter bits. */
+ * says) as filter bits or codes. */
 static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *bytes, wb_err *e) {
     const wb_ssb_layout *l = &d->ans[qi].layout;
     const int64_t entries = wb_ssb_map_entries(dim, &d->z);
@@ -209,11 +213,13 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
     if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
     if (rc != WB_OK || !d->plan[qi].bits[dim]) return rc;
-    const size_t bits_bytes = (size_t)bitmap_words(d, dim) * sizeof(uint32_t);
+    const size_t bits_bytes = (size_t)bitmap_words(d, qi, dim) * sizeof(uint32_t);
     uint32_t *bits = wb_host_alloc(bits_bytes, "ssb bitmap", e);
     if (!bits) return WB_ERR;
-    wb_ssb_bitmap_of(host, entries, bits);
-    rc = wb_dev_alloc((void **)&d->bitmap[qi][dim], bits_bytes, "ssb bitmap", e);
+    if (!holds_codes(d, qi, dim)) wb_ssb_bitmap_of(host, entries, bits);
+    else if (wb_ssb_codes_of(host, entries, l->stride[dim], bits) != WB_OK)
+        rc = wb_fail(e, "ssb %s: a group code does not fit 4 bits", wb_ssb_specs[qi].name);
+    if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->bitmap[qi][dim], bits_bytes, "ssb bitmap", e);
     if (rc == WB_OK) rc = wb_upload(d->bitmap[qi][dim], bits, bits_bytes, e);
     free(bits);
     return rc;
@@ -231,8 +237,9 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP),
-                              &d->plan[qi]);
+        const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 0);
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - queues,
+                              wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 1) - queues, &d->plan[qi]);
         rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -286,8 +293,8 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
         const int dim = order[p];
         const int bits = form == WB_SSB_BITMAP && bp->bits[dim];
         q.probe[p] = (wb_ssb_probe){dim, d->cols.col[wb_ssb_key_column(dim)], d->map[qi][dim], d->packed[qi][dim],
-                                    l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, dim) : 0,
-                                    s->dim[dim].group_level >= 0};
+                                    l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, qi, dim) : 0,
+                                    s->dim[dim].group_level >= 0, bits && holds_codes(d, qi, dim)};
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;

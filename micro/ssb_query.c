@@ -232,6 +232,20 @@ void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits) {
         if (map[k] >= 0) bits[k >> 5] |= 1u << (k & 31);
 }
 
+int64_t wb_ssb_code_words(int64_t entries) { return wb_ssb_bitmap_words(4 * entries); }
+
+int wb_ssb_codes_of(const int32_t *map, int64_t entries, int32_t stride, uint32_t *words) {
+    memset(words, 0, (size_t)wb_ssb_code_words(entries) * sizeof(uint32_t));
+    for (int64_t k = 0; k < entries; k++) {
+        const int32_t code = map[k] < 0 ? WB_SSB_CODE_NONE : map[k] / stride;
+        if (map[k] >= 0 && (code >= WB_SSB_CODE_NONE || code * stride != map[k])) return WB_ERR;
+        words[k >> 3] |= (uint32_t)code << (4 * (k & 7));
+    }
+    return WB_OK;
+}
+
+static int64_t bitmap_bytes(int dim, const wb_ssb_sizes *z) { return 4 * wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z)); }
+
 /* Sorts dims by their share of rows passing q's filter, ascending; ties keep their order. */
 static void sort_by_share(const wb_ssb_spec *q, int *dims, int n) {
     for (int i = 1; i < n; i++)
@@ -241,13 +255,14 @@ static void sort_by_share(const wb_ssb_spec *q, int *dims, int n) {
         }
 }
 
-void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, wb_ssb_bitmap_plan *p) {
+void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                           wb_ssb_bitmap_plan *p) {
     memset(p, 0, sizeof *p);
     int cand[WB_SSB_DIMS], nc = 0;
     for (int i = 0; i < q->nprobe; i++) cand[nc++] = q->order[i];
     sort_by_share(q, cand, nc);
     for (int i = 0; i < nc; i++) {
-        const int64_t bytes = 4 * wb_ssb_bitmap_words(wb_ssb_map_entries(cand[i], z));
+        const int64_t bytes = bitmap_bytes(cand[i], z);
         if (cand[i] == WB_SSB_DATE || p->bytes + bytes > max_bytes) continue;
         p->bits[cand[i]] = 1, p->nbits++, p->bytes += bytes;
     }
@@ -262,6 +277,24 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
     for (int i = 0; i < nc; i++)
         if (p->nbits == 0 || cand[i] != p->order[0]) p->order[k++] = cand[i];
     p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
+    /* Codes in the first bitmap: its rows carry them through the queues
+     * instead of reading their keys and the packed map again at the end. */
+    if (p->nbits == 0) return;
+    const int first = p->order[0];
+    wb_ssb_layout l;
+    wb_ssb_layout_of(q, &l);
+    if (q->dim[first].group_level < 0 || l.count[first] >= WB_SSB_CODE_NONE) return;
+    int bits[WB_SSB_DIMS];
+    memcpy(bits, p->bits, sizeof bits);
+    int64_t bytes = p->bytes - bitmap_bytes(first, z) + 4 * wb_ssb_code_words(wb_ssb_map_entries(first, z));
+    for (int i = nc - 1; i > 0 && bytes + code_queue_bytes > max_bytes; i--)
+        if (bits[p->order[i]]) bits[p->order[i]] = 0, bytes -= bitmap_bytes(p->order[i], z);
+    if (bytes + code_queue_bytes > max_bytes) return;
+    memcpy(p->bits, bits, sizeof bits);
+    p->nbits = 0;
+    for (int dim = 0; dim < WB_SSB_DIMS; dim++) p->nbits += bits[dim];
+    p->bytes = bytes;
+    p->codes = 1;
 }
 
 int wb_ssb_key_column(int dim) {
