@@ -13,6 +13,8 @@
 #include "kernels/tile.cuh"
 #include "kernels/tile_dispatch.cuh"
 
+#include <type_traits>
+
 namespace {
 
 __global__ void generate_kernel(wb_ssb_columns c, wb_ssb_sizes z, uint64_t seed) {
@@ -272,41 +274,50 @@ __device__ __forceinline__ unsigned code_at(const uint32_t *codes, int32_t k) {
     return (codes[k >> 3] >> ((k & 7) << 2)) & 15u;
 }
 
+// A tile's codes, nibble j for item j: 32 bits up to ILP 8.
+template <int ILP>
+using tile_codes = std::conditional_t<(ILP > 8), unsigned long long, unsigned>;
+
 // A tile's first test: bit j of the result says whether item j passed it.
 // test(key) is a bool, or for first_kind::code the key's code, which lands
 // in nibble j of codes.
 template <int ILP, bool Full, first_kind KIND, typename Test>
 __device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t base, int64_t n, Test &&test,
-                                               unsigned long long &codes) {
+                                               tile_codes<ILP> &codes) {
     using T = wb_grid_tile<ILP>;
     unsigned pass = 0;
 #pragma unroll
     for (int j = 0; j < ILP; j++) {
-        if (!T::template valid<Full>(base, j, n)) continue;
         if constexpr (KIND == first_kind::code) {
+            if (!T::template valid<Full>(base, j, n)) continue;
             const unsigned code = test(v.k[j]);
             if (code != FIRST_CODE_NONE) pass |= 1u << j;
-            codes |= (unsigned long long)code << (4 * j);
-        } else if (test(v.k[j])) {
+            codes |= (tile_codes<ILP>)code << (4 * j);
+        } else if (T::template valid<Full>(base, j, n) && test(v.k[j])) {
             pass |= 1u << j;
         }
     }
     return pass;
 }
 
-// Queues the items first + i of tile t whose bit i of `pass` is set at
-// wq[held..], in lane order, with their codes (nibble j of `codes` for item
-// j) at wc[held..] when CODES; returns the new count.
+// A queue entry: tile age (6 bits) | lane (5) | item (4), and where the
+// rows carry their first probe's code, the code in bits 16-19.
 template <bool CODES>
-__device__ __forceinline__ int queue_push(uint16_t *wq, uint8_t *wc, int held, unsigned pass,
-                                          unsigned long long codes, int first, int64_t t) {
+using queue_entry = std::conditional_t<CODES, uint32_t, uint16_t>;
+
+// Queues the items first + i of tile t whose bit i of `pass` is set at
+// wq[held..], in lane order (with their codes, nibble j of `codes` for item
+// j, when CODES); returns the new count.
+template <bool CODES, typename Codes>
+__device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsigned pass, Codes codes, int first,
+                                          int64_t t) {
     int total;
     const int at = held + warp_exclusive_sum(__popc(pass), total);
     const unsigned tag = ((unsigned)t & QUEUE_AGE_MAX) << 9 | (threadIdx.x & 31) << 4;
     for (int i = 0; pass; i++, pass &= pass - 1) {
         const int item = first + __ffs(pass) - 1;
-        wq[at + i] = (uint16_t)(tag | item);
-        if constexpr (CODES) wc[at + i] = (uint8_t)((codes >> (4 * item)) & 15u);
+        if constexpr (CODES) wq[at + i] = tag | item | (unsigned)((codes >> (4 * item)) & 15u) << 16;
+        else wq[at + i] = (uint16_t)(tag | item);
     }
     return held + total;
 }
@@ -399,7 +410,7 @@ __device__ __forceinline__ void flight1_batch(const wb_ssb_columns &c, const wb_
 // BITMAP_BATCH (all of them when `all`, the last batch partial), moves what is left to the queue's front
 // and returns its count. now: the number of the tile queued last.
 template <int ILP, bool CODES, typename Batch>
-__device__ __forceinline__ int queue_drain(uint16_t *wq, uint8_t *wc, int held, bool all, int64_t now, Batch &&batch) {
+__device__ __forceinline__ int queue_drain(queue_entry<CODES> *wq, int held, bool all, int64_t now, Batch &&batch) {
     constexpr int R = BITMAP_SLOTS;
     const int lane = threadIdx.x & 31;
     int s0 = 0;
@@ -411,29 +422,28 @@ __device__ __forceinline__ int queue_drain(uint16_t *wq, uint8_t *wc, int held, 
         for (int r = 0; r < R; r++) {
             const int s = s0 + r * 32 + lane;
             f[r] = s < held;
-            row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
-            code[r] = CODES && f[r] ? wc[s] : 0;
+            if constexpr (CODES) {
+                const unsigned e = f[r] ? wq[s] : 0;
+                row[r] = f[r] ? queued_row<ILP>(e, now) : 0;
+                code[r] = (int32_t)(e >> 16);
+            } else {
+                row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
+                code[r] = 0;
+            }
         }
         batch(row, code, f);
     }
     __syncwarp(); /* every lane has read its entries before any is overwritten */
     const int rest = held - s0;
     if (rest <= 0) return 0;
-    uint16_t keep[R];
-    uint8_t keep_code[R];
+    queue_entry<CODES> keep[R];
 #pragma unroll
     for (int r = 0; r < R; r++)
-        if (r * 32 + lane < rest) {
-            keep[r] = wq[s0 + r * 32 + lane];
-            if constexpr (CODES) keep_code[r] = wc[s0 + r * 32 + lane];
-        }
+        if (r * 32 + lane < rest) keep[r] = wq[s0 + r * 32 + lane];
     __syncwarp();
 #pragma unroll
     for (int r = 0; r < R; r++)
-        if (r * 32 + lane < rest) {
-            wq[r * 32 + lane] = keep[r];
-            if constexpr (CODES) wc[r * 32 + lane] = keep_code[r];
-        }
+        if (r * 32 + lane < rest) wq[r * 32 + lane] = keep[r];
     __syncwarp();
     return rest;
 }
@@ -486,11 +496,11 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 
 // Tests the first column of every tile (keys loaded one tile ahead) with
 // test(key) (first_test), queues the rows that pass in the warp's queue wq
-// (with their codes in wc for first_kind::code) and runs them through
+// (with their codes for first_kind::code) and runs them through
 // batch(row, code, f) in full batches (the last ones partial).
 template <int ILP, first_kind KIND, typename Test, typename Batch>
-__device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n, uint16_t *wq, uint8_t *wc, Test &&test,
-                                            Batch &&batch) {
+__device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
+                                            queue_entry<KIND == first_kind::code> *wq, Test &&test, Batch &&batch) {
     constexpr bool CODES = KIND == first_kind::code;
     // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
     int held = 0;
@@ -504,30 +514,30 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n, uin
             else wb_grid_tile<ILP>::template load<false>(first, base, n, v.k);
         },
         [&](int64_t base, bool full, const keys_t &v) {
-            unsigned long long codes = 0;
+            tile_codes<ILP> codes = 0;
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll
             for (int at = 0; at < ILP; at += PUSH) {
                 const int before = held;
-                held = queue_push<CODES>(wq, wc, held, (pass >> at) & ((1u << PUSH) - 1), codes, at, t);
+                held = queue_push<CODES>(wq, held, (pass >> at) & ((1u << PUSH) - 1), codes, at, t);
                 __syncwarp();
                 if (before == 0) oldest = t;
                 const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
                 if (held >= BITMAP_BATCH || aged) {
-                    held = queue_drain<ILP, CODES>(wq, wc, held, aged, t, batch);
+                    held = queue_drain<ILP, CODES>(wq, held, aged, t, batch);
                     if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
                 }
             }
             t++;
         });
-    if (held) queue_drain<ILP, CODES>(wq, wc, held, true, t - 1, batch);
+    if (held) queue_drain<ILP, CODES>(wq, held, true, t - 1, batch);
 }
 
 // The bitmap form: shared memory holds the bitmaps (in probe order; the
-// first one as 4-bit codes for first_kind::code), the block's group table,
-// then each warp's queue, then each warp's codes (first_kind::code); flight
-// 1 (first_kind::date) holds the queues only: its first test is the date
+// first one as 4-bit codes for first_kind::code, whose queue entries carry
+// them), the block's group table, then each warp's queue; flight 1
+// (first_kind::date) holds the queues only: its first test is the date
 // range, its batches the rest of flight 1. At most 1024 threads, so that one
 // block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread: the
 // batches' 4 slots a lane spilled at 32).
@@ -539,12 +549,11 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     using flags_t = bool(&)[BITMAP_SLOTS];
     constexpr int ENTRIES = bitmap_queue_entries(ILP);
     extern __shared__ __align__(16) uint32_t block_bits[];
-    const int warp = threadIdx.x >> 5;
     if constexpr (KIND == first_kind::date) {
-        uint16_t *wq = reinterpret_cast<uint16_t *>(block_bits) + warp * ENTRIES;
+        uint16_t *wq = reinterpret_cast<uint16_t *>(block_bits) + (threadIdx.x >> 5) * ENTRIES;
         unsigned long long sum = 0;
         queued_scan<ILP, KIND>(
-            c.col[WB_SSB_LO_ORDERDATE], c.n, wq, nullptr, [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
+            c.col[WB_SSB_LO_ORDERDATE], c.n, wq, [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
             [&](rows_t row, codes_t, flags_t f) { flight1_batch<BITMAP_SLOTS>(c, q, row, f, sum); });
         sum = wb_warp_sum(sum);
         if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
@@ -561,20 +570,18 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
         }
     }
     unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
-    uint16_t *queues = reinterpret_cast<uint16_t *>(block_groups + q.groups);
-    uint16_t *wq = queues + warp * ENTRIES;
-    uint8_t *wc = reinterpret_cast<uint8_t *>(queues + (blockDim.x >> 5) * ENTRIES) + warp * ENTRIES;
+    constexpr bool CODES = KIND == first_kind::code;
+    queue_entry<CODES> *wq =
+        reinterpret_cast<queue_entry<CODES> *>(block_groups + q.groups) + (threadIdx.x >> 5) * ENTRIES;
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     __syncthreads();
-    constexpr bool CODES = KIND == first_kind::code;
     auto batch = [&](rows_t row, codes_t code, flags_t f) {
         bitmap_batch<BITMAP_SLOTS, CODES>(c, q, row, code, f, block_groups, block_bits, bits_at);
     };
     if constexpr (CODES)
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, wc, [&](int32_t k) { return code_at(block_bits, k); }, batch);
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return code_at(block_bits, k); }, batch);
     else
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, nullptr, [&](int32_t k) { return bit_set(block_bits, 0, k); },
-                               batch);
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -648,7 +655,8 @@ extern "C" cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_siz
 }
 
 extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes) {
-    return (int64_t)(block / 32) * bitmap_queue_entries(ilp) * (int64_t)(sizeof(uint16_t) + (codes ? 1 : 0));
+    return (int64_t)(block / 32) * bitmap_queue_entries(ilp) *
+           (int64_t)(codes ? sizeof(queue_entry<true>) : sizeof(queue_entry<false>));
 }
 
 extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {

@@ -75,13 +75,13 @@ typedef struct wb_ssb_probe {
     const int32_t *map;     /* device map (see above); date: WB_SSB_DATE_SPAN entries */
     const uint8_t *packed;  /* the packed form's map: code = share / stride, or WB_SSB_PACKED_NONE */
     int32_t stride;         /* the dimension's stride in the group index */
+    int codes;              /* bitmap form, first probe only: bits holds the key's 4-bit group code (nibble k % 8
+                               of word k / 8; WB_SSB_CODE_NONE: filtered out), which its rows carry through
+                               the queues: no late lookup */
     const uint32_t *bits;   /* bitmap form: the filter as bits (bit k of word k / 32: key k passes), padded to
                                WB_SSB_BITMAP_ALIGN words; NULL: probe the packed map */
     int32_t bits_words;     /* its words, a multiple of WB_SSB_BITMAP_ALIGN */
     int grouped;            /* whether the query groups by this dimension (bitmap form: look the code up late) */
-    int codes;              /* bitmap form, first probe only: bits holds the key's 4-bit group code (nibble k % 8
-                               of word k / 8; WB_SSB_CODE_NONE: filtered out), which its rows carry through
-                               the queues: no late lookup */
 } wb_ssb_probe;
 
 #define WB_SSB_CODE_NONE 15 /* a 4-bit code: the key is filtered out */
@@ -115,7 +115,7 @@ cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint
 cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
 
 /* Shared memory of the bitmap form's survivor queues at a launch shape (beside
- * its bitmaps and group table), with a byte an entry for the first probe's
+ * its bitmaps and group table), with 4-byte entries that carry the first probe's
  * codes where `codes`: what a plan of its bitmaps must leave free. */
 int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes);
 

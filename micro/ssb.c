@@ -292,9 +292,15 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     for (int p = 0; p < s->nprobe; p++) {
         const int dim = order[p];
         const int bits = form == WB_SSB_BITMAP && bp->bits[dim];
-        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[wb_ssb_key_column(dim)], d->map[qi][dim], d->packed[qi][dim],
-                                    l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, qi, dim) : 0,
-                                    s->dim[dim].group_level >= 0, bits && holds_codes(d, qi, dim)};
+        q.probe[p] = (wb_ssb_probe){.dim = dim,
+                                    .key = d->cols.col[wb_ssb_key_column(dim)],
+                                    .map = d->map[qi][dim],
+                                    .packed = d->packed[qi][dim],
+                                    .stride = l->stride[dim],
+                                    .codes = bits && holds_codes(d, qi, dim),
+                                    .bits = bits ? d->bitmap[qi][dim] : NULL,
+                                    .bits_words = bits ? bitmap_words(d, qi, dim) : 0,
+                                    .grouped = s->dim[dim].group_level >= 0};
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;

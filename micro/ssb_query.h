@@ -76,8 +76,8 @@ int wb_ssb_codes_of(const int32_t *map, int64_t entries, int32_t stride, uint32_
 
 /* The bitmap form's plan: the joined dimensions whose filters become
  * shared-memory bitmaps (the most selective first, while their bitmaps fit
- * max_bytes together), and its probe order: the most selective bitmap, then
- * the rest (bitmaps, date arithmetic, packed maps) by share. Where the query
+ * max_bytes together), and its probe order: the bitmaps by share, then the
+ * rest (date arithmetic, packed maps) by share. Where the query
  * groups by the first bitmap's dimension in at most 14 codes, the first
  * bitmap holds the codes instead if they fit beside code_queue_bytes (the
  * queues' codes), later bitmaps dropped from the least selective on. */
