@@ -45,12 +45,15 @@ typedef enum wb_ssb_form {
                       (~150 G/s for maps of 1.4-3 M entries on the H200); the bitmaps first, most
                       selective first, then date arithmetic and the packed maps of the dimensions that
                       did not fit, in order of selectivity (micro/ssb_query.c); the group codes of a
-                      bitmap dimension read from its packed map only for rows that passed every filter.
+                      bitmap dimension read from its packed map only for rows that passed every filter
+                      (the first bitmap's: 4-bit codes in shared memory instead, carried by its rows
+                      through the queues, where they fit and that filter passes 3% of the rows or more).
                       Persistent blocks of up to 1024 threads load the bitmaps once; a tile tests only the
                       first bitmap over its rows and queues the rows that pass in its warp's queue in shared
                       memory; the rest of the query runs over full batches of queued rows, 4 a lane, so a
-                      dead row costs one load and one bit test; group table in shared memory; flight 1 as
-                      direct */
+                      dead row costs one load and one bit test; group table in shared memory. Flight 1 the
+                      same way: the date range tested over every row, quantity, discount and price over
+                      the queued rows */
     WB_SSB_FORMS
 } wb_ssb_form;
 

@@ -21,7 +21,7 @@
 #define FORMS(q)                                                                                              \
     {q "_tiled", "SSB " q ", Crystal tiles"}, {q "_direct", "SSB " q ", grid-stride direct"},                 \
         {q "_packed", "SSB " q ", direct with 1-byte maps and a private group table"},                        \
-        {q "_bitmap", "SSB " q ", packed with the first filter as a shared-memory bitmap"}
+        {q "_bitmap", "SSB " q ", the first filter over every row, the rest over queued survivors"}
 static const wb_variant ssb_variants[] = {
     FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
     FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"),

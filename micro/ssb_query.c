@@ -256,10 +256,15 @@ static void sort_by_share(const wb_ssb_spec *q, int *dims, int n) {
 }
 
 /* Where the query groups by the first bitmap's dimension in at most 14
- * codes: that bitmap holds the codes instead (its rows carry them through
- * the queues, instead of reading their keys and the packed map again after
- * every filter), if they fit beside the queues' codes, later bitmaps
- * dropped from the least selective on to make room. */
+ * codes and that filter passes at least CODES_MIN_SHARE of the rows: that
+ * bitmap holds the codes instead (its rows carry them through the queues,
+ * instead of reading their keys and the packed map again after every
+ * filter), if they fit beside the queues' codes, later bitmaps dropped from
+ * the least selective on to make room. Reading a code costs the scan about
+ * five instructions a row: on the H200 at SF 100 codes made Q3.1 (1/5 pass
+ * supplier) 11% faster, Q3.2 and Q4.3 (1/25) 2%, and Q3.3 and Q3.4 (1/125)
+ * 19-33% slower (results/h200-issue31/). */
+#define CODES_MIN_SHARE 0.03
 static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                        const int *cand, int nc, wb_ssb_bitmap_plan *p) {
     int first = -1;
@@ -269,7 +274,8 @@ static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_
     const int dim = cand[first];
     wb_ssb_layout l;
     wb_ssb_layout_of(q, &l);
-    if (q->dim[dim].group_level < 0 || l.count[dim] >= WB_SSB_CODE_NONE) return;
+    if (q->dim[dim].group_level < 0 || l.count[dim] >= WB_SSB_CODE_NONE || wb_ssb_dim_share(q, dim) < CODES_MIN_SHARE)
+        return;
     int bits[WB_SSB_DIMS];
     memcpy(bits, p->bits, sizeof bits);
     int64_t bytes = p->bytes - bitmap_bytes(dim, z) + 4 * wb_ssb_code_words(wb_ssb_map_entries(dim, z));

@@ -78,7 +78,8 @@ int wb_ssb_codes_of(const int32_t *map, int64_t entries, int32_t stride, uint32_
  * shared-memory bitmaps (the most selective first, while their bitmaps fit
  * max_bytes together), and its probe order: the bitmaps by share, then the
  * rest (date arithmetic, packed maps) by share. Where the query
- * groups by the first bitmap's dimension in at most 14 codes, the first
+ * groups by the first bitmap's dimension in at most 14 codes and that
+ * filter passes at least 3% of the rows, the first
  * bitmap holds the codes instead if they fit beside code_queue_bytes (the
  * queues' codes), later bitmaps dropped from the least selective on. */
 typedef struct wb_ssb_bitmap_plan {
