@@ -13,6 +13,8 @@
 #include "kernels/tile.cuh"
 #include "kernels/tile_dispatch.cuh"
 
+#include <type_traits>
+
 namespace {
 
 __global__ void generate_kernel(wb_ssb_columns c, wb_ssb_sizes z, uint64_t seed) {
@@ -263,26 +265,60 @@ struct first_keys {
     int32_t k[ILP];
 };
 
-// A tile's first probe (a bitmap, the first in shared memory): bit j of the
-// result says whether item j passed it.
-template <int ILP, bool Full>
-__device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t base, int64_t n,
-                                               const uint32_t *bits) {
+// What a tile's first test reads: flight 1's date range, the first bitmap,
+// or the first dimension's 4-bit group codes (FIRST_CODE_NONE: filtered out).
+enum class first_kind { date, bit, code };
+constexpr unsigned FIRST_CODE_NONE = WB_SSB_CODE_NONE;
+
+__device__ __forceinline__ unsigned code_at(const uint32_t *codes, int32_t k) {
+    return (codes[k >> 3] >> ((k & 7) << 2)) & 15u;
+}
+
+// A tile's codes, nibble j for item j: 32 bits up to ILP 8.
+template <int ILP>
+using tile_codes = std::conditional_t<(ILP > 8), unsigned long long, unsigned>;
+
+// A tile's first test: bit j of the result says whether item j passed it.
+// test(key) is a bool, or for first_kind::code the key's code, which lands
+// in nibble j of codes.
+template <int ILP, bool Full, first_kind KIND, typename Test>
+__device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t base, int64_t n, Test &&test,
+                                               tile_codes<ILP> &codes) {
     using T = wb_grid_tile<ILP>;
     unsigned pass = 0;
 #pragma unroll
-    for (int j = 0; j < ILP; j++)
-        if (T::template valid<Full>(base, j, n) && bit_set(bits, 0, v.k[j])) pass |= 1u << j;
+    for (int j = 0; j < ILP; j++) {
+        if constexpr (KIND == first_kind::code) {
+            if (!T::template valid<Full>(base, j, n)) continue;
+            const unsigned code = test(v.k[j]);
+            if (code != FIRST_CODE_NONE) pass |= 1u << j;
+            codes |= (tile_codes<ILP>)code << (4 * j);
+        } else if (T::template valid<Full>(base, j, n) && test(v.k[j])) {
+            pass |= 1u << j;
+        }
+    }
     return pass;
 }
 
+// A queue entry: tile age (6 bits) | lane (5) | item (4), and where the
+// rows carry their first probe's code, the code in bits 16-19.
+template <bool CODES>
+using queue_entry = std::conditional_t<CODES, uint32_t, uint16_t>;
+
 // Queues the items first + i of tile t whose bit i of `pass` is set at
-// wq[held..], in lane order; returns the new count.
-__device__ __forceinline__ int queue_push(uint16_t *wq, int held, unsigned pass, int first, int64_t t) {
+// wq[held..], in lane order (with their codes, nibble j of `codes` for item
+// j, when CODES); returns the new count.
+template <bool CODES, typename Codes>
+__device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsigned pass, Codes codes, int first,
+                                          int64_t t) {
     int total;
     const int at = held + warp_exclusive_sum(__popc(pass), total);
     const unsigned tag = ((unsigned)t & QUEUE_AGE_MAX) << 9 | (threadIdx.x & 31) << 4;
-    for (int i = 0; pass; i++, pass &= pass - 1) wq[at + i] = (uint16_t)(tag | (first + __ffs(pass) - 1));
+    for (int i = 0; pass; i++, pass &= pass - 1) {
+        const int item = first + __ffs(pass) - 1;
+        if constexpr (CODES) wq[at + i] = tag | item | (unsigned)((codes >> (4 * item)) & 15u) << 16;
+        else wq[at + i] = (uint16_t)(tag | item);
+    }
     return held + total;
 }
 
@@ -290,14 +326,15 @@ __device__ __forceinline__ int queue_push(uint16_t *wq, int held, unsigned pass,
 // the probes after the first in stages (a bitmap tests a bit; date
 // arithmetic and the packed maps yield the dimension's share), then the
 // measures with the date where it is tested last, then the codes of the
-// grouped bitmap dimensions.
-template <int R>
+// grouped bitmap dimensions (not the first's when CODES: its rows brought
+// their codes from the queue).
+template <int R, bool CODES>
 __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
-                                             bool (&f)[R], unsigned long long *groups, const uint32_t *bits,
-                                             const int32_t (&bits_at)[WB_SSB_DIMS]) {
+                                             const int32_t (&code)[R], bool (&f)[R], unsigned long long *groups,
+                                             const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS]) {
     int32_t k[R], group[R];
 #pragma unroll
-    for (int r = 0; r < R; r++) group[r] = 0;
+    for (int r = 0; r < R; r++) group[r] = CODES ? code[r] * q.probe[0].stride : 0;
     const int staged = q.nprobe - (q.date_last ? 1 : 0);
 #pragma unroll
     for (int p = 1; p < WB_SSB_DIMS; p++) {
@@ -338,7 +375,7 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         const wb_ssb_probe &pr = q.probe[p];
-        if (p >= staged || !pr.bits || !pr.grouped) continue;
+        if (p >= staged || !pr.bits || !pr.grouped || (CODES && p == 0)) continue;
         gather<R>(pr.key, row, f, k);
 #pragma unroll
         for (int r = 0; r < R; r++)
@@ -349,31 +386,57 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         if (f[r]) atomicAdd(groups + group[r], (unsigned long long)(int64_t)(m[r] - cost[r]));
 }
 
-// Runs the warp's queued rows in batches of BITMAP_BATCH (all of them when
-// `all`, the last batch partial), moves what is left to the queue's front
+// Flight 1's rest for a batch of queued rows (their dates passed): quantity,
+// then discount, then the price, each loaded only for the rows still passing.
+template <int R>
+__device__ __forceinline__ void flight1_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
+                                              bool (&f)[R], unsigned long long &sum) {
+    int32_t v[R], disc[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) v[r] = 0, disc[r] = 0;
+    gather<R>(c.col[WB_SSB_LO_QUANTITY], row, f, v);
+#pragma unroll
+    for (int r = 0; r < R; r++) f[r] = f[r] && in(v[r], q.qty_lo, q.qty_hi);
+    gather<R>(c.col[WB_SSB_LO_DISCOUNT], row, f, disc);
+#pragma unroll
+    for (int r = 0; r < R; r++) f[r] = f[r] && in(disc[r], q.disc_lo, q.disc_hi);
+    gather<R>(c.col[WB_SSB_LO_EXTENDEDPRICE], row, f, v);
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (f[r]) sum += (unsigned long long)((int64_t)v[r] * disc[r]);
+}
+
+// Runs the warp's queued rows through batch(row, f) in batches of
+// BITMAP_BATCH (all of them when `all`, the last batch partial), moves what is left to the queue's front
 // and returns its count. now: the number of the tile queued last.
-template <int ILP>
-__device__ __forceinline__ int bitmap_drain(const wb_ssb_columns &c, const wb_ssb_query &q, uint16_t *wq, int held,
-                                            bool all, int64_t now, unsigned long long *groups, const uint32_t *bits,
-                                            const int32_t (&bits_at)[WB_SSB_DIMS]) {
+template <int ILP, bool CODES, typename Batch>
+__device__ __forceinline__ int queue_drain(queue_entry<CODES> *wq, int held, bool all, int64_t now, Batch &&batch) {
     constexpr int R = BITMAP_SLOTS;
     const int lane = threadIdx.x & 31;
     int s0 = 0;
     for (; s0 + BITMAP_BATCH <= held || (all && s0 < held); s0 += BITMAP_BATCH) {
         int64_t row[R];
+        int32_t code[R];
         bool f[R];
 #pragma unroll
         for (int r = 0; r < R; r++) {
             const int s = s0 + r * 32 + lane;
             f[r] = s < held;
-            row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
+            if constexpr (CODES) {
+                const unsigned e = f[r] ? wq[s] : 0;
+                row[r] = f[r] ? queued_row<ILP>(e, now) : 0;
+                code[r] = (int32_t)(e >> 16);
+            } else {
+                row[r] = f[r] ? queued_row<ILP>(wq[s], now) : 0;
+                code[r] = 0;
+            }
         }
-        bitmap_batch<R>(c, q, row, f, groups, bits, bits_at);
+        batch(row, code, f);
     }
     __syncwarp(); /* every lane has read its entries before any is overwritten */
     const int rest = held - s0;
     if (rest <= 0) return 0;
-    uint16_t keep[R];
+    queue_entry<CODES> keep[R];
 #pragma unroll
     for (int r = 0; r < R; r++)
         if (r * 32 + lane < rest) keep[r] = wq[s0 + r * 32 + lane];
@@ -431,14 +494,71 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     }
 }
 
-// The bitmap form: shared memory holds the bitmaps (in probe order), the
-// block's group table, then each warp's queue. At most 1024 threads, so that
-// one block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread:
-// the batches' 4 slots a lane spilled at 32).
+// Tests the first column of every tile (keys loaded one tile ahead) with
+// test(key) (first_test), queues the rows that pass in the warp's queue wq
+// (with their codes for first_kind::code) and runs them through
+// batch(row, code, f) in full batches (the last ones partial).
+template <int ILP, first_kind KIND, typename Test, typename Batch>
+__device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
+                                            queue_entry<KIND == first_kind::code> *wq, Test &&test, Batch &&batch) {
+    constexpr bool CODES = KIND == first_kind::code;
+    // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
+    int held = 0;
+    int64_t t = 0, oldest = 0;
+    constexpr int PUSH = queue_push_items(ILP);
+    using keys_t = first_keys<ILP>;
+    wb_for_tiles_ahead<ILP, keys_t>(
+        n,
+        [&](int64_t base, bool full, keys_t &v) {
+            if (full) wb_grid_tile<ILP>::template load<true>(first, base, n, v.k);
+            else wb_grid_tile<ILP>::template load<false>(first, base, n, v.k);
+        },
+        [&](int64_t base, bool full, const keys_t &v) {
+            tile_codes<ILP> codes = 0;
+            const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
+                                       : first_test<ILP, false, KIND>(v, base, n, test, codes);
+#pragma unroll
+            for (int at = 0; at < ILP; at += PUSH) {
+                const int before = held;
+                held = queue_push<CODES>(wq, held, (pass >> at) & ((1u << PUSH) - 1), codes, at, t);
+                __syncwarp();
+                if (before == 0) oldest = t;
+                const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
+                if (held >= BITMAP_BATCH || aged) {
+                    held = queue_drain<ILP, CODES>(wq, held, aged, t, batch);
+                    if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
+                }
+            }
+            t++;
+        });
+    if (held) queue_drain<ILP, CODES>(wq, held, true, t - 1, batch);
+}
+
+// The bitmap form: shared memory holds the bitmaps (in probe order; the
+// first one as 4-bit codes for first_kind::code, whose queue entries carry
+// them), the block's group table, then each warp's queue; flight 1
+// (first_kind::date) holds the queues only: its first test is the date
+// range, its batches the rest of flight 1. At most 1024 threads, so that one
+// block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread: the
+// batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
-template <int ILP>
+template <int ILP, first_kind KIND>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
+    using rows_t = const int64_t(&)[BITMAP_SLOTS];
+    using codes_t = const int32_t(&)[BITMAP_SLOTS];
+    using flags_t = bool(&)[BITMAP_SLOTS];
+    constexpr int ENTRIES = bitmap_queue_entries(ILP);
     extern __shared__ __align__(16) uint32_t block_bits[];
+    if constexpr (KIND == first_kind::date) {
+        uint16_t *wq = reinterpret_cast<uint16_t *>(block_bits) + (threadIdx.x >> 5) * ENTRIES;
+        unsigned long long sum = 0;
+        queued_scan<ILP, KIND>(
+            c.col[WB_SSB_LO_ORDERDATE], c.n, wq, [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
+            [&](rows_t row, codes_t, flags_t f) { flight1_batch<BITMAP_SLOTS>(c, q, row, f, sum); });
+        sum = wb_warp_sum(sum);
+        if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
+        return;
+    }
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
     int32_t words = 0;
 #pragma unroll
@@ -450,38 +570,18 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
         }
     }
     unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
-    uint16_t *wq = reinterpret_cast<uint16_t *>(block_groups + q.groups) + (threadIdx.x >> 5) * bitmap_queue_entries(ILP);
+    constexpr bool CODES = KIND == first_kind::code;
+    queue_entry<CODES> *wq =
+        reinterpret_cast<queue_entry<CODES> *>(block_groups + q.groups) + (threadIdx.x >> 5) * ENTRIES;
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     __syncthreads();
-    // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
-    int held = 0;
-    int64_t t = 0, oldest = 0;
-    constexpr int PUSH = queue_push_items(ILP);
-    using keys_t = first_keys<ILP>;
-    wb_for_tiles_ahead<ILP, keys_t>(
-        c.n,
-        [&](int64_t base, bool full, keys_t &v) {
-            if (full) wb_grid_tile<ILP>::template load<true>(q.probe[0].key, base, c.n, v.k);
-            else wb_grid_tile<ILP>::template load<false>(q.probe[0].key, base, c.n, v.k);
-        },
-        [&](int64_t base, bool full, const keys_t &v) {
-            const unsigned pass = full ? first_test<ILP, true>(v, base, c.n, block_bits)
-                                       : first_test<ILP, false>(v, base, c.n, block_bits);
-#pragma unroll
-            for (int first = 0; first < ILP; first += PUSH) {
-                const int before = held;
-                held = queue_push(wq, held, (pass >> first) & ((1u << PUSH) - 1), first, t);
-                __syncwarp();
-                if (before == 0) oldest = t;
-                const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
-                if (held >= BITMAP_BATCH || aged) {
-                    held = bitmap_drain<ILP>(c, q, wq, held, aged, t, block_groups, block_bits, bits_at);
-                    if (held) oldest = t - ((t - (int64_t)(wq[0] >> 9)) & QUEUE_AGE_MAX);
-                }
-            }
-            t++;
-        });
-    if (held) bitmap_drain<ILP>(c, q, wq, held, true, t - 1, block_groups, block_bits, bits_at);
+    auto batch = [&](rows_t row, codes_t code, flags_t f) {
+        bitmap_batch<BITMAP_SLOTS, CODES>(c, q, row, code, f, block_groups, block_bits, bits_at);
+    };
+    if constexpr (CODES)
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return code_at(block_bits, k); }, batch);
+    else
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -493,7 +593,8 @@ using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
 
 // The kernel of a form and flight at the launch's shape, and its tile (rows
 // per block of the cover grid; 0: persistent).
-cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_kernel_t *k, int64_t *tile) {
+// codes: the bitmap form's first probe holds 4-bit group codes.
+cudaError_t kernel_of(wb_ssb_form form, int flight, bool codes, int block, int ilp, query_kernel_t *k, int64_t *tile) {
     *k = nullptr;
     *tile = (int64_t)block * ilp;
     const bool f1 = flight == 1;
@@ -505,13 +606,14 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
             return cudaSuccess;
         });
     if (form < WB_SSB_DIRECT || form >= WB_SSB_FORMS || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
-    if (form == WB_SSB_BITMAP && !f1 && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
+    if (form == WB_SSB_BITMAP && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
     *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
+        if (form == WB_SSB_BITMAP)
+            return f1 ? bitmap_kernel<I, first_kind::date>
+                      : (codes ? bitmap_kernel<I, first_kind::code> : bitmap_kernel<I, first_kind::bit>);
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
-        return form == WB_SSB_PACKED   ? direct_kernel<I, false, WB_SSB_PACKED>
-               : form == WB_SSB_BITMAP ? bitmap_kernel<I>
-                                       : direct_kernel<I, false, WB_SSB_DIRECT>;
+        return form == WB_SSB_PACKED ? direct_kernel<I, false, WB_SSB_PACKED> : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
     return *k ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -519,22 +621,24 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, int block, int ilp, query_ke
 // Dynamic shared memory the query's kernel needs: the group table (packed,
 // bitmap), the filter bits and the warps' queues (bitmap).
 int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
+    if (form == WB_SSB_BITMAP && q->flight == 1) return wb_ssb_bitmap_queue_bytes(l->block, l->ilp, 0);
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
     int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
     if (form != WB_SSB_BITMAP) return bytes;
     for (int p = 0; p < q->nprobe; p++)
         if (q->probe[p].bits) bytes += (int64_t)q->probe[p].bits_words * (int64_t)sizeof(uint32_t);
-    return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp);
+    return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp, q->probe[0].codes);
 }
 
 // A bitmap form's probes: the first a bitmap (its kernel tests it over every
-// row), none on the date, every bitmap aligned.
+// row), none on the date, every bitmap aligned, codes only in the first.
 bool bitmaps_ok(const wb_ssb_query *q) {
     if (q->nprobe < 1 || !q->probe[0].bits) return false;
     for (int p = 0; p < q->nprobe; p++) {
         const wb_ssb_probe *pr = &q->probe[p];
         if (pr->bits && (pr->dim == WB_SSB_DATE || pr->bits_words <= 0 || pr->bits_words % WB_SSB_BITMAP_ALIGN))
             return false;
+        if (pr->codes && (p > 0 || !pr->bits)) return false;
     }
     return true;
 }
@@ -550,16 +654,18 @@ extern "C" cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_siz
     return wb_launched();
 }
 
-extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp) {
-    return (int64_t)(block / 32) * bitmap_queue_entries(ilp) * (int64_t)sizeof(uint16_t);
+extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes) {
+    return (int64_t)(block / 32) * bitmap_queue_entries(ilp) *
+           (int64_t)(codes ? sizeof(queue_entry<true>) : sizeof(queue_entry<false>));
 }
 
 extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
+    if (form != WB_SSB_BITMAP && q->flight != 1 && q->nprobe > 0 && q->probe[0].codes) return cudaErrorInvalidValue;
     const int64_t smem = smem_of(form, q, l);
     if (smem > 0x7fffffff) return cudaErrorInvalidValue;
     return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
@@ -570,7 +676,7 @@ extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const
                                      const wb_ssb_query *q, cudaStream_t s) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q->flight, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (l->grid <= 0) return cudaSuccess;
     k<<<l->grid, l->block, l->smem_bytes, s>>>(*c, *q);

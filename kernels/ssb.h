@@ -45,12 +45,15 @@ typedef enum wb_ssb_form {
                       (~150 G/s for maps of 1.4-3 M entries on the H200); the bitmaps first, most
                       selective first, then date arithmetic and the packed maps of the dimensions that
                       did not fit, in order of selectivity (micro/ssb_query.c); the group codes of a
-                      bitmap dimension read from its packed map only for rows that passed every filter.
+                      bitmap dimension read from its packed map only for rows that passed every filter
+                      (the first bitmap's: 4-bit codes in shared memory instead, carried by its rows
+                      through the queues, where they fit and that filter passes 3% of the rows or more).
                       Persistent blocks of up to 1024 threads load the bitmaps once; a tile tests only the
                       first bitmap over its rows and queues the rows that pass in its warp's queue in shared
                       memory; the rest of the query runs over full batches of queued rows, 4 a lane, so a
-                      dead row costs one load and one bit test; group table in shared memory; flight 1 as
-                      direct */
+                      dead row costs one load and one bit test; group table in shared memory. Flight 1 the
+                      same way: the date range tested over every row, quantity, discount and price over
+                      the queued rows */
     WB_SSB_FORMS
 } wb_ssb_form;
 
@@ -75,11 +78,16 @@ typedef struct wb_ssb_probe {
     const int32_t *map;     /* device map (see above); date: WB_SSB_DATE_SPAN entries */
     const uint8_t *packed;  /* the packed form's map: code = share / stride, or WB_SSB_PACKED_NONE */
     int32_t stride;         /* the dimension's stride in the group index */
+    int codes;              /* bitmap form, first probe only: bits holds the key's 4-bit group code (nibble k % 8
+                               of word k / 8; WB_SSB_CODE_NONE: filtered out), which its rows carry through
+                               the queues: no late lookup */
     const uint32_t *bits;   /* bitmap form: the filter as bits (bit k of word k / 32: key k passes), padded to
                                WB_SSB_BITMAP_ALIGN words; NULL: probe the packed map */
     int32_t bits_words;     /* its words, a multiple of WB_SSB_BITMAP_ALIGN */
     int grouped;            /* whether the query groups by this dimension (bitmap form: look the code up late) */
 } wb_ssb_probe;
+
+#define WB_SSB_CODE_NONE 15 /* a 4-bit code: the key is filtered out */
 
 #define WB_SSB_BITMAP_ALIGN 4 /* words: the bitmaps are copied to shared memory in 16-byte vectors */
 
@@ -110,8 +118,9 @@ cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint
 cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
 
 /* Shared memory of the bitmap form's survivor queues at a launch shape (beside
- * its bitmaps and group table): what a plan of its bitmaps must leave free. */
-int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp);
+ * its bitmaps and group table), with 4-byte entries that carry the first probe's
+ * codes where `codes`: what a plan of its bitmaps must leave free. */
+int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes);
 
 /* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */
 cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c, const wb_ssb_query *q,

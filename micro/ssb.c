@@ -21,7 +21,7 @@
 #define FORMS(q)                                                                                              \
     {q "_tiled", "SSB " q ", Crystal tiles"}, {q "_direct", "SSB " q ", grid-stride direct"},                 \
         {q "_packed", "SSB " q ", direct with 1-byte maps and a private group table"},                        \
-        {q "_bitmap", "SSB " q ", packed with the first filter as a shared-memory bitmap"}
+        {q "_bitmap", "SSB " q ", the first filter over every row, the rest over queued survivors"}
 static const wb_variant ssb_variants[] = {
     FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
     FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"),
@@ -43,10 +43,7 @@ static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_
  * 1024 threads; ILP 16 queues no more than ILP 8): at SF 100 part and
  * supplier still fit beside them for every query. */
 #define BITMAP_QUEUE_ILP 16
-/* Q1.x's bitmap points run the direct kernel: at its block, a repeat. */
-static int block_of(int variant) {
-    return form_of(variant) == WB_SSB_BITMAP && wb_ssb_specs[query_of(variant)].flight != 1 ? BITMAP_BLOCK : SSB_BLOCK;
-}
+static int block_of(int variant) { return form_of(variant) == WB_SSB_BITMAP ? BITMAP_BLOCK : SSB_BLOCK; }
 #define SF(x) ((int64_t)llround((x) * WB_SSB_ROWS_PER_SF))
 
 /* ---- sweep ---- */
@@ -88,10 +85,9 @@ static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
  * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, the bitmap form of flights 2-4 at ILP 16 (two queue
- * pushes a tile) and on 4 SMs (245 tiles a block: its warps' queues outlive
- * 63 tiles and are drained by age), and a one-row table. 306 points, 3 data
- * sets. */
+ * 128 and 512 too, the bitmap form at ILP 16 (two queue pushes a tile) and
+ * on 4 SMs (245 tiles a block: its warps' queues outlive 63 tiles and are
+ * drained by age), and a one-row table. 312 points, 3 data sets. */
 static int sweep_test(const wb_sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -100,9 +96,8 @@ static int sweep_test(const wb_sink *s) {
     for (int v = 0; v < VARIANTS; v += WB_SSB_FORMS)
         if (add(s, v, ns[0], 128, 4, 1) != WB_OK || add(s, v, ns[1], 512, 2, 1) != WB_OK) return WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
-        if (wb_ssb_specs[qi].flight != 1 &&
-            (add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK ||
-             add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK))
+        if (add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK ||
+            add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK)
             return WB_ERR;
     return add_all(s, 1, 4, 1);
 }
@@ -179,7 +174,8 @@ typedef struct ssb_data {
     int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
     uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
     wb_ssb_bitmap_plan plan[WB_SSB_QUERIES];      /* the bitmap form's bitmaps and probe order */
-    uint32_t *bitmap[WB_SSB_QUERIES][WB_SSB_DIMS]; /* its filters, one bit a key; NULL: no bitmap */
+    uint32_t *bitmap[WB_SSB_QUERIES][WB_SSB_DIMS]; /* its filters, one bit a key (the first: 4-bit codes where
+                                                      its plan says); NULL: no bitmap */
     wb_placed out[WB_SSB_QUERIES];             /* device group sums, moved by each reset (data.h) */
     wb_ssb_answer ans[WB_SSB_QUERIES];
 } ssb_data;
@@ -197,12 +193,15 @@ static void ssb_data_destroy(void *data) {
     free(d);
 }
 
-static int32_t bitmap_words(const ssb_data *d, int dim) {
-    return (int32_t)wb_ssb_bitmap_words(wb_ssb_map_entries(dim, &d->z));
+/* Whether query qi's bitmap of dim holds codes, and its words. */
+static int holds_codes(const ssb_data *d, int qi, int dim) { return d->plan[qi].codes && d->plan[qi].order[0] == dim; }
+static int32_t bitmap_words(const ssb_data *d, int qi, int dim) {
+    const int64_t entries = wb_ssb_map_entries(dim, &d->z);
+    return (int32_t)(holds_codes(d, qi, dim) ? wb_ssb_code_words(entries) : wb_ssb_bitmap_words(entries));
 }
 
 /* One query's dimension map: int32, packed and (where the bitmap form's plan
- * says) as filter bits. */
+ * says) as filter bits or codes. */
 static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *bytes, wb_err *e) {
     const wb_ssb_layout *l = &d->ans[qi].layout;
     const int64_t entries = wb_ssb_map_entries(dim, &d->z);
@@ -214,11 +213,13 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->packed[qi][dim], (size_t)entries, "ssb packed map", e);
     if (rc == WB_OK) rc = wb_upload(d->packed[qi][dim], bytes, (size_t)entries, e);
     if (rc != WB_OK || !d->plan[qi].bits[dim]) return rc;
-    const size_t bits_bytes = (size_t)bitmap_words(d, dim) * sizeof(uint32_t);
+    const size_t bits_bytes = (size_t)bitmap_words(d, qi, dim) * sizeof(uint32_t);
     uint32_t *bits = wb_host_alloc(bits_bytes, "ssb bitmap", e);
     if (!bits) return WB_ERR;
-    wb_ssb_bitmap_of(host, entries, bits);
-    rc = wb_dev_alloc((void **)&d->bitmap[qi][dim], bits_bytes, "ssb bitmap", e);
+    if (!holds_codes(d, qi, dim)) wb_ssb_bitmap_of(host, entries, bits);
+    else if (wb_ssb_codes_of(host, entries, l->stride[dim], bits) != WB_OK)
+        rc = wb_fail(e, "ssb %s: a group code does not fit 4 bits", wb_ssb_specs[qi].name);
+    if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->bitmap[qi][dim], bits_bytes, "ssb bitmap", e);
     if (rc == WB_OK) rc = wb_upload(d->bitmap[qi][dim], bits, bits_bytes, e);
     free(bits);
     return rc;
@@ -236,8 +237,9 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP),
-                              &d->plan[qi]);
+        const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 0);
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - queues,
+                              wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 1) - queues, &d->plan[qi]);
         rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -290,9 +292,15 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     for (int p = 0; p < s->nprobe; p++) {
         const int dim = order[p];
         const int bits = form == WB_SSB_BITMAP && bp->bits[dim];
-        q.probe[p] = (wb_ssb_probe){dim, d->cols.col[wb_ssb_key_column(dim)], d->map[qi][dim], d->packed[qi][dim],
-                                    l->stride[dim], bits ? d->bitmap[qi][dim] : NULL, bits ? bitmap_words(d, dim) : 0,
-                                    s->dim[dim].group_level >= 0};
+        q.probe[p] = (wb_ssb_probe){.dim = dim,
+                                    .key = d->cols.col[wb_ssb_key_column(dim)],
+                                    .map = d->map[qi][dim],
+                                    .packed = d->packed[qi][dim],
+                                    .stride = l->stride[dim],
+                                    .codes = bits && holds_codes(d, qi, dim),
+                                    .bits = bits ? d->bitmap[qi][dim] : NULL,
+                                    .bits_words = bits ? bitmap_words(d, qi, dim) : 0,
+                                    .grouped = s->dim[dim].group_level >= 0};
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;

@@ -68,20 +68,32 @@ int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t
  * WB_SSB_BITMAP_ALIGN; and the filter: bit k of word k / 32 set iff map[k] >= 0. */
 int64_t wb_ssb_bitmap_words(int64_t entries);
 void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits);
+/* The same map as 4-bit group codes (map / stride; WB_SSB_CODE_NONE where
+ * filtered out), nibble k % 8 of word k / 8, in wb_ssb_code_words(entries)
+ * words; WB_ERR if a code does not fit below WB_SSB_CODE_NONE. */
+int64_t wb_ssb_code_words(int64_t entries);
+int wb_ssb_codes_of(const int32_t *map, int64_t entries, int32_t stride, uint32_t *words);
 
 /* The bitmap form's plan: the joined dimensions whose filters become
  * shared-memory bitmaps (the most selective first, while their bitmaps fit
  * max_bytes together), and its probe order: the bitmaps by share, then the
- * rest (date arithmetic, packed maps) by share. */
+ * rest (date arithmetic, packed maps) by share. Where the query
+ * groups by the first bitmap's dimension in at most 14 codes and that
+ * filter passes at least 3% of the rows, the first
+ * bitmap holds the codes instead if they fit beside code_queue_bytes (the
+ * queues' codes), later bitmaps dropped from the least selective on. */
 typedef struct wb_ssb_bitmap_plan {
     int order[WB_SSB_DIMS]; /* q->nprobe dimensions */
     int bits[WB_SSB_DIMS];  /* per dimension: 1 when its filter is a bitmap */
     int nbits;
     int64_t bytes;          /* the bitmaps together */
+    int codes;              /* the first bitmap holds 4-bit group codes (wb_ssb_codes_of), carried by the
+                               rows that pass it through the queues */
     int date_last;          /* the date is probed last and passes at least half the rows: the kernel
                                tests it in the final stage, beside the measures' loads */
 } wb_ssb_bitmap_plan;
-void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, wb_ssb_bitmap_plan *p);
+void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                           wb_ssb_bitmap_plan *p);
 
 /* The lineorder column a dimension joins on (WB_SSB_LO_*). */
 int wb_ssb_key_column(int dim);

@@ -136,8 +136,8 @@ static void test_selectivities(void) {
 /* The kernels' view, emulated: every form's probes through the maps the
  * family uploads (int32 with the date map, int32 with date arithmetic,
  * packed codes; bitmap: its plan's order, a bit for each bitmap dimension and
- * its packed code only for rows that passed every filter) must give the
- * reference. */
+ * its packed code only for rows that passed every filter, or the first
+ * bitmap's 4-bit code) must give the reference. */
 enum { FORM_TILED, FORM_DIRECT, FORM_PACKED, FORM_BITMAP, NFORMS };
 
 typedef struct query_maps {
@@ -149,8 +149,14 @@ typedef struct query_maps {
 
 /* A dimension's share of the row's group; bitmap dimensions: 0 for a row
  * that passes (the code comes later), -1 otherwise. */
+static int holds_codes(const query_maps *m, int dim) { return m->plan.codes && m->plan.order[0] == dim; }
+
 static int32_t share_of(int form, const wb_ssb_spec *q, const wb_ssb_layout *l, const query_maps *m, int dim,
                         int32_t key) {
+    if (form == FORM_BITMAP && holds_codes(m, dim)) {
+        const uint32_t code = (m->bits[dim][key >> 3] >> (4 * (key & 7))) & 15u;
+        return code == WB_SSB_CODE_NONE ? -1 : (int32_t)code * l->stride[dim];
+    }
     if (form == FORM_BITMAP && m->plan.bits[dim]) return (m->bits[dim][key >> 5] >> (key & 31)) & 1u ? 0 : -1;
     if (dim == WB_SSB_DATE && form != FORM_TILED)
         return key >= q->date_lo && key <= q->date_hi ? (key / 10000 - l->base[dim]) * l->stride[dim] : -1;
@@ -166,13 +172,15 @@ static void test_maps(void) {
     wb_ssb_answer a[WB_SSB_QUERIES];
     wb_err e = {0};
     CHECK(wb_ssb_reference(seed, &z, a, &e) == WB_OK);
-    int bitmap_queries = 0;
+    int bitmap_queries = 0, codes_queries = 0;
     for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
         const wb_ssb_spec *q = &wb_ssb_specs[qi];
         const wb_ssb_layout *l = &a[qi].layout;
         query_maps m = {{0}, {0}, {0}, {{0}}};
-        /* 512 bytes: at this size (SF 0.033) customer (128) and supplier (16) fit, part (848) does not */
-        wb_ssb_bitmap_plan_of(q, &z, 512, &m.plan);
+        /* 512 bytes: at this size (SF 0.033) customer (128) and supplier (16) fit, part (848) does not;
+         * codes need no room for queues here */
+        wb_ssb_bitmap_plan_of(q, &z, 512, 0, &m.plan);
+        codes_queries += m.plan.codes;
         for (int dim = 0; dim < WB_SSB_DIMS; dim++) {
             if (!q->dim[dim].joined) continue;
             const int64_t entries = wb_ssb_map_entries(dim, &z);
@@ -180,7 +188,10 @@ static void test_maps(void) {
             m.packed[dim] = malloc((size_t)entries);
             wb_ssb_map_fill(q, l, dim, &z, seed, m.map[dim]);
             CHECK(dim == WB_SSB_DATE || wb_ssb_pack_map(m.map[dim], entries, l->stride[dim], m.packed[dim]) == WB_OK);
-            if (m.plan.bits[dim]) {
+            if (holds_codes(&m, dim)) {
+                m.bits[dim] = malloc((size_t)wb_ssb_code_words(entries) * sizeof(uint32_t));
+                CHECK(wb_ssb_codes_of(m.map[dim], entries, l->stride[dim], m.bits[dim]) == WB_OK);
+            } else if (m.plan.bits[dim]) {
                 m.bits[dim] = malloc((size_t)wb_ssb_bitmap_words(entries) * sizeof(uint32_t));
                 wb_ssb_bitmap_of(m.map[dim], entries, m.bits[dim]);
             }
@@ -199,7 +210,7 @@ static void test_maps(void) {
                     group = sh < 0 ? -1 : group + sh;
                 }
                 for (int dim = WB_SSB_CUST; form == FORM_BITMAP && group >= 0 && dim < WB_SSB_DIMS; dim++)
-                    if (m.plan.bits[dim] && q->dim[dim].group_level >= 0) {
+                    if (m.plan.bits[dim] && q->dim[dim].group_level >= 0 && !holds_codes(&m, dim)) {
                         CHECK(m.packed[dim][keys[dim]] != WB_SSB_PACKED_NONE);
                         group += m.packed[dim][keys[dim]] * l->stride[dim];
                     }
@@ -213,24 +224,33 @@ static void test_maps(void) {
         }
         for (int dim = 0; dim < WB_SSB_DIMS; dim++) free(m.map[dim]), free(m.packed[dim]), free(m.bits[dim]);
     }
-    CHECK(bitmap_queries > 0);
+    CHECK(bitmap_queries > 0 && codes_queries > 0 && codes_queries < WB_SSB_QUERIES - 3);
     wb_ssb_answers_free(a);
 }
 
 /* The bitmap form's plan at SF 100 in an H200 block (227 KB less the group
  * table): supplier and part fit (25 + 175 KB), customer (366 KB) does not;
- * bitmaps go first, most selective first, then the rest by share. */
+ * bitmaps go first, most selective first, then the rest by share; the first
+ * holds codes where the query groups by it in at most 14 and it passes 3%
+ * of the rows or more (Q3.1, Q3.2: supplier's nations or cities; Q4.3: its
+ * cities, and part's bitmap makes room), with
+ * 24 KB for the queues' codes (4-byte entries instead of 2). */
 static void test_bitmap_plan(void) {
     const wb_ssb_sizes big = wb_ssb_sizes_of(600000000), sf10 = wb_ssb_sizes_of(60000000);
     CHECK(wb_ssb_bitmap_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_bitmap_words(128) == 4 && wb_ssb_bitmap_words(129) == 8);
-    const int64_t budget = 227 * 1024 - 8 * 1000;
+    CHECK(wb_ssb_code_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_code_words(32) == 4 && wb_ssb_code_words(33) == 8);
+    const int64_t budget = 227 * 1024 - 8 * 1000, code_queues = 32 * 384 * 2;
+    /* Part's codes (Q2.x) do not fit; Q3.3 and Q3.4's supplier filter passes 1/125 of the rows;
+     * Q4.1 does not group by supplier, Q4.2's nations of AMERICA span 24 codes. */
+    static const int codes[WB_SSB_QUERIES] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1};
     for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
         const wb_ssb_spec *q = &wb_ssb_specs[qi];
         wb_ssb_bitmap_plan p;
-        wb_ssb_bitmap_plan_of(q, &big, budget, &p);
+        wb_ssb_bitmap_plan_of(q, &big, budget, code_queues, &p);
         CHECK(!p.bits[WB_SSB_CUST] && !p.bits[WB_SSB_DATE] && p.bits[WB_SSB_SUPP] == 1);
-        CHECK(p.bits[WB_SSB_PART] == q->dim[WB_SSB_PART].joined);
-        CHECK(p.bytes <= budget && p.nbits == 1 + q->dim[WB_SSB_PART].joined);
+        CHECK(p.codes == codes[qi] && (!p.codes || p.order[0] == WB_SSB_SUPP));
+        CHECK(p.bits[WB_SSB_PART] == (q->dim[WB_SSB_PART].joined && !p.codes));
+        CHECK(p.bytes + (p.codes ? code_queues : 0) <= budget && p.nbits == 1 + p.bits[WB_SSB_PART]);
         int seen[WB_SSB_DIMS] = {0};
         for (int i = 0; i < q->nprobe; i++) {
             CHECK(q->dim[p.order[i]].joined && !seen[p.order[i]]);
@@ -239,26 +259,33 @@ static void test_bitmap_plan(void) {
             if (i > 0 && p.bits[p.order[i]] == p.bits[p.order[i - 1]])
                 CHECK(wb_ssb_dim_share(q, p.order[i - 1]) <= wb_ssb_dim_share(q, p.order[i]));
         }
-        /* At SF 10 customer's 37.5 KB fits too. */
-        wb_ssb_bitmap_plan_of(q, &sf10, budget, &p);
-        CHECK(p.bits[WB_SSB_CUST] == q->dim[WB_SSB_CUST].joined && p.nbits == q->nprobe - 1);
+        /* At SF 10 customer's 37.5 KB fits too (without codes, all the filters). */
+        wb_ssb_bitmap_plan_of(q, &sf10, budget, 0, &p);
+        CHECK(p.bits[WB_SSB_CUST] == q->dim[WB_SSB_CUST].joined);
+        wb_ssb_bitmap_plan_of(q, &sf10, budget, budget, &p);
+        CHECK(!p.codes && p.nbits == q->nprobe - 1);
     }
     /* Q2.1: part (1/25) before supplier (1/5), then date; Q4.3: supplier's 1/25 before part's 1/25 (order kept). */
     wb_ssb_bitmap_plan p;
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, code_queues, &p);
     CHECK(p.order[0] == WB_SSB_PART && p.order[1] == WB_SSB_SUPP && p.order[2] == WB_SSB_DATE);
     /* The date goes to the final stage where it is last and passes most rows: Q2.x and Q4.1 (every
      * date), Q3.1-Q3.3 (91%); not Q3.4 (1.3%), Q4.2 and Q4.3 (24%, and not last). */
     static const int date_last[WB_SSB_QUERIES] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0};
     for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &big, budget, &p);
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &big, budget, code_queues, &p);
         CHECK(p.date_last == date_last[qi]);
     }
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, budget, &p);
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[12], &big, budget, &p);
-    CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_PART && p.order[2] == WB_SSB_CUST);
+    /* Q4.2: supplier's and part's bitmaps, customer's packed map, the date; Q4.3: supplier's codes,
+     * then part's packed map (its bitmap made room) before customer's. */
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[11], &big, budget, code_queues, &p);
+    CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_PART && p.order[2] == WB_SSB_CUST &&
+          p.order[3] == WB_SSB_DATE && !p.codes && p.bits[WB_SSB_PART]);
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[12], &big, budget, code_queues, &p);
+    CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_PART && p.order[2] == WB_SSB_CUST && p.codes &&
+          !p.bits[WB_SSB_PART]);
     /* Nothing fits: no bitmap, the order by share. */
-    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 1024, &p);
+    wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 1024, code_queues, &p);
     CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART);
 }
 
