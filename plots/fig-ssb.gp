@@ -3,8 +3,8 @@
 # Left: time of the tiled (Crystal), direct, packed and bitmap (seed 002) forms against the
 # query's bandwidth model (its bytes model at the file's DRAM read ceiling,
 # the black bars; a bar on a log axis would have a height set by the axis
-# floor, so the model is a line). Q1.x's packed and bitmap points repeat the
-# direct kernel and are drawn grey. Right: instructions per DRAM sector against the ridges of
+# floor, so the model is a line). Q1.x's packed points repeat the direct
+# kernel and are drawn grey. Right: instructions per DRAM sector against the ridges of
 # the file's GPU, the L4 and the GH200: a query below a ridge is memory-bound
 # on that GPU, above it compute-bound.
 # Reads DATA/fig-ssb.dat: series query form sf time_ms model_ms pct_of_model
@@ -28,10 +28,11 @@ do for [q = 1:13] { set xtics add (QN[q] q - 1) }
 load gpdir."lib-roofs.gp"
 RMAX = 1
 do for [k = 1:NR] { RMAX = RR[k] > RMAX ? RR[k] : RMAX }
-# Q1.x has no dimension map to pack or to turn into a bitmap: its packed and
-# bitmap points run the direct kernel again (micro/ssb.c) and are drawn as
-# grey repeats, not as forms of their own
-repeat(b, q) = (SER[b] eq "packed" || SER[b] eq "bitmap") && q < 3
+# Q1.x has no dimension map to pack: its packed points run the direct kernel
+# again (kernels/ssb.cu) and are drawn as grey repeats, not as a form of their
+# own (its bitmap form is one: the date range over every row, the rest over
+# queued survivors)
+repeat(b, q) = SER[b] eq "packed" && q < 3
 form_x(b) = (b - 2.5) * 0.18
 
 do for [t = 1:3] {
@@ -47,7 +48,7 @@ do for [t = 1:3] {
     set ylabel "time (ms, median, log scale)"
     set logscale y
     set yrange [0.3:*]
-    set label 2 "grey: Q1.x packed and bitmap run\nthe direct kernel again (repeats)" at first 2.7, graph 0.08 left font ",9" tc rgb "#777777"
+    set label 2 "grey: Q1.x packed runs the\ndirect kernel again (a repeat)" at first 2.7, graph 0.08 left font ",9" tc rgb "#777777"
     plot F index 0 using ($16 - 0.42):6:(0.84):(0) with vectors nohead lw 3 lc rgb "#000000" title "bandwidth model", \
          for [b = 1:NB] F index (b - 1) using ($16 + form_x(b)):(repeat(b, $16) ? NaN : $5) with points pt pair_pt(b) ps 1.6 \
          lc rgb col(b - 1) title esc(SER[b]), \

@@ -191,7 +191,7 @@ def variant_table(folder, base="current", other="pipe"):
     print(f"| query | ILP 4 {base} / {other} ms | ILP 8 {base} / {other} ms | best {base} / best {other} |")
     print("|---|---|---|---|")
     sa = sb = 0.0
-    for q in sorted({k[0] for k in a}):
+    for q in sorted({k[0] for k in a} & {k[0] for k in b}):
         ba, bb = min(a[(q, 4)], a[(q, 8)]), min(b[(q, 4)], b[(q, 8)])
         sa, sb = sa + ba, sb + bb
         print(f"| {q} | {a[(q, 4)]:.3f} / {b[(q, 4)]:.3f} ({b[(q, 4)] / a[(q, 4)] - 1:+.1%}) | {a[(q, 8)]:.3f} / "
@@ -230,6 +230,10 @@ elif __name__ == "__main__":
     for other in ["mask-block1024-slots4", "block768-slots8", "block640-slots8", "block768-slots4"]:
         variant_table("ssb-slots-3284a9f", "main", other)
     variant_table("ssb-earlycode-0af7f57", "main", "early")
+    variant_table("ssb-cached-6857024", "main", "cached")
+    variant_table("ssb-cached-6857024", "cached", "datelast20")
+    variant_table("ssb-byshare-e6dfc82", "main", "byshare")
+    variant_table("ssb-codes-bd474e1", "main", "codes")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
-                  "default-910a51a-summary.json", "../h200/baseline-quick-summary.json"])
+                  "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json"])
