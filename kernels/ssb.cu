@@ -148,6 +148,26 @@ __device__ __forceinline__ void flagged_load(const int32_t *__restrict__ x, int6
         if (f[j]) v[j] = __ldcs(x + wb_grid_tile<ILP>::index(base, j));
 }
 
+// Flight 1 after the date, for N items (f: still passing; v: free): quantity,
+// then discount, then the price, each column loaded by load(column, values)
+// for the items still passing only, and the passing items' price x discount
+// added to sum. The direct form's tiles and the bitmap form's batches share it.
+template <int N, typename Load>
+__device__ __forceinline__ void flight1_rest(const wb_ssb_columns &c, const wb_ssb_query &q, bool (&f)[N],
+                                             int32_t (&v)[N], Load &&load, unsigned long long &sum) {
+    int32_t disc[N];
+    load(c.col[WB_SSB_LO_QUANTITY], v);
+#pragma unroll
+    for (int j = 0; j < N; j++) f[j] = f[j] && in(v[j], q.qty_lo, q.qty_hi), disc[j] = 0;
+    load(c.col[WB_SSB_LO_DISCOUNT], disc);
+#pragma unroll
+    for (int j = 0; j < N; j++) f[j] = f[j] && in(disc[j], q.disc_lo, q.disc_hi);
+    load(c.col[WB_SSB_LO_EXTENDEDPRICE], v);
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        if (f[j]) sum += (unsigned long long)((int64_t)v[j] * disc[j]);
+}
+
 // Flight 1 in stages: the date of every item, then quantity for the items
 // still passing, then discount, then the price (a column after the first is
 // read only where a row of its sector still passes).
@@ -155,21 +175,12 @@ template <int ILP, bool Full>
 __device__ __forceinline__ void direct_flight1_tile(const wb_ssb_columns &c, const wb_ssb_query &q, int64_t base,
                                                     unsigned long long &sum) {
     using T = wb_grid_tile<ILP>;
-    int32_t v[ILP], disc[ILP];
+    int32_t v[ILP];
     bool f[ILP];
     T::template load<Full>(c.col[WB_SSB_LO_ORDERDATE], base, c.n, v);
 #pragma unroll
     for (int j = 0; j < ILP; j++) f[j] = T::template valid<Full>(base, j, c.n) && in(v[j], q.date_lo, q.date_hi);
-    flagged_load<ILP>(c.col[WB_SSB_LO_QUANTITY], base, f, v);
-#pragma unroll
-    for (int j = 0; j < ILP; j++) f[j] = f[j] && in(v[j], q.qty_lo, q.qty_hi), disc[j] = 0;
-    flagged_load<ILP>(c.col[WB_SSB_LO_DISCOUNT], base, f, disc);
-#pragma unroll
-    for (int j = 0; j < ILP; j++) f[j] = f[j] && in(disc[j], q.disc_lo, q.disc_hi);
-    flagged_load<ILP>(c.col[WB_SSB_LO_EXTENDEDPRICE], base, f, v);
-#pragma unroll
-    for (int j = 0; j < ILP; j++)
-        if (f[j]) sum += (unsigned long long)((int64_t)v[j] * disc[j]);
+    flight1_rest<ILP>(c, q, f, v, [&](const int32_t *x, int32_t(&w)[ILP]) { flagged_load<ILP>(x, base, f, w); }, sum);
 }
 
 // The direct and packed forms differ in the map a probe reads and the group
@@ -386,26 +397,6 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         if (f[r]) atomicAdd(groups + group[r], (unsigned long long)(int64_t)(m[r] - cost[r]));
 }
 
-// Flight 1's rest for a batch of queued rows (their dates passed): quantity,
-// then discount, then the price, each loaded only for the rows still passing.
-template <int R>
-__device__ __forceinline__ void flight1_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
-                                              bool (&f)[R], unsigned long long &sum) {
-    int32_t v[R], disc[R];
-#pragma unroll
-    for (int r = 0; r < R; r++) v[r] = 0, disc[r] = 0;
-    gather<R>(c.col[WB_SSB_LO_QUANTITY], row, f, v);
-#pragma unroll
-    for (int r = 0; r < R; r++) f[r] = f[r] && in(v[r], q.qty_lo, q.qty_hi);
-    gather<R>(c.col[WB_SSB_LO_DISCOUNT], row, f, disc);
-#pragma unroll
-    for (int r = 0; r < R; r++) f[r] = f[r] && in(disc[r], q.disc_lo, q.disc_hi);
-    gather<R>(c.col[WB_SSB_LO_EXTENDEDPRICE], row, f, v);
-#pragma unroll
-    for (int r = 0; r < R; r++)
-        if (f[r]) sum += (unsigned long long)((int64_t)v[r] * disc[r]);
-}
-
 // Runs the warp's queued rows through batch(row, f) in batches of
 // BITMAP_BATCH (all of them when `all`, the last batch partial), moves what is left to the queue's front
 // and returns its count. now: the number of the tile queued last.
@@ -554,7 +545,12 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
         unsigned long long sum = 0;
         queued_scan<ILP, KIND>(
             c.col[WB_SSB_LO_ORDERDATE], c.n, wq, [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
-            [&](rows_t row, codes_t, flags_t f) { flight1_batch<BITMAP_SLOTS>(c, q, row, f, sum); });
+            [&](rows_t row, codes_t, flags_t f) {
+                int32_t v[BITMAP_SLOTS] = {};
+                flight1_rest<BITMAP_SLOTS>(
+                    c, q, f, v, [&](const int32_t *x, int32_t(&w)[BITMAP_SLOTS]) { gather<BITMAP_SLOTS>(x, row, f, w); },
+                    sum);
+            });
         sum = wb_warp_sum(sum);
         if ((threadIdx.x & 31) == 0 && sum) atomicAdd(q.out, sum);
         return;
