@@ -277,9 +277,8 @@ struct first_keys {
 };
 
 // What a tile's first test reads: flight 1's date range, the first bitmap,
-// or the first dimension's 4-bit group codes (FIRST_CODE_NONE: filtered out).
+// or the first dimension's 4-bit group codes (WB_SSB_CODE_NONE: filtered out).
 enum class first_kind { date, bit, code };
-constexpr unsigned FIRST_CODE_NONE = WB_SSB_CODE_NONE;
 
 __device__ __forceinline__ unsigned code_at(const uint32_t *codes, int32_t k) {
     return (codes[k >> 3] >> ((k & 7) << 2)) & 15u;
@@ -302,7 +301,7 @@ __device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t
         if constexpr (KIND == first_kind::code) {
             if (!T::template valid<Full>(base, j, n)) continue;
             const unsigned code = test(v.k[j]);
-            if (code != FIRST_CODE_NONE) pass |= 1u << j;
+            if (code != WB_SSB_CODE_NONE) pass |= 1u << j;
             codes |= (tile_codes<ILP>)code << (4 * j);
         } else if (T::template valid<Full>(base, j, n) && test(v.k[j])) {
             pass |= 1u << j;
@@ -312,7 +311,8 @@ __device__ __forceinline__ unsigned first_test(const first_keys<ILP> &v, int64_t
 }
 
 // A queue entry: tile age (6 bits) | lane (5) | item (4), and where the
-// rows carry their first probe's code, the code in bits 16-19.
+// rows carry their first probe's code, the code in bits 16-19 (the age is
+// read modulo 64 from e >> 9, so the code above it does not disturb it).
 template <bool CODES>
 using queue_entry = std::conditional_t<CODES, uint32_t, uint16_t>;
 
@@ -397,9 +397,10 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         if (f[r]) atomicAdd(groups + group[r], (unsigned long long)(int64_t)(m[r] - cost[r]));
 }
 
-// Runs the warp's queued rows through batch(row, f) in batches of
-// BITMAP_BATCH (all of them when `all`, the last batch partial), moves what is left to the queue's front
-// and returns its count. now: the number of the tile queued last.
+// Runs the warp's queued rows through batch(row, code, f) in batches of
+// BITMAP_BATCH (all of them when `all`, the last batch partial), moves what
+// is left to the queue's front and returns its count. now: the number of the
+// tile queued last.
 template <int ILP, bool CODES, typename Batch>
 __device__ __forceinline__ int queue_drain(queue_entry<CODES> *wq, int held, bool all, int64_t now, Batch &&batch) {
     constexpr int R = BITMAP_SLOTS;

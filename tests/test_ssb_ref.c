@@ -239,6 +239,13 @@ static void test_bitmap_plan(void) {
     const wb_ssb_sizes big = wb_ssb_sizes_of(600000000), sf10 = wb_ssb_sizes_of(60000000);
     CHECK(wb_ssb_bitmap_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_bitmap_words(128) == 4 && wb_ssb_bitmap_words(129) == 8);
     CHECK(wb_ssb_code_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_code_words(32) == 4 && wb_ssb_code_words(33) == 8);
+    /* codes: map / stride in nibble k, WB_SSB_CODE_NONE where filtered; a code of 15 or more is refused */
+    const int32_t map[10] = {-1, 0, 3, 42, -1, 6, 3, 0, 39, 9}, bad[2] = {0, 45};
+    uint32_t words[WB_SSB_BITMAP_ALIGN];
+    CHECK(wb_ssb_codes_of(map, 10, 3, words) == WB_OK);
+    for (int k = 0; k < 10; k++)
+        CHECK(((words[k >> 3] >> (4 * (k & 7))) & 15u) == (map[k] < 0 ? WB_SSB_CODE_NONE : (uint32_t)map[k] / 3));
+    CHECK(words[1] >> 8 == 0 && wb_ssb_codes_of(bad, 2, 3, words) == WB_ERR);
     const int64_t budget = 227 * 1024 - 8 * 1000, code_queues = 32 * 384 * 2;
     /* Part's codes (Q2.x) do not fit; Q3.3 and Q3.4's supplier filter passes 1/125 of the rows;
      * Q4.1 does not group by supplier, Q4.2's nations of AMERICA span 24 codes. */
