@@ -217,7 +217,7 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     uint32_t *bits = wb_host_alloc(bits_bytes, "ssb bitmap", e);
     if (!bits) return WB_ERR;
     if (!holds_codes(d, qi, dim)) wb_ssb_bitmap_of(host, entries, bits);
-    else if (wb_ssb_codes_of(host, entries, l->stride[dim], bits) != WB_OK)
+    else if (wb_ssb_codes_of(bytes, entries, bits) != WB_OK)
         rc = wb_fail(e, "ssb %s: a group code does not fit 4 bits", wb_ssb_specs[qi].name);
     if (rc == WB_OK) rc = wb_dev_alloc((void **)&d->bitmap[qi][dim], bits_bytes, "ssb bitmap", e);
     if (rc == WB_OK) rc = wb_upload(d->bitmap[qi][dim], bits, bits_bytes, e);

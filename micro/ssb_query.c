@@ -234,12 +234,12 @@ void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits) {
 
 int64_t wb_ssb_code_words(int64_t entries) { return wb_ssb_bitmap_words(4 * entries); }
 
-int wb_ssb_codes_of(const int32_t *map, int64_t entries, int32_t stride, uint32_t *words) {
+int wb_ssb_codes_of(const uint8_t *packed, int64_t entries, uint32_t *words) {
     memset(words, 0, (size_t)wb_ssb_code_words(entries) * sizeof(uint32_t));
     for (int64_t k = 0; k < entries; k++) {
-        const int32_t code = map[k] < 0 ? WB_SSB_CODE_NONE : map[k] / stride;
-        if (map[k] >= 0 && (code >= WB_SSB_CODE_NONE || code * stride != map[k])) return WB_ERR;
-        words[k >> 3] |= (uint32_t)code << (4 * (k & 7));
+        const uint32_t code = packed[k] == WB_SSB_PACKED_NONE ? WB_SSB_CODE_NONE : packed[k];
+        if (packed[k] != WB_SSB_PACKED_NONE && code >= WB_SSB_CODE_NONE) return WB_ERR;
+        words[k >> 3] |= code << (4 * (k & 7));
     }
     return WB_OK;
 }
@@ -267,10 +267,9 @@ static void sort_by_share(const wb_ssb_spec *q, int *dims, int n) {
 #define CODES_MIN_SHARE 0.03
 static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                        const int *cand, int nc, wb_ssb_bitmap_plan *p) {
-    int first = -1;
-    for (int i = nc - 1; i >= 0; i--)
-        if (p->bits[cand[i]]) first = i;
-    if (first < 0) return;
+    int first = 0;
+    while (first < nc && !p->bits[cand[first]]) first++;
+    if (first == nc) return;
     const int dim = cand[first];
     wb_ssb_layout l;
     wb_ssb_layout_of(q, &l);

@@ -68,11 +68,12 @@ int wb_ssb_pack_map(const int32_t *map, int64_t entries, int32_t stride, uint8_t
  * WB_SSB_BITMAP_ALIGN; and the filter: bit k of word k / 32 set iff map[k] >= 0. */
 int64_t wb_ssb_bitmap_words(int64_t entries);
 void wb_ssb_bitmap_of(const int32_t *map, int64_t entries, uint32_t *bits);
-/* The same map as 4-bit group codes (map / stride; WB_SSB_CODE_NONE where
- * filtered out), nibble k % 8 of word k / 8, in wb_ssb_code_words(entries)
- * words; WB_ERR if a code does not fit below WB_SSB_CODE_NONE. */
+/* A packed map (wb_ssb_pack_map) as 4-bit group codes (WB_SSB_CODE_NONE
+ * where filtered out), nibble k % 8 of word k / 8, in
+ * wb_ssb_code_words(entries) words; WB_ERR if a code does not fit below
+ * WB_SSB_CODE_NONE. */
 int64_t wb_ssb_code_words(int64_t entries);
-int wb_ssb_codes_of(const int32_t *map, int64_t entries, int32_t stride, uint32_t *words);
+int wb_ssb_codes_of(const uint8_t *packed, int64_t entries, uint32_t *words);
 
 /* The bitmap form's plan: the joined dimensions whose filters become
  * shared-memory bitmaps (the most selective first, while their bitmaps fit

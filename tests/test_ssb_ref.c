@@ -190,7 +190,7 @@ static void test_maps(void) {
             CHECK(dim == WB_SSB_DATE || wb_ssb_pack_map(m.map[dim], entries, l->stride[dim], m.packed[dim]) == WB_OK);
             if (holds_codes(&m, dim)) {
                 m.bits[dim] = malloc((size_t)wb_ssb_code_words(entries) * sizeof(uint32_t));
-                CHECK(wb_ssb_codes_of(m.map[dim], entries, l->stride[dim], m.bits[dim]) == WB_OK);
+                CHECK(wb_ssb_codes_of(m.packed[dim], entries, m.bits[dim]) == WB_OK);
             } else if (m.plan.bits[dim]) {
                 m.bits[dim] = malloc((size_t)wb_ssb_bitmap_words(entries) * sizeof(uint32_t));
                 wb_ssb_bitmap_of(m.map[dim], entries, m.bits[dim]);
@@ -239,13 +239,14 @@ static void test_bitmap_plan(void) {
     const wb_ssb_sizes big = wb_ssb_sizes_of(600000000), sf10 = wb_ssb_sizes_of(60000000);
     CHECK(wb_ssb_bitmap_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_bitmap_words(128) == 4 && wb_ssb_bitmap_words(129) == 8);
     CHECK(wb_ssb_code_words(1) == WB_SSB_BITMAP_ALIGN && wb_ssb_code_words(32) == 4 && wb_ssb_code_words(33) == 8);
-    /* codes: map / stride in nibble k, WB_SSB_CODE_NONE where filtered; a code of 15 or more is refused */
-    const int32_t map[10] = {-1, 0, 3, 42, -1, 6, 3, 0, 39, 9}, bad[2] = {0, 45};
+    /* codes: the packed code in nibble k, WB_SSB_CODE_NONE where filtered; a code of 15 or more is refused */
+    const uint8_t packed[10] = {WB_SSB_PACKED_NONE, 0, 1, 14, WB_SSB_PACKED_NONE, 2, 1, 0, 13, 3}, bad[2] = {0, 15};
     uint32_t words[WB_SSB_BITMAP_ALIGN];
-    CHECK(wb_ssb_codes_of(map, 10, 3, words) == WB_OK);
+    CHECK(wb_ssb_codes_of(packed, 10, words) == WB_OK);
     for (int k = 0; k < 10; k++)
-        CHECK(((words[k >> 3] >> (4 * (k & 7))) & 15u) == (map[k] < 0 ? WB_SSB_CODE_NONE : (uint32_t)map[k] / 3));
-    CHECK(words[1] >> 8 == 0 && wb_ssb_codes_of(bad, 2, 3, words) == WB_ERR);
+        CHECK(((words[k >> 3] >> (4 * (k & 7))) & 15u) ==
+              (packed[k] == WB_SSB_PACKED_NONE ? WB_SSB_CODE_NONE : packed[k]));
+    CHECK(words[1] >> 8 == 0 && wb_ssb_codes_of(bad, 2, words) == WB_ERR);
     const int64_t budget = 227 * 1024 - 8 * 1000, code_queues = 32 * 384 * 2;
     /* Part's codes (Q2.x) do not fit; Q3.3 and Q3.4's supplier filter passes 1/125 of the rows;
      * Q4.1 does not group by supplier, Q4.2's nations of AMERICA span 24 codes. */
