@@ -234,6 +234,11 @@ elif __name__ == "__main__":
     variant_table("ssb-cached-6857024", "cached", "datelast20")
     variant_table("ssb-byshare-e6dfc82", "main", "byshare")
     variant_table("ssb-codes-bd474e1", "main", "codes")
+    variant_table("ssb-split-5a00091", "main", "prefetch")
+    for other in ["split", "splitB", "splitlast"]:
+        variant_table("ssb-split-5a00091", "main", other)
+    for other in ["bulk", "splitbulk", "splitBbulk", "splitB"]:
+        variant_table("ssb-bulk-5de1388", "main", other)
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json"])
