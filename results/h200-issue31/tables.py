@@ -10,8 +10,10 @@ stream loaded a tile ahead or not; the L2's 64- or 32-byte fetch); then the
 partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
 apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
 against the file's cudaMemcpy ceiling, and against the memcpy variant of the
-same size; then the default run's time split, run by run. Given a file (a
-record), the SSB, probe and transform tables of that file alone.""" 
+same size; then the default run's time split, run by run. Between them, each
+later experiment folder's variants against its `main` build (variant_table).
+Given a file (a record), the SSB, probe and transform tables of that file
+alone.""" 
 import os
 import sys
 
@@ -234,8 +236,7 @@ elif __name__ == "__main__":
     variant_table("ssb-cached-6857024", "cached", "datelast20")
     variant_table("ssb-byshare-e6dfc82", "main", "byshare")
     variant_table("ssb-codes-bd474e1", "main", "codes")
-    variant_table("ssb-split-5a00091", "main", "prefetch")
-    for other in ["split", "splitB", "splitlast"]:
+    for other in ["prefetch", "split", "splitB", "splitlast"]:
         variant_table("ssb-split-5a00091", "main", other)
     for other in ["bulk", "splitbulk", "splitBbulk", "splitB"]:
         variant_table("ssb-bulk-5de1388", "main", other)
