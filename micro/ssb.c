@@ -225,10 +225,24 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     return rc;
 }
 
+/* Experiment switch (not in a file's command line): WB_SSB_CLUSTER = 2, 4
+ * or 8 plans the bitmap form with clusters of that many blocks where that
+ * makes more filters bitmaps (wb_ssb_bitmap_plan_cluster), with a trailing
+ * "a" (4a) wherever two filters are bitmaps; sm_90 on. */
+static int cluster_asked(int major, int *always) {
+    const char *v = getenv("WB_SSB_CLUSTER");
+    const int c = v ? atoi(v) : 1;
+    *always = v && strchr(v, 'a') != NULL;
+    return major >= 9 && (c == 2 || c == 4 || c == 8) ? c : 1;
+}
+
 static int upload_maps(ssb_data *d, wb_err *e) {
-    int dev = 0, optin = 0;
+    int dev = 0, optin = 0, major = 0;
     WB_CUDA_TRY(e, cudaGetDevice(&dev));
     WB_CUDA_TRY(e, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    WB_CUDA_TRY(e, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    int always = 0;
+    const int cluster = cluster_asked(major, &always);
     int64_t most = 0;
     for (int dim = 0; dim < WB_SSB_DIMS; dim++)
         if (wb_ssb_map_entries(dim, &d->z) > most) most = wb_ssb_map_entries(dim, &d->z);
@@ -238,8 +252,9 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
         const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 0);
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - queues,
-                              wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 1) - queues, &d->plan[qi]);
+        wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[qi], &d->z, optin - table - queues,
+                                   wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 1) - queues, cluster,
+                                   always, &d->plan[qi]);
         rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -304,6 +319,7 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;
+    q.cluster = form == WB_SSB_BITMAP ? bp->cluster : 0;
     q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;
@@ -335,8 +351,9 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     p->items = (double)d->cols.n;
     p->lookups = lookups;
     p->places = d->out[qi].places;
-    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
-             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6);
+    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups%s", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
+             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6,
+             args.cluster > 1 ? "; bitmaps spread over a cluster" : "");
     return WB_OK;
 }
 

@@ -288,23 +288,68 @@ static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_
     p->codes = 1;
 }
 
+/* The probe order: `first` (a bitmap dimension, or -1), the other bitmaps,
+ * then the rest, each group in cand's order (by share). */
+static void plan_order(const wb_ssb_spec *q, const int *cand, int nc, int first, wb_ssb_bitmap_plan *p) {
+    int k = 0;
+    if (first >= 0) p->order[k++] = first;
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < nc; i++)
+            if (p->bits[cand[i]] == pass && cand[i] != first) p->order[k++] = cand[i];
+    p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
+}
+
+static int sorted_candidates(const wb_ssb_spec *q, int *cand) {
+    int nc = 0;
+    for (int i = 0; i < q->nprobe; i++) cand[nc++] = q->order[i];
+    sort_by_share(q, cand, nc);
+    return nc;
+}
+
 void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                            wb_ssb_bitmap_plan *p) {
     memset(p, 0, sizeof *p);
-    int cand[WB_SSB_DIMS], nc = 0;
-    for (int i = 0; i < q->nprobe; i++) cand[nc++] = q->order[i];
-    sort_by_share(q, cand, nc);
+    p->cluster = 1;
+    int cand[WB_SSB_DIMS];
+    const int nc = sorted_candidates(q, cand);
     for (int i = 0; i < nc; i++) {
         const int64_t bytes = bitmap_bytes(cand[i], z);
         if (cand[i] == WB_SSB_DATE || p->bytes + bytes > max_bytes) continue;
         p->bits[cand[i]] = 1, p->nbits++, p->bytes += bytes;
     }
     plan_codes(q, z, max_bytes, code_queue_bytes, cand, nc, p);
-    int k = 0;
-    for (int pass = 1; pass >= 0; pass--)
-        for (int i = 0; i < nc; i++)
-            if (p->bits[cand[i]] == pass) p->order[k++] = cand[i];
-    p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
+    plan_order(q, cand, nc, -1, p);
+}
+
+/* A block's part of a bitmap spread over `cluster` blocks: every
+ * cluster-th 16-byte vector (kernels/ssb.cu, spread_words). */
+static int64_t spread_bytes(int dim, const wb_ssb_sizes *z, int cluster) {
+    const int64_t vecs = wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z)) / 4;
+    return 16 * ((vecs + cluster - 1) / cluster);
+}
+
+void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes,
+                                int64_t code_queue_bytes, int cluster, int always, wb_ssb_bitmap_plan *p) {
+    wb_ssb_bitmap_plan_of(q, z, max_bytes, code_queue_bytes, p);
+    if (cluster < 2) return;
+    wb_ssb_bitmap_plan c;
+    memset(&c, 0, sizeof c);
+    c.cluster = cluster;
+    int cand[WB_SSB_DIMS];
+    const int nc = sorted_candidates(q, cand);
+    int first = -1;
+    for (int i = 0; i < nc && first < 0; i++)
+        if (cand[i] != WB_SSB_DATE && bitmap_bytes(cand[i], z) <= max_bytes) first = cand[i];
+    if (first < 0) return;
+    c.bits[first] = 1, c.nbits = 1, c.bytes = bitmap_bytes(first, z);
+    for (int i = 0; i < nc; i++) {
+        const int64_t bytes = spread_bytes(cand[i], z, cluster);
+        if (cand[i] == WB_SSB_DATE || cand[i] == first || c.bytes + bytes > max_bytes) continue;
+        c.bits[cand[i]] = 1, c.nbits++, c.bytes += bytes;
+    }
+    if (always ? c.nbits < 2 : c.nbits <= p->nbits) return;
+    plan_order(q, cand, nc, first, &c);
+    *p = c;
 }
 
 int wb_ssb_key_column(int dim) {

@@ -294,7 +294,35 @@ static void test_bitmap_plan(void) {
           !p.bits[WB_SSB_PART]);
     /* Nothing fits: no bitmap, the order by share. */
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 1024, code_queues, &p);
-    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART);
+    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART && p.cluster == 1);
+    /* Clusters of 4 at SF 100: where customer joins, supplier's bitmap first (customer's alone does not fit
+     * a block), then every other filter spread over the cluster, most selective first, no codes; Q2.x
+     * (both filters fit a block) keep the plain plan. Clusters of 2: customer's half fits beside
+     * supplier, not both halves; Q4.1 and Q4.2 would trade part for customer (no more bitmaps) and keep
+     * the plain plan, the others (one plain bitmap) take it (Q4.3 with part's half). */
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        const wb_ssb_spec *q = &wb_ssb_specs[qi];
+        wb_ssb_bitmap_plan plain, c4, c2;
+        wb_ssb_bitmap_plan_of(q, &big, budget, code_queues, &plain);
+        wb_ssb_bitmap_plan_cluster(q, &big, budget, code_queues, 4, 0, &c4);
+        wb_ssb_bitmap_plan_cluster(q, &big, budget, code_queues, 2, 0, &c2);
+        if (!q->dim[WB_SSB_CUST].joined) {
+            CHECK(memcmp(&c4, &plain, sizeof plain) == 0 && memcmp(&c2, &plain, sizeof plain) == 0);
+            continue;
+        }
+        CHECK(c4.cluster == 4 && !c4.codes && c4.bits[WB_SSB_CUST] && c4.order[0] == WB_SSB_SUPP);
+        CHECK(c4.nbits == q->nprobe - 1 && !c4.bits[WB_SSB_DATE] && c4.bytes <= budget);
+        for (int i = 2; i < c4.nbits; i++)
+            CHECK(wb_ssb_dim_share(q, c4.order[i - 1]) <= wb_ssb_dim_share(q, c4.order[i]));
+        CHECK(c4.order[q->nprobe - 1] == WB_SSB_DATE);
+        CHECK(plain.nbits == 1 ? c2.cluster == 2 && c2.nbits == 2 && c2.bits[q->flight == 3 ? WB_SSB_CUST : WB_SSB_PART]
+                               : memcmp(&c2, &plain, sizeof plain) == 0 && qi >= 10);
+    }
+    wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[10], &big, budget, code_queues, 4, 0, &p);
+    CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_CUST && p.order[2] == WB_SSB_PART && p.date_last);
+    /* `always` (the family's tests at small SF, where every filter fits a block): Q2.1 spread too. */
+    wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[3], &big, budget, code_queues, 4, 1, &p);
+    CHECK(p.cluster == 4 && p.nbits == 2 && p.order[0] == WB_SSB_PART && p.bytes < 200016);
 }
 
 /* ---- --csv ---- */
