@@ -239,7 +239,8 @@ __device__ __forceinline__ bool bit_set(const uint32_t *bits, int32_t at, int32_
 // v = k / 128 is held by cluster rank v % 2^lg at local vector v >> lg,
 // read over the SM-to-SM network from the same offset `at` in that block's
 // shared memory (every block of the cluster lays it out alike). The load is
-// not volatile: the bitmaps do not change after the cluster's first barrier.
+// volatile so that it stays under its row's flag: a dead row's key is not
+// loaded, and its address could lie outside the bitmap.
 __device__ __forceinline__ bool bit_spread(uint32_t smem, int32_t at, int32_t k, int lg) {
 #if __CUDA_ARCH__ >= 900
     const uint32_t u = (uint32_t)k, v = u >> 7;
@@ -247,7 +248,7 @@ __device__ __forceinline__ bool bit_spread(uint32_t smem, int32_t at, int32_t k,
     const uint32_t word = (uint32_t)at + (((v >> lg) << 2) | ((u >> 5) & 3u));
     uint32_t remote, w;
     asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem + 4u * word), "r"(rank));
-    asm("ld.shared::cluster.u32 %0, [%1];" : "=r"(w) : "r"(remote));
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(w) : "r"(remote));
     return (w >> (u & 31)) & 1u;
 #else
     return (smem | at | k | lg) == 0; /* never planned below sm_90 (wb_ssb_plan) */
