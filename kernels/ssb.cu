@@ -235,21 +235,21 @@ __device__ __forceinline__ bool bit_set(const uint32_t *bits, int32_t at, int32_
     return (bits[at + (k >> 5)] >> (k & 31)) & 1u;
 }
 
-// A spread bitmap's bit (wb_ssb_query.cluster; sm_90 on): 16-byte vector
-// v = k / 128 is held by cluster rank v % 2^lg at local vector v >> lg,
-// read over the SM-to-SM network from the same offset `at` in that block's
-// shared memory (every block of the cluster lays it out alike). The load is
-// volatile so that it stays under its row's flag: a dead row's key is not
-// loaded, and its address could lie outside the bitmap.
+// A spread bitmap's bit (wb_ssb_query.cluster; sm_90 on): word w = k / 32
+// is held by cluster rank w % 2^lg at local word w >> lg, read over the
+// SM-to-SM network from the same offset `at` in that block's shared memory
+// (every block of the cluster lays it out alike). The load is volatile so
+// that it stays under its row's flag: a dead row's key is not loaded, and
+// its address could lie outside the bitmap.
 __device__ __forceinline__ bool bit_spread(uint32_t smem, int32_t at, int32_t k, int lg) {
 #if __CUDA_ARCH__ >= 900
-    const uint32_t u = (uint32_t)k, v = u >> 7;
-    const uint32_t rank = v & ((1u << lg) - 1u);
-    const uint32_t word = (uint32_t)at + (((v >> lg) << 2) | ((u >> 5) & 3u));
-    uint32_t remote, w;
-    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem + 4u * word), "r"(rank));
-    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(w) : "r"(remote));
-    return (w >> (u & 31)) & 1u;
+    const uint32_t u = (uint32_t)k, w = u >> 5;
+    uint32_t remote, bits;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;"
+        : "=r"(remote)
+        : "r"(smem + 4u * ((uint32_t)at + (w >> lg))), "r"(w & ((1u << lg) - 1u)));
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(bits) : "r"(remote));
+    return (bits >> (u & 31)) & 1u;
 #else
     return (smem | at | k | lg) == 0; /* never planned below sm_90 (wb_ssb_plan) */
 #endif
@@ -274,10 +274,10 @@ __device__ __forceinline__ unsigned cluster_rank() {
     return r;
 }
 
-// Local words of a bitmap of `words` words spread over 2^lg blocks (the same
-// in every block, so that offsets agree).
+// Local words of a bitmap of `words` words spread over 2^lg blocks, rounded
+// up to 16 bytes (the same in every block, so that offsets agree).
 __host__ __device__ constexpr int32_t spread_words(int32_t words, int lg) {
-    return 4 * (((words / 4) + (1 << lg) - 1) >> lg);
+    return 4 * ((((words + (1 << lg) - 1) >> lg) + 3) / 4);
 }
 
 // Exclusive prefix sum over a converged warp, and the warp's total.
@@ -416,11 +416,24 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
             }
         }
     }
-    int32_t m[R], cost[R];
+    // A grouped bitmap dimension's code: its key again, then its packed map,
+    // only for rows that passed every filter (batches run seldom: the trips
+    // they take are shared by the many tiles that filled the queue). The
+    // first such key is loaded beside the measures, before the date test
+    // where it is last, so that the date does not cost it a trip of its own.
+    auto late = [&](int p) { return p < staged && q.probe[p].bits && q.probe[p].grouped && !(CODES && p == 0); };
+    int first_late = WB_SSB_DIMS;
+#pragma unroll
+    for (int p = WB_SSB_DIMS - 1; p >= 0; p--)
+        if (late(p)) first_late = p;
+    int32_t m[R], cost[R], lk[R];
 #pragma unroll
     for (int r = 0; r < R; r++) m[r] = 0, cost[r] = 0;
     gather<R>(c.col[WB_SSB_LO_REVENUE], row, f, m);
     if (q.flight == 4) gather<R>(c.col[WB_SSB_LO_SUPPLYCOST], row, f, cost);
+#pragma unroll
+    for (int p = 0; p < WB_SSB_DIMS; p++)
+        if (p == first_late) gather<R>(q.probe[p].key, row, f, lk);
     if (q.date_last) {
         int32_t stride = 0;
 #pragma unroll
@@ -431,14 +444,16 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         for (int r = 0; r < R; r++)
             f[r] = f[r] && in(k[r], q.date_lo, q.date_hi), group[r] += (k[r] / 10000 - q.year_base) * stride;
     }
-    // A grouped bitmap dimension's code: its key again, then its packed map,
-    // only for rows that passed every filter (batches run seldom: the trips
-    // they take are shared by the many tiles that filled the queue).
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         const wb_ssb_probe &pr = q.probe[p];
-        if (p >= staged || !pr.bits || !pr.grouped || (CODES && p == 0)) continue;
-        gather<R>(pr.key, row, f, k);
+        if (!late(p)) continue;
+        if (p == first_late) {
+#pragma unroll
+            for (int r = 0; r < R; r++) k[r] = lk[r];
+        } else {
+            gather<R>(pr.key, row, f, k);
+        }
 #pragma unroll
         for (int r = 0; r < R; r++)
             if (f[r]) group[r] += (int32_t)__ldg(pr.packed + k[r]) * pr.stride;
@@ -509,16 +524,14 @@ __device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *__rest
     }
 }
 
-// Copies this block's share of a spread bitmap of n words (vectors rank,
+// Copies this block's share of a spread bitmap of n words (words rank,
 // rank + 2^lg, ...) to shared memory.
 __device__ __forceinline__ void copy_spread(uint32_t *dst, const uint32_t *__restrict__ src, int32_t n, unsigned rank,
                                             int lg) {
-    const int vecs = n / 4, local = spread_words(n, lg) / 4;
-    const uint4 *s = reinterpret_cast<const uint4 *>(src);
-    uint4 *d = reinterpret_cast<uint4 *>(dst);
-    for (int v = threadIdx.x; v < local; v += blockDim.x) {
-        const int g = (v << lg) + (int)rank;
-        if (g < vecs) d[v] = __ldg(s + g);
+    const int local = spread_words(n, lg);
+    for (int w = threadIdx.x; w < local; w += blockDim.x) {
+        const int g = (w << lg) + (int)rank;
+        dst[w] = g < n ? __ldg(src + g) : 0u;
     }
 }
 

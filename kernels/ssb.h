@@ -103,8 +103,8 @@ typedef struct wb_ssb_query {
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
     int cluster;                     /* bitmap form: blocks per thread-block cluster (2, 4 or 8; sm_90 on); every
-                                        bitmap after the first is spread over them (its 16-byte vector v held by
-                                        block rank v % cluster at local vector v / cluster) and tested over the
+                                        bitmap after the first is spread over them (its word w held by block
+                                        rank w % cluster at local word w / cluster) and tested over the
                                         SM-to-SM network (distributed shared memory) instead of the L2; 0 or 1:
                                         no cluster. Last, so that the other fields keep their offsets */
 } wb_ssb_query;

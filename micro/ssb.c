@@ -236,6 +236,15 @@ static int cluster_asked(int major, int *always) {
     return major >= 9 && (c == 2 || c == 4 || c == 8) ? c : 1;
 }
 
+/* Experiment switch: WB_SSB_QUEUE_ILP = 4 or 8 plans the bitmaps beside
+ * the queues of that ILP instead of ILP 16's (a point at a larger ILP may
+ * then not fit). */
+static int queue_ilp(void) {
+    const char *v = getenv("WB_SSB_QUEUE_ILP");
+    const int i = v ? atoi(v) : BITMAP_QUEUE_ILP;
+    return i == 4 || i == 8 ? i : BITMAP_QUEUE_ILP;
+}
+
 static int upload_maps(ssb_data *d, wb_err *e) {
     int dev = 0, optin = 0, major = 0;
     WB_CUDA_TRY(e, cudaGetDevice(&dev));
@@ -251,9 +260,9 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
-        const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 0);
+        const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, queue_ilp(), 0);
         wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[qi], &d->z, optin - table - queues,
-                                   wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 1) - queues, cluster,
+                                   wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, queue_ilp(), 1) - queues, cluster,
                                    always, &d->plan[qi]);
         rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);

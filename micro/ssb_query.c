@@ -322,10 +322,10 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
 }
 
 /* A block's part of a bitmap spread over `cluster` blocks: every
- * cluster-th 16-byte vector (kernels/ssb.cu, spread_words). */
+ * cluster-th word, padded to 16 bytes (kernels/ssb.cu, spread_words). */
 static int64_t spread_bytes(int dim, const wb_ssb_sizes *z, int cluster) {
-    const int64_t vecs = wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z)) / 4;
-    return 16 * ((vecs + cluster - 1) / cluster);
+    const int64_t words = wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z));
+    return 16 * (((words + cluster - 1) / cluster + 3) / 4);
 }
 
 void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes,
