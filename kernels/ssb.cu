@@ -416,24 +416,11 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
             }
         }
     }
-    // A grouped bitmap dimension's code: its key again, then its packed map,
-    // only for rows that passed every filter (batches run seldom: the trips
-    // they take are shared by the many tiles that filled the queue). The
-    // first such key is loaded beside the measures, before the date test
-    // where it is last, so that the date does not cost it a trip of its own.
-    auto late = [&](int p) { return p < staged && q.probe[p].bits && q.probe[p].grouped && !(CODES && p == 0); };
-    int first_late = WB_SSB_DIMS;
-#pragma unroll
-    for (int p = WB_SSB_DIMS - 1; p >= 0; p--)
-        if (late(p)) first_late = p;
-    int32_t m[R], cost[R], lk[R];
+    int32_t m[R], cost[R];
 #pragma unroll
     for (int r = 0; r < R; r++) m[r] = 0, cost[r] = 0;
     gather<R>(c.col[WB_SSB_LO_REVENUE], row, f, m);
     if (q.flight == 4) gather<R>(c.col[WB_SSB_LO_SUPPLYCOST], row, f, cost);
-#pragma unroll
-    for (int p = 0; p < WB_SSB_DIMS; p++)
-        if (p == first_late) gather<R>(q.probe[p].key, row, f, lk);
     if (q.date_last) {
         int32_t stride = 0;
 #pragma unroll
@@ -444,16 +431,14 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         for (int r = 0; r < R; r++)
             f[r] = f[r] && in(k[r], q.date_lo, q.date_hi), group[r] += (k[r] / 10000 - q.year_base) * stride;
     }
+    // A grouped bitmap dimension's code: its key again, then its packed map,
+    // only for rows that passed every filter (batches run seldom: the trips
+    // they take are shared by the many tiles that filled the queue).
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         const wb_ssb_probe &pr = q.probe[p];
-        if (!late(p)) continue;
-        if (p == first_late) {
-#pragma unroll
-            for (int r = 0; r < R; r++) k[r] = lk[r];
-        } else {
-            gather<R>(pr.key, row, f, k);
-        }
+        if (p >= staged || !pr.bits || !pr.grouped || (CODES && p == 0)) continue;
+        gather<R>(pr.key, row, f, k);
 #pragma unroll
         for (int r = 0; r < R; r++)
             if (f[r]) group[r] += (int32_t)__ldg(pr.packed + k[r]) * pr.stride;
