@@ -51,7 +51,9 @@ typedef enum wb_ssb_form {
                       Persistent blocks of up to 1024 threads load the bitmaps once; a tile tests only the
                       first bitmap over its rows and queues the rows that pass in its warp's queue in shared
                       memory; the rest of the query runs over full batches of queued rows, 4 a lane, so a
-                      dead row costs one load and one bit test; group table in shared memory. Flight 1 the
+                      dead row costs one load and one bit test; group table in shared memory (sm_90 on:
+                      the bitmaps after the first may be spread over a thread-block cluster, see
+                      wb_ssb_query.cluster). Flight 1 the
                       same way: the date range tested over every row, quantity, discount and price over
                       the queued rows */
     WB_SSB_FORMS

@@ -352,6 +352,32 @@ void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int
     *p = c;
 }
 
+/* When a cluster pays (H200, SF 100, results/h200-issue31/ssb-cluster-14ea724):
+ * - where many rows pass the first filter, the later filters' lookups move
+ *   from the L2 to the SM-to-SM network: Q4.1 and Q4.2 (supplier passes 1/5,
+ *   customer becomes a bitmap) ran 12% and 10% faster with clusters of 4;
+ * - where few pass (Q3.3, Q3.4: 1/125), the scan of the first filter bounds
+ *   the query and a cluster only costs: 24% slower with clusters of 4;
+ * - a cluster of 4 or 8 leaves 12 of the H200's 132 SMs idle (whole clusters
+ *   per GPC), which Q3.1 and Q3.2 paid on top of their first bitmap's codes
+ *   (21% and 6% slower); a cluster of 2 keeps every SM: Q4.3 (supplier's
+ *   codes without part's bitmap, or supplier's bitmap and half of part's)
+ *   ran 10% faster with it. */
+#define CLUSTER_MIN_SHARE 0.03
+void wb_ssb_bitmap_plan_auto(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                             int max_cluster, wb_ssb_bitmap_plan *p) {
+    wb_ssb_bitmap_plan_of(q, z, max_bytes, code_queue_bytes, p);
+    for (int cluster = 2; cluster <= max_cluster && cluster <= 4; cluster *= 2) {
+        wb_ssb_bitmap_plan c;
+        wb_ssb_bitmap_plan_cluster(q, z, max_bytes, code_queue_bytes, cluster, 0, &c);
+        if (c.cluster == 1) continue;
+        if (wb_ssb_dim_share(q, c.order[0]) < CLUSTER_MIN_SHARE) return;
+        if (cluster > 2 && p->codes) return;
+        *p = c;
+        return;
+    }
+}
+
 int wb_ssb_key_column(int dim) {
     static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
                                             WB_SSB_LO_PARTKEY};

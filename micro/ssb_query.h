@@ -106,6 +106,13 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
  * plan (cluster 1). */
 void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes,
                                 int64_t code_queue_bytes, int cluster, int always, wb_ssb_bitmap_plan *p);
+/* The plan the family runs: wb_ssb_bitmap_plan_cluster's with the smallest
+ * cluster (2, then 4, up to max_cluster; 1: none) that makes more filters
+ * bitmaps, where the first filter passes at least 3% of the rows and, for a
+ * cluster of more than 2, the plain plan holds no codes; otherwise the
+ * plain plan. */
+void wb_ssb_bitmap_plan_auto(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                             int max_cluster, wb_ssb_bitmap_plan *p);
 
 /* The lineorder column a dimension joins on (WB_SSB_LO_*). */
 int wb_ssb_key_column(int dim);
