@@ -307,6 +307,8 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
     p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
 }
 
+int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim) { return p->codes && p->order[0] == dim; }
+
 int wb_ssb_key_column(int dim) {
     static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
                                             WB_SSB_LO_PARTKEY};
