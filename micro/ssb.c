@@ -194,7 +194,7 @@ static void ssb_data_destroy(void *data) {
 }
 
 /* Whether query qi's bitmap of dim holds codes, and its words. */
-static int holds_codes(const ssb_data *d, int qi, int dim) { return d->plan[qi].codes && d->plan[qi].order[0] == dim; }
+static int holds_codes(const ssb_data *d, int qi, int dim) { return wb_ssb_plan_holds_codes(&d->plan[qi], dim); }
 static int32_t bitmap_words(const ssb_data *d, int qi, int dim) {
     const int64_t entries = wb_ssb_map_entries(dim, &d->z);
     return (int32_t)(holds_codes(d, qi, dim) ? wb_ssb_code_words(entries) : wb_ssb_bitmap_words(entries));

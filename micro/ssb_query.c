@@ -378,6 +378,8 @@ void wb_ssb_bitmap_plan_auto(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_
     }
 }
 
+int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim) { return p->codes && p->order[0] == dim; }
+
 int wb_ssb_key_column(int dim) {
     static const int key_of[WB_SSB_DIMS] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_CUSTKEY, WB_SSB_LO_SUPPKEY,
                                             WB_SSB_LO_PARTKEY};

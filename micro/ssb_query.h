@@ -97,6 +97,8 @@ typedef struct wb_ssb_bitmap_plan {
 } wb_ssb_bitmap_plan;
 void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                            wb_ssb_bitmap_plan *p);
+/* Whether the plan's bitmap of dim holds 4-bit codes (it is the first and the plan says codes). */
+int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim);
 /* The same with clusters of `cluster` blocks (2, 4 or 8): where spreading
  * the bitmaps after the first over a cluster (each block holds 1/cluster
  * of them) makes more dimensions bitmaps than wb_ssb_bitmap_plan_of (or,

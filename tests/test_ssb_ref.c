@@ -149,7 +149,7 @@ typedef struct query_maps {
 
 /* A dimension's share of the row's group; bitmap dimensions: 0 for a row
  * that passes (the code comes later), -1 otherwise. */
-static int holds_codes(const query_maps *m, int dim) { return m->plan.codes && m->plan.order[0] == dim; }
+static int holds_codes(const query_maps *m, int dim) { return wb_ssb_plan_holds_codes(&m->plan, dim); }
 
 static int32_t share_of(int form, const wb_ssb_spec *q, const wb_ssb_layout *l, const query_maps *m, int dim,
                         int32_t key) {

@@ -11,7 +11,8 @@ partitioned probe at 2^28 keys into the 1 GiB table, partition and probe
 apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
 against the file's cudaMemcpy ceiling, and against the memcpy variant of the
 same size; then the default run's time split, run by run. Between them, each
-later experiment folder's variants against its `main` build (variant_table).
+later experiment folder's variants against its `main` build (variant_table), and for the
+cluster folder the fastest variant per query (best_of).
 Given a file (a record), the SSB, probe and transform tables of that file
 alone.""" 
 import os
@@ -201,6 +202,29 @@ def variant_table(folder, base="current", other="pipe"):
     print(f"bitmap form summed (best shape): {base} {sa:.2f} ms, {other} {sb:.2f} ms")
 
 
+def best_of(folder, labels):
+    """Per query, the fastest bitmap point over the folder's variants (files LABEL-1.h5, one build on
+    one board), its share of the bytes model at the main file's DRAM-read ceiling, and the sums."""
+    files = {l: rows(os.path.join(folder, l + "-1.h5")) for l in labels}
+    read = files[labels[0]][0]["ceiling_dram_read_gbps"]
+    best = {l: fastest(pts, "ssb/") for l, (_, pts) in files.items()}
+    print(f"== {folder}: the fastest variant per query (best of ILP 4 and 8), model at {read:.0f} GB/s")
+    print("| query | " + " | ".join(f"{l} ms" for l in labels) + " | fastest | share of model | grid |")
+    print("|---|" + "---|" * (len(labels) + 3))
+    sums = dict.fromkeys(labels, 0.0)
+    fastest_sum = 0.0
+    for key in sorted(best[labels[0]]):
+        t = {l: best[l][key]["time_median_ms"] for l in labels if key in best[l]}
+        for l in t:
+            sums[l] += t[l]
+        win = min(t, key=t.get)
+        r = best[win][key]
+        fastest_sum += t[win]
+        print(f"| {key[0]} | " + " | ".join(f"{t[l]:.3f}" for l in labels) +
+              f" | {win} | {r['bytes_model'] / read / 1e6 / t[win]:.1%} | {r['grid']} |")
+    print("summed: " + ", ".join(f"{l} {v:.3f}" for l, v in sums.items()) + f", fastest per query {fastest_sum:.3f} ms")
+
+
 def default_runs(paths):
     """The default run's time split, run by run (their --summary-json files)."""
     import json
@@ -240,6 +264,9 @@ elif __name__ == "__main__":
         variant_table("ssb-split-5a00091", "main", other)
     for other in ["bulk", "splitbulk", "splitBbulk", "splitB"]:
         variant_table("ssb-bulk-5de1388", "main", other)
+    for other in ["c4", "c8", "c2"]:
+        variant_table("ssb-cluster-14ea724", "main", other)
+    best_of("ssb-cluster-14ea724", ["main", "c2", "c4", "c8"])
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json"])
