@@ -235,6 +235,51 @@ __device__ __forceinline__ bool bit_set(const uint32_t *bits, int32_t at, int32_
     return (bits[at + (k >> 5)] >> (k & 31)) & 1u;
 }
 
+// A spread bitmap's bit (wb_ssb_query.cluster; sm_90 on): word w = k / 32
+// is held by cluster rank w % 2^lg at local word w >> lg, read over the
+// SM-to-SM network from the same offset `at` in that block's shared memory
+// (every block of the cluster lays it out alike). The load is volatile so
+// that it stays under its row's flag: a dead row's key is not loaded, and
+// its address could lie outside the bitmap.
+__device__ __forceinline__ bool bit_spread(uint32_t smem, int32_t at, int32_t k, int lg) {
+#if __CUDA_ARCH__ >= 900
+    const uint32_t u = (uint32_t)k, w = u >> 5;
+    uint32_t remote, bits;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;"
+        : "=r"(remote)
+        : "r"(smem + 4u * ((uint32_t)at + (w >> lg))), "r"(w & ((1u << lg) - 1u)));
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(bits) : "r"(remote));
+    return (bits >> (u & 31)) & 1u;
+#else
+    return (smem | at | k | lg) == 0; /* never planned below sm_90 (wb_ssb_plan) */
+#endif
+}
+
+// Every thread of the cluster (of the block, without one): the spread
+// bitmaps are in place before any block reads them, and no block leaves
+// while another may still read its shared memory.
+__device__ __forceinline__ void cluster_sync() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+    __syncthreads();
+#endif
+}
+
+__device__ __forceinline__ unsigned cluster_rank() {
+    unsigned r = 0;
+#if __CUDA_ARCH__ >= 900
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+#endif
+    return r;
+}
+
+// Local words of a bitmap of `words` words spread over 2^lg blocks, rounded
+// up to 16 bytes (the same in every block, so that offsets agree).
+__host__ __device__ constexpr int32_t spread_words(int32_t words, int lg) {
+    return 4 * ((((words + (1 << lg) - 1) >> lg) + 3) / 4);
+}
+
 // Exclusive prefix sum over a converged warp, and the warp's total.
 __device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
     const int lane = threadIdx.x & 31;
@@ -339,10 +384,10 @@ __device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsi
 // measures with the date where it is tested last, then the codes of the
 // grouped bitmap dimensions (not the first's when CODES: its rows brought
 // their codes from the queue).
-template <int R, bool CODES>
+template <int R, bool CODES, bool SPREAD>
 __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
                                              const int32_t (&code)[R], bool (&f)[R], unsigned long long *groups,
-                                             const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS]) {
+                                             const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
     int32_t k[R], group[R];
 #pragma unroll
     for (int r = 0; r < R; r++) group[r] = CODES ? code[r] * q.probe[0].stride : 0;
@@ -353,8 +398,14 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         const wb_ssb_probe &pr = q.probe[p];
         gather<R>(pr.key, row, f, k);
         if (pr.bits) {
+            if constexpr (SPREAD) {
+                const uint32_t smem = (uint32_t)__cvta_generic_to_shared(bits);
 #pragma unroll
-            for (int r = 0; r < R; r++) f[r] = f[r] && bit_set(bits, bits_at[p], k[r]);
+                for (int r = 0; r < R; r++) f[r] = f[r] && bit_spread(smem, bits_at[p], k[r], lg);
+            } else {
+#pragma unroll
+                for (int r = 0; r < R; r++) f[r] = f[r] && bit_set(bits, bits_at[p], k[r]);
+            }
         } else {
 #pragma unroll
             for (int r = 0; r < R; r++) {
@@ -458,6 +509,17 @@ __device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *__rest
     }
 }
 
+// Copies this block's share of a spread bitmap of n words (words rank,
+// rank + 2^lg, ...) to shared memory.
+__device__ __forceinline__ void copy_spread(uint32_t *dst, const uint32_t *__restrict__ src, int32_t n, unsigned rank,
+                                            int lg) {
+    const int local = spread_words(n, lg);
+    for (int w = threadIdx.x; w < local; w += blockDim.x) {
+        const int g = (w << lg) + (int)rank;
+        dst[w] = g < n ? __ldg(src + g) : 0u;
+    }
+}
+
 // Flight 1 as direct, the direct form (global group table), and the packed
 // form (the block's group table in shared memory).
 template <int ILP, bool FLIGHT1, wb_ssb_form FORM>
@@ -534,7 +596,9 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
 // block of 1024 fits beside ~200 KB of bitmaps (64 registers a thread: the
 // batches' 4 slots a lane spilled at 32).
 #define WB_SSB_BITMAP_BLOCK 1024
-template <int ILP, first_kind KIND>
+// SPREAD: launched in clusters of q.cluster blocks, the bitmaps after the
+// first spread over them (wb_ssb_query.cluster).
+template <int ILP, first_kind KIND, bool SPREAD>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     using rows_t = const int64_t(&)[BITMAP_SLOTS];
     using codes_t = const int32_t(&)[BITMAP_SLOTS];
@@ -558,12 +622,18 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     }
     int32_t bits_at[WB_SSB_DIMS]; /* word offsets, not pointers: 4 registers, not 8 */
     int32_t words = 0;
+    const int lg = SPREAD ? 31 - __clz(q.cluster) : 0;
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         bits_at[p] = words;
         if (p < q.nprobe && q.probe[p].bits) {
-            copy_words(block_bits + words, q.probe[p].bits, q.probe[p].bits_words);
-            words += q.probe[p].bits_words;
+            if (SPREAD && p > 0) {
+                copy_spread(block_bits + words, q.probe[p].bits, q.probe[p].bits_words, cluster_rank(), lg);
+                words += spread_words(q.probe[p].bits_words, lg);
+            } else {
+                copy_words(block_bits + words, q.probe[p].bits, q.probe[p].bits_words);
+                words += q.probe[p].bits_words;
+            }
         }
     }
     unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
@@ -571,9 +641,10 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     queue_entry<CODES> *wq =
         reinterpret_cast<queue_entry<CODES> *>(block_groups + q.groups) + (threadIdx.x >> 5) * ENTRIES;
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
-    __syncthreads();
+    if constexpr (SPREAD) cluster_sync();
+    else __syncthreads();
     auto batch = [&](rows_t row, codes_t code, flags_t f) {
-        bitmap_batch<BITMAP_SLOTS, CODES>(c, q, row, code, f, block_groups, block_bits, bits_at);
+        bitmap_batch<BITMAP_SLOTS, CODES, SPREAD>(c, q, row, code, f, block_groups, block_bits, bits_at, lg);
     };
     if constexpr (CODES)
         queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return code_at(block_bits, k); }, batch);
@@ -582,16 +653,26 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
+    if constexpr (SPREAD) cluster_sync();
 }
 
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
+
+int cluster_lg(int cluster) { return cluster >= 8 ? 3 : cluster >= 4 ? 2 : cluster >= 2 ? 1 : 0; }
+
+// Whether a query runs the bitmap form in clusters.
+bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
+    return form == WB_SSB_BITMAP && q->flight != 1 && q->cluster > 1;
+}
 
 
 
 // The kernel of a form and flight at the launch's shape, and its tile (rows
 // per block of the cover grid; 0: persistent).
 // codes: the bitmap form's first probe holds 4-bit group codes.
-cudaError_t kernel_of(wb_ssb_form form, int flight, bool codes, int block, int ilp, query_kernel_t *k, int64_t *tile) {
+// spread: the bitmap form in clusters (wb_ssb_query.cluster > 1).
+cudaError_t kernel_of(wb_ssb_form form, int flight, bool codes, bool spread, int block, int ilp, query_kernel_t *k,
+                      int64_t *tile) {
     *k = nullptr;
     *tile = (int64_t)block * ilp;
     const bool f1 = flight == 1;
@@ -606,9 +687,11 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, bool codes, int block, int i
     if (form == WB_SSB_BITMAP && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
     *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
-        if (form == WB_SSB_BITMAP)
-            return f1 ? bitmap_kernel<I, first_kind::date>
-                      : (codes ? bitmap_kernel<I, first_kind::code> : bitmap_kernel<I, first_kind::bit>);
+        if (form == WB_SSB_BITMAP) {
+            if (f1) return bitmap_kernel<I, first_kind::date, false>;
+            if (spread) return codes ? nullptr : bitmap_kernel<I, first_kind::bit, true>;
+            return codes ? bitmap_kernel<I, first_kind::code, false> : bitmap_kernel<I, first_kind::bit, false>;
+        }
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED ? direct_kernel<I, false, WB_SSB_PACKED> : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
@@ -622,22 +705,66 @@ int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
     int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
     if (form != WB_SSB_BITMAP) return bytes;
+    const int lg = q->cluster > 1 ? cluster_lg(q->cluster) : 0;
     for (int p = 0; p < q->nprobe; p++)
-        if (q->probe[p].bits) bytes += (int64_t)q->probe[p].bits_words * (int64_t)sizeof(uint32_t);
+        if (q->probe[p].bits)
+            bytes += (int64_t)(lg && p > 0 ? spread_words(q->probe[p].bits_words, lg) : q->probe[p].bits_words) *
+                     (int64_t)sizeof(uint32_t);
     return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp, q->probe[0].codes);
 }
 
 // A bitmap form's probes: the first a bitmap (its kernel tests it over every
-// row), none on the date, every bitmap aligned, codes only in the first.
+// row), none on the date, every bitmap aligned, codes only in the first; in a
+// cluster (2, 4 or 8 blocks, every later bitmap spread), no codes.
 bool bitmaps_ok(const wb_ssb_query *q) {
     if (q->nprobe < 1 || !q->probe[0].bits) return false;
+    const bool clustered = q->cluster > 1;
+    if (clustered && q->cluster != 2 && q->cluster != 4 && q->cluster != 8) return false;
     for (int p = 0; p < q->nprobe; p++) {
         const wb_ssb_probe *pr = &q->probe[p];
         if (pr->bits && (pr->dim == WB_SSB_DATE || pr->bits_words <= 0 || pr->bits_words % WB_SSB_BITMAP_ALIGN))
             return false;
-        if (pr->codes && (p > 0 || !pr->bits)) return false;
+        if (pr->codes && (p > 0 || !pr->bits || clustered)) return false;
     }
     return true;
+}
+
+// The cluster launch of a spread bitmap kernel.
+cudaLaunchConfig_t cluster_config(const wb_launch *l, int cluster, cudaStream_t s, cudaLaunchAttribute *a) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)l->grid);
+    cfg.blockDim = dim3((unsigned)l->block);
+    cfg.dynamicSmemBytes = (size_t)l->smem_bytes;
+    cfg.stream = s;
+    a->id = cudaLaunchAttributeClusterDimension;
+    a->val.clusterDim.x = (unsigned)cluster;
+    a->val.clusterDim.y = 1;
+    a->val.clusterDim.z = 1;
+    cfg.attrs = a;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+// A persistent grid in whole clusters (rounded up: a block without a tile
+// passes the barriers; down where the SMs are limited), no more than can be
+// resident at once (a GPC's SMs not divisible by the cluster stay idle).
+cudaError_t cluster_grid(query_kernel_t k, wb_launch *l, int cluster) {
+    int dev = 0, major = 0, clusters = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e != cudaSuccess) return e;
+    if (major < 9) return cudaErrorInvalidValue;
+    wb_launch one = *l;
+    one.grid = cluster;
+    cudaLaunchAttribute a;
+    const cudaLaunchConfig_t cfg = cluster_config(&one, cluster, 0, &a);
+    if ((e = cudaOccupancyMaxActiveClusters(&clusters, k, &cfg)) != cudaSuccess) return e;
+    int64_t grid = (l->sm_limit > 0 ? l->grid : l->grid + cluster - 1) / cluster * cluster;
+    if (grid > (int64_t)clusters * cluster) grid = (int64_t)clusters * cluster;
+    if (grid < cluster) return cudaErrorInvalidValue;
+    l->waves *= (double)grid / l->grid;
+    l->grid = (int)grid;
+    return cudaSuccess;
 }
 
 }  // namespace
@@ -659,23 +786,33 @@ extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes) {
 extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, l->block, l->ilp, &k, &tile);
+    const bool spread = is_spread(form, q);
+    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, spread, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
     if (form != WB_SSB_BITMAP && q->flight != 1 && q->nprobe > 0 && q->probe[0].codes) return cudaErrorInvalidValue;
     const int64_t smem = smem_of(form, q, l);
     if (smem > 0x7fffffff) return cudaErrorInvalidValue;
-    return wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
-                          (int)smem);
+    e = wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
+                       (int)smem);
+    if (e != cudaSuccess || !spread || l->grid <= 0) return e;
+    return cluster_grid(k, l, q->cluster);
 }
 
 extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c,
                                      const wb_ssb_query *q, cudaStream_t s) {
     query_kernel_t k;
     int64_t tile;
-    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, l->block, l->ilp, &k, &tile);
+    const bool spread = is_spread(form, q);
+    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, spread, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (l->grid <= 0) return cudaSuccess;
+    if (spread) {
+        cudaLaunchAttribute a;
+        const cudaLaunchConfig_t cfg = cluster_config(l, q->cluster, s, &a);
+        if ((e = cudaLaunchKernelEx(&cfg, k, *c, *q)) != cudaSuccess) return e;
+        return wb_launched();
+    }
     k<<<l->grid, l->block, l->smem_bytes, s>>>(*c, *q);
     return wb_launched();
 }

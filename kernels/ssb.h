@@ -51,7 +51,9 @@ typedef enum wb_ssb_form {
                       Persistent blocks of up to 1024 threads load the bitmaps once; a tile tests only the
                       first bitmap over its rows and queues the rows that pass in its warp's queue in shared
                       memory; the rest of the query runs over full batches of queued rows, 4 a lane, so a
-                      dead row costs one load and one bit test; group table in shared memory. Flight 1 the
+                      dead row costs one load and one bit test; group table in shared memory (sm_90 on:
+                      the bitmaps after the first may be spread over a thread-block cluster, see
+                      wb_ssb_query.cluster). Flight 1 the
                       same way: the date range tested over every row, quantity, discount and price over
                       the queued rows */
     WB_SSB_FORMS
@@ -102,6 +104,11 @@ typedef struct wb_ssb_query {
     int date_last;                   /* bitmap form: the last probe is the date, tested with the measures */
     unsigned long long *out;         /* groups entries (flight 1: one), atomically added; zeroed by the caller */
     int64_t groups;
+    int cluster;                     /* bitmap form: blocks per thread-block cluster (2, 4 or 8; sm_90 on); every
+                                        bitmap after the first is spread over them (its word w held by block
+                                        rank w % cluster at local word w / cluster) and tested over the
+                                        SM-to-SM network (distributed shared memory) instead of the L2; 0 or 1:
+                                        no cluster. Last, so that the other fields keep their offsets */
 } wb_ssb_query;
 
 #define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */

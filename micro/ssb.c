@@ -225,10 +225,37 @@ static int upload_map(ssb_data *d, int qi, int dim, int32_t *host, uint8_t *byte
     return rc;
 }
 
+/* The bitmap form's clusters (sm_90 on): wb_ssb_bitmap_plan_auto's choice up
+ * to clusters of 4. Experiment switch (not in a file's command line):
+ * WB_SSB_CLUSTER = 1 plans no cluster; 2, 4 or 8 that cluster wherever it
+ * makes more filters bitmaps (wb_ssb_bitmap_plan_cluster), with a trailing
+ * "a" (4a) wherever two filters are bitmaps (the family's tests, at sizes
+ * where every filter fits a block). */
+static void plan_bitmaps(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                         int major, wb_ssb_bitmap_plan *p) {
+    const char *v = getenv("WB_SSB_CLUSTER");
+    const int c = v ? atoi(v) : 0;
+    if (major < 9 || c == 1) wb_ssb_bitmap_plan_of(q, z, max_bytes, code_queue_bytes, p);
+    else if (c == 2 || c == 4 || c == 8)
+        wb_ssb_bitmap_plan_cluster(q, z, max_bytes, code_queue_bytes, c, strchr(v, 'a') != NULL, p);
+    else wb_ssb_bitmap_plan_auto(q, z, max_bytes, code_queue_bytes, 4, p);
+}
+
+/* Experiment switch: WB_SSB_QUEUE_ILP = 4 or 8 plans the bitmaps beside
+ * the queues of that ILP instead of ILP 16's (a point at a larger ILP may
+ * then not fit). */
+static int queue_ilp(void) {
+    const char *v = getenv("WB_SSB_QUEUE_ILP");
+    const int i = v ? atoi(v) : BITMAP_QUEUE_ILP;
+    return i == 4 || i == 8 ? i : BITMAP_QUEUE_ILP;
+}
+
 static int upload_maps(ssb_data *d, wb_err *e) {
-    int dev = 0, optin = 0;
+    int dev = 0, optin = 0, major = 0;
     WB_CUDA_TRY(e, cudaGetDevice(&dev));
     WB_CUDA_TRY(e, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    WB_CUDA_TRY(e, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+
     int64_t most = 0;
     for (int dim = 0; dim < WB_SSB_DIMS; dim++)
         if (wb_ssb_map_entries(dim, &d->z) > most) most = wb_ssb_map_entries(dim, &d->z);
@@ -237,9 +264,9 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     int rc = bytes ? WB_OK : WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES && rc == WB_OK; qi++) {
         const int64_t table = d->ans[qi].layout.groups * (int64_t)sizeof(unsigned long long);
-        const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 0);
-        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &d->z, optin - table - queues,
-                              wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, BITMAP_QUEUE_ILP, 1) - queues, &d->plan[qi]);
+        const int64_t queues = wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, queue_ilp(), 0);
+        plan_bitmaps(&wb_ssb_specs[qi], &d->z, optin - table - queues,
+                     wb_ssb_bitmap_queue_bytes(BITMAP_BLOCK, queue_ilp(), 1) - queues, major, &d->plan[qi]);
         rc = wb_placed_alloc(&d->out[qi], (size_t)d->ans[qi].layout.groups * sizeof(unsigned long long),
                              "ssb group sums", e);
         for (int dim = 0; dim < WB_SSB_DIMS && rc == WB_OK; dim++)
@@ -304,6 +331,7 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     }
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;
+    q.cluster = form == WB_SSB_BITMAP ? bp->cluster : 0;
     q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;
@@ -335,8 +363,10 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     p->items = (double)d->cols.n;
     p->lookups = lookups;
     p->places = d->out[qi].places;
-    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
-             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6);
+    char spread[48] = "";
+    if (args.cluster > 1) snprintf(spread, sizeof spread, "; bitmaps spread over clusters of %d", args.cluster);
+    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups%s", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
+             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6, spread);
     return WB_OK;
 }
 

@@ -288,23 +288,94 @@ static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_
     p->codes = 1;
 }
 
+/* The probe order: `first` (a bitmap dimension, or -1), the other bitmaps,
+ * then the rest, each group in cand's order (by share). */
+static void plan_order(const wb_ssb_spec *q, const int *cand, int nc, int first, wb_ssb_bitmap_plan *p) {
+    int k = 0;
+    if (first >= 0) p->order[k++] = first;
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < nc; i++)
+            if (p->bits[cand[i]] == pass && cand[i] != first) p->order[k++] = cand[i];
+    p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
+}
+
+static int sorted_candidates(const wb_ssb_spec *q, int *cand) {
+    int nc = 0;
+    for (int i = 0; i < q->nprobe; i++) cand[nc++] = q->order[i];
+    sort_by_share(q, cand, nc);
+    return nc;
+}
+
 void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                            wb_ssb_bitmap_plan *p) {
     memset(p, 0, sizeof *p);
-    int cand[WB_SSB_DIMS], nc = 0;
-    for (int i = 0; i < q->nprobe; i++) cand[nc++] = q->order[i];
-    sort_by_share(q, cand, nc);
+    p->cluster = 1;
+    int cand[WB_SSB_DIMS];
+    const int nc = sorted_candidates(q, cand);
     for (int i = 0; i < nc; i++) {
         const int64_t bytes = bitmap_bytes(cand[i], z);
         if (cand[i] == WB_SSB_DATE || p->bytes + bytes > max_bytes) continue;
         p->bits[cand[i]] = 1, p->nbits++, p->bytes += bytes;
     }
     plan_codes(q, z, max_bytes, code_queue_bytes, cand, nc, p);
-    int k = 0;
-    for (int pass = 1; pass >= 0; pass--)
-        for (int i = 0; i < nc; i++)
-            if (p->bits[cand[i]] == pass) p->order[k++] = cand[i];
-    p->date_last = nc > 0 && p->order[nc - 1] == WB_SSB_DATE && wb_ssb_dim_share(q, WB_SSB_DATE) >= 0.5;
+    plan_order(q, cand, nc, -1, p);
+}
+
+/* A block's part of a bitmap spread over `cluster` blocks: every
+ * cluster-th word, padded to 16 bytes (kernels/ssb.cu, spread_words). */
+static int64_t spread_bytes(int dim, const wb_ssb_sizes *z, int cluster) {
+    const int64_t words = wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z));
+    return 16 * (((words + cluster - 1) / cluster + 3) / 4);
+}
+
+void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes,
+                                int64_t code_queue_bytes, int cluster, int always, wb_ssb_bitmap_plan *p) {
+    wb_ssb_bitmap_plan_of(q, z, max_bytes, code_queue_bytes, p);
+    if (cluster < 2) return;
+    wb_ssb_bitmap_plan c;
+    memset(&c, 0, sizeof c);
+    c.cluster = cluster;
+    int cand[WB_SSB_DIMS];
+    const int nc = sorted_candidates(q, cand);
+    int first = -1;
+    for (int i = 0; i < nc && first < 0; i++)
+        if (cand[i] != WB_SSB_DATE && bitmap_bytes(cand[i], z) <= max_bytes) first = cand[i];
+    if (first < 0) return;
+    c.bits[first] = 1, c.nbits = 1, c.bytes = bitmap_bytes(first, z);
+    for (int i = 0; i < nc; i++) {
+        const int64_t bytes = spread_bytes(cand[i], z, cluster);
+        if (cand[i] == WB_SSB_DATE || cand[i] == first || c.bytes + bytes > max_bytes) continue;
+        c.bits[cand[i]] = 1, c.nbits++, c.bytes += bytes;
+    }
+    if (always ? c.nbits < 2 : c.nbits <= p->nbits) return;
+    plan_order(q, cand, nc, first, &c);
+    *p = c;
+}
+
+/* When a cluster pays (H200, SF 100, results/h200-issue31/ssb-cluster-14ea724):
+ * - where many rows pass the first filter, the later filters' lookups move
+ *   from the L2 to the SM-to-SM network: Q4.1 and Q4.2 (supplier passes 1/5,
+ *   customer becomes a bitmap) ran 12% and 10% faster with clusters of 4;
+ * - where few pass (Q3.3, Q3.4: 1/125), the scan of the first filter bounds
+ *   the query and a cluster only costs: 24% slower with clusters of 4;
+ * - a cluster of 4 or 8 leaves 12 of the H200's 132 SMs idle (whole clusters
+ *   per GPC), which Q3.1 and Q3.2 paid on top of their first bitmap's codes
+ *   (21% and 6% slower); a cluster of 2 keeps every SM: Q4.3 (supplier's
+ *   codes without part's bitmap, or supplier's bitmap and half of part's)
+ *   ran 10% faster with it. */
+#define CLUSTER_MIN_SHARE 0.03
+void wb_ssb_bitmap_plan_auto(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                             int max_cluster, wb_ssb_bitmap_plan *p) {
+    wb_ssb_bitmap_plan_of(q, z, max_bytes, code_queue_bytes, p);
+    for (int cluster = 2; cluster <= max_cluster && cluster <= 4; cluster *= 2) {
+        wb_ssb_bitmap_plan c;
+        wb_ssb_bitmap_plan_cluster(q, z, max_bytes, code_queue_bytes, cluster, 0, &c);
+        if (c.cluster == 1) continue;
+        if (wb_ssb_dim_share(q, c.order[0]) < CLUSTER_MIN_SHARE) return;
+        if (cluster > 2 && p->codes) return;
+        *p = c;
+        return;
+    }
 }
 
 int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim) { return p->codes && p->order[0] == dim; }

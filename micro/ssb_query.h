@@ -92,11 +92,29 @@ typedef struct wb_ssb_bitmap_plan {
                                rows that pass it through the queues */
     int date_last;          /* the date is probed last and passes at least half the rows: the kernel
                                tests it in the final stage, beside the measures' loads */
+    int cluster;            /* blocks per cluster over which every bitmap after the first is spread
+                               (wb_ssb_query.cluster); 1: none */
 } wb_ssb_bitmap_plan;
 void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                            wb_ssb_bitmap_plan *p);
 /* Whether the plan's bitmap of dim holds 4-bit codes (it is the first and the plan says codes). */
 int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim);
+/* The same with clusters of `cluster` blocks (2, 4 or 8): where spreading
+ * the bitmaps after the first over a cluster (each block holds 1/cluster
+ * of them) makes more dimensions bitmaps than wb_ssb_bitmap_plan_of (or,
+ * when `always`, at least two), the first is the most selective bitmap
+ * that fits a block alone, the others follow by share while the block's
+ * part fits, and no bitmap holds codes; otherwise wb_ssb_bitmap_plan_of's
+ * plan (cluster 1). */
+void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes,
+                                int64_t code_queue_bytes, int cluster, int always, wb_ssb_bitmap_plan *p);
+/* The plan the family runs: wb_ssb_bitmap_plan_cluster's with the smallest
+ * cluster (2, then 4, up to max_cluster; 1: none) that makes more filters
+ * bitmaps, where the first filter passes at least 3% of the rows and, for a
+ * cluster of more than 2, the plain plan holds no codes; otherwise the
+ * plain plan. */
+void wb_ssb_bitmap_plan_auto(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
+                             int max_cluster, wb_ssb_bitmap_plan *p);
 
 /* The lineorder column a dimension joins on (WB_SSB_LO_*). */
 int wb_ssb_key_column(int dim);

@@ -165,6 +165,51 @@ static int32_t share_of(int form, const wb_ssb_spec *q, const wb_ssb_layout *l, 
     return m->packed[dim][key] == WB_SSB_PACKED_NONE ? -1 : m->packed[dim][key] * l->stride[dim];
 }
 
+/* The bitmaps (or the first's codes) of m's plan, from its maps. */
+static void fill_bits(query_maps *m, const wb_ssb_spec *q, const wb_ssb_sizes *z) {
+    for (int dim = 0; dim < WB_SSB_DIMS; dim++) {
+        free(m->bits[dim]);
+        m->bits[dim] = NULL;
+        if (!q->dim[dim].joined) continue;
+        const int64_t entries = wb_ssb_map_entries(dim, z);
+        if (holds_codes(m, dim)) {
+            m->bits[dim] = malloc((size_t)wb_ssb_code_words(entries) * sizeof(uint32_t));
+            CHECK(wb_ssb_codes_of(m->packed[dim], entries, m->bits[dim]) == WB_OK);
+        } else if (m->plan.bits[dim]) {
+            m->bits[dim] = malloc((size_t)wb_ssb_bitmap_words(entries) * sizeof(uint32_t));
+            wb_ssb_bitmap_of(m->map[dim], entries, m->bits[dim]);
+        }
+    }
+}
+
+/* Whether the form's probes through m's maps (the bitmap form in its plan's
+ * order, late codes from the packed maps) give the reference's answer. */
+static int answers_equal(int form, const wb_ssb_spec *q, const wb_ssb_layout *l, const query_maps *m,
+                         const wb_ssb_sizes *z, uint64_t seed, int64_t n, const wb_ssb_answer *a) {
+    const int *order = form == FORM_BITMAP ? m->plan.order : q->order;
+    int64_t *sums = calloc((size_t)l->groups, sizeof(int64_t));
+    for (int64_t r = 0; r < n; r++) {
+        const wb_ssb_line ln = wb_ssb_line_at(seed, z, r);
+        const int32_t keys[WB_SSB_DIMS] = {ln.orderdate, ln.custkey, ln.suppkey, ln.partkey};
+        int32_t group = 0;
+        for (int p = 0; p < q->nprobe && group >= 0; p++) {
+            int32_t sh = share_of(form, q, l, m, order[p], keys[order[p]]);
+            group = sh < 0 ? -1 : group + sh;
+        }
+        for (int dim = WB_SSB_CUST; form == FORM_BITMAP && group >= 0 && dim < WB_SSB_DIMS; dim++)
+            if (m->plan.bits[dim] && q->dim[dim].group_level >= 0 && !holds_codes(m, dim)) {
+                CHECK(m->packed[dim][keys[dim]] != WB_SSB_PACKED_NONE);
+                group += m->packed[dim][keys[dim]] * l->stride[dim];
+            }
+        if (group >= 0 && group < l->groups) sums[group] += q->flight == 4 ? ln.revenue - ln.supplycost : ln.revenue;
+        else CHECK(group < 0);
+    }
+    const int same = memcmp(sums, a->sums, (size_t)l->groups * sizeof(int64_t)) == 0;
+    if (!same) fprintf(stderr, "%s form %d: the maps' answer differs from the reference\n", q->name, form);
+    free(sums);
+    return same;
+}
+
 static void test_maps(void) {
     const int64_t n = 200003;
     const uint64_t seed = 5;
@@ -188,40 +233,17 @@ static void test_maps(void) {
             m.packed[dim] = malloc((size_t)entries);
             wb_ssb_map_fill(q, l, dim, &z, seed, m.map[dim]);
             CHECK(dim == WB_SSB_DATE || wb_ssb_pack_map(m.map[dim], entries, l->stride[dim], m.packed[dim]) == WB_OK);
-            if (holds_codes(&m, dim)) {
-                m.bits[dim] = malloc((size_t)wb_ssb_code_words(entries) * sizeof(uint32_t));
-                CHECK(wb_ssb_codes_of(m.packed[dim], entries, m.bits[dim]) == WB_OK);
-            } else if (m.plan.bits[dim]) {
-                m.bits[dim] = malloc((size_t)wb_ssb_bitmap_words(entries) * sizeof(uint32_t));
-                wb_ssb_bitmap_of(m.map[dim], entries, m.bits[dim]);
-            }
         }
+        fill_bits(&m, q, &z);
         CHECK(m.plan.nbits > 0 && m.plan.bytes <= 512 && !m.plan.bits[WB_SSB_DATE]);
         bitmap_queries += m.plan.nbits < q->nprobe - 1; /* some dimension left to its packed map */
-        for (int form = 0; form < NFORMS; form++) {
-            const int *order = form == FORM_BITMAP ? m.plan.order : q->order;
-            int64_t *sums = calloc((size_t)l->groups, sizeof(int64_t));
-            for (int64_t r = 0; r < n; r++) {
-                const wb_ssb_line ln = wb_ssb_line_at(seed, &z, r);
-                const int32_t keys[WB_SSB_DIMS] = {ln.orderdate, ln.custkey, ln.suppkey, ln.partkey};
-                int32_t group = 0;
-                for (int p = 0; p < q->nprobe && group >= 0; p++) {
-                    int32_t sh = share_of(form, q, l, &m, order[p], keys[order[p]]);
-                    group = sh < 0 ? -1 : group + sh;
-                }
-                for (int dim = WB_SSB_CUST; form == FORM_BITMAP && group >= 0 && dim < WB_SSB_DIMS; dim++)
-                    if (m.plan.bits[dim] && q->dim[dim].group_level >= 0 && !holds_codes(&m, dim)) {
-                        CHECK(m.packed[dim][keys[dim]] != WB_SSB_PACKED_NONE);
-                        group += m.packed[dim][keys[dim]] * l->stride[dim];
-                    }
-                if (group >= 0 && group < l->groups) sums[group] += q->flight == 4 ? ln.revenue - ln.supplycost : ln.revenue;
-                else CHECK(group < 0);
-            }
-            const int same = memcmp(sums, a[qi].sums, (size_t)l->groups * sizeof(int64_t)) == 0;
-            if (!same) fprintf(stderr, "%s form %d: the maps' answer differs from the reference\n", q->name, form);
-            CHECK(same);
-            free(sums);
-        }
+        for (int form = 0; form < NFORMS; form++) CHECK(answers_equal(form, q, l, &m, &z, seed, n, &a[qi]));
+        /* The bitmap form with its later bitmaps spread over clusters of 4 (every filter that fits a quarter
+         * of the budget a bitmap, no codes, in its order); the spread itself lives in the GPU kernel. */
+        wb_ssb_bitmap_plan_cluster(q, &z, 512, 0, 4, 1, &m.plan);
+        CHECK(m.plan.cluster == 4 && !m.plan.codes && m.plan.nbits >= 2);
+        fill_bits(&m, q, &z);
+        CHECK(answers_equal(FORM_BITMAP, q, l, &m, &z, seed, n, &a[qi]));
         for (int dim = 0; dim < WB_SSB_DIMS; dim++) free(m.map[dim]), free(m.packed[dim]), free(m.bits[dim]);
     }
     CHECK(bitmap_queries > 0 && codes_queries > 0 && codes_queries < WB_SSB_QUERIES - 3);
@@ -294,7 +316,53 @@ static void test_bitmap_plan(void) {
           !p.bits[WB_SSB_PART]);
     /* Nothing fits: no bitmap, the order by share. */
     wb_ssb_bitmap_plan_of(&wb_ssb_specs[3], &big, 1024, code_queues, &p);
-    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART);
+    CHECK(p.nbits == 0 && p.bytes == 0 && p.order[0] == WB_SSB_PART && p.cluster == 1);
+    /* Clusters of 4 at SF 100: where customer joins, supplier's bitmap first (customer's alone does not fit
+     * a block), then every other filter spread over the cluster, most selective first, no codes; Q2.x
+     * (both filters fit a block) keep the plain plan. Clusters of 2: customer's half fits beside
+     * supplier, not both halves; Q4.1 and Q4.2 would trade part for customer (no more bitmaps) and keep
+     * the plain plan, the others (one plain bitmap) take it (Q4.3 with part's half). */
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        const wb_ssb_spec *q = &wb_ssb_specs[qi];
+        wb_ssb_bitmap_plan plain, c4, c2;
+        wb_ssb_bitmap_plan_of(q, &big, budget, code_queues, &plain);
+        wb_ssb_bitmap_plan_cluster(q, &big, budget, code_queues, 4, 0, &c4);
+        wb_ssb_bitmap_plan_cluster(q, &big, budget, code_queues, 2, 0, &c2);
+        if (!q->dim[WB_SSB_CUST].joined) {
+            CHECK(memcmp(&c4, &plain, sizeof plain) == 0 && memcmp(&c2, &plain, sizeof plain) == 0);
+            continue;
+        }
+        CHECK(c4.cluster == 4 && !c4.codes && c4.bits[WB_SSB_CUST] && c4.order[0] == WB_SSB_SUPP);
+        CHECK(c4.nbits == q->nprobe - 1 && !c4.bits[WB_SSB_DATE] && c4.bytes <= budget);
+        for (int i = 2; i < c4.nbits; i++)
+            CHECK(wb_ssb_dim_share(q, c4.order[i - 1]) <= wb_ssb_dim_share(q, c4.order[i]));
+        CHECK(c4.order[q->nprobe - 1] == WB_SSB_DATE);
+        CHECK(plain.nbits == 1 ? c2.cluster == 2 && c2.nbits == 2 && c2.bits[q->flight == 3 ? WB_SSB_CUST : WB_SSB_PART]
+                               : memcmp(&c2, &plain, sizeof plain) == 0 && qi >= 10);
+    }
+    wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[10], &big, budget, code_queues, 4, 0, &p);
+    CHECK(p.order[0] == WB_SSB_SUPP && p.order[1] == WB_SSB_CUST && p.order[2] == WB_SSB_PART && p.date_last);
+    /* The family's choice (wb_ssb_bitmap_plan_auto, up to clusters of 4): Q4.1 and Q4.2 in clusters of 4
+     * (supplier passes 1/5, no codes held), Q4.3 in clusters of 2 (supplier's bitmap and half of part's);
+     * Q2.x gain no bitmap, Q3.1 and Q3.2 hold codes, Q3.3 and Q3.4's first filter passes 1/125. Without
+     * clusters (max 1), the plain plan.
+     * The budget as micro/ssb.c's on the H200: 227 KB less the group table and ILP 16's queues (2-byte
+     * entries; codes double them). */
+    static const int auto_cluster[WB_SSB_QUERIES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 2};
+    for (int qi = 3; qi < WB_SSB_QUERIES; qi++) {
+        wb_ssb_layout lay;
+        wb_ssb_layout_of(&wb_ssb_specs[qi], &lay);
+        const int64_t queues = 32 * 384 * 2, h200 = 232448 - 8 * lay.groups - queues;
+        wb_ssb_bitmap_plan plain, chosen, none;
+        wb_ssb_bitmap_plan_of(&wb_ssb_specs[qi], &big, h200, queues, &plain);
+        wb_ssb_bitmap_plan_auto(&wb_ssb_specs[qi], &big, h200, queues, 4, &chosen);
+        wb_ssb_bitmap_plan_auto(&wb_ssb_specs[qi], &big, h200, queues, 1, &none);
+        CHECK(chosen.cluster == auto_cluster[qi] && memcmp(&none, &plain, sizeof plain) == 0);
+        CHECK(chosen.cluster > 1 ? chosen.nbits > plain.nbits && !chosen.codes : memcmp(&chosen, &plain, sizeof plain) == 0);
+    }
+    /* `always` (the family's tests at small SF, where every filter fits a block): Q2.1 spread too. */
+    wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[3], &big, budget, code_queues, 4, 1, &p);
+    CHECK(p.cluster == 4 && p.nbits == 2 && p.order[0] == WB_SSB_PART && p.bytes < 200016);
 }
 
 /* ---- --csv ---- */
