@@ -12,7 +12,7 @@ apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
 against the file's cudaMemcpy ceiling, and against the memcpy variant of the
 same size; then the default run's time split, run by run. Between them, each
 later experiment folder's variants against its `main` build (variant_table), and for the
-cluster folder the fastest variant per query (best_of).
+cluster folders the fastest variant per query (best_of).
 Given a file (a record), the SSB, probe and transform tables of that file
 alone.""" 
 import os
@@ -194,11 +194,14 @@ def variant_table(folder, base="current", other="pipe"):
     print(f"| query | ILP 4 {base} / {other} ms | ILP 8 {base} / {other} ms | best {base} / best {other} |")
     print("|---|---|---|---|")
     sa = sb = 0.0
+    def cell(q, ilp):  # a point a variant skipped (its plan did not fit) shows as "-"
+        x, y = a.get((q, ilp)), b.get((q, ilp))
+        return f"{x:.3f} / {y:.3f} ({y / x - 1:+.1%})" if x and y else " / ".join(f"{v:.3f}" if v else "-" for v in (x, y))
     for q in sorted({k[0] for k in a} & {k[0] for k in b}):
-        ba, bb = min(a[(q, 4)], a[(q, 8)]), min(b[(q, 4)], b[(q, 8)])
+        ba = min(a.get((q, i), 1e9) for i in (4, 8))
+        bb = min(b.get((q, i), 1e9) for i in (4, 8))
         sa, sb = sa + ba, sb + bb
-        print(f"| {q} | {a[(q, 4)]:.3f} / {b[(q, 4)]:.3f} ({b[(q, 4)] / a[(q, 4)] - 1:+.1%}) | {a[(q, 8)]:.3f} / "
-              f"{b[(q, 8)]:.3f} ({b[(q, 8)] / a[(q, 8)] - 1:+.1%}) | {ba:.3f} / {bb:.3f} |")
+        print(f"| {q} | {cell(q, 4)} | {cell(q, 8)} | {ba:.3f} / {bb:.3f} |")
     print(f"bitmap form summed (best shape): {base} {sa:.2f} ms, {other} {sb:.2f} ms")
 
 
@@ -267,6 +270,10 @@ elif __name__ == "__main__":
     for other in ["c4", "c8", "c2"]:
         variant_table("ssb-cluster-14ea724", "main", other)
     best_of("ssb-cluster-14ea724", ["main", "c2", "c4", "c8"])
+    for other in ["auto", "B-off", "B-auto", "c2q4a"]:
+        variant_table("ssb-cluster-3054608", "off", other)
+    best_of("ssb-cluster-3054608", ["off", "auto", "B-off", "B-auto", "c2q4a"])
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
-                  "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json"])
+                  "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json",
+                  "../h200/quick-3f309d8-summary.json"])
