@@ -273,6 +273,7 @@ elif __name__ == "__main__":
     for other in ["auto", "B-off", "B-auto", "c2q4a"]:
         variant_table("ssb-cluster-3054608", "off", other)
     best_of("ssb-cluster-3054608", ["off", "auto", "B-off", "B-auto", "c2q4a"])
+    variant_table("ssb-rest-21ad853", "norest", "rest")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json",
