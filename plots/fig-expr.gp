@@ -35,8 +35,8 @@ do for [t = 1:3] {
     unset label 990
     set title "instruction intensity against the ridges (above a ridge: compute-bound there)" font ",11"
     set ylabel "warp instructions per DRAM sector"
-    # a ridge within 5% under the file's one (the H200 datasheet's) is named in the key, not drawn
-    do for [i = 1:NR] { if (hidden(i)) { set label 3 sprintf("%s %s ridge %.1f: under the %s one", RN[i], roof_what(i), RR[i], RK[FR]) at graph 0.98, graph 0.03 right font ",8" tc rgb "#555555" } }
+    # a ridge within 5% of the file's one (the H200 datasheet's) is named in words, not drawn
+    do for [i = 1:NR] { if (hidden(i)) { set label 3 sprintf("%s %s ridge %.1f: within 5%%\nof the %s one, not drawn", RN[i], roof_what(i), RR[i], RK[FR]) at graph 0.02, graph 0.2 left font ",8" tc rgb "#555555" } }
     plot for [b = 1:NB] F index (b - 1) using 2:5 with linespoints lw 2 dt 1 pt pair_pt(b) ps 1.2 \
          lc rgb col(b - 1) title esc(SER[b]), \
          for [i = 1:NR] (drawn(i) ? RR[i] : NaN) with lines lw roof_lw(i) - 1 dt roof_dt(i) lc rgb roof_lc(i) \

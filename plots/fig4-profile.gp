@@ -55,7 +55,7 @@ near(i, j) = abs(log10(LY[i] / LY[j])) < log10(1.3) && abs(log10(LX[i] / LX[j]))
 do for [i = 1:NL] { LSTK[i] = 0; do for [j = 1:i - 1] { if (near(i, j)) { LSTK[i] = LSTK[i] + 1 } } }
 W = 1300; H = 820
 array RSTACK[16]
-# a roof under the file's roof (lib-roofs.gp: hidden) is neither drawn nor labelled; `under` says so
+# a roof whose ridge is within 5% of the file's roof's (lib-roofs.gp: hidden) is neither drawn nor labelled; `under` says so
 rlabel(i) = sprintf("%s ridge %.1f", RN[i], RR[i])
 do for [i = 1:NR] { RSTACK[i] = 0; do for [j = 1:i - 1] { if (drawn(j) && RR[j] / RR[i] < 1.3 && RR[i] / RR[j] < 1.3) { RSTACK[i] = RSTACK[i] + 1 } } }
 

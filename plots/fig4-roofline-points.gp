@@ -42,9 +42,9 @@ psz(ms) = 0.5 + 2.0 * sqrt(ms / tmax)
 shares = ""
 stats data."/".fig."-shares.dat" using (shares = strstrt(shares, esc(strcol(1))." ridge") ? shares : \
       shares.sprintf("%s%s ridge %.1f: %.0f%% / %.0f%%", strlen(shares) ? "\n" : "", esc(strcol(1)), $2, $3, $4), 0) nooutput
-# roofs lying under the file's roof are not drawn (lib-roofs.gp: hidden, under)
+# roofs whose ridge lies within 5% of the file's roof's are not drawn (lib-roofs.gp: hidden, under)
 under_text = ""
-do for [i = 1:NR] { if (hidden(i)) { under_text = under_text . sprintf("\nThe %s roof (%s, ridge %.1f) lies under\nthe %s one and is not drawn.", RN[i], roof_what(i), RR[i], RK[FR]) } }
+do for [i = 1:NR] { if (hidden(i)) { under_text = under_text . sprintf("\nThe %s roof (%s, ridge %.1f) is not drawn:\nits ridge is within 5%% of the %s one's.", RN[i], roof_what(i), RR[i], RK[FR]) } }
 # variant colours: Okabe-Ito without black (the file's roof is black)
 array VC[8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999933", "#882255"]
 vcol(v) = VC[(int(v) % 8) + 1]
