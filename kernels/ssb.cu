@@ -274,11 +274,6 @@ __device__ __forceinline__ unsigned cluster_rank() {
     return r;
 }
 
-// Local words of a bitmap of `words` words spread over 2^lg blocks, rounded
-// up to 16 bytes (the same in every block, so that offsets agree).
-__host__ __device__ constexpr int32_t spread_words(int32_t words, int lg) {
-    return 4 * ((((words + (1 << lg) - 1) >> lg) + 3) / 4);
-}
 
 // Exclusive prefix sum over a converged warp, and the warp's total.
 __device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
@@ -513,7 +508,7 @@ __device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *__rest
 // rank + 2^lg, ...) to shared memory.
 __device__ __forceinline__ void copy_spread(uint32_t *dst, const uint32_t *__restrict__ src, int32_t n, unsigned rank,
                                             int lg) {
-    const int local = spread_words(n, lg);
+    const int local = wb_ssb_spread_words(n, lg);
     for (int w = threadIdx.x; w < local; w += blockDim.x) {
         const int g = (w << lg) + (int)rank;
         dst[w] = g < n ? __ldg(src + g) : 0u;
@@ -629,7 +624,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
         if (p < q.nprobe && q.probe[p].bits) {
             if (SPREAD && p > 0) {
                 copy_spread(block_bits + words, q.probe[p].bits, q.probe[p].bits_words, cluster_rank(), lg);
-                words += spread_words(q.probe[p].bits_words, lg);
+                words += wb_ssb_spread_words(q.probe[p].bits_words, lg);
             } else {
                 copy_words(block_bits + words, q.probe[p].bits, q.probe[p].bits_words);
                 words += q.probe[p].bits_words;
@@ -658,14 +653,10 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
 
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
 
-int cluster_lg(int cluster) { return cluster >= 8 ? 3 : cluster >= 4 ? 2 : cluster >= 2 ? 1 : 0; }
-
 // Whether a query runs the bitmap form in clusters.
 bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
     return form == WB_SSB_BITMAP && q->flight != 1 && q->cluster > 1;
 }
-
-
 
 // The kernel of a form and flight at the launch's shape, and its tile (rows
 // per block of the cover grid; 0: persistent).
@@ -705,10 +696,10 @@ int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
     int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
     if (form != WB_SSB_BITMAP) return bytes;
-    const int lg = q->cluster > 1 ? cluster_lg(q->cluster) : 0;
+    const int lg = q->cluster > 1 ? wb_ssb_cluster_lg(q->cluster) : 0;
     for (int p = 0; p < q->nprobe; p++)
         if (q->probe[p].bits)
-            bytes += (int64_t)(lg && p > 0 ? spread_words(q->probe[p].bits_words, lg) : q->probe[p].bits_words) *
+            bytes += (int64_t)(lg && p > 0 ? wb_ssb_spread_words(q->probe[p].bits_words, lg) : q->probe[p].bits_words) *
                      (int64_t)sizeof(uint32_t);
     return bytes + wb_ssb_bitmap_queue_bytes(l->block, l->ilp, q->probe[0].codes);
 }

@@ -113,6 +113,17 @@ typedef struct wb_ssb_query {
 
 #define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */
 
+/* log2 of a cluster of 2, 4 or 8 blocks (0 below 2). */
+static inline WB_SSB_HD int wb_ssb_cluster_lg(int cluster) {
+    return cluster >= 8 ? 3 : cluster >= 4 ? 2 : cluster >= 2 ? 1 : 0;
+}
+/* A block's words of a bitmap of `words` words spread over 2^lg blocks (wb_ssb_query.cluster): every
+ * 2^lg-th word, rounded up to 16 bytes, the same in every block so that offsets agree. The kernel lays
+ * the bitmaps out by it, the family's plan counts their bytes by it. */
+static inline WB_SSB_HD int32_t wb_ssb_spread_words(int32_t words, int lg) {
+    return 4 * ((((words + (1 << lg) - 1) >> lg) + 3) / 4);
+}
+
 /* Fills the nine columns of c from (seed, row) on s. */
 cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);
 

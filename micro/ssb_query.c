@@ -321,11 +321,10 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
     plan_order(q, cand, nc, -1, p);
 }
 
-/* A block's part of a bitmap spread over `cluster` blocks: every
- * cluster-th word, padded to 16 bytes (kernels/ssb.cu, spread_words). */
+/* A block's part of a bitmap spread over `cluster` blocks (the kernel's layout). */
 static int64_t spread_bytes(int dim, const wb_ssb_sizes *z, int cluster) {
-    const int64_t words = wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z));
-    return 16 * (((words + cluster - 1) / cluster + 3) / 4);
+    const int32_t words = (int32_t)wb_ssb_bitmap_words(wb_ssb_map_entries(dim, z));
+    return (int64_t)sizeof(uint32_t) * wb_ssb_spread_words(words, wb_ssb_cluster_lg(cluster));
 }
 
 void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes,
