@@ -274,6 +274,13 @@ elif __name__ == "__main__":
         variant_table("ssb-cluster-3054608", "off", other)
     best_of("ssb-cluster-3054608", ["off", "auto", "B-off", "B-auto", "c2q4a"])
     variant_table("ssb-rest-21ad853", "norest", "rest")
+    for other in ["d1", "d2", "d4"]:
+        variant_table("ssb-prefetch-54cfa5c", "d0", other)
+    for other in ["off", "defer"]:
+        variant_table("ssb-defer-5edf4e0", "main", other)
+    variant_table("ssb-scan-d1ddef7", "main", "both")
+    for other in ["both", "warpidx", "ballot"]:
+        variant_table("ssb-scan-split-d1ddef7", "main", other)
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json",
