@@ -274,7 +274,6 @@ __device__ __forceinline__ unsigned cluster_rank() {
     return r;
 }
 
-
 // Exclusive prefix sum over a converged warp, and the warp's total.
 __device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
     const int lane = threadIdx.x & 31;
