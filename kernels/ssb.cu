@@ -369,7 +369,7 @@ using queue_entry = std::conditional_t<CODES, uint32_t, uint16_t>;
 // Queues the items first + i of tile t whose bit i of `pass` is set at
 // wq[held..], in lane order (with their codes, nibble j of `codes` for item
 // j, when CODES); returns the new count.
-template <bool CODES, int PUSH, typename Codes>
+template <bool CODES, typename Codes>
 __device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsigned pass, Codes codes, int first,
                                           int64_t t) {
     int total;
@@ -583,7 +583,7 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
 #pragma unroll
             for (int at = 0; at < ILP; at += PUSH) {
                 const int before = held;
-                held = queue_push<CODES, PUSH>(wq, held, (pass >> at) & ((1u << PUSH) - 1), codes, at, t);
+                held = queue_push<CODES>(wq, held, (pass >> at) & ((1u << PUSH) - 1), codes, at, t);
                 __syncwarp();
                 if (before == 0) oldest = t;
                 const bool aged = held > 0 && t - oldest >= QUEUE_AGE_MAX - 1;
@@ -617,7 +617,8 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     if constexpr (KIND == first_kind::date) {
         unsigned long long sum = 0;
         queued_scan<ILP, KIND>(
-            c.col[WB_SSB_LO_ORDERDATE], c.n, reinterpret_cast<uint16_t *>(block_bits), [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
+            c.col[WB_SSB_LO_ORDERDATE], c.n, reinterpret_cast<uint16_t *>(block_bits),
+            [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
             [&](rows_t row, codes_t, flags_t f) {
                 int32_t v[BITMAP_SLOTS] = {};
                 flight1_rest<BITMAP_SLOTS>(
