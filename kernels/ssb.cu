@@ -287,6 +287,16 @@ __device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
     return inc - x;
 }
 
+// This thread's warp in its block, read afresh where it is used: held across
+// the tile loop, ptxas spilled it, and its reload from local memory stalled
+// every push (10% of Q2.1's stall samples on the H200). Volatile, so that it
+// is neither hoisted nor shared between uses.
+__device__ __forceinline__ unsigned warp_in_block() {
+    unsigned t;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    return t >> 5;
+}
+
 // The row of queue entry e, queued by this warp in its tile number now - age
 // (tiles counted per block from 0; the age fits QUEUE_AGE_BITS because the
 // queue is drained before its oldest entry is QUEUE_AGE_MAX tiles old).
@@ -543,13 +553,16 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 }
 
 // Tests the first column of every tile (keys loaded one tile ahead) with
-// test(key) (first_test), queues the rows that pass in the warp's queue wq
-// (with their codes for first_kind::code) and runs them through
-// batch(row, code, f) in full batches (the last ones partial).
+// test(key) (first_test), queues the rows that pass in the warp's queue
+// (queues: the block's, bitmap_queue_entries(ILP) a warp; with their codes
+// for first_kind::code) and runs them through batch(row, code, f) in full
+// batches (the last ones partial).
 template <int ILP, first_kind KIND, typename Test, typename Batch>
 __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
-                                            queue_entry<KIND == first_kind::code> *wq, Test &&test, Batch &&batch) {
+                                            queue_entry<KIND == first_kind::code> *queues, Test &&test,
+                                            Batch &&batch) {
     constexpr bool CODES = KIND == first_kind::code;
+    constexpr int ENTRIES = bitmap_queue_entries(ILP);
     // Warp-uniform: the queue's count, the tile number, the tile of its oldest entry.
     int held = 0;
     int64_t t = 0, oldest = 0;
@@ -563,6 +576,7 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
         },
         [&](int64_t base, bool full, const keys_t &v) {
             tile_codes<ILP> codes = 0;
+            queue_entry<CODES> *wq = queues + warp_in_block() * ENTRIES;
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll
@@ -579,7 +593,7 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
             }
             t++;
         });
-    if (held) queue_drain<ILP, CODES>(wq, held, true, t - 1, batch);
+    if (held) queue_drain<ILP, CODES>(queues + warp_in_block() * ENTRIES, held, true, t - 1, batch);
 }
 
 // The bitmap form: shared memory holds the bitmaps (in probe order; the
@@ -600,10 +614,10 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     constexpr int ENTRIES = bitmap_queue_entries(ILP);
     extern __shared__ __align__(16) uint32_t block_bits[];
     if constexpr (KIND == first_kind::date) {
-        uint16_t *wq = reinterpret_cast<uint16_t *>(block_bits) + (threadIdx.x >> 5) * ENTRIES;
         unsigned long long sum = 0;
         queued_scan<ILP, KIND>(
-            c.col[WB_SSB_LO_ORDERDATE], c.n, wq, [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
+            c.col[WB_SSB_LO_ORDERDATE], c.n, reinterpret_cast<uint16_t *>(block_bits),
+            [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
             [&](rows_t row, codes_t, flags_t f) {
                 int32_t v[BITMAP_SLOTS] = {};
                 flight1_rest<BITMAP_SLOTS>(
@@ -632,8 +646,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     }
     unsigned long long *block_groups = reinterpret_cast<unsigned long long *>(block_bits + words);
     constexpr bool CODES = KIND == first_kind::code;
-    queue_entry<CODES> *wq =
-        reinterpret_cast<queue_entry<CODES> *>(block_groups + q.groups) + (threadIdx.x >> 5) * ENTRIES;
+    queue_entry<CODES> *queues = reinterpret_cast<queue_entry<CODES> *>(block_groups + q.groups);
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     if constexpr (SPREAD) cluster_sync();
     else __syncthreads();
@@ -641,9 +654,9 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
         bitmap_batch<BITMAP_SLOTS, CODES, SPREAD>(c, q, row, code, f, block_groups, block_bits, bits_at, lg);
     };
     if constexpr (CODES)
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return code_at(block_bits, k); }, batch);
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
     else
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, wq, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
