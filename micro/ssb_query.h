@@ -78,7 +78,9 @@ int wb_ssb_codes_of(const uint8_t *packed, int64_t entries, uint32_t *words);
 /* The bitmap form's plan: the joined dimensions whose filters become
  * shared-memory bitmaps (the most selective first, while their bitmaps fit
  * max_bytes together), and its probe order: the bitmaps by share, then the
- * rest (date arithmetic, packed maps) by share. Where the query
+ * rest (date arithmetic, packed maps) by share; a date passing under half
+ * the rows goes among the bitmaps by share where every probe more
+ * selective than it is a bitmap. Where the query
  * groups by the first bitmap's dimension in at most 14 codes and that
  * filter passes at least 3% of the rows, the first
  * bitmap holds the codes instead if they fit beside code_queue_bytes (the
