@@ -295,7 +295,7 @@ static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_
  * bitmap's key reads and tests (H200, SF 100: Q4.2 in clusters of 4, its
  * date's 2/7 before part's 2/5, 2.16-2.18 -> 2.14 ms; ahead of a more
  * selective packed map, Q3.1's 6/7 before customer's 1/5, 1.82 -> 2.33 ms:
- * results/h200-issue31/ssb-order-cf852a9/). */
+ * results/h200-issue31/ssb-order-cf852a9.tgz). */
 static int date_early(const wb_ssb_spec *q, const int *cand, int nc, const wb_ssb_bitmap_plan *p) {
     for (int i = 0; i < nc; i++) {
         if (cand[i] == WB_SSB_DATE) return wb_ssb_dim_share(q, WB_SSB_DATE) < 0.5;

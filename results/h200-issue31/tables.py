@@ -173,13 +173,31 @@ def transform_vs_memcpy(path):
               f"{b['gbps_model'] / attrs['ceiling_memcpy_gbps']:.3f} |")
 
 
+_UNPACKED = {}
+
+
+def unpacked(folder):
+    """A folder of h5 files, or a .tgz of them (session 19's: the files compress about 6x and the tree
+    travels to the GPU under 64 MiB), unpacked once into a temporary folder."""
+    if not folder.endswith(".tgz"):
+        return os.path.join(HERE, folder)
+    if folder not in _UNPACKED:
+        import atexit, shutil, tarfile, tempfile
+        d = tempfile.mkdtemp(prefix="wb-tables-")
+        atexit.register(shutil.rmtree, d, True)
+        with tarfile.open(os.path.join(HERE, folder)) as t:  # plain files at the top only
+            t.extractall(d, members=[m for m in t.getmembers() if m.isfile() and "/" not in m.name])
+        _UNPACKED[folder] = d
+    return _UNPACKED[folder]
+
+
 def variant_table(folder, base="current", other="pipe"):
     """The bitmap form of one build against another's, one board (files base-* and other-*, one or
     two runs each: the faster per query and ILP)."""
     import glob
     def best(prefix):
         out = {}
-        for path in sorted(glob.glob(os.path.join(HERE, folder, prefix + "-*.h5"))):
+        for path in sorted(glob.glob(os.path.join(unpacked(folder), prefix + "-*.h5"))):
             _, pts = rows(os.path.relpath(path, HERE))
             for r in pts:
                 name = r["name"].decode()
@@ -189,7 +207,7 @@ def variant_table(folder, base="current", other="pipe"):
                 out[key] = min(out.get(key, 1e9), r["time_median_ms"])
         return out
     a, b = best(base), best(other)
-    attrs, _ = rows(os.path.relpath(sorted(glob.glob(os.path.join(HERE, folder, other + "-*.h5")))[0], HERE))
+    attrs, _ = rows(sorted(glob.glob(os.path.join(unpacked(folder), other + "-*.h5")))[0])
     print(f"== {folder}: revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}")
     print(f"| query | ILP 4 {base} / {other} ms | ILP 8 {base} / {other} ms | best {base} / best {other} |")
     print("|---|---|---|---|")
@@ -208,7 +226,7 @@ def variant_table(folder, base="current", other="pipe"):
 def best_of(folder, labels):
     """Per query, the fastest bitmap point over the folder's variants (files LABEL-1.h5, one build on
     one board), its share of the bytes model at the main file's DRAM-read ceiling, and the sums."""
-    files = {l: rows(os.path.join(folder, l + "-1.h5")) for l in labels}
+    files = {l: rows(os.path.join(unpacked(folder), l + "-1.h5")) for l in labels}
     read = files[labels[0]][0]["ceiling_dram_read_gbps"]
     best = {l: fastest(pts, "ssb/") for l, (_, pts) in files.items()}
     print(f"== {folder}: the fastest variant per query (best of ILP 4 and 8), model at {read:.0f} GB/s")
@@ -281,7 +299,12 @@ elif __name__ == "__main__":
     variant_table("ssb-scan-d1ddef7", "main", "both")
     for other in ["both", "warpidx", "ballot"]:
         variant_table("ssb-scan-split-d1ddef7", "main", other)
+    for other in ["warpidx", "defer2", "next"]:
+        variant_table("ssb-next-c737c06.tgz", "main", other)
+    for other in ["warpidx", "early0", "dateorder", "both"]:
+        variant_table("ssb-order-cf852a9.tgz", "main", other)
+    variant_table("ssb-order-cf852a9.tgz", "warpidx", "dateorder")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
-                  "default-910a51a-summary.json", "default-9f84ec6-summary.json", "../h200/baseline-quick-summary.json",
-                  "../h200/quick-3f309d8-summary.json"])
+                  "default-910a51a-summary.json", "default-9f84ec6-summary.json", "default-84a651a-summary.json",
+                  "../h200/quick-3f309d8-summary.json", "../h200/baseline-quick-summary.json"])
