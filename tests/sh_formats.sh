@@ -53,6 +53,10 @@ if [ -f "$rec" ] && [ -f "$prev" ] && command -v python3 >/dev/null; then
         [ -z "$(ls "$tmp"/*.dat 2>/dev/null)" ] || { echo "FAIL: export --fig without --out"; failures=$((failures + 1)); }
     "$wb" project "$rec" --to l4 --out "$tmp" >/dev/null && [ -f "$tmp/20261201T122005Z-47c0bec-projected-l4.h5" ] ||
         { echo "FAIL: project --out DIR: the default name in DIR"; failures=$((failures + 1)); }
+    "$wb" project "$rec" --to l4 --out "$tmp/new/sub" >/dev/null && [ -f "$tmp/new/sub/20261201T122005Z-47c0bec-projected-l4.h5" ] ||
+        { echo "FAIL: project --out DIR: DIR and its parents created, as run and export create theirs"; failures=$((failures + 1)); }
+    : > "$tmp/plain"
+    expect 2 "is not a folder" project "$rec" --to l4 --out "$tmp/plain/sub"
     "$wb" project "$rec" --to gh200 -o "$tmp/g.h5" >/dev/null && [ -f "$tmp/g.h5" ] ||
         { echo "FAIL: project -o FILE"; failures=$((failures + 1)); }
 else

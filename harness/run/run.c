@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/dirs.h"
 #include "harness/commands.h"
 #include "harness/run/gbench.h"
 #include "harness/base/gpus.h"
@@ -64,24 +65,10 @@ static void run_usage(FILE *f) {
             "exit codes: 0 every point ok or skipped, 1 a point failed, 2 bad input, 3 no usable GPU\n");
 }
 
-/* Creates dir and its parents as needed; WB_ERR naming the folder otherwise. */
+/* Creates dir and its parents as needed (wb_make_dirs) and checks that the
+ * run can write there: WB_ERR naming the folder otherwise. */
 static int results_dir(const char *dir, wb_err *e) {
-    char path[1024];
-    struct stat st;
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return wb_fail(e, "results folder name too long");
-    for (char *p = path + 1;; p++) {
-        char c = *p;
-        if (c != '/' && c != '\0') continue;
-        *p = '\0';
-        if (stat(path, &st) != 0) {
-            if (errno != ENOENT || mkdir(path, 0777) != 0)
-                return wb_fail(e, "cannot create results folder %s: %s (at %s)", dir, strerror(errno), path);
-        } else if (!S_ISDIR(st.st_mode)) {
-            return wb_fail(e, "cannot use results folder %s: %s is not a folder", dir, path);
-        }
-        *p = c;
-        if (!c) break;
-    }
+    if (wb_make_dirs(dir, e) != WB_OK) return WB_ERR;
     if (access(dir, W_OK | X_OK) != 0) return wb_fail(e, "results folder %s is not writable: %s", dir, strerror(errno));
     return WB_OK;
 }

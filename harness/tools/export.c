@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "harness/base/cli.h"
+#include "harness/base/dirs.h"
 #include "harness/commands.h"
 #include "harness/tools/export_rows.h"
 #include "harness/tools/profile_tools.h"
@@ -213,19 +214,6 @@ int wb_export_figure_shaped(const char *name, const wb_results *r, const wb_resu
     return rc;
 }
 
-static int make_dirs(const char *dir, wb_err *e) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++) {
-        char c = *p;
-        if (c != '/' && c != '\0') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return wb_fail(e, "%s: cannot create: %s", buf, strerror(errno));
-        *p = c;
-        if (!c) return WB_OK;
-    }
-}
-
 /* The file fig-compare compares with: --with, else attribute compare_with
  * (relative to the results file's folder). 0: none named. */
 static int open_other(const wb_results *r, const char *with, wb_results *other, wb_err *e) {
@@ -388,7 +376,7 @@ int wb_cmd_export(int argc, char **argv) {
         have_other = open_other(&r, with, &other, &e);
         if (have_other < 0) goto out;
     }
-    if (make_dirs(dir, &e) != WB_OK) goto out;
+    if (wb_make_dirs(dir, &e) != WB_OK) goto out;
     if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, &shape, dir);
     else {
         rc = 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/dirs.h"
 #include "harness/tools/ceilings.h"
 #include "harness/base/cli.h"
 #include "harness/commands.h"
@@ -260,7 +261,8 @@ static int project(const char *path, const char *profile, const char *out, const
     projected = 0;
     if (out) snprintf(out_path, sizeof out_path, "%s", out);
     else default_out(path, p.g->profile, out_path, sizeof out_path);
-    if (!out && dir) { /* the default name, in the folder given */
+    if (!out && dir) { /* the default name, in the folder given (created, as run and export create theirs) */
+        if (wb_make_dirs(dir, &p.e) != WB_OK) goto done;
         char name[sizeof out_path];
         const char *slash = strrchr(out_path, '/');
         snprintf(name, sizeof name, "%s", slash ? slash + 1 : out_path);
