@@ -9,7 +9,6 @@
 #include <libgen.h>
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "harness/base/cli.h"
 #include "harness/base/dirs.h"
