@@ -382,49 +382,72 @@ __device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsi
     return held + total;
 }
 
-// The rest of the query for a batch of queued rows (f: the slots in use):
-// the probes after the first in stages (a bitmap tests a bit; date
-// arithmetic and the packed maps yield the dimension's share), then the
-// measures with the date where it is tested last, then the codes of the
-// grouped bitmap dimensions (not the first's when CODES: its rows brought
-// their codes from the queue).
-template <int R, bool CODES, bool SPREAD>
-__device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
-                                             const int32_t (&code)[R], bool (&f)[R], unsigned long long *groups,
-                                             const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
-    int32_t k[R], group[R];
+// Probe p's stage over a batch's R rows a lane (f: the rows still passing):
+// its keys (left in k), then its bit (SPREAD: in the cluster's shared
+// memory) or, for date arithmetic and the packed maps, its share of the group.
+template <int R, bool SPREAD>
+__device__ __forceinline__ void batch_probe(const wb_ssb_query &q, const wb_ssb_probe &pr, const int64_t (&row)[R],
+                                            bool (&f)[R], int32_t (&group)[R], int32_t (&k)[R], const uint32_t *bits,
+                                            int32_t at, int lg) {
+    gather<R>(pr.key, row, f, k);
+    if (pr.bits) {
+        if constexpr (SPREAD) {
+            const uint32_t smem = (uint32_t)__cvta_generic_to_shared(bits);
 #pragma unroll
-    for (int r = 0; r < R; r++) group[r] = CODES ? code[r] * q.probe[0].stride : 0;
-    const int staged = q.nprobe - (q.date_last ? 1 : 0);
-#pragma unroll
-    for (int p = 1; p < WB_SSB_DIMS; p++) {
-        if (p >= staged) break;
-        const wb_ssb_probe &pr = q.probe[p];
-        gather<R>(pr.key, row, f, k);
-        if (pr.bits) {
-            if constexpr (SPREAD) {
-                const uint32_t smem = (uint32_t)__cvta_generic_to_shared(bits);
-#pragma unroll
-                for (int r = 0; r < R; r++) f[r] = f[r] && bit_spread(smem, bits_at[p], k[r], lg);
-            } else {
-#pragma unroll
-                for (int r = 0; r < R; r++) f[r] = f[r] && bit_set(bits, bits_at[p], k[r]);
-            }
+            for (int r = 0; r < R; r++) f[r] = f[r] && bit_spread(smem, at, k[r], lg);
         } else {
 #pragma unroll
-            for (int r = 0; r < R; r++) {
-                if (!f[r]) continue;
-                const int32_t share = probe_lifted<true>(q, pr, k[r]);
-                f[r] = share >= 0;
-                group[r] += share;
-            }
+            for (int r = 0; r < R; r++) f[r] = f[r] && bit_set(bits, at, k[r]);
         }
+    } else {
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            if (!f[r]) continue;
+            const int32_t share = probe_lifted<true>(q, pr, k[r]);
+            f[r] = share >= 0;
+            group[r] += share;
+        }
+    }
+}
+
+// Whether probe p is a grouped bitmap dimension whose code a batch looks up
+// late, in its packed map (not the first's when CODES: its rows brought
+// their codes from the queue).
+template <bool CODES>
+__device__ __forceinline__ bool late_code(const wb_ssb_probe &pr, int p, int staged) {
+    return p < staged && pr.bits && pr.grouped && !(CODES && p == 0);
+}
+
+// The query from probe FROM on for a batch's R rows a lane: the probes in
+// stages, then the measures with the date where it is tested last, then the
+// late codes, then the group sums. With R rows a lane the late codes take two
+// trips after the measures (the key again, then the packed map): holding the
+// keys costs registers that the tile loop spills at ILP 8. With one row a
+// lane (a compacted batch) they cost one: a later stage's key stays in its
+// register, an earlier one's is read with the measures.
+template <int R, int FROM, bool CODES, bool SPREAD>
+__device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
+                                           bool (&f)[R], int32_t (&group)[R], unsigned long long *groups,
+                                           const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
+    constexpr bool KEEP = R == 1;
+    int32_t k[R], kept[WB_SSB_DIMS];
+    const int staged = q.nprobe - (q.date_last ? 1 : 0);
+#pragma unroll
+    for (int p = FROM; p < WB_SSB_DIMS; p++) {
+        if (p >= staged) break;
+        batch_probe<R, SPREAD>(q, q.probe[p], row, f, group, k, bits, bits_at[p], lg);
+        if constexpr (KEEP) kept[p] = k[0];
     }
     int32_t m[R], cost[R];
 #pragma unroll
     for (int r = 0; r < R; r++) m[r] = 0, cost[r] = 0;
     gather<R>(c.col[WB_SSB_LO_REVENUE], row, f, m);
     if (q.flight == 4) gather<R>(c.col[WB_SSB_LO_SUPPLYCOST], row, f, cost);
+    if constexpr (KEEP) {
+#pragma unroll
+        for (int p = 0; p < FROM; p++)
+            if (late_code<CODES>(q.probe[p], p, staged) && f[0]) kept[p] = __ldcs(q.probe[p].key + row[0]);
+    }
     if (q.date_last) {
         int32_t stride = 0;
 #pragma unroll
@@ -435,24 +458,76 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         for (int r = 0; r < R; r++)
             f[r] = f[r] && in(k[r], q.date_lo, q.date_hi), group[r] += (k[r] / 10000 - q.year_base) * stride;
     }
-    // A grouped bitmap dimension's code: its key again, then its packed map,
-    // only for rows that passed every filter (batches run seldom: the trips
-    // they take are shared by the many tiles that filled the queue).
+    // A grouped bitmap dimension's code, only for rows that passed every
+    // filter (batches run seldom: the trips they take are shared by the many
+    // tiles that filled the queue).
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         const wb_ssb_probe &pr = q.probe[p];
-        if (p >= staged || !pr.bits || !pr.grouped || (CODES && p == 0)) continue;
-        gather<R>(pr.key, row, f, k);
+        if (!late_code<CODES>(pr, p, staged)) continue;
+        if constexpr (KEEP) {
+            if (f[0]) group[0] += (int32_t)__ldg(pr.packed + kept[p]) * pr.stride;
+        } else {
+            gather<R>(pr.key, row, f, k);
 #pragma unroll
-        for (int r = 0; r < R; r++)
-            if (f[r]) group[r] += (int32_t)__ldg(pr.packed + k[r]) * pr.stride;
+            for (int r = 0; r < R; r++)
+                if (f[r]) group[r] += (int32_t)__ldg(pr.packed + k[r]) * pr.stride;
+        }
     }
 #pragma unroll
     for (int r = 0; r < R; r++)
         if (f[r]) atomicAdd(groups + group[r], (unsigned long long)(int64_t)(m[r] - cost[r]));
 }
 
-// Runs the warp's queued rows through batch(row, code, f) in batches of
+// The rest of the query for a batch of queued rows (f: the slots in use;
+// slots: their entries in the warp's queue, slot r x 32 + lane; now: the
+// tile queued last). Where the probe after the first is a bitmap (it passes
+// 1/25-2/5 of the rows at SF 100), its stage runs over the batch's R rows a
+// lane, and the rows that pass are compacted, their entries moved to the
+// front of the batch's slots, so that the rest runs over one row a lane:
+// most of a batch's slots are dead after that stage, and every later
+// stage's instructions ran for them too (predicated off). COMPACT: the
+// kernel's plan says so (is_compact); a kernel holds one path or the other,
+// since holding both spilled at ILP 8.
+template <int ILP, int R, bool CODES, bool SPREAD, bool COMPACT>
+__device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q,
+                                             queue_entry<CODES> *slots, int64_t now, const int64_t (&row)[R],
+                                             const int32_t (&code)[R], bool (&f)[R], unsigned long long *groups,
+                                             const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
+    int32_t group[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) group[r] = CODES ? code[r] * q.probe[0].stride : 0;
+    if constexpr (!COMPACT) {
+        batch_rest<R, 1, CODES, SPREAD>(c, q, row, f, group, groups, bits, bits_at, lg);
+        return;
+    }
+    int32_t k[R];
+    batch_probe<R, SPREAD>(q, q.probe[1], row, f, group, k, bits, bits_at[1], lg);
+    // Slot r's entries move to [alive, alive + its count): no further than
+    // their own slot, so a slot is read whole before any of it is written
+    // and no later slot is touched.
+    const unsigned lane = threadIdx.x & 31, below = (1u << lane) - 1u;
+    int alive = 0;
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const unsigned b = __ballot_sync(0xffffffffu, f[r]);
+        const queue_entry<CODES> e = f[r] ? slots[r * 32 + lane] : 0;
+        __syncwarp();
+        if (f[r]) slots[alive + __popc(b & below)] = e;
+        alive += __popc(b);
+    }
+    __syncwarp();
+    for (int s = 0; s < alive; s += 32) {
+        bool f1[1] = {s + (int)lane < alive};
+        const unsigned e = f1[0] ? slots[s + lane] : 0u;
+        const int64_t row1[1] = {f1[0] ? queued_row<ILP>(e, now) : 0};
+        int32_t group1[1] = {CODES ? (int32_t)(e >> 16) * q.probe[0].stride : 0};
+        batch_rest<1, 2, CODES, SPREAD>(c, q, row1, f1, group1, groups, bits, bits_at, lg);
+    }
+}
+
+// Runs the warp's queued rows through batch(slots, now, row, code, f) (slots:
+// the batch's entries in the queue, which it may reorder) in batches of
 // BITMAP_BATCH (all of them when `all`, the last batch partial), moves what
 // is left to the queue's front and returns its count. now: the number of the
 // tile queued last.
@@ -478,7 +553,7 @@ __device__ __forceinline__ int queue_drain(queue_entry<CODES> *wq, int held, boo
                 code[r] = 0;
             }
         }
-        batch(row, code, f);
+        batch(wq + s0, now, row, code, f);
     }
     __syncwarp(); /* every lane has read its entries before any is overwritten */
     const int rest = held - s0;
@@ -555,7 +630,7 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 // Tests the first column of every tile (keys loaded one tile ahead) with
 // test(key) (first_test), queues the rows that pass in the warp's queue
 // (queues: the block's, bitmap_queue_entries(ILP) a warp; with their codes
-// for first_kind::code) and runs them through batch(row, code, f) in full
+// for first_kind::code) and runs them through batch (queue_drain) in full
 // batches (the last ones partial).
 template <int ILP, first_kind KIND, typename Test, typename Batch>
 __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
@@ -606,7 +681,8 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
 #define WB_SSB_BITMAP_BLOCK 1024
 // SPREAD: launched in clusters of q.cluster blocks, the bitmaps after the
 // first spread over them (wb_ssb_query.cluster).
-template <int ILP, first_kind KIND, bool SPREAD>
+// COMPACT: its batches compacted after the second probe (bitmap_batch).
+template <int ILP, first_kind KIND, bool SPREAD, bool COMPACT>
 __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
     using rows_t = const int64_t(&)[BITMAP_SLOTS];
     using codes_t = const int32_t(&)[BITMAP_SLOTS];
@@ -618,7 +694,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
         queued_scan<ILP, KIND>(
             c.col[WB_SSB_LO_ORDERDATE], c.n, reinterpret_cast<uint16_t *>(block_bits),
             [&](int32_t d) { return in(d, q.date_lo, q.date_hi); },
-            [&](rows_t row, codes_t, flags_t f) {
+            [&](uint16_t *, int64_t, rows_t row, codes_t, flags_t f) {
                 int32_t v[BITMAP_SLOTS] = {};
                 flight1_rest<BITMAP_SLOTS>(
                     c, q, f, v, [&](const int32_t *x, int32_t(&w)[BITMAP_SLOTS]) { gather<BITMAP_SLOTS>(x, row, f, w); },
@@ -650,8 +726,9 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x) block_groups[g] = 0;
     if constexpr (SPREAD) cluster_sync();
     else __syncthreads();
-    auto batch = [&](rows_t row, codes_t code, flags_t f) {
-        bitmap_batch<BITMAP_SLOTS, CODES, SPREAD>(c, q, row, code, f, block_groups, block_bits, bits_at, lg);
+    auto batch = [&](queue_entry<CODES> *slots, int64_t now, rows_t row, codes_t code, flags_t f) {
+        bitmap_batch<ILP, BITMAP_SLOTS, CODES, SPREAD, COMPACT>(c, q, slots, now, row, code, f, block_groups,
+                                                                block_bits, bits_at, lg);
     };
     if constexpr (CODES)
         queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
@@ -670,15 +747,25 @@ bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
     return form == WB_SSB_BITMAP && q->flight != 1 && q->cluster > 1;
 }
 
-// The kernel of a form and flight at the launch's shape, and its tile (rows
-// per block of the cover grid; 0: persistent).
-// codes: the bitmap form's first probe holds 4-bit group codes.
-// spread: the bitmap form in clusters (wb_ssb_query.cluster > 1).
-cudaError_t kernel_of(wb_ssb_form form, int flight, bool codes, bool spread, int block, int ilp, query_kernel_t *k,
+// Whether the bitmap form's batches compact their rows after the second
+// probe (wb_ssb_query.compact): where it is a bitmap tested in a stage
+// (bitmap_batch).
+bool is_compact(wb_ssb_form form, const wb_ssb_query *q) {
+    return form == WB_SSB_BITMAP && q->compact && q->flight != 1 && q->nprobe - (q->date_last ? 1 : 0) >= 2 &&
+           q->probe[1].bits;
+}
+
+// The kernel of a form and query at the launch's shape, and its tile (rows
+// per block of the cover grid; 0: persistent). The bitmap form's kernel
+// follows its plan: the first probe's 4-bit group codes, clusters
+// (is_spread), compacted batches (is_compact).
+cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int ilp, query_kernel_t *k,
                       int64_t *tile) {
     *k = nullptr;
     *tile = (int64_t)block * ilp;
-    const bool f1 = flight == 1;
+    const int flight = q->flight;
+    const bool f1 = flight == 1, codes = q->nprobe > 0 && q->probe[0].codes, spread = is_spread(form, q),
+               compact = is_compact(form, q);
     if (flight < 1 || flight > 4) return cudaErrorInvalidValue;
     if (form == WB_SSB_TILED)
         return wb_dispatch_tile(block, ilp, [&](auto bt, auto ipt) {
@@ -691,9 +778,15 @@ cudaError_t kernel_of(wb_ssb_form form, int flight, bool codes, bool spread, int
     *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
         if (form == WB_SSB_BITMAP) {
-            if (f1) return bitmap_kernel<I, first_kind::date, false>;
-            if (spread) return codes ? nullptr : bitmap_kernel<I, first_kind::bit, true>;
-            return codes ? bitmap_kernel<I, first_kind::code, false> : bitmap_kernel<I, first_kind::bit, false>;
+            if (f1) return bitmap_kernel<I, first_kind::date, false, false>;
+            if (spread && codes) return nullptr;
+            if (compact)
+                return spread  ? bitmap_kernel<I, first_kind::bit, true, true>
+                       : codes ? bitmap_kernel<I, first_kind::code, false, true>
+                               : bitmap_kernel<I, first_kind::bit, false, true>;
+            return spread  ? bitmap_kernel<I, first_kind::bit, true, false>
+                   : codes ? bitmap_kernel<I, first_kind::code, false, false>
+                           : bitmap_kernel<I, first_kind::bit, false, false>;
         }
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED ? direct_kernel<I, false, WB_SSB_PACKED> : direct_kernel<I, false, WB_SSB_DIRECT>;
@@ -790,7 +883,7 @@ extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_l
     query_kernel_t k;
     int64_t tile;
     const bool spread = is_spread(form, q);
-    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, spread, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
     if (form != WB_SSB_BITMAP && q->flight != 1 && q->nprobe > 0 && q->probe[0].codes) return cudaErrorInvalidValue;
@@ -807,7 +900,7 @@ extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const
     query_kernel_t k;
     int64_t tile;
     const bool spread = is_spread(form, q);
-    cudaError_t e = kernel_of(form, q->flight, q->probe[0].codes != 0, spread, l->block, l->ilp, &k, &tile);
+    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
     if (e != cudaSuccess) return e;
     if (l->grid <= 0) return cudaSuccess;
     if (spread) {
