@@ -220,6 +220,13 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
 // bound as much as latency-bound), and a batch's round trips serve 32 R
 // survivors gathered over several tiles instead of the few of one tile.
 
+#if WB_SSB_EXP == 1
+constexpr bool HOIST_WARP = true;
+constexpr int COMPACT_MIN_STAGED = 2;
+#else
+constexpr bool HOIST_WARP = false;
+constexpr int COMPACT_MIN_STAGED = 3;
+#endif
 constexpr int BITMAP_SLOTS = 4;   // R: queued rows a lane takes per batch
 constexpr int BITMAP_BATCH = 32 * BITMAP_SLOTS;
 constexpr int QUEUE_AGE_BITS = 6; // a queue entry: tile age (6 bits) | lane (5) | item (4)
@@ -410,12 +417,12 @@ __device__ __forceinline__ void batch_probe(const wb_ssb_query &q, const wb_ssb_
     }
 }
 
-// Whether probe p is a grouped bitmap dimension whose code a batch looks up
-// late, in its packed map (not the first's when CODES: its rows brought
+// Whether probe p is not a grouped bitmap dimension whose code a batch looks
+// up late, in its packed map (not the first's when CODES: its rows brought
 // their codes from the queue).
 template <bool CODES>
-__device__ __forceinline__ bool late_code(const wb_ssb_probe &pr, int p, int staged) {
-    return p < staged && pr.bits && pr.grouped && !(CODES && p == 0);
+__device__ __forceinline__ bool no_late_code(const wb_ssb_probe &pr, int p, int staged) {
+    return p >= staged || !pr.bits || !pr.grouped || (CODES && p == 0);
 }
 
 // The query from probe FROM on for a batch's R rows a lane: the probes in
@@ -446,7 +453,7 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
     if constexpr (KEEP) {
 #pragma unroll
         for (int p = 0; p < FROM; p++)
-            if (late_code<CODES>(q.probe[p], p, staged) && f[0]) kept[p] = __ldcs(q.probe[p].key + row[0]);
+            if (!no_late_code<CODES>(q.probe[p], p, staged) && f[0]) kept[p] = __ldcs(q.probe[p].key + row[0]);
     }
     if (q.date_last) {
         int32_t stride = 0;
@@ -464,7 +471,7 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
 #pragma unroll
     for (int p = 0; p < WB_SSB_DIMS; p++) {
         const wb_ssb_probe &pr = q.probe[p];
-        if (!late_code<CODES>(pr, p, staged)) continue;
+        if (no_late_code<CODES>(pr, p, staged)) continue;
         if constexpr (KEEP) {
             if (f[0]) group[0] += (int32_t)__ldg(pr.packed + kept[p]) * pr.stride;
         } else {
@@ -632,7 +639,7 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 // (queues: the block's, bitmap_queue_entries(ILP) a warp; with their codes
 // for first_kind::code) and runs them through batch (queue_drain) in full
 // batches (the last ones partial).
-template <int ILP, first_kind KIND, typename Test, typename Batch>
+template <int ILP, first_kind KIND, bool HOIST = false, typename Test, typename Batch>
 __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
                                             queue_entry<KIND == first_kind::code> *queues, Test &&test,
                                             Batch &&batch) {
@@ -651,7 +658,7 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
         },
         [&](int64_t base, bool full, const keys_t &v) {
             tile_codes<ILP> codes = 0;
-            queue_entry<CODES> *wq = queues + warp_in_block() * ENTRIES;
+            queue_entry<CODES> *wq = HOIST ? queues + (threadIdx.x >> 5) * ENTRIES : queues + warp_in_block() * ENTRIES;
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll
@@ -731,9 +738,9 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
                                                                 block_bits, bits_at, lg);
     };
     if constexpr (CODES)
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
+        queued_scan<ILP, KIND, HOIST_WARP && COMPACT>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
     else
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
+        queued_scan<ILP, KIND, HOIST_WARP && COMPACT>(q.probe[0].key, c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -751,7 +758,7 @@ bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
 // probe (wb_ssb_query.compact): where it is a bitmap tested in a stage
 // (bitmap_batch).
 bool is_compact(wb_ssb_form form, const wb_ssb_query *q) {
-    return form == WB_SSB_BITMAP && q->compact && q->flight != 1 && q->nprobe - (q->date_last ? 1 : 0) >= 2 &&
+    return form == WB_SSB_BITMAP && q->compact && q->flight != 1 && q->nprobe - (q->date_last ? 1 : 0) >= COMPACT_MIN_STAGED &&
            q->probe[1].bits;
 }
 
