@@ -220,13 +220,6 @@ __device__ __forceinline__ void direct_group_tile(const wb_ssb_columns &c, const
 // bound as much as latency-bound), and a batch's round trips serve 32 R
 // survivors gathered over several tiles instead of the few of one tile.
 
-#if WB_SSB_EXP == 1
-constexpr bool HOIST_WARP = true;
-constexpr int COMPACT_MIN_STAGED = 2;
-#else
-constexpr bool HOIST_WARP = false;
-constexpr int COMPACT_MIN_STAGED = 3;
-#endif
 constexpr int BITMAP_SLOTS = 4;   // R: queued rows a lane takes per batch
 constexpr int BITMAP_BATCH = 32 * BITMAP_SLOTS;
 constexpr int QUEUE_AGE_BITS = 6; // a queue entry: tile age (6 bits) | lane (5) | item (4)
@@ -639,7 +632,7 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
 // (queues: the block's, bitmap_queue_entries(ILP) a warp; with their codes
 // for first_kind::code) and runs them through batch (queue_drain) in full
 // batches (the last ones partial).
-template <int ILP, first_kind KIND, bool HOIST = false, typename Test, typename Batch>
+template <int ILP, first_kind KIND, typename Test, typename Batch>
 __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
                                             queue_entry<KIND == first_kind::code> *queues, Test &&test,
                                             Batch &&batch) {
@@ -658,7 +651,7 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
         },
         [&](int64_t base, bool full, const keys_t &v) {
             tile_codes<ILP> codes = 0;
-            queue_entry<CODES> *wq = HOIST ? queues + (threadIdx.x >> 5) * ENTRIES : queues + warp_in_block() * ENTRIES;
+            queue_entry<CODES> *wq = queues + warp_in_block() * ENTRIES;
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll
@@ -738,9 +731,9 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
                                                                 block_bits, bits_at, lg);
     };
     if constexpr (CODES)
-        queued_scan<ILP, KIND, HOIST_WARP && COMPACT>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
     else
-        queued_scan<ILP, KIND, HOIST_WARP && COMPACT>(q.probe[0].key, c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
+        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
@@ -755,10 +748,14 @@ bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
 }
 
 // Whether the bitmap form's batches compact their rows after the second
-// probe (wb_ssb_query.compact): where it is a bitmap tested in a stage
-// (bitmap_batch).
+// probe (wb_ssb_query.compact, bitmap_batch): where it is a bitmap tested in
+// a stage and another probe's stage follows it. H200, SF 100, one board
+// (results/h200-issue31/, session 20): Q4.1-Q4.3 ran 5-13% faster compacted
+// (Q4.2 2.12 -> 1.85 ms, 1,279 -> 1,101 M instructions); Q2.1 and Q2.2,
+// whose batches hold only the measures and the late code after it, ran 5%
+// and 4% slower.
 bool is_compact(wb_ssb_form form, const wb_ssb_query *q) {
-    return form == WB_SSB_BITMAP && q->compact && q->flight != 1 && q->nprobe - (q->date_last ? 1 : 0) >= COMPACT_MIN_STAGED &&
+    return form == WB_SSB_BITMAP && q->compact && q->flight != 1 && q->nprobe - (q->date_last ? 1 : 0) >= 3 &&
            q->probe[1].bits;
 }
 
