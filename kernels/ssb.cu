@@ -748,15 +748,11 @@ bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
 }
 
 // Whether the bitmap form's batches compact their rows after the second
-// probe (wb_ssb_query.compact, bitmap_batch): where it is a bitmap tested in
-// a stage and another probe's stage follows it. H200, SF 100, one board
-// (results/h200-issue31/, session 20): Q4.1-Q4.3 ran 5-13% faster compacted
-// (Q4.2 2.12 -> 1.85 ms, 1,279 -> 1,101 M instructions); Q2.1 and Q2.2,
-// whose batches hold only the measures and the late code after it, ran 5%
-// and 4% slower.
+// probe (wb_ssb_query.compact, bitmap_batch; where is the plan's choice,
+// wb_ssb_plan_compacts; bitmaps_ok checks that the second probe is a bitmap
+// in a stage).
 bool is_compact(wb_ssb_form form, const wb_ssb_query *q) {
-    return form == WB_SSB_BITMAP && q->compact && q->flight != 1 && q->nprobe - (q->date_last ? 1 : 0) >= 3 &&
-           q->probe[1].bits;
+    return form == WB_SSB_BITMAP && q->flight != 1 && q->compact;
 }
 
 // The kernel of a form and query at the launch's shape, and its tile (rows
@@ -815,9 +811,11 @@ int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
 
 // A bitmap form's probes: the first a bitmap (its kernel tests it over every
 // row), none on the date, every bitmap aligned, codes only in the first; in a
-// cluster (2, 4 or 8 blocks, every later bitmap spread), no codes.
+// cluster (2, 4 or 8 blocks, every later bitmap spread), no codes; compacted
+// batches, only after a second probe that is a bitmap tested in a stage.
 bool bitmaps_ok(const wb_ssb_query *q) {
     if (q->nprobe < 1 || !q->probe[0].bits) return false;
+    if (q->compact && (q->nprobe - (q->date_last ? 1 : 0) < 2 || !q->probe[1].bits)) return false;
     const bool clustered = q->cluster > 1;
     if (clustered && q->cluster != 2 && q->cluster != 4 && q->cluster != 8) return false;
     for (int p = 0; p < q->nprobe; p++) {

@@ -109,9 +109,9 @@ typedef struct wb_ssb_query {
                                         rank w % cluster at local word w / cluster) and tested over the
                                         SM-to-SM network (distributed shared memory) instead of the L2; 0 or 1:
                                         no cluster. Last, so that the other fields keep their offsets */
-    int compact;                     /* bitmap form: where the probe after the first is a bitmap tested in a
-                                        batch, a batch compacts the rows that pass it to one a lane before the
-                                        rest of the query; 0: every stage over the batch's 4 rows a lane */
+    int compact;                     /* bitmap form: a batch compacts the rows that pass its second probe (a
+                                        bitmap tested in a batch) to one a lane before the rest of the query;
+                                        0: every stage over the batch's 4 rows a lane */
 } wb_ssb_query;
 
 #define WB_SSB_PACKED_NONE 0xFF /* packed map entry of a filtered-out dimension row */

@@ -303,9 +303,9 @@ static int ssb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_
 
 /* ---- plan, reset, launch, verify ---- */
 
-/* The bitmap form's batches compacted after the second probe where it is a
- * bitmap (wb_ssb_query.compact). Experiment switch (not in a file's command
- * line): WB_SSB_COMPACT=0 runs every stage over the batch's 4 rows a lane. */
+/* The bitmap form's batches compacted where the plan says so
+ * (wb_ssb_plan_compacts). Experiment switch (not in a file's command line):
+ * WB_SSB_COMPACT=0 runs every stage over the batch's 4 rows a lane. */
 static int compact_batches(void) {
     const char *v = getenv("WB_SSB_COMPACT");
     return !(v && strcmp(v, "0") == 0);
@@ -340,7 +340,7 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     q.year_base = l->base[WB_SSB_DATE];
     q.date_last = form == WB_SSB_BITMAP && bp->date_last;
     q.cluster = form == WB_SSB_BITMAP ? bp->cluster : 0;
-    q.compact = form == WB_SSB_BITMAP && compact_batches();
+    q.compact = form == WB_SSB_BITMAP && compact_batches() && wb_ssb_plan_compacts(s, bp);
     q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;

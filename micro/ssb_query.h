@@ -101,6 +101,9 @@ void wb_ssb_bitmap_plan_of(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t 
                            wb_ssb_bitmap_plan *p);
 /* Whether the plan's bitmap of dim holds 4-bit codes (it is the first and the plan says codes). */
 int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim);
+/* Whether the bitmap form's batches under plan p compact the rows that pass
+ * its second probe (wb_ssb_query.compact). */
+int wb_ssb_plan_compacts(const wb_ssb_spec *q, const wb_ssb_bitmap_plan *p);
 /* The same with clusters of `cluster` blocks (2, 4 or 8): where spreading
  * the bitmaps after the first over a cluster (each block holds 1/cluster
  * of them) makes more dimensions bitmaps than wb_ssb_bitmap_plan_of (or,

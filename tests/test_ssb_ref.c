@@ -364,7 +364,13 @@ static void test_bitmap_plan(void) {
         wb_ssb_bitmap_plan_auto(&wb_ssb_specs[qi], &big, h200, queues, 1, &none);
         CHECK(chosen.cluster == auto_cluster[qi] && memcmp(&none, &plain, sizeof plain) == 0);
         CHECK(chosen.cluster > 1 ? chosen.nbits > plain.nbits && !chosen.codes : memcmp(&chosen, &plain, sizeof plain) == 0);
+        /* Compacted batches (wb_ssb_plan_compacts): Q4.1-Q4.3 only, whose second probe is a bitmap with
+         * another probe's stage after it; not Q2.x (nothing but the measures after supplier's bitmap),
+         * not Q3.x (customer's packed map second), with clusters or without. */
+        CHECK(wb_ssb_plan_compacts(&wb_ssb_specs[qi], &chosen) == (qi >= 10));
+        CHECK(wb_ssb_plan_compacts(&wb_ssb_specs[qi], &plain) == (qi >= 10 && plain.bits[plain.order[1]]));
     }
+    for (int qi = 0; qi < 3; qi++) CHECK(!wb_ssb_plan_compacts(&wb_ssb_specs[qi], &p)); /* flight 1: no probes */
     /* `always` (the family's tests at small SF, where every filter fits a block): Q2.1 spread too. */
     wb_ssb_bitmap_plan_cluster(&wb_ssb_specs[3], &big, budget, code_queues, 4, 1, &p);
     CHECK(p.cluster == 4 && p.nbits == 2 && p.order[0] == WB_SSB_PART && p.bytes < 200016);
