@@ -481,14 +481,14 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
 
 // The rest of the query for a batch of queued rows (f: the slots in use;
 // slots: their entries in the warp's queue, slot r x 32 + lane; now: the
-// tile queued last). Where the probe after the first is a bitmap (it passes
-// 1/25-2/5 of the rows at SF 100), its stage runs over the batch's R rows a
-// lane, and the rows that pass are compacted, their entries moved to the
-// front of the batch's slots, so that the rest runs over one row a lane:
-// most of a batch's slots are dead after that stage, and every later
-// stage's instructions ran for them too (predicated off). COMPACT: the
-// kernel's plan says so (is_compact); a kernel holds one path or the other,
-// since holding both spilled at ILP 8.
+// tile queued last). COMPACT (the plan's choice, wb_ssb_plan_compacts): the
+// probe after the first is a bitmap (at SF 100 Q4.1-Q4.3's, passing 1/25-1/5
+// of the rows); its stage runs over the batch's R rows a lane, and the rows
+// that pass are compacted, their entries moved to the front of the batch's
+// slots, so that the rest runs over one row a lane: most of a batch's slots
+// are dead after that stage, and every later stage's instructions ran for
+// them too (predicated off). A kernel holds one path or the other, since
+// holding both spilled at ILP 8.
 template <int ILP, int R, bool CODES, bool SPREAD, bool COMPACT>
 __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q,
                                              queue_entry<CODES> *slots, int64_t now, const int64_t (&row)[R],
