@@ -274,15 +274,23 @@ __device__ __forceinline__ unsigned cluster_rank() {
     return r;
 }
 
-// Exclusive prefix sum over a converged warp, and the warp's total.
+// Exclusive prefix sum over a converged warp, and the warp's total. Each
+// step adds under the predicate the shuffle itself returns (whether lane -
+// d exists), as CUB's warp scan does: with __shfl_up_sync and a test of the
+// lane, nvcc issued a compare and a select beside every shuffle, 10 of the
+// ~195 instructions a warp issued per tile in the bitmap form's scan (SSB
+// SF 100 on the H200: the 13 queries 13.88 -> 13.79 ms, Q3.2 -3%;
+// results/h200-issue31/ssb-pair-pred-886f345.tgz).
 __device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
-    const int lane = threadIdx.x & 31;
     int inc = x;
 #pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const int y = __shfl_up_sync(0xffffffffu, inc, d);
-        if (lane >= d) inc += y;
-    }
+    for (int d = 1; d < 32; d <<= 1)
+        asm("{ .reg .s32 r0; .reg .pred p;\n\t"
+            "shfl.sync.up.b32 r0|p, %1, %2, 0, -1;\n\t"
+            "@p add.s32 r0, r0, %1;\n\t"
+            "mov.s32 %0, r0; }"
+            : "=r"(inc)
+            : "r"(inc), "r"(d));
     total = __shfl_sync(0xffffffffu, inc, 31);
     return inc - x;
 }
