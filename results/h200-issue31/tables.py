@@ -309,7 +309,10 @@ elif __name__ == "__main__":
     variant_table("ssb-compact-4eb3c4c.tgz", "main", "all")
     for other in ["compact", "hoist"]:
         variant_table("ssb-compact-50966f9.tgz", "main", other)
+    for other in ["pred", "pairpred", "pair"]:
+        variant_table("ssb-pair-pred-886f345.tgz", "main", other)
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "default-84a651a-summary.json",
-                  "../h200/quick-3f309d8-summary.json", "default-f6dc7c5-summary.json", "../h200/baseline-quick-summary.json"])
+                  "../h200/quick-3f309d8-summary.json", "default-f6dc7c5-summary.json", "default-7bdb43d-summary.json",
+                  "../h200/baseline-quick-summary.json"])
