@@ -418,6 +418,10 @@ __device__ __forceinline__ void batch_probe(const wb_ssb_query &q, const wb_ssb_
     }
 }
 
+// The probes a batch runs in stages: all but the date where it is tested
+// last, with the measures.
+__host__ __device__ __forceinline__ int staged_probes(const wb_ssb_query &q) { return q.nprobe - (q.date_last ? 1 : 0); }
+
 // Whether probe p is not a grouped bitmap dimension whose code a batch looks
 // up late, in its packed map (not the first's when CODES: its rows brought
 // their codes from the queue).
@@ -439,7 +443,7 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
                                            const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
     constexpr bool KEEP = R == 1;
     int32_t k[R], kept[WB_SSB_DIMS];
-    const int staged = q.nprobe - (q.date_last ? 1 : 0);
+    const int staged = staged_probes(q);
 #pragma unroll
     for (int p = FROM; p < WB_SSB_DIMS; p++) {
         if (p >= staged) break;
@@ -788,13 +792,13 @@ cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int il
         if (form == WB_SSB_BITMAP) {
             if (f1) return bitmap_kernel<I, first_kind::date, false, false>;
             if (spread && codes) return nullptr;
-            if (compact)
-                return spread  ? bitmap_kernel<I, first_kind::bit, true, true>
-                       : codes ? bitmap_kernel<I, first_kind::code, false, true>
-                               : bitmap_kernel<I, first_kind::bit, false, true>;
-            return spread  ? bitmap_kernel<I, first_kind::bit, true, false>
-                   : codes ? bitmap_kernel<I, first_kind::code, false, false>
-                           : bitmap_kernel<I, first_kind::bit, false, false>;
+            auto plan = [&](auto c) -> query_kernel_t {
+                constexpr bool C = decltype(c)::value;
+                return spread  ? bitmap_kernel<I, first_kind::bit, true, C>
+                       : codes ? bitmap_kernel<I, first_kind::code, false, C>
+                               : bitmap_kernel<I, first_kind::bit, false, C>;
+            };
+            return compact ? plan(std::true_type{}) : plan(std::false_type{});
         }
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED ? direct_kernel<I, false, WB_SSB_PACKED> : direct_kernel<I, false, WB_SSB_DIRECT>;
@@ -823,7 +827,7 @@ int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
 // batches, only after a second probe that is a bitmap tested in a stage.
 bool bitmaps_ok(const wb_ssb_query *q) {
     if (q->nprobe < 1 || !q->probe[0].bits) return false;
-    if (q->compact && (q->nprobe - (q->date_last ? 1 : 0) < 2 || !q->probe[1].bits)) return false;
+    if (q->compact && (staged_probes(*q) < 2 || !q->probe[1].bits)) return false;
     const bool clustered = q->cluster > 1;
     if (clustered && q->cluster != 2 && q->cluster != 4 && q->cluster != 8) return false;
     for (int p = 0; p < q->nprobe; p++) {
