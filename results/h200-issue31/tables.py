@@ -12,7 +12,9 @@ apart; then the transform's best scalar or vector form at 2^26, 2^28 and 2^29
 against the file's cudaMemcpy ceiling, and against the memcpy variant of the
 same size; then the default run's time split, run by run. Between them, each
 later experiment folder's variants against its `main` build (variant_table), and for the
-cluster folders the fastest variant per query (best_of).
+cluster folders the fastest variant per query (best_of);
+and Q2.1-Q2.3 on one board against the fastest read of their DRAM sectors
+(replay_table, sector_replay.py's output).
 Given a file (a record), the SSB, probe and transform tables of that file
 alone.""" 
 import os
@@ -246,6 +248,32 @@ def best_of(folder, labels):
     print("summed: " + ", ".join(f"{l} {v:.3f}" for l, v in sums.items()) + f", fastest per query {fastest_sum:.3f} ms")
 
 
+def replay_table(h5, txt):
+    """Q2.1-Q2.3 on one board: the bitmap form's fastest point (wallbench), its bytes model at the
+    file's read ceiling, and the fastest read of the same DRAM sectors by sector_replay.py (the txt's
+    last run, same board, next device call): model = the bytes model's sectors, plan = those plus the
+    part key reloaded where both filters pass."""
+    attrs, pts = rows(h5)
+    read = attrs["ceiling_dram_read_gbps"]
+    best = fastest(pts, "ssb/")
+    floors = {}
+    with open(os.path.join(HERE, txt)) as f:
+        for line in f:  # later runs overwrite earlier ones
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 7 and cells[0].startswith("q") and cells[0] != "query":
+                floors[(cells[0], cells[1])] = float(cells[4])
+    print(f"== {h5} and {txt}: board {text(attrs, 'gpu_uuid')}, DRAM read ceiling {read:.0f} GB/s")
+    print("| query | bitmap ms | model ms | share of model | replay: model / plan sectors ms | "
+          "model / replay of its sectors | replay of the plan's / bitmap |")
+    print("|---|---|---|---|---|---|---|")
+    for (query, form), r in sorted(best.items()):
+        model_ms = r["bytes_model"] / read / 1e6
+        t = r["time_median_ms"]
+        m, pl = floors[(query, "model")], floors[(query, "plan")]
+        print(f"| {query} | {t:.3f} (ILP {r['ilp']}) | {model_ms:.3f} | {model_ms / t:.1%} | {m:.3f} / {pl:.3f} | "
+              f"{model_ms / m:.1%} | {pl / t:.1%} |")
+
+
 def default_runs(paths):
     """The default run's time split, run by run (their --summary-json files)."""
     import json
@@ -311,6 +339,9 @@ elif __name__ == "__main__":
         variant_table("ssb-compact-50966f9.tgz", "main", other)
     for other in ["pred", "pairpred", "pair"]:
         variant_table("ssb-pair-pred-886f345.tgz", "main", other)
+    for other in ["age", "every", "drain", "both"]:
+        variant_table("ssb-age-prefetch-b37fc67.tgz", "main", other)
+    replay_table("q2-sameboard-b37fc67.h5", "sector-replay-dd674e5e.txt")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "default-84a651a-summary.json",
