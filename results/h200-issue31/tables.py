@@ -248,12 +248,12 @@ def best_of(folder, labels):
     print("summed: " + ", ".join(f"{l} {v:.3f}" for l, v in sums.items()) + f", fastest per query {fastest_sum:.3f} ms")
 
 
-def replay_table(h5, txt):
+def replay_table(folder, h5, txt):
     """Q2.1-Q2.3 on one board: the bitmap form's fastest point (wallbench), its bytes model at the
     file's read ceiling, and the fastest read of the same DRAM sectors by sector_replay.py (the txt's
     last run, same board, next device call): model = the bytes model's sectors, plan = those plus the
     part key reloaded where both filters pass."""
-    attrs, pts = rows(h5)
+    attrs, pts = rows(os.path.relpath(os.path.join(unpacked(folder), h5), HERE))
     read = attrs["ceiling_dram_read_gbps"]
     best = fastest(pts, "ssb/")
     floors = {}
@@ -262,7 +262,7 @@ def replay_table(h5, txt):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 7 and cells[0].startswith("q") and cells[0] != "query":
                 floors[(cells[0], cells[1])] = float(cells[4])
-    print(f"== {h5} and {txt}: board {text(attrs, 'gpu_uuid')}, DRAM read ceiling {read:.0f} GB/s")
+    print(f"== {folder} and {txt}: board {text(attrs, 'gpu_uuid')}, DRAM read ceiling {read:.0f} GB/s")
     print("| query | bitmap ms | model ms | share of model | replay: model / plan sectors ms | "
           "model / replay of its sectors | replay of the plan's / bitmap |")
     print("|---|---|---|---|---|---|---|")
@@ -341,7 +341,7 @@ elif __name__ == "__main__":
         variant_table("ssb-pair-pred-886f345.tgz", "main", other)
     for other in ["age", "every", "drain", "both"]:
         variant_table("ssb-age-prefetch-b37fc67.tgz", "main", other)
-    replay_table("q2-sameboard-b37fc67.h5", "sector-replay-dd674e5e.txt")
+    replay_table("q2-sameboard-b37fc67.tgz", "q2-sameboard-b37fc67.h5", "sector-replay-dd674e5e.txt")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "default-84a651a-summary.json",
