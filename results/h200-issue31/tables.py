@@ -301,32 +301,32 @@ elif __name__ == "__main__":
     pair("the L2's fetch granularity", "ssb-l2fetch64-d1150f6.h5", "ssb-l2fetch32-d1150f6.h5", "64 B", "32 B")
     probe_table("probe-2to28-c019eac.h5")
     transform_table("transform-ae130f2.h5")
-    variant_table("ssb-pipe-fd2800a")
+    variant_table("ssb-pipe-fd2800a.tgz")
     for other in ["mask-block1024-slots4", "block768-slots8", "block640-slots8", "block768-slots4"]:
-        variant_table("ssb-slots-3284a9f", "main", other)
-    variant_table("ssb-earlycode-0af7f57", "main", "early")
-    variant_table("ssb-cached-6857024", "main", "cached")
-    variant_table("ssb-cached-6857024", "cached", "datelast20")
-    variant_table("ssb-byshare-e6dfc82", "main", "byshare")
-    variant_table("ssb-codes-bd474e1", "main", "codes")
+        variant_table("ssb-slots-3284a9f.tgz", "main", other)
+    variant_table("ssb-earlycode-0af7f57.tgz", "main", "early")
+    variant_table("ssb-cached-6857024.tgz", "main", "cached")
+    variant_table("ssb-cached-6857024.tgz", "cached", "datelast20")
+    variant_table("ssb-byshare-e6dfc82.tgz", "main", "byshare")
+    variant_table("ssb-codes-bd474e1.tgz", "main", "codes")
     for other in ["prefetch", "split", "splitB", "splitlast"]:
-        variant_table("ssb-split-5a00091", "main", other)
+        variant_table("ssb-split-5a00091.tgz", "main", other)
     for other in ["bulk", "splitbulk", "splitBbulk", "splitB"]:
-        variant_table("ssb-bulk-5de1388", "main", other)
+        variant_table("ssb-bulk-5de1388.tgz", "main", other)
     for other in ["c4", "c8", "c2"]:
-        variant_table("ssb-cluster-14ea724", "main", other)
-    best_of("ssb-cluster-14ea724", ["main", "c2", "c4", "c8"])
+        variant_table("ssb-cluster-14ea724.tgz", "main", other)
+    best_of("ssb-cluster-14ea724.tgz", ["main", "c2", "c4", "c8"])
     for other in ["auto", "B-off", "B-auto", "c2q4a"]:
-        variant_table("ssb-cluster-3054608", "off", other)
-    best_of("ssb-cluster-3054608", ["off", "auto", "B-off", "B-auto", "c2q4a"])
-    variant_table("ssb-rest-21ad853", "norest", "rest")
+        variant_table("ssb-cluster-3054608.tgz", "off", other)
+    best_of("ssb-cluster-3054608.tgz", ["off", "auto", "B-off", "B-auto", "c2q4a"])
+    variant_table("ssb-rest-21ad853.tgz", "norest", "rest")
     for other in ["d1", "d2", "d4"]:
-        variant_table("ssb-prefetch-54cfa5c", "d0", other)
+        variant_table("ssb-prefetch-54cfa5c.tgz", "d0", other)
     for other in ["off", "defer"]:
-        variant_table("ssb-defer-5edf4e0", "main", other)
-    variant_table("ssb-scan-d1ddef7", "main", "both")
+        variant_table("ssb-defer-5edf4e0.tgz", "main", other)
+    variant_table("ssb-scan-d1ddef7.tgz", "main", "both")
     for other in ["both", "warpidx", "ballot"]:
-        variant_table("ssb-scan-split-d1ddef7", "main", other)
+        variant_table("ssb-scan-split-d1ddef7.tgz", "main", other)
     for other in ["warpidx", "defer2", "next"]:
         variant_table("ssb-next-c737c06.tgz", "main", other)
     for other in ["warpidx", "early0", "dateorder", "both"]:
