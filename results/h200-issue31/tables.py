@@ -343,6 +343,7 @@ elif __name__ == "__main__":
         variant_table("ssb-age-prefetch-b37fc67.tgz", "main", other)
     for other in ["age", "cpa"]:
         variant_table("ssb-cpa-e012582.tgz", "main", other)
+    variant_table("ssb-c2-b37fc67.tgz", "plain", "c2")
     replay_table("q2-sameboard-b37fc67.tgz", "q2-sameboard-b37fc67.h5", "sector-replay-dd674e5e.txt")
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
