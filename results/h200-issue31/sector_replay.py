@@ -105,6 +105,15 @@ ENTRY(8)
 CUDA_LIMIT_MAX_L2_FETCH_GRANULARITY = 0x05
 
 
+def board(props):
+    """The board's UUID as nvidia-smi writes it (GPU-xxxxxxxx-...), where CuPy reports one."""
+    u = props.get("uuid")
+    if isinstance(u, (bytes, bytearray)) and len(u) == 16:
+        h = u.hex()
+        return f"GPU-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    return "board uuid not reported by CuPy"
+
+
 def say(out, line):
     print(line, flush=True)
     out.write(line + "\n")
@@ -116,20 +125,24 @@ def sector_mask(passing):
     return cp.packbits(any_row, bitorder="little").view(cp.uint32)
 
 
+def sector_first(c):
+    """Each sector's first row: the element the replay reads there."""
+    return c[::ROWS_PER_SECTOR]
+
+
 def expected(cols, m1, m2, stream, reload, sparse):
     """CuPy's sum of the elements a set reads (the first row of each sector)."""
     total = 0
-    first = lambda c: c[::ROWS_PER_SECTOR]  # noqa: E731
     bits1 = cp.unpackbits(m1.view(cp.uint8), bitorder="little").astype(bool)
     bits2 = cp.unpackbits(m2.view(cp.uint8), bitorder="little").astype(bool)
     if stream:
         total += int(cp.sum(cols["key"], dtype=cp.uint64))
     if sparse:
-        total += int(cp.sum(first(cols["supp"])[bits1], dtype=cp.uint64))
-        total += int(cp.sum(first(cols["rev"])[bits2], dtype=cp.uint64))
-        total += int(cp.sum(first(cols["date"])[bits2], dtype=cp.uint64))
+        total += int(cp.sum(sector_first(cols["supp"])[bits1], dtype=cp.uint64))
+        total += int(cp.sum(sector_first(cols["rev"])[bits2], dtype=cp.uint64))
+        total += int(cp.sum(sector_first(cols["date"])[bits2], dtype=cp.uint64))
         if reload:
-            total += int(cp.sum(first(cols["again"])[bits2], dtype=cp.uint64))
+            total += int(cp.sum(sector_first(cols["again"])[bits2], dtype=cp.uint64))
     return total % (1 << 64)
 
 
@@ -140,7 +153,7 @@ def main():
     sms = props["multiProcessorCount"]
     cp.cuda.runtime.deviceSetLimit(CUDA_LIMIT_MAX_L2_FETCH_GRANULARITY, 32)
     fetch = cp.cuda.runtime.deviceGetLimit(CUDA_LIMIT_MAX_L2_FETCH_GRANULARITY)
-    say(out, f"# {props['name'].decode()}, {sms} SMs, L2 fetch {fetch} B, {N} rows, "
+    say(out, f"# {props['name'].decode()} {board(props)}, {sms} SMs, L2 fetch {fetch} B, {N} rows, "
              f"median of {REPS} after {WARMUP} warm-ups, L2 flushed before each")
     mod = cp.RawModule(code=SRC, options=("-std=c++17",))
     kernels = {u: mod.get_function(f"replay{u}") for u in UNROLLS}
