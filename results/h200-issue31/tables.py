@@ -14,7 +14,8 @@ same size; then the default run's time split, run by run. Between them, each
 later experiment folder's variants against its `main` build (variant_table), and for the
 cluster folders the fastest variant per query (best_of);
 and Q2.1-Q2.3 on one board against the fastest read of their DRAM sectors
-(replay_table, sector_replay.py's output).
+(replay_table, sector_replay.py's output); and session 23's warp-specialised
+form against the plain kernels, P producer warps of 32 (ws_table).
 Given a file (a record), the SSB, probe and transform tables of that file
 alone.""" 
 import os
@@ -231,7 +232,7 @@ def best_of(folder, labels):
     files = {l: rows(os.path.join(unpacked(folder), l + "-1.h5")) for l in labels}
     read = files[labels[0]][0]["ceiling_dram_read_gbps"]
     best = {l: fastest(pts, "ssb/") for l, (_, pts) in files.items()}
-    print(f"== {folder}: the fastest variant per query (best of ILP 4 and 8), model at {read:.0f} GB/s")
+    print(f"== {folder}: the fastest variant per query (the fastest shape in each file), model at {read:.0f} GB/s")
     print("| query | " + " | ".join(f"{l} ms" for l in labels) + " | fastest | share of model | grid |")
     print("|---|" + "---|" * (len(labels) + 3))
     sums = dict.fromkeys(labels, 0.0)
@@ -272,6 +273,32 @@ def replay_table(folder, h5, txt):
         m, pl = floors[(query, "model")], floors[(query, "plan")]
         print(f"| {query} | {t:.3f} (ILP {r['ilp']}) | {model_ms:.3f} | {model_ms / t:.1%} | {m:.3f} / {pl:.3f} | "
               f"{model_ms / m:.1%} | {pl / t:.1%} |")
+
+
+def ws_table(folder, run, producers):
+    """Session 23's warp-specialised bitmap form (one run of one build, files RUN-off-1.h5 and
+    RUN-wsP-1.h5): per query the plain kernels' fastest shape and each P's, with its share of the
+    bytes model at the file's own read ceiling (ILP 4, 8 and 16 at SF 100, block 1024)."""
+    labels = ["off"] + [f"ws{p}" for p in producers]
+    files = {l: rows(os.path.join(unpacked(folder), f"{run}-{l}-1.h5")) for l in labels}
+    attrs = files["off"][0]
+    read = attrs["ceiling_dram_read_gbps"]
+    best = {l: fastest(pts, "ssb/") for l, (_, pts) in files.items()}
+    print(f"== {folder} ({run}): revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}, "
+          f"model at {read:.0f} GB/s; fastest of ILP 4, 8 and 16 (ms, ILP, share of the model)")
+    print("| query | plain | " + " | ".join(f"P = {p}" for p in producers) + " |")
+    print("|---|---|" + "---|" * len(producers))
+    sums = dict.fromkeys(labels, 0.0)
+    for key in sorted(best["off"]):
+        if key[1] != "bitmap":
+            continue
+        cells = []
+        for l in labels:
+            r = best[l][key]
+            sums[l] += r["time_median_ms"]
+            cells.append(f"{r['time_median_ms']:.3f} ({r['ilp']}, {r['bytes_model'] / read / 1e6 / r['time_median_ms']:.1%})")
+        print(f"| {key[0]} | " + " | ".join(cells) + " |")
+    print("| sum | " + " | ".join(f"{sums[l]:.2f}" for l in labels) + " |")
 
 
 def default_runs(paths):
@@ -345,6 +372,11 @@ elif __name__ == "__main__":
         variant_table("ssb-cpa-e012582.tgz", "main", other)
     variant_table("ssb-c2-b37fc67.tgz", "plain", "c2")
     replay_table("q2-sameboard-b37fc67.tgz", "q2-sameboard-b37fc67.h5", "sector-replay-dd674e5e.txt")
+    for run in ["fence", "relaxed"]:
+        ws_table("ssb-ws-628634c.tgz", run, [16, 20, 24, 28])
+    for other in ["atom", "latekey", "latekeyatom"]:
+        variant_table("ssb-latekey-atom-95f9348.tgz", "main", other)
+    best_of("ssb-b768-4f19fff.tgz", ["main", "b768", "b768lk"])
     transform_vs_memcpy("transform-memcpy-4a8b068.h5")
     default_runs(["default-493c106-summary.json", "default-c019eac-summary.json", "default-619e66f-summary.json", "default-4a8b068-summary.json",
                   "default-910a51a-summary.json", "default-9f84ec6-summary.json", "default-84a651a-summary.json",
