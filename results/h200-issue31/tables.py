@@ -15,7 +15,7 @@ later experiment folder's variants against its `main` build (variant_table), and
 cluster folders the fastest variant per query (best_of);
 and Q2.1-Q2.3 on one board against the fastest read of their DRAM sectors
 (replay_table, sector_replay.py's output); and session 23's warp-specialised
-form against the plain kernels, P producer warps of 32 (ws_table).
+form against the plain kernels, P producer warps of 32 (best_of with each cell's shape).
 Given a file (a record), the SSB, probe and transform tables of that file
 alone.""" 
 import os
@@ -226,9 +226,10 @@ def variant_table(folder, base="current", other="pipe"):
     print(f"bitmap form summed (best shape): {base} {sa:.2f} ms, {other} {sb:.2f} ms")
 
 
-def best_of(folder, labels):
+def best_of(folder, labels, shapes=False):
     """Per query, the fastest bitmap point over the folder's variants (files LABEL-1.h5, one build on
-    one board), its share of the bytes model at the main file's DRAM-read ceiling, and the sums."""
+    one board), its share of the bytes model at the main file's DRAM-read ceiling, and the sums; with
+    shapes, every variant's cell also names its ILP and its share."""
     files = {l: rows(os.path.join(unpacked(folder), l + "-1.h5")) for l in labels}
     read = files[labels[0]][0]["ceiling_dram_read_gbps"]
     best = {l: fastest(pts, "ssb/") for l, (_, pts) in files.items()}
@@ -244,7 +245,9 @@ def best_of(folder, labels):
         win = min(t, key=t.get)
         r = best[win][key]
         fastest_sum += t[win]
-        print(f"| {key[0]} | " + " | ".join(f"{t[l]:.3f}" for l in labels) +
+        cell = lambda l: (f"{t[l]:.3f} ({best[l][key]['ilp']}, {best[l][key]['bytes_model'] / read / 1e6 / t[l]:.1%})"
+                          if shapes else f"{t[l]:.3f}")
+        print(f"| {key[0]} | " + " | ".join(cell(l) for l in labels) +
               f" | {win} | {r['bytes_model'] / read / 1e6 / t[win]:.1%} | {r['grid']} |")
     print("summed: " + ", ".join(f"{l} {v:.3f}" for l, v in sums.items()) + f", fastest per query {fastest_sum:.3f} ms")
 
@@ -273,32 +276,6 @@ def replay_table(folder, h5, txt):
         m, pl = floors[(query, "model")], floors[(query, "plan")]
         print(f"| {query} | {t:.3f} (ILP {r['ilp']}) | {model_ms:.3f} | {model_ms / t:.1%} | {m:.3f} / {pl:.3f} | "
               f"{model_ms / m:.1%} | {pl / t:.1%} |")
-
-
-def ws_table(folder, run, producers):
-    """Session 23's warp-specialised bitmap form (one run of one build, files RUN-off-1.h5 and
-    RUN-wsP-1.h5): per query the plain kernels' fastest shape and each P's, with its share of the
-    bytes model at the file's own read ceiling (ILP 4, 8 and 16 at SF 100, block 1024)."""
-    labels = ["off"] + [f"ws{p}" for p in producers]
-    files = {l: rows(os.path.join(unpacked(folder), f"{run}-{l}-1.h5")) for l in labels}
-    attrs = files["off"][0]
-    read = attrs["ceiling_dram_read_gbps"]
-    best = {l: fastest(pts, "ssb/") for l, (_, pts) in files.items()}
-    print(f"== {folder} ({run}): revision {text(attrs, 'git_revision')[:7]}, board {text(attrs, 'gpu_uuid')}, "
-          f"model at {read:.0f} GB/s; fastest of ILP 4, 8 and 16 (ms, ILP, share of the model)")
-    print("| query | plain | " + " | ".join(f"P = {p}" for p in producers) + " |")
-    print("|---|---|" + "---|" * len(producers))
-    sums = dict.fromkeys(labels, 0.0)
-    for key in sorted(best["off"]):
-        if key[1] != "bitmap":
-            continue
-        cells = []
-        for l in labels:
-            r = best[l][key]
-            sums[l] += r["time_median_ms"]
-            cells.append(f"{r['time_median_ms']:.3f} ({r['ilp']}, {r['bytes_model'] / read / 1e6 / r['time_median_ms']:.1%})")
-        print(f"| {key[0]} | " + " | ".join(cells) + " |")
-    print("| sum | " + " | ".join(f"{sums[l]:.2f}" for l in labels) + " |")
 
 
 def default_runs(paths):
@@ -372,8 +349,8 @@ elif __name__ == "__main__":
         variant_table("ssb-cpa-e012582.tgz", "main", other)
     variant_table("ssb-c2-b37fc67.tgz", "plain", "c2")
     replay_table("q2-sameboard-b37fc67.tgz", "q2-sameboard-b37fc67.h5", "sector-replay-dd674e5e.txt")
-    for run in ["fence", "relaxed"]:
-        ws_table("ssb-ws-628634c.tgz", run, [16, 20, 24, 28])
+    for run in ["fence", "relaxed"]:  # session 23's warp-specialised form: P producer warps of 32
+        best_of("ssb-ws-628634c.tgz", [f"{run}-{l}" for l in ["off", "ws16", "ws20", "ws24", "ws28"]], shapes=True)
     for other in ["atom", "latekey", "latekeyatom"]:
         variant_table("ssb-latekey-atom-95f9348.tgz", "main", other)
     best_of("ssb-b768-4f19fff.tgz", ["main", "b768", "b768lk"])
