@@ -303,6 +303,21 @@ static void test_chip_survey(void) {
             }
         }
         if (strcmp(chips[c], "GH100") == 0) CHECK(r.passes < p.passes); /* what the set is for */
+        /* The core set (wallbench profile's default): its rows only, one pass where NOTES measured
+         * one (GH100, AD104, GA100, GB100); every other row NaN, saying why. */
+        wb_counters_plan_info k1;
+        if (wb_counters_plan(chips[c], WB_COUNTER_SET_CORE, &k1, &e) != WB_OK) {
+            fprintf(stderr, "wb_counters_plan(%s, core): %s\n", chips[c], e.msg);
+            wb_test_failures++;
+            continue;
+        }
+        printf("  %-8s core set: %d pass(es)\n", chips[c], k1.passes);
+        CHECK(k1.set == WB_COUNTER_SET_CORE && k1.passes >= 1 && k1.passes <= r.passes);
+        for (int i = 0; i < wb_n_metrics; i++)
+            CHECK(wb_metric_is_core(i) ? (k1.used[i] != NULL) == (p.used[i] != NULL) : k1.used[i] == NULL);
+        if (!strcmp(chips[c], "GH100") || !strcmp(chips[c], "AD104") || !strcmp(chips[c], "GA100") ||
+            !strcmp(chips[c], "GB100"))
+            CHECK(k1.passes == 1);
         /* /columns' text for a NaN column says why. */
         for (int i = 0; i < wb_n_metrics; i++) {
             char buf[240];

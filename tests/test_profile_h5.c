@@ -6,6 +6,8 @@
 #include <hdf5.h>
 #include <sys/stat.h>
 
+#include "harness/base/counters_derive.h"
+#include "harness/base/metrics.h"
 #include "harness/base/profile_cols.h"
 #include "harness/store/profile_h5.h"
 #include "harness/store/store_h5.h"
@@ -185,14 +187,39 @@ static void test_refusals(void) {
     wb_profile p;
     synth_profile(&p);
     CHECK(wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK);
-    const char *old = synth_path(dir, "v2.h5");
-    CHECK(wb_profile_write(old, &p, &e) == WB_OK);
-    f = H5Fopen(old, H5F_ACC_RDWR, H5P_DEFAULT);
-    hid_t a = H5Aopen(f, "profile_schema_version", H5P_DEFAULT);
-    int two = 2;
-    CHECK(H5Awrite(a, H5T_NATIVE_INT, &two) >= 0);
-    H5Aclose(a), H5Fclose(f);
-    CHECK(wb_profile_read(old, &q, &e) == WB_ERR && strstr(e.msg, "schema version 2") && strstr(e.msg, old));
+    /* /counted_ranges (version 2) round trip: a range's counts and span come back as written */
+    p.spans = calloc(1, sizeof *p.spans);
+    p.nspans = 1;
+    snprintf(p.spans[0].name, sizeof p.spans[0].name, "timed #3");
+    p.spans[0].first_seq = 1, p.spans[0].last_seq = 2, p.spans[0].launches = 2;
+    wb_counters_clear(&p.spans[0].c, "");
+    p.spans[0].c.v[wb_metric_index("inst")] = 12345;
+    CHECK(wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK);
+    const char *spans = synth_path(dir, "spans.h5");
+    CHECK(wb_profile_write(spans, &p, &e) == WB_OK);
+    CHECK(wb_profile_read(spans, &q, &e) == WB_OK && q.nspans == 1);
+    if (q.nspans == 1) {
+        CHECK(!strcmp(q.spans[0].name, "timed #3") && q.spans[0].last_seq == 2 && q.spans[0].launches == 2);
+        CHECK(q.spans[0].c.v[wb_metric_index("inst")] == 12345);
+    }
+    wb_profile_free(&q);
+    /* a version-1 file (before /counted_ranges) reads with none; a later version is refused */
+    const char *old = NULL;
+    int versions[2] = {1, WB_PROFILE_SCHEMA_VERSION + 1};
+    for (int k = 0; k < 2; k++) {
+        old = synth_path(dir, k ? "v3.h5" : "v1.h5");
+        CHECK(wb_profile_write(old, &p, &e) == WB_OK);
+        f = H5Fopen(old, H5F_ACC_RDWR, H5P_DEFAULT);
+        H5Ldelete(f, "counted_ranges", H5P_DEFAULT);
+        hid_t a = H5Aopen(f, "profile_schema_version", H5P_DEFAULT);
+        CHECK(H5Awrite(a, H5T_NATIVE_INT, &versions[k]) >= 0);
+        H5Aclose(a), H5Fclose(f);
+        if (k == 0) {
+            CHECK(wb_profile_read(old, &q, &e) == WB_OK && q.nspans == 0 && q.nkernels == p.nkernels);
+            wb_profile_free(&q);
+        }
+    }
+    CHECK(wb_profile_read(old, &q, &e) == WB_ERR && strstr(e.msg, "schema version 3") && strstr(e.msg, old));
     CHECK(wb_profile_file_is(old) == 1); /* still a profile: the tools then say why they cannot read it */
 
     /* attribute names the file keeps for itself */

@@ -73,6 +73,17 @@ const int wb_n_metrics = (int)(sizeof wb_metrics / sizeof wb_metrics[0]);
 const char *const wb_stall_groups[] = {"mem_throughput", "mem_latency", "dependency", "sync",
                                        "throttle",       "other",       "issued"};
 
+/* One pass on GH100, AD104, GA100, GB100 (CUPTI host API, CUDA 13.0; test_counters checks every
+ * chip): inst_issued and the L2 sectors ride along free, an L1 or hit-rate row costs a second pass. */
+const char *const wb_core_metrics[] = {"inst",       "inst_issued", "dram_sectors_read", "dram_sectors_write",
+                                       "l2_sectors", "sm_clock_hz", "kernel_time_ms",    NULL};
+
+int wb_metric_is_core(int i) {
+    for (int k = 0; wb_core_metrics[k]; k++)
+        if (i >= 0 && i < wb_n_metrics && !strcmp(wb_metrics[i].column, wb_core_metrics[k])) return 1;
+    return 0;
+}
+
 int wb_metric_index(const char *column) {
     for (int i = 0; i < wb_n_metrics; i++)
         if (strcmp(wb_metrics[i].column, column) == 0) return i;

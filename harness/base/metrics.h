@@ -30,6 +30,10 @@ extern const int wb_n_metrics;
 /* Index of the row with this column name, or -1. */
 int wb_metric_index(const char *column);
 
+/* The core set's columns (counters.h's WB_COUNTER_SET_CORE), NULL-terminated, and whether row i is one. */
+extern const char *const wb_core_metrics[];
+int wb_metric_is_core(int i);
+
 /* Names of the stall groups (columns "stall_<name>"), seed 000 Fig 6. */
 extern const char *const wb_stall_groups[];
 

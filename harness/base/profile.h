@@ -14,7 +14,8 @@
 #include "harness/base/point.h" /* wb_counters, WB_METRICS_MAX */
 
 /* Version of the profile file layout (file_kind "wallbench-profile"). */
-#define WB_PROFILE_SCHEMA_VERSION 1
+/* 2: /counted_ranges (--ranges nvtx, every:N); version 1 files read with none. */
+#define WB_PROFILE_SCHEMA_VERSION 2
 #define WB_PROFILE_FILE_KIND "wallbench-profile"
 
 /* How a launch's two passes were joined (wb_prof_launch.match). */
@@ -71,6 +72,15 @@ typedef struct wb_prof_range {
     wb_counters c;          /* as for kernels */
 } wb_prof_range;
 
+/* A range the counter pass counted as a whole (--ranges nvtx: an outermost NVTX range; every:N:
+ * N launches), its kernels run as the program ran them: counts are the range's, not its kernels'. */
+typedef struct wb_prof_span {
+    char name[256];         /* the NVTX range's name, or "launches from <seq>" */
+    int64_t first_seq, last_seq, launches; /* the launches it spans (seq of /launches), their number */
+    double kernel_ms;       /* timed kernel time of those launches (timing pass); NaN without one */
+    wb_counters c;          /* its counts; kernel_time_ms is the range's GPU duration (gaps included) */
+} wb_prof_span;
+
 typedef struct wb_prof_attr {
     char name[64];
     char value[1024];
@@ -84,6 +94,8 @@ typedef struct wb_profile {
     int32_t nkernels;
     wb_prof_range *ranges;
     int32_t nranges;
+    wb_prof_span *spans;    /* /counted_ranges */
+    int32_t nspans;
     wb_prof_attr *attrs;    /* provenance, ceilings, pass costs, match notes (root attributes) */
     int32_t nattrs;
     /* The roof the derived columns were computed against (attributes too). */

@@ -120,6 +120,24 @@ static double share(double part, double whole) {
     return whole > 0 ? 100.0 * part / whole : NAN;
 }
 
+/* A counted range's kernel time (its launches' timed times) and derived columns: its instruction
+ * rate over that kernel time, as a kernel's (the range's own GPU duration holds the gaps). */
+static void spans_aggregate(wb_profile *p, const wb_roof *measured, const wb_roof *l4, const wb_roof *gh200) {
+    for (int32_t s = 0; s < p->nspans; s++) {
+        wb_prof_span *x = &p->spans[s];
+        double ms = 0;
+        int64_t timed = 0;
+        for (int64_t i = 0; i < p->nlaunches; i++) {
+            const wb_prof_launch *l = &p->launches[i];
+            if (l->seq >= x->first_seq && l->seq <= x->last_seq && isfinite(l->time_ms)) ms += l->time_ms, timed++;
+        }
+        x->kernel_ms = timed ? ms : NAN;
+        x->c.launches = x->launches;
+        wb_counters_group(&x->c);
+        wb_counters_derive(&x->c, x->kernel_ms, measured, l4, gh200);
+    }
+}
+
 int wb_profile_aggregate_with(wb_profile *p, const wb_roof *measured, const wb_roof *l4, const wb_roof *gh200,
                               wb_err *e) {
     for (int64_t i = 0; i < p->nlaunches; i++) {
@@ -177,6 +195,7 @@ int wb_profile_aggregate_with(wb_profile *p, const wb_roof *measured, const wb_r
         acc_counters(&ra[r], &x->c, measured, l4, gh200);
     }
     free(ka), free(ra);
+    spans_aggregate(p, measured, l4, gh200);
     return kernel_medians(p, e);
 }
 
@@ -198,6 +217,7 @@ void wb_profile_free(wb_profile *p) {
     free(p->launches);
     free(p->kernels);
     free(p->ranges);
+    free(p->spans);
     free(p->attrs);
     memset(p, 0, sizeof *p);
     p->ceiling_inst_gips = p->ceiling_dram_gbps = NAN;

@@ -136,16 +136,27 @@ static void build_ranges(table *t) {
     add_counters(t, offsetof(R, c));
 }
 
+static void build_spans(table *t) {
+    typedef wb_prof_span S;
+    F(t, S, name, WB_PCOL_STR, "", "the outermost NVTX range's name (--ranges nvtx) or \"launches from <seq>\" (every:N)");
+    F(t, S, first_seq, WB_PCOL_I64, "", "first launch inside the range (seq of /launches)");
+    F(t, S, last_seq, WB_PCOL_I64, "", "last launch inside the range");
+    F(t, S, launches, WB_PCOL_I64, "", "launches inside the range");
+    F(t, S, kernel_ms, WB_PCOL_F64, "ms", "summed timed kernel time of those launches (timing pass); NaN without one");
+    add_counters(t, offsetof(S, c));
+}
+
 static void build(void) {
     if (built) return;
     build_launches(&tables[WB_PT_LAUNCHES]);
     build_kernels(&tables[WB_PT_KERNELS]);
     build_ranges(&tables[WB_PT_RANGES]);
+    build_spans(&tables[WB_PT_SPANS]);
     built = 1;
 }
 
 const char *wb_prof_table_name(wb_prof_table t) {
-    static const char *const names[WB_PT_COUNT] = {"launches", "kernels", "ranges"};
+    static const char *const names[WB_PT_COUNT] = {"launches", "kernels", "ranges", "counted_ranges"};
     return (int)t >= 0 && t < WB_PT_COUNT ? names[t] : NULL;
 }
 
@@ -174,6 +185,7 @@ int64_t wb_prof_rows(const wb_profile *p, wb_prof_table t) {
     case WB_PT_LAUNCHES: return p->nlaunches;
     case WB_PT_KERNELS: return p->nkernels;
     case WB_PT_RANGES: return p->nranges;
+    case WB_PT_SPANS: return p->nspans;
     default: return 0;
     }
 }
@@ -183,6 +195,7 @@ void *wb_prof_row(const wb_profile *p, wb_prof_table t, int64_t i) {
     case WB_PT_LAUNCHES: return &p->launches[i];
     case WB_PT_KERNELS: return &p->kernels[i];
     case WB_PT_RANGES: return &p->ranges[i];
+    case WB_PT_SPANS: return &p->spans[i];
     default: return NULL;
     }
 }

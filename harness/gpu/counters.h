@@ -43,8 +43,12 @@ typedef struct wb_batch {
  * and /columns says why. The quick sweep's default: CUPTI's Start and Stop
  * cost ~60 ms a pass whatever the kernel, so the passes were two thirds of
  * the default run's counter pass. */
-typedef enum { WB_COUNTER_SET_ALL, WB_COUNTER_SET_ROOFLINE } wb_counter_set;
-/* "all", "roofline". */
+/* CORE: the rows of wb_core_metrics[] alone (instructions executed and issued, DRAM sectors read
+ * and written, L2 sectors, clock, time), one pass on GH100, AD104, GA100 and GB100: what a
+ * roofline point needs and nothing that costs a replay. `wallbench profile`'s default, where a
+ * replay per launch (and its memory restores) cost more than the program. */
+typedef enum { WB_COUNTER_SET_ALL, WB_COUNTER_SET_ROOFLINE, WB_COUNTER_SET_CORE } wb_counter_set;
+/* "all", "roofline", "core". */
 const char *wb_counter_set_name(wb_counter_set set);
 /* Parses a name of wb_counter_set_name; WB_ERR with the sentence in e. */
 int wb_counter_set_parse(const char *name, wb_counter_set *set, wb_err *e);

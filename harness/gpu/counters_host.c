@@ -150,7 +150,12 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
     if (configure(s, chip, avail, order, 0, rc, e) != WB_OK) return rc;
     p->passes = p->full_passes = s->passes;
     int drop = 0;
-    if (set == WB_COUNTER_SET_ROOFLINE) {
+    if (set == WB_COUNTER_SET_CORE) {
+        nextra = 0; /* every used row outside wb_core_metrics[] goes */
+        for (int i = 0; i < wb_n_metrics; i++)
+            if (p->used[i] && !wb_metric_is_core(i)) order[nextra++] = i;
+        drop = nextra;
+    } else if (set == WB_COUNTER_SET_ROOFLINE) {
         drop = nextra; /* every extra row: what is left is the roofline's */
     } else if (s->passes > WB_PASS_BUDGET && nextra > 0) {
         /* The fewest drops that fit: passes shrink as extras go. */
@@ -168,9 +173,9 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
         p->passes = s->passes;
         for (int k = 0; k < drop; k++) {
             int i = order[k];
-            if (set == WB_COUNTER_SET_ROOFLINE)
-                snprintf(p->why[i], sizeof p->why[i], "NaN: not in the roofline counter set (%d replay passes; "
-                         "--counters all: %d)", p->passes, p->full_passes);
+            if (set != WB_COUNTER_SET_ALL)
+                snprintf(p->why[i], sizeof p->why[i], "NaN: not in the %s counter set (%d replay passes; "
+                         "--counters all: %d)", wb_counter_set_name(set), p->passes, p->full_passes);
             else
                 snprintf(p->why[i], sizeof p->why[i], "NaN: left out on %s, the whole set needs %d replay passes, the budget %d",
                          chip, p->full_passes, WB_PASS_BUDGET);
@@ -182,7 +187,8 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
     while (first_nan < wb_n_metrics && p->used[first_nan]) first_nan++;
     if (p->missing || p->left_out)
         snprintf(s->note, sizeof s->note, "%d metric(s) NaN on %s%s (/columns says why), first %s",
-                 p->missing + p->left_out, chip, set == WB_COUNTER_SET_ROOFLINE ? ", roofline set" : "",
+                 p->missing + p->left_out, chip, set == WB_COUNTER_SET_ROOFLINE ? ", roofline set"
+                                                 : set == WB_COUNTER_SET_CORE ? ", core set" : "",
                  wb_metrics[first_nan].column);
     return WB_OK;
 }
@@ -259,11 +265,14 @@ int wb_counters_chips(const char *const **names, int *n, wb_err *e) {
     return WB_OK; /* libnvperf_host stays loaded: the names live in it */
 }
 
-const char *wb_counter_set_name(wb_counter_set set) { return set == WB_COUNTER_SET_ROOFLINE ? "roofline" : "all"; }
+const char *wb_counter_set_name(wb_counter_set set) {
+    return set == WB_COUNTER_SET_ROOFLINE ? "roofline" : set == WB_COUNTER_SET_CORE ? "core" : "all";
+}
 
 int wb_counter_set_parse(const char *name, wb_counter_set *set, wb_err *e) {
     if (!strcmp(name, "all")) *set = WB_COUNTER_SET_ALL;
     else if (!strcmp(name, "roofline")) *set = WB_COUNTER_SET_ROOFLINE;
-    else return wb_fail(e, "unknown counter set '%s' (all, roofline)", name);
+    else if (!strcmp(name, "core")) *set = WB_COUNTER_SET_CORE;
+    else return wb_fail(e, "unknown counter set '%s' (all, roofline, core)", name);
     return WB_OK;
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/counters_derive.h"
 #include "harness/base/metrics.h"
 #include "harness/base/roof_contract.h"
 #include "harness/base/profile_agg.h"
@@ -147,7 +148,7 @@ static void report_errors(const char *pass, const wb_raw *r, int n) {
 
 static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib,
                     wb_child_result *cr, wb_err *e) {
-    static char env[8][4200];
+    static char env[10][4200];
     int n = 0;
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
     snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", lib); /* NVTX ranges: inject/nvtx.c */
@@ -155,7 +156,9 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_RAW=%s/%s", rawdir, pass);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_CACHE=%s", o->cache_all ? "all" : "none");
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_BATCH=%d", o->batch);
-    char *ptrs[8];
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_SET=%s", o->counter_set);
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_RANGES=%s", o->ranges);
+    char *ptrs[10];
     for (int i = 0; i < n; i++) ptrs[i] = env[i];
     fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
     if (wb_child_run(o->argv, ptrs, n, cr, e) != WB_OK) return WB_ERR;
@@ -182,6 +185,24 @@ static void join_argv(char *const *argv, char *out, size_t len) {
     out[0] = '\0';
     for (int i = 0; argv[i] && used + 2 < len; i++)
         used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", argv[i]);
+}
+
+/* The counter pass's user ranges (U lines: --ranges nvtx, every:N) as /counted_ranges, in order. */
+static int spans_from_raw(const wb_raw *craw, int nc, wb_profile *p, wb_err *e) {
+    int n = 0;
+    for (int i = 0; i < nc; i++) n += craw[i].nuranges;
+    if (!n) return WB_OK;
+    if (!(p->spans = calloc((size_t)n, sizeof *p->spans))) return wb_fail(e, "counted ranges: out of host memory");
+    for (int i = 0; i < nc; i++)
+        for (int k = 0; k < craw[i].nuranges; k++) {
+            const wb_raw_urange *u = &craw[i].uranges[k];
+            wb_prof_span *x = &p->spans[p->nspans++];
+            snprintf(x->name, sizeof x->name, "%s", wb_raw_str(&craw[i], u->name));
+            x->first_seq = u->first_seq, x->last_seq = u->last_seq, x->launches = u->launches;
+            wb_counters_clear(&x->c, "");
+            for (int m = 0; m < WB_METRICS_MAX; m++) x->c.v[m] = u->v[m];
+        }
+    return WB_OK;
 }
 
 /* Provenance: what ran, where, how the passes ended and what they cost. */
@@ -211,6 +232,8 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_counted", (double)st->counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_not_counted", (double)st->not_counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_nodes_not_counted", (double)st->graph_nodes, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_launches_counted", (double)st->graph_launches_counted, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_nodes_in_counted_launches", (double)st->graph_nodes_in_counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "processes", st->processes, e);
     const wb_raw *dev_src = nc ? craw : NULL; /* the GPU: the counter pass's line, else the timing pass's */
     for (int i = 0; !dev_src && i < nt; i++)
@@ -231,6 +254,7 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
             if (!wb_profile_attr(p, dev_attr[k])) rc = wb_profile_attr_str(p, dev_attr[k], f[k], e);
         if (dev_src != craw) continue;
         if (rc == WB_OK && craw[i].passes) rc = wb_profile_attr_num(p, "replay_passes", craw[i].passes, e);
+        if (rc == WB_OK && craw[i].mode[0]) rc = wb_profile_attr_str(p, "counter_mode", craw[i].mode, e);
         /* Where the counter pass's time went (summed over its processes). */
         static const char *const cost_names[] = {"counter_pass_in_counted_launches_s", "counter_pass_decode_s",
                                                  "counter_pass_l2_flush_s"};
@@ -362,6 +386,7 @@ int wb_cmd_profile(int argc, char **argv) {
         goto done;
     }
     if (wb_match_passes(traw, nt, craw, nc, &o.select, &p, &st, &e) != WB_OK) goto fail;
+    if (spans_from_raw(craw, nc, &p, &e) != WB_OK) goto fail;
     if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
     if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;

@@ -34,6 +34,15 @@ static void usage(FILE *f) {
             "  --ceilings-from FILE     the measured roof from a results file of wallbench run (default:\n"
             "                           measured now by a short ceiling run, dram_read and inst_issue)\n"
             "  --no-ceilings            no measured roof: bounds against the L4 and GH200 ridges only\n"
+            "  --counters core|roofline|all   counter pass: core (default) counts instructions executed\n"
+            "                           and issued, DRAM sectors read and written, L2 sectors, clock and\n"
+            "                           time in one pass, no replay; roofline adds L1 sectors, hit rates,\n"
+            "                           occupancy and IPC (2 passes on an H200); all is wallbench run's\n"
+            "                           whole set with stall reasons (6 passes: each launch replayed)\n"
+            "  --ranges kernel|nvtx|every:N   counter pass: one range per selected launch (kernel, the\n"
+            "                           default), or per outermost NVTX range, or per N launches (nvtx,\n"
+            "                           every:N: kernels run as the program runs them, nothing serialized,\n"
+            "                           no flush; every launch counts; a one-pass set only)\n"
             "  --batch N                counter pass: launches counted between two decodes (default 256;\n"
             "                           bounds the profiler's memory for programs of any length)\n"
             "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
@@ -64,6 +73,8 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
     o->pass = "both";
     o->cache_all = 1;
     o->batch = 256;
+    o->counter_set = "core";
+    o->ranges = "kernel";
     const char *kernel = NULL, *nvtx = NULL;
     int64_t skip = 0, count = -1;
     int i = 1;
@@ -101,6 +112,17 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
             o->cache_all = !strcmp(v, "all");
         } else if (!strcmp(a, "--ceilings-from")) o->ceilings_from = v;
         else if (!strcmp(a, "--keep-raw")) o->keep_raw = v;
+        else if (!strcmp(a, "--counters")) {
+            wb_counter_set set;
+            if (wb_counter_set_parse(v, &set, e) != WB_OK) return WB_ERR;
+            o->counter_set = v;
+        } else if (!strcmp(a, "--ranges")) {
+            wb_ranges mode;
+            int every;
+            if (wb_ranges_parse(v, &mode, &every) != 0)
+                return wb_fail(e, "--ranges %s: kernel, nvtx or every:N (N >= 1)", v);
+            o->ranges = v;
+        }
         else if (!strcmp(a, "--from-raw")) o->from_raw = v;
         else if (!strcmp(a, "--batch")) {
             int64_t b = 0;
@@ -114,6 +136,10 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
     else if (!strcmp(o->pass, "counters")) o->counters = 1;
     else return wb_fail(e, "--pass %s: both, timing or counters", o->pass);
     if (o->ceilings_from && o->no_ceilings) return wb_fail(e, "--ceilings-from and --no-ceilings: give one");
+    wb_ranges mode;
+    int every;
+    if (wb_ranges_parse(o->ranges, &mode, &every) == 0 && mode >= WB_RANGES_NVTX && strcmp(o->counter_set, "core"))
+        return wb_fail(e, "--ranges %s counts without replay: it needs --counters core (one pass)", o->ranges);
     if (wb_select_init(&o->select, kernel, nvtx, skip, count, e) != WB_OK) return WB_ERR;
     snprintf(o->selection_text, sizeof o->selection_text, "kernel-name '%s', nvtx-include '%s', launch-skip %" PRId64
              ", launch-count %s", o->select.kernel, o->select.nvtx, skip, count < 0 ? "all" : "");
@@ -135,12 +161,13 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
 }
 
 int wb_profile_list_metrics(const wb_profile_opts *o) {
-    (void)o;
     wb_err e;
     wb_device d;
     if (wb_device_open(0, &d, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
     wb_counters_session *s = NULL;
-    if (wb_counters_open(&d, WB_COUNTER_SET_ALL, &s, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
+    wb_counter_set set = WB_COUNTER_SET_CORE;
+    if (wb_counter_set_parse(o->counter_set, &set, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 2;
+    if (wb_counters_open(&d, set, &s, &e) != WB_OK) return fprintf(stderr, "wallbench profile: %s\n", e.msg), 3;
     const wb_counters_plan_info *plan = wb_counters_session_plan(s);
     int first = 1;
     for (int i = 0; i < wb_n_metrics; i++)

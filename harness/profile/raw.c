@@ -79,6 +79,12 @@ static int header(wb_raw *r, char *line) {
         if (sscanf(line + 9, "%d\tbatch %*d\tcache %15s", &r->passes, r->cache) < 1) return -1;
         return 0;
     }
+    if (!strncmp(line, "# mode\t", 7)) {
+        snprintf(r->mode, sizeof r->mode, "%s", line + 7);
+        for (char *p = r->mode; *p; p++)
+            if (*p == '\t') *p = ' ';
+        return 0;
+    }
     if (!strncmp(line, "# device ", 9)) {
         snprintf(r->device, sizeof r->device, "%s", line + 9);
         return 0;
@@ -110,6 +116,7 @@ static int launch_line(wb_raw *r, intern *t, char *line) {
     if ((l->nvtx = add_string(r, t, f[12])) < 0 || (l->name = add_string(r, t, f[13])) < 0) return -3;
     l->kernel_rec = -1;
     l->not_counted_why = -1;
+    l->flush_writes = NAN;
     for (int k = 0; k < WB_METRICS_MAX; k++) l->v[k] = NAN;
     r->nlaunches++;
     return 0;
@@ -163,6 +170,51 @@ static int counter_line(wb_raw *r, char *line) {
         l->v[r->metric_col[k]] = v * wb_metrics[r->metric_col[k]].scale;
     }
     l->counted = 1;
+    return 0;
+}
+
+/* Values k of a C or U line into v (scaled as wb_metrics[] says). */
+static int values(const wb_raw *r, char **f, double *v) {
+    for (int k = 0; k < WB_METRICS_MAX; k++) v[k] = NAN;
+    for (int k = 0; k < r->nmetrics; k++) {
+        char *end;
+        double x = strtod(f[k], &end);
+        if (*end || end == f[k]) return -1;
+        v[r->metric_col[k]] = x * wb_metrics[r->metric_col[k]].scale;
+    }
+    return 0;
+}
+
+static int user_range_line(wb_raw *r, intern *t, char *line) {
+    char *f[WB_METRICS_MAX + 5];
+    if (split(line, f, WB_METRICS_MAX + 5) != r->nmetrics + 5) return -1;
+    if (wb_grow(&r->uranges, r->nuranges, &r->cap_uranges, sizeof *r->uranges, 64) != 0) return -3;
+    wb_raw_urange *u = &r->uranges[r->nuranges];
+    u->first_seq = strtoll(f[1], NULL, 10), u->last_seq = strtoll(f[2], NULL, 10), u->launches = strtoll(f[3], NULL, 10);
+    if ((u->name = add_string(r, t, f[4])) < 0) return -3;
+    if (values(r, f + 5, u->v) != 0) return -1;
+    r->nuranges++;
+    return 0;
+}
+
+/* F seq v...: our flush before launch seq (its DRAM writes are the previous kernel's dirty
+ * lines written back); G seq n: graph launch seq's counts sum n ranges. */
+static int flush_line(wb_raw *r, char *line) {
+    char *f[WB_METRICS_MAX + 2];
+    if (split(line, f, WB_METRICS_MAX + 2) != r->nmetrics + 2) return -1;
+    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
+    double v[WB_METRICS_MAX];
+    if (!l || values(r, f + 2, v) != 0) return -1;
+    l->flush_writes = v[wb_metric_index("dram_sectors_write")];
+    return 0;
+}
+
+static int graph_line(wb_raw *r, char *line) {
+    char *f[3];
+    if (split(line, f, 3) != 3) return -1;
+    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
+    if (!l) return -1;
+    l->graph_ranges = atoi(f[2]);
     return 0;
 }
 
@@ -234,6 +286,9 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
         case 'K': rc = kernel_line(r, &t, line); break;
         case 'C': rc = counter_line(r, line); break;
         case 'N': rc = uncounted_line(r, &t, line); break;
+        case 'U': rc = user_range_line(r, &t, line); break;
+        case 'F': rc = flush_line(r, line); break;
+        case 'G': rc = graph_line(r, line); break;
         case 'E': rc = error_line(r, len > 2 ? line + 2 : ""); break;
         default: rc = -1;
         }
@@ -256,5 +311,6 @@ void wb_raw_free(wb_raw *r) {
     free(r->errors);
     free(r->launches);
     free(r->kernels);
+    free(r->uranges);
     memset(r, 0, sizeof *r);
 }

@@ -20,6 +20,8 @@ typedef struct wb_raw_launch {
     /* counter pass: counters (NaN unless a C line came), or why not (index into strings, -1) */
     double v[WB_METRICS_MAX];
     int counted, not_counted_why;
+    double flush_writes;      /* counter pass, F line: DRAM sectors our flush before it wrote back; NaN */
+    int graph_ranges;         /* counter pass, G line: ranges (kernel nodes) a graph launch's C line sums */
 } wb_raw_launch;
 
 typedef struct wb_raw_kernel {  /* a K line */
@@ -33,6 +35,12 @@ typedef struct wb_raw_kernel {  /* a K line */
     int launch;               /* the L line with its correlation id, -1: a graph's node */
 } wb_raw_kernel;
 
+typedef struct wb_raw_urange { /* a U line: one user range of the counter pass */
+    int64_t first_seq, last_seq, launches;
+    int name;                 /* index into strings */
+    double v[WB_METRICS_MAX];
+} wb_raw_urange;
+
 typedef struct wb_raw {
     char path[1024];
     char pass[16];            /* "timing" or "counters" */
@@ -42,6 +50,9 @@ typedef struct wb_raw {
     int nmetrics, passes;
     char cache[16];           /* counter pass: "all" or "none" */
     double cost[3];           /* counter pass "# cost": seconds in counted launches, batch ends, flushes */
+    char mode[160];           /* counter pass "# mode" line: set, ranges, replay, flush */
+    wb_raw_urange *uranges;   /* U lines */
+    int nuranges, cap_uranges;
     char device[512];         /* "# device" line: ordinal, name, uuid, cc, sms, driver, chip (tabs) */
     wb_raw_launch *launches;
     int nlaunches, cap_launches;

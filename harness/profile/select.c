@@ -72,6 +72,22 @@ int wb_select_take(wb_select *s, const char *name, const char *nvtx_path) {
     return k >= s->skip && (s->count < 0 || k < s->skip + s->count);
 }
 
+int wb_select_everything(const wb_select *s) {
+    return !s->kernel[0] && !s->nvtx[0] && s->skip == 0 && s->count < 0;
+}
+
+int wb_ranges_parse(const char *text, wb_ranges *mode, int *every) {
+    static const char *const names[] = {"kernel", "nvtx"};
+    *every = 0;
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(text, names[i])) return *mode = (wb_ranges)i, 0;
+    char *end = NULL;
+    long n = strncmp(text, "every:", 6) ? 0 : strtol(text + 6, &end, 10);
+    if (n < 1 || n > 1000000 || !end || *end) return -1;
+    *mode = WB_RANGES_EVERY, *every = (int)n;
+    return 0;
+}
+
 int wb_select_done(const wb_select *s) { return s->count >= 0 && s->matched >= s->skip + s->count; }
 
 void wb_select_free(wb_select *s) {

@@ -35,6 +35,16 @@ int wb_select_take(wb_select *s, const char *name, const char *nvtx_path);
 /* 1 once count launches were taken: nothing after can be selected. */
 int wb_select_done(const wb_select *s);
 void wb_select_free(wb_select *s);
+/* 1 when nothing narrows the selection (no name, NVTX or count filter): graph launches,
+ * which have no kernel name, are counted then. */
+int wb_select_everything(const wb_select *s);
+
+/* What one counted range is in the counter pass: a launch (auto range, the default), an
+ * outermost NVTX range, N launches (--ranges). */
+typedef enum { WB_RANGES_KERNEL, WB_RANGES_NVTX, WB_RANGES_EVERY } wb_ranges;
+/* "kernel", "nvtx", "every:N" (N >= 1); 0 ok, -1 not one of those. */
+int wb_ranges_parse(const char *text, wb_ranges *mode, int *every);
+
 /* The range path prefix rule alone: "Q1" selects "Q1" and "Q1/filter", not "Q10". */
 int wb_select_nvtx_match(const char *want, const char *path);
 

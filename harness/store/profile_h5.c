@@ -267,6 +267,7 @@ typedef struct reader {
     hid_t file, root;
     wb_profile *out;
     int failed;
+    int version;     /* the file's profile_schema_version */
 } reader;
 
 /* The root attribute name as a string into buf (fixed or variable length);
@@ -330,9 +331,10 @@ static int check_kind(reader *rd) {
     else if (H5Aread(a, H5T_NATIVE_INT, &version) < 0) rc = wb_h5_fail(x->e, x->path, "H5Aread(" VERSION_ATTR ")");
     rc = wb_h5_end(rc, t, x->path, x->e);
     rc = wb_h5_end(rc, a, x->path, x->e);
-    if (rc == WB_OK && version != WB_PROFILE_SCHEMA_VERSION)
-        rc = wb_fail(x->e, "%s is a profile of schema version %d; this build reads version %d", x->path, version,
+    if (rc == WB_OK && (version < 1 || version > WB_PROFILE_SCHEMA_VERSION))
+        rc = wb_fail(x->e, "%s is a profile of schema version %d; this build reads versions 1 to %d", x->path, version,
                      WB_PROFILE_SCHEMA_VERSION);
+    rd->version = version;
     return rc;
 }
 
@@ -384,12 +386,16 @@ static void init_rows(wb_prof_table t, void *rows, int64_t n) {
         if (t == WB_PT_LAUNCHES) c = &((wb_prof_launch *)rows)[i].c;
         if (t == WB_PT_KERNELS) c = &((wb_prof_kernel *)rows)[i].c;
         if (t == WB_PT_RANGES) c = &((wb_prof_range *)rows)[i].c;
+        if (t == WB_PT_SPANS) c = &((wb_prof_span *)rows)[i].c;
         wb_counters_clear(c, "");
     }
 }
 
 static size_t row_size(wb_prof_table t) {
-    return t == WB_PT_LAUNCHES ? sizeof(wb_prof_launch) : t == WB_PT_KERNELS ? sizeof(wb_prof_kernel) : sizeof(wb_prof_range);
+    return t == WB_PT_LAUNCHES ? sizeof(wb_prof_launch)
+           : t == WB_PT_KERNELS ? sizeof(wb_prof_kernel)
+           : t == WB_PT_RANGES  ? sizeof(wb_prof_range)
+                                : sizeof(wb_prof_span);
 }
 
 /* Every column this build writes must be in the file with the same class. */
@@ -437,6 +443,7 @@ static int read_table(reader *rd, wb_prof_table t) {
         if (t == WB_PT_LAUNCHES) rd->out->launches = arr, rd->out->nlaunches = (int64_t)rows;
         if (t == WB_PT_KERNELS) rd->out->kernels = arr, rd->out->nkernels = (int32_t)rows;
         if (t == WB_PT_RANGES) rd->out->ranges = arr, rd->out->nranges = (int32_t)rows;
+        if (t == WB_PT_SPANS) rd->out->spans = arr, rd->out->nspans = (int32_t)rows;
         arr = NULL;
     }
     int n;
@@ -497,13 +504,14 @@ static int read_profile(const char *path, wb_profile *out, int launches, wb_err 
     htri_t is = H5Fis_hdf5(path);
     if (is < 0) return wb_h5_fail(e, path, "H5Fis_hdf5");
     if (is == 0) return wb_fail(e, "%s is not an HDF5 file, so not a wallbench profile", path);
-    reader rd = {{path, e}, -1, -1, out, WB_OK};
+    reader rd = {{path, e}, -1, -1, out, WB_OK, 0};
     if ((rd.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) return wb_h5_fail(e, path, "H5Fopen");
     int rc = WB_OK;
     if ((rd.root = H5Gopen2(rd.file, "/", H5P_DEFAULT)) < 0) rc = wb_h5_fail(e, path, "H5Gopen2(/)");
     if (rc == WB_OK) rc = check_kind(&rd);
     if (rc == WB_OK) rc = read_attrs(&rd);
-    for (int t = launches ? 0 : 1; rc == WB_OK && t < WB_PT_COUNT; t++) rc = read_table(&rd, (wb_prof_table)t);
+    for (int t = launches ? 0 : 1; rc == WB_OK && t < WB_PT_COUNT; t++)
+        if (t != WB_PT_SPANS || rd.version >= 2) rc = read_table(&rd, (wb_prof_table)t); /* v1: none */
     if (rc == WB_OK) rc = launches ? check_refs(&rd) : count_launches(&rd);
     rc = wb_h5_end(rc, rd.root, path, e);
     rc = wb_h5_end(rc, rd.file, path, e);

@@ -1,16 +1,30 @@
-/* counting.c - the counter pass: CUPTI's Range Profiler with auto range and
- * kernel replay on the first context that launches a selected kernel. Each
- * kernel launched while the profiler is started is one range, replayed by
- * CUPTI inside its launch call as many times as the metric set needs passes
- * (saving and restoring device memory between them). Launches are counted in
- * batches of WB_PROFILE_BATCH ranges: at a full batch the profiler stops,
- * decodes, evaluates every range into metric values (C lines) and starts
- * again, so memory stays bounded for programs of any length. A launch that
- * is not selected, a graph launch, or a launch on another context first
- * stops the profiler (that launch runs unprofiled); the next selected launch
- * starts it again. The host half (metric set, config image, passes) is the
- * suite's own (harness/gpu/counters_host.c), so the metric list, its per-chip
- * fallbacks and the pass budget are the same as `wallbench run`'s. */
+/* counting.c - the counter pass: CUPTI's Range Profiler on the first context
+ * that launches a selected kernel, in one of four range modes (WB_PROFILE_RANGES):
+ *   kernel     one auto range per selected launch (the default). With a one-pass
+ *              set (WB_PROFILE_SET=core, the default) no replay is needed: the
+ *              profiler runs in user-replay mode, nothing is saved or restored,
+ *              and the L2 flush (--cache-control all) is a kernel of ours on the
+ *              launch's own stream, outside the counted data (its range is
+ *              skipped), instead of a context of our own and two synchronizations.
+ *              A set of several passes (all) keeps kernel replay, with the flush
+ *              in a context of our own.
+ *   nvtx       one user range per outermost NVTX range of the launching thread:
+ *              kernels run as the program runs them, nothing is synchronized.
+ *   every:N    one user range per N launches, likewise.
+ * User ranges need a one-pass set. A graph launch (cuGraphLaunch) is counted as
+ * one range of its own (as ncu's --graph-profiling graph) where the set is one
+ * pass: a batch of its own in auto range, the ranges CUPTI makes of its kernel
+ * nodes summed; with several passes it runs uncounted (kernel replay counts
+ * launches). (User ranges pushed inside a cuGraphLaunch callback fail with
+ * CUPTI_ERROR_INVALID_PARAMETER once the object ran in auto range, and one per
+ * launch crashed the program: H200, CUDA 13.0, 2026-12-04.)
+ * Nothing here may change what the program does: no launch made inside a stream
+ * capture is counted and no profiler call or synchronization is made while a
+ * capture is under way (a synchronization there invalidates the capture), and a
+ * capture's start ends the batch first. Counts go out as C lines (a launch or a
+ * graph launch, by seq) and U lines (a user range) after each batch's decode;
+ * the host half (metric set, images, passes) is the suite's own
+ * (harness/gpu/counters_host.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,18 +35,37 @@
 #include <cupti_target.h>
 
 #include "harness/base/metrics.h"
+#include "harness/base/profile.h"
 #include "harness/gpu/counters_cupti.h"
 #include "harness/profile/inject/inject.h"
+
+/* What range r of a batch is: the launch it counts (C line), a graph launch (C line),
+ * a user range (U line), or our own L2 flush (skipped). */
+typedef enum { SLOT_LAUNCH, SLOT_GRAPH, SLOT_USER, SLOT_FLUSH } slot_kind;
+/* Ranges of one name merge in CUPTI's range tree: a user range's name gets " #k". */
+static int64_t user_ranges;
+typedef struct slot {
+    slot_kind kind;
+    int64_t seq, last;       /* the launch (or the user range's first and last launch) */
+    int64_t launches;        /* launches inside a user range */
+    char name[WB_NVTX_PATH];
+} slot;
 
 typedef struct counting {
     wb_counters_session s;  /* host half: names, config image, data image, passes */
     CUcontext ctx;          /* the counted context; NULL before the first selected launch */
     int failed;             /* 1: counting gave up (E line written); later launches get N lines */
     int started;            /* the profiler is between Start and Stop */
-    int64_t *batch_seq;     /* launches of the current batch, in range order */
+    CUpti_ProfilerRange range_now; /* the range mode the profiler was started in */
+    CUpti_ProfilerRange object_range; /* the mode the profiler object was first configured in */
+    int graphs_off;         /* a graph launch failed to count: later ones run uncounted */
+    int user_replay;        /* one pass: no replay, user-replay mode (kernel mode too) */
+    slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
+    int user_open;          /* a user range is pushed (launch, nvtx, every, graph) */
+    int captures;           /* stream captures under way in this process */
     char why[256];          /* why counting failed, for the N lines */
-    double launch_s, batch_s, flush_s; /* wall time inside counted launches (replays), in batch ends, in flushes */
+    double launch_s, batch_s, flush_s; /* wall time inside counted launches, in batch ends, in flushes */
     int64_t counted;
 } counting;
 
@@ -60,7 +93,7 @@ static int fail(const char *call, CUptiResult r) {
         if (r_ != CUPTI_SUCCESS) return fail(#call, r_);        \
     } while (0)
 
-static int arm(void) {
+static int arm(CUpti_ProfilerRange range) {
     wb_counters_session *s = &cnt.s;
     memset(s->data, 0, s->data_size);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
@@ -70,67 +103,139 @@ static int arm(void) {
     CUpti_RangeProfiler_SetConfig_Params sc = {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
         .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
-        .pCounterDataImage = s->data, .range = CUPTI_AutoRange, .replayMode = CUPTI_KernelReplay,
+        .pCounterDataImage = s->data, .range = range,
+        .replayMode = range == CUPTI_UserRange || cnt.user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay,
         .maxRangesPerPass = (size_t)wb_inj.batch, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
         .targetNestingLevel = 1};
     TRY(cuptiRangeProfilerSetConfig, &sc);
     return 0;
 }
 
-static int start(void) {
-    if (arm() != 0) return -1;
+/* A profiler object keeps the range mode it was first configured in (one switched from auto to
+ * user ranges failed every push with CUPTI_ERROR_INVALID_PARAMETER: H200, CUDA 13.0): another
+ * mode gets a fresh object. */
+static int object_for(CUpti_ProfilerRange range) {
+    if (cnt.object_range == range || cnt.object_range == CUPTI_Range_INVALID) {
+        cnt.object_range = range;
+        return 0;
+    }
+    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                             .pRangeProfilerObject = cnt.s.rp};
+    TRY(cuptiRangeProfilerDisable, &dp);
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = cnt.ctx};
+    TRY(cuptiRangeProfilerEnable, &en);
+    cnt.s.rp = en.pRangeProfilerObject;
+    cnt.object_range = range;
+    return 0;
+}
+
+static int start(CUpti_ProfilerRange range) {
+    if (object_for(range) != 0 || arm(range) != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = cnt.s.rp};
     TRY(cuptiRangeProfilerStart, &st);
     cnt.started = 1;
+    cnt.range_now = range;
     return 0;
 }
 
-/* The C lines of a decoded batch: range r is the r-th launch of the batch. */
+/* One range's values as a C line (launch, graph launch), a U line (user range) or an F line
+ * (our flush before launch seq: what it wrote back is the previous kernel's dirty lines). */
+static void write_slot(const slot *sl, const double *v) {
+    wb_counters_session *s = &cnt.s;
+    char line[WB_METRICS_MAX * 26 + WB_NVTX_PATH + 96];
+    int len = sl->kind == SLOT_USER
+                  ? snprintf(line, sizeof line, "U\t%lld\t%lld\t%lld\t%s", (long long)sl->seq, (long long)sl->last,
+                             (long long)sl->launches, sl->name)
+                  : snprintf(line, sizeof line, "%c\t%lld", sl->kind == SLOT_FLUSH ? 'F' : 'C', (long long)sl->seq);
+    for (int k = 0; k < s->n && len < (int)sizeof line; k++)
+        len += snprintf(line + len, sizeof line - (size_t)len, "\t%.17g", v[k]);
+    wb_raw_line("%s", line);
+}
+
+static void not_attributable(const slot *sl, const char *why) {
+    if (sl->kind == SLOT_USER)
+        wb_raw_error("user range '%s' (launches %lld-%lld): %s", sl->name, (long long)sl->seq, (long long)sl->last, why);
+    else if (sl->kind != SLOT_FLUSH)
+        wb_raw_line("N\t%lld\t%s", (long long)sl->seq, why);
+}
+
+/* The lines of a decoded batch. CUPTI may or may not make a range of our flush
+ * kernel (it is launched from inside the launch callback): both counts are taken. */
+static int eval_range(size_t at, double *v) {
+    wb_counters_session *s = &cnt.s;
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
+        .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = at,
+        .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = v};
+    return cuptiProfilerHostEvaluateToGpuValues(&ev) == CUPTI_SUCCESS ? 0 : -1;
+}
+
+/* A graph launch's batch: the ranges CUPTI made of its nodes, summed (the clock: their mean). */
+static void evaluate_graph(const slot *sl, size_t n) {
+    wb_counters_session *s = &cnt.s;
+    if (n == 0) {
+        not_attributable(sl, "graph launch: CUPTI made no range of its kernel nodes");
+        return;
+    }
+    double sum[WB_METRICS_MAX] = {0}, v[WB_METRICS_MAX];
+    for (size_t r = 0; r < n; r++) {
+        if (eval_range(r, v) != 0) {
+            not_attributable(sl, "cuptiProfilerHostEvaluateToGpuValues failed on a node's range");
+            return;
+        }
+        for (int k = 0; k < s->n; k++) sum[k] += v[k];
+    }
+    for (int k = 0; k < s->n; k++)
+        if (!strcmp(wb_metrics[s->column[k]].column, "sm_clock_hz")) sum[k] /= (double)n;
+    write_slot(sl, sum);
+    wb_raw_line("G\t%lld\t%zu", (long long)sl->seq, n); /* the ranges (kernel nodes) it summed */
+}
+
 static int evaluate(int ranges) {
     wb_counters_session *s = &cnt.s;
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
         .counterDataImageSize = s->data_size};
     TRY(cuptiRangeProfilerGetCounterDataInfo, &gi);
-    if (gi.numTotalRanges != (size_t)ranges) {
-        for (int r = 0; r < ranges; r++)
-            wb_raw_line("N\t%lld\tCUPTI decoded %zu range(s) for the %d launch(es) of this batch: not attributable",
-                        (long long)cnt.batch_seq[r], gi.numTotalRanges, ranges);
+    if (ranges == 1 && cnt.batch[0].kind == SLOT_GRAPH) {
+        evaluate_graph(&cnt.batch[0], gi.numTotalRanges);
         return 0;
     }
-    char line[WB_METRICS_MAX * 26 + 32];
-    for (int r = 0; r < ranges; r++) {
+    int flushes = 0;
+    for (int r = 0; r < ranges; r++) flushes += cnt.batch[r].kind == SLOT_FLUSH;
+    int skip_flush = gi.numTotalRanges == (size_t)(ranges - flushes) && flushes > 0;
+    if (gi.numTotalRanges != (size_t)ranges && !skip_flush) {
+        char why[160];
+        snprintf(why, sizeof why, "CUPTI decoded %zu range(s) for the %d of this batch: not attributable",
+                 gi.numTotalRanges, ranges);
+        for (int r = 0; r < ranges; r++) not_attributable(&cnt.batch[r], why);
+        return 0;
+    }
+    for (int r = 0, idx = 0; r < ranges; r++) {
+        const slot *sl = &cnt.batch[r];
+        if (sl->kind == SLOT_FLUSH && skip_flush) continue;
+        size_t at = (size_t)idx++;
         double v[WB_METRICS_MAX];
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
-            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
-            .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = (size_t)r,
-            .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = v};
-        CUptiResult res = cuptiProfilerHostEvaluateToGpuValues(&ev);
-        if (res != CUPTI_SUCCESS) {
-            wb_raw_line("N\t%lld\tcuptiProfilerHostEvaluateToGpuValues: %s", (long long)cnt.batch_seq[r],
-                        wb_inject_cupti_str(res));
-            continue;
-        }
-        int len = snprintf(line, sizeof line, "C\t%lld", (long long)cnt.batch_seq[r]);
-        for (int k = 0; k < s->n && len < (int)sizeof line; k++)
-            len += snprintf(line + len, sizeof line - (size_t)len, "\t%.17g", v[k]);
-        wb_raw_line("%s", line);
+        if (eval_range(at, v) != 0) not_attributable(sl, "cuptiProfilerHostEvaluateToGpuValues failed");
+        else write_slot(sl, v);
     }
     return 0;
 }
 
-/* Stop, decode and write the batch; the profiler stays stopped. */
-static int end_batch_timed(void);
-static int end_batch(void) {
-    double t0 = now_s();
-    int rc = end_batch_timed();
-    cnt.batch_s += now_s() - t0;
-    return rc;
+static int pop_user(void) {
+    if (!cnt.user_open) return 0;
+    cnt.user_open = 0;
+    CUpti_RangeProfiler_PopRange_Params pp = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
+                                              .pRangeProfilerObject = cnt.s.rp};
+    TRY(cuptiRangeProfilerPopRange, &pp);
+    return 0;
 }
 
+/* Stop, decode and write the batch; the profiler stays stopped. */
 static int end_batch_timed(void) {
     if (!cnt.started) return 0;
+    if (pop_user() != 0) return -1;
     cnt.started = 0;
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                           .pRangeProfilerObject = cnt.s.rp};
@@ -149,14 +254,45 @@ static int end_batch_timed(void) {
     return rc;
 }
 
-/* The L2 flush (--cache-control all): a kernel that reads 2x the L2 through it, run in a
- * context of its own before each counted launch. A read leaves the L2 clean, where a memset (the
- * first version) left it full of dirty lines for the next kernel to write back. That was not what
- * made the counter pass count ~150 K DRAM write sectors on kernels for which ncu
- * --cache-control all counts none: the read flush gives the same counts (H200, 2026-12-01,
- * results/h200-profile/accuracy-compare-*.txt), so the writes come from CUPTI's kernel replay.
- * Its own context keeps the flush out of the Range Profiler's auto ranges, which cover every
- * kernel of the counted context. PTX, JIT-compiled once for any GPU. */
+/* A graph launch's range failed (push, stop or decode): it and later graph launches run
+ * uncounted; the kernels go on being counted on a fresh profiler object. */
+static void graph_failed(int64_t seq) {
+    wb_raw_line("N\t%lld\tgraph launch: %s", (long long)seq, cnt.why);
+    wb_raw_error("graph launch %lld: %s; graph launches are not counted from here on", (long long)seq, cnt.why);
+    cnt.graphs_off = 1, cnt.user_open = 0, cnt.in_batch = 0, cnt.started = 0, cnt.failed = 0;
+    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                             .pRangeProfilerObject = cnt.s.rp};
+    (void)cuptiRangeProfilerDisable(&dp);
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = cnt.ctx};
+    CUptiResult r = cuptiRangeProfilerEnable(&en);
+    if (r != CUPTI_SUCCESS) {
+        fail("cuptiRangeProfilerEnable", r);
+        return;
+    }
+    cnt.s.rp = en.pRangeProfilerObject;
+    cnt.object_range = CUPTI_Range_INVALID;
+}
+
+static int end_batch(void) {
+    double t0 = now_s();
+    int graph = cnt.in_batch == 1 && cnt.batch[0].kind == SLOT_GRAPH;
+    int64_t seq = graph ? cnt.batch[0].seq : -1;
+    int rc = end_batch_timed();
+    cnt.batch_s += now_s() - t0;
+    if (rc != 0 && graph) {
+        graph_failed(seq);
+        rc = cnt.failed ? -1 : 0;
+    }
+    return rc;
+}
+
+/* The L2 flush (--cache-control all): a kernel that reads 2x the L2 through it before each
+ * counted launch. A read leaves the L2 clean, where a memset (the first version) left it full of
+ * dirty lines for the next kernel to write back. With a one-pass set it runs on the launch's own
+ * stream in the program's context, ordered before the kernel by the stream itself (no
+ * synchronization, no context switch: 2026-12-04, the separate context cost ~23 ms a launch on the
+ * H200); with kernel replay it runs in a context of its own, outside the auto ranges, after
+ * synchronizing the launch's stream. PTX, JIT-compiled once for any GPU. */
 static const char flush_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
     ".visible .entry wb_l2_flush(.param .u64 buf, .param .u64 words, .param .u64 sink)\n{\n"
@@ -169,7 +305,7 @@ static const char flush_ptx[] =
     "DONE:\n  setp.ne.u32 p, acc, 2147483647;\n  @p bra END;\n  st.global.u32 [s], acc;\nEND:\n  ret;\n}\n";
 
 typedef struct flusher {
-    CUcontext ctx;
+    CUcontext ctx;     /* a context of our own (kernel replay), or NULL: the program's */
     CUfunction fn;
     CUdeviceptr buf;
     unsigned long long words;
@@ -178,7 +314,7 @@ typedef struct flusher {
 
 static flusher fl;
 
-static int flush_setup(CUdevice dev) {
+static int flush_setup(CUdevice dev, int own_context) {
     int l2 = 0, sms = 0;
     if (cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) != CUDA_SUCCESS || l2 <= 0) l2 = 64 << 20;
     if (cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS || sms <= 0) sms = 32;
@@ -186,12 +322,14 @@ static int flush_setup(CUdevice dev) {
     fl.blocks = 4u * (unsigned)sms;
     CUmodule mod;
     CUcontext prev = NULL;
-    CUresult r = cuCtxCreate(&fl.ctx, NULL, 0, dev);
+    CUresult r = CUDA_SUCCESS;
     const char *step = "cuCtxCreate";
+    if (own_context) r = cuCtxCreate(&fl.ctx, NULL, 0, dev);
     if (r == CUDA_SUCCESS) step = "cuModuleLoadData", r = cuModuleLoadData(&mod, flush_ptx);
     if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = cuModuleGetFunction(&fl.fn, mod, "wb_l2_flush");
     if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = cuMemAlloc(&fl.buf, fl.words * 4 + 4);
     if (r == CUDA_SUCCESS) step = "cuMemsetD32", r = cuMemsetD32(fl.buf, 0, fl.words + 1);
+    if (r == CUDA_SUCCESS && !own_context) step = "cuCtxSynchronize", r = cuCtxSynchronize(); /* the memset done */
     if (fl.ctx) (void)cuCtxPopCurrent(&prev); /* cuCtxCreate made it current: back to the program's */
     if (r != CUDA_SUCCESS) {
         wb_raw_error("L2 flush: %s: CUDA error %d; counting with the caches as the program left them", step, (int)r);
@@ -201,19 +339,34 @@ static int flush_setup(CUdevice dev) {
     return 0;
 }
 
-static void flush_l2(int64_t seq) {
-    if (!fl.fn) return;
+/* Launches the flush; 0 when it was launched on the stream (in-stream flush), -1 otherwise. */
+static int flush_l2(int64_t seq, CUstream stream) {
+    if (!fl.fn) return -1;
     CUdeviceptr sink = fl.buf + fl.words * 4;
     void *args[] = {&fl.buf, &fl.words, &sink};
+    CUresult r;
+    if (!fl.ctx) {
+        r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, stream, args, NULL);
+        if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
+        return r == CUDA_SUCCESS ? 0 : -1;
+    }
+    /* The program's earlier work must be done before the flush evicts its lines. */
+    if ((r = cuStreamSynchronize(stream)) != CUDA_SUCCESS) return -1;
     CUcontext prev = NULL;
-    CUresult r = cuCtxPushCurrent(fl.ctx);
+    r = cuCtxPushCurrent(fl.ctx);
     if (r == CUDA_SUCCESS) r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
     if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
     (void)cuCtxPopCurrent(&prev);
     if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
+    return -1;
 }
 
-/* Everything the first selected launch needs: the chip's metric set, the
+static const char *range_mode_name(void) {
+    static const char *names[] = {"kernel", "nvtx", "every"};
+    return names[wb_inj.ranges];
+}
+
+/* Everything the first counted launch needs: the chip's metric set, the
  * profiler object on its context, the batch's data image. */
 static int setup(CUcontext ctx) {
     wb_counters_session *s = &cnt.s;
@@ -240,19 +393,29 @@ static int setup(CUcontext ctx) {
         return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
     ca.pCounterAvailabilityImage = s->avail;
     TRY(cuptiProfilerGetCounterAvailability, &ca);
-    if (wb_cupti_host_build(s, s->chip, s->avail, WB_COUNTER_SET_ALL, WB_ERR, &e) != WB_OK) {
+    if (wb_cupti_host_build(s, s->chip, s->avail, (wb_counter_set)wb_inj.set, WB_ERR, &e) != WB_OK) {
         snprintf(cnt.why, sizeof cnt.why, "%.250s", e.msg);
         wb_raw_error("counter pass: metric set for %s: %s", s->chip, e.msg);
         return cnt.failed = 1, -1;
     }
+    if (s->passes > 1 && wb_inj.ranges != WB_RANGES_KERNEL) {
+        snprintf(cnt.why, sizeof cnt.why, "--ranges %s needs a one-pass counter set; the %s set needs %d passes on %s",
+                 range_mode_name(), wb_counter_set_name((wb_counter_set)wb_inj.set), s->passes, s->chip);
+        wb_raw_error("counter pass: %s", cnt.why);
+        return cnt.failed = 1, -1;
+    }
+    cnt.user_replay = s->passes == 1 && !wb_inj.force_kernel_replay;
     char line[WB_METRICS_MAX * 40 + 16];
     int len = snprintf(line, sizeof line, "# metrics");
     for (int k = 0; k < s->n && len < (int)sizeof line; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, "\t%s", wb_metrics[s->column[k]].column);
     wb_raw_line("%s", line);
     wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
+    wb_raw_line("# mode\tset %s\tranges %s\tevery %d\treplay %s\tflush %s", wb_counter_set_name((wb_counter_set)wb_inj.set),
+                range_mode_name(), wb_inj.every, cnt.user_replay ? "none" : "kernel",
+                !wb_inj.flush_l2 ? "none" : cnt.user_replay ? "stream" : "context");
     wb_inject_write_device((CUdevice)dev, s->chip);
-    if (wb_inj.flush_l2) flush_setup((CUdevice)dev);
+    if (wb_inj.flush_l2 && wb_inj.ranges == WB_RANGES_KERNEL) flush_setup((CUdevice)dev, !cnt.user_replay);
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
     TRY(cuptiRangeProfilerEnable, &en);
     s->rp = en.pRangeProfilerObject;
@@ -262,63 +425,180 @@ static int setup(CUcontext ctx) {
         .maxNumRangeTreeNodes = (uint32_t)wb_inj.batch};
     TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
     s->data_size = ds.counterDataSize;
-    cnt.batch_seq = calloc((size_t)wb_inj.batch, sizeof *cnt.batch_seq);
-    if (!(s->data = calloc(s->data_size ? s->data_size : 1, 1)) || !cnt.batch_seq)
+    cnt.batch = calloc((size_t)wb_inj.batch, sizeof *cnt.batch);
+    if (!(s->data = calloc(s->data_size ? s->data_size : 1, 1)) || !cnt.batch)
         return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
     return 0;
 }
 
-static void counting_enter(const wb_launch_info *l);
-
-void wb_counting_enter(const wb_launch_info *l) {
-    pthread_mutex_lock(&count_lock);
-    counting_enter(l);
-    pthread_mutex_unlock(&count_lock);
+static slot *add_slot(slot_kind kind, int64_t seq, const char *name) {
+    slot *sl = &cnt.batch[cnt.in_batch++];
+    sl->kind = kind, sl->seq = sl->last = seq, sl->launches = kind == SLOT_USER ? 0 : 1;
+    snprintf(sl->name, sizeof sl->name, "%s", name ? name : "");
+    return sl;
 }
 
-static void counting_enter(const wb_launch_info *l) {
-    if (cnt.failed) {
-        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
-        return;
+/* Room for `need` more ranges in the batch, in the range mode asked for: ends the batch
+ * when it is full or was started in the other mode, starts one when none is. */
+static int room(int need, CUpti_ProfilerRange range) {
+    if (cnt.started && (cnt.range_now != range || cnt.in_batch + need > wb_inj.batch) && end_batch() != 0) return -1;
+    if (!cnt.started && start(range) != 0) return -1;
+    return 0;
+}
+
+static int push_user(int64_t seq, const char *name) {
+    char unique[WB_NVTX_PATH + 24];
+    snprintf(unique, sizeof unique, "%s #%lld", name, (long long)user_ranges++);
+    CUpti_RangeProfiler_PushRange_Params pr = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
+                                               .pRangeProfilerObject = cnt.s.rp, .pRangeName = unique};
+    TRY(cuptiRangeProfilerPushRange, &pr);
+    cnt.user_open = 1;
+    add_slot(SLOT_USER, seq, name);
+    return 0;
+}
+
+/* The checks every counted launch passes first; 0: it may be counted. */
+static int countable(const wb_launch_info *l) {
+    CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cnt.captures > 0 || (cuStreamIsCapturing(l->stream, &cap) == CUDA_SUCCESS && cap != CU_STREAM_CAPTURE_STATUS_NONE)) {
+        wb_raw_line("N\t%lld\tlaunched inside a stream capture: recorded into a graph, not run now (counted when "
+                    "its graph is launched, where the set is one pass)", (long long)l->seq);
+        return -1;
     }
-    if (!cnt.ctx && setup(l->ctx) != 0) {
+    if (cnt.failed || (!cnt.ctx && setup(l->ctx) != 0)) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
-        return;
+        return -1;
     }
     if (l->ctx != cnt.ctx) {
         if (cnt.started) end_batch(); /* it must run unprofiled */
         wb_raw_line("N\t%lld\tanother CUDA context than the first counted one: only one context is counted",
                     (long long)l->seq);
-        return;
+        return -1;
     }
-    if (cnt.in_batch == wb_inj.batch && end_batch() != 0) {
+    return 0;
+}
+
+/* kernel mode: one auto range for this launch (after our flush, if any). */
+static void count_launch(const wb_launch_info *l) {
+    if (room(2, CUPTI_AutoRange) != 0) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
     }
     double t0 = now_s();
-    /* The program's earlier work must be done before the flush evicts its lines. */
-    if (fl.fn && cuStreamSynchronize(l->stream) == CUDA_SUCCESS) flush_l2(l->seq);
+    if (wb_inj.flush_l2 && flush_l2(l->seq, l->stream) == 0) add_slot(SLOT_FLUSH, l->seq, "");
     cnt.flush_s += now_s() - t0;
-    if (!cnt.started && start() != 0) {
-        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
-        return;
-    }
-    cnt.batch_seq[cnt.in_batch++] = l->seq;
+    add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
     entered = now_s();
 }
 
-void wb_counting_left(void) {
-    if (entered <= 0) return;
+/* A graph launch: one user range of a batch of its own where the set is one pass (pushed here,
+ * popped at the launch's API exit, decoded at the next launch or at exit). A failure leaves this
+ * and later graph launches uncounted, never the kernels: counting goes on with a fresh object. */
+static void count_graph(const wb_launch_info *l) {
+    if (!cnt.user_replay || cnt.graphs_off) {
+        if (cnt.started) end_batch(); /* it runs unprofiled */
+        wb_raw_line("N\t%lld\tgraph launch: not counted %s", (long long)l->seq,
+                    cnt.graphs_off ? "(an earlier graph launch failed to count, see the E line)"
+                                   : "with a set of several passes (kernel replay counts launches, not graphs; "
+                                     "--counters core counts a graph launch as one range)");
+        return;
+    }
+    if (cnt.started && end_batch() != 0) {
+        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
+        return;
+    }
+    if (start(CUPTI_UserRange) != 0 || push_user(l->seq, l->name) != 0) {
+        if (cnt.started) {
+            CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+                                                  .pRangeProfilerObject = cnt.s.rp};
+            (void)cuptiRangeProfilerStop(&sp);
+        }
+        graph_failed(l->seq);
+        return;
+    }
+    cnt.batch[cnt.in_batch - 1].kind = SLOT_GRAPH;
+    cnt.counted++;
+    entered = now_s();
+}
+
+void wb_counting_enter(const wb_launch_info *l) {
     pthread_mutex_lock(&count_lock);
-    cnt.launch_s += now_s() - entered;
+    if (wb_inj.ranges >= WB_RANGES_NVTX) {
+        /* nvtx and every:N: the launch runs inside the open user range, if any; every:N opens one */
+        if (wb_inj.ranges == WB_RANGES_EVERY && !cnt.user_open && countable(l) == 0 && cnt.s.passes == 1) {
+            char name[64];
+            snprintf(name, sizeof name, "launches from %lld", (long long)l->seq);
+            if (room(1, CUPTI_UserRange) != 0 || push_user(l->seq, name) != 0)
+                wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
+        }
+        if (cnt.user_open) {
+            slot *sl = &cnt.batch[cnt.in_batch - 1];
+            sl->last = l->seq, sl->launches++;
+        }
+    } else if (countable(l) == 0) {
+        if (l->api == WB_API_GRAPH) count_graph(l);
+        else count_launch(l);
+    }
     pthread_mutex_unlock(&count_lock);
+}
+
+void wb_counting_left(int api) {
+    pthread_mutex_lock(&count_lock);
+    if (entered > 0) cnt.launch_s += now_s() - entered;
     entered = 0;
+    if (api == WB_API_GRAPH && wb_inj.ranges == WB_RANGES_KERNEL && cnt.user_open && cnt.in_batch == 1 &&
+        cnt.batch[0].kind == SLOT_GRAPH)
+        pop_user(); /* the graph's range closes; its batch ends at the next launch or at exit */
+    if (cnt.user_open && wb_inj.ranges == WB_RANGES_EVERY && cnt.batch[cnt.in_batch - 1].launches >= wb_inj.every)
+        pop_user();
+    pthread_mutex_unlock(&count_lock);
 }
 
 void wb_counting_unselected(void) {
     pthread_mutex_lock(&count_lock);
-    if (!cnt.failed && cnt.started) end_batch();
+    if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch();
+    pthread_mutex_unlock(&count_lock);
+}
+
+/* A stream capture begins (API enter) or ends (API exit): nothing of ours may run inside it. */
+void wb_counting_capture(int begins) {
+    pthread_mutex_lock(&count_lock);
+    if (begins) {
+        if (!cnt.failed && cnt.started) end_batch();
+        cnt.captures++;
+    } else if (cnt.captures > 0) {
+        cnt.captures--;
+    }
+    pthread_mutex_unlock(&count_lock);
+}
+
+/* nvtx mode: the launching thread's outermost range opens (name) or closes (NULL). */
+void wb_counting_nvtx(const char *outermost) {
+    if (wb_inj.pass != WB_PASS_COUNTERS || wb_inj.ranges != WB_RANGES_NVTX) return;
+    pthread_mutex_lock(&count_lock);
+    if (!cnt.failed && cnt.ctx && cnt.captures == 0) {
+        if (outermost && !cnt.user_open) {
+            CUcontext cur = NULL;
+            if (cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == cnt.ctx) {
+                int64_t next;
+                pthread_mutex_lock(&wb_inj.lock);
+                next = wb_inj.seq;
+                pthread_mutex_unlock(&wb_inj.lock);
+                if (room(1, CUPTI_UserRange) == 0) push_user(next, outermost);
+            }
+        } else if (!outermost && cnt.user_open) {
+            pop_user();
+        }
+    }
+    pthread_mutex_unlock(&count_lock);
+}
+
+/* nvtx mode: the profiler needs the context before the first range opens. */
+void wb_counting_first_launch(const wb_launch_info *l) {
+    if (wb_inj.ranges < WB_RANGES_NVTX) return;
+    pthread_mutex_lock(&count_lock);
+    if (!cnt.ctx && !cnt.failed && cnt.captures == 0) setup(l->ctx);
     pthread_mutex_unlock(&count_lock);
 }
 

@@ -8,7 +8,11 @@
  *      nvtx_path is the launching thread's NVTX range stack, nvtx.c)
  *   K  corr start_ns end_ns device stream registers smem_static smem_dynamic gx gy gz bx by bz graph_node name
  *      (timing pass: a CUPTI Activity kernel record)
- *   C  seq v1 v2 ...   (counter pass: the metrics of "# metrics" for launch seq)
+ *   C  seq v1 v2 ...   (counter pass: the metrics of "# metrics" for launch seq, or graph launch seq)
+ *   U  first_seq last_seq launches name v1 v2 ...   (counter pass, user ranges: one NVTX range or
+ *      N launches; first/last: the launches it spans, name: the range's)
+ *   F  seq v1 v2 ...   (counter pass: our L2 flush before launch seq, where CUPTI made a range of it)
+ *   G  seq ranges      (counter pass: graph launch seq's C line sums this many ranges, its nodes)
  *   N  seq reason      (counter pass: a selected launch left uncounted, and why)
  *   E  message         (something failed; the pass went on without it) */
 #include "harness/profile/inject/inject.h"
@@ -21,6 +25,7 @@
 
 
 #include "harness/base/profile.h"
+#include "harness/gpu/counters.h"
 
 wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -72,7 +77,7 @@ void wb_inject_write_device(CUdevice dev, const char *chip) {
 }
 
 /* Nesting of launch APIs on this thread: only the outermost one is a launch. */
-static __thread int api_depth;
+static __thread int api_depth, api_now;
 
 /* The launch shape, dynamic shared memory and stream of a launch API's
  * parameters: cuLaunchKernel's, cuLaunchCooperativeKernel's and
@@ -81,6 +86,21 @@ static __thread int api_depth;
     ((l)->grid[0] = (p)->gridDimX, (l)->grid[1] = (p)->gridDimY, (l)->grid[2] = (p)->gridDimZ,            \
      (l)->block[0] = (p)->blockDimX, (l)->block[1] = (p)->blockDimY, (l)->block[2] = (p)->blockDimZ,      \
      (l)->smem_dynamic = (p)->sharedMemBytes, (l)->stream = (p)->hStream)
+
+/* A graph launch's name: "(graph #k)", k numbering the executable graphs in the order of their
+ * first launch, the same in both passes of a deterministic program (the handles differ). */
+static const char *graph_name(CUgraphExec exec) {
+    static CUgraphExec seen[256];
+    static char names[256][24];
+    static int n;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int k = 0;
+    while (k < n && seen[k] != exec) k++;
+    if (k == n && n < 256) seen[n] = exec, snprintf(names[n], sizeof names[n], "(graph #%d)", n), n++;
+    pthread_mutex_unlock(&lock);
+    return k < 256 ? names[k] : "(graph)";
+}
 
 /* Fills l from a launch API's parameters. */
 static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_launch_info *l) {
@@ -114,7 +134,7 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
     default: { /* cuGraphLaunch */
         const cuGraphLaunch_params *p = cb->functionParams;
         l->api = WB_API_GRAPH;
-        l->name = "";
+        l->name = graph_name(p->hGraph);
         l->stream = p->hStream;
         break;
     }
@@ -124,40 +144,79 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
 static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     wb_launch_info l;
     if (cb->callbackSite == CUPTI_API_EXIT) {
-        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left();
+        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left(api_now);
         return;
     }
     if (api_depth++ > 0) return;
     launch_info(cbid, cb, &l);
+    api_now = l.api;
     pthread_mutex_lock(&wb_inj.lock);
     l.seq = wb_inj.seq++;
     pthread_mutex_unlock(&wb_inj.lock);
     CUdevice dev;
     if (l.seq == 0 && wb_inj.pass == WB_PASS_TIMING && cuCtxGetDevice(&dev) == CUDA_SUCCESS)
         wb_inject_write_device(dev, ""); /* the counter pass writes it with the chip's name */
-    int selected = 0;
-    if (wb_inj.pass == WB_PASS_COUNTERS) {
+    int selected = 0, per_range = wb_inj.ranges >= WB_RANGES_NVTX;
+    if (wb_inj.pass == WB_PASS_COUNTERS && !per_range) {
         pthread_mutex_lock(&wb_inj.lock);
-        selected = l.api != WB_API_GRAPH && wb_select_take(&wb_inj.select, l.name, l.nvtx);
+        /* A graph launch has no kernel name: counted when nothing narrows the selection. */
+        selected = l.api == WB_API_GRAPH ? wb_select_everything(&wb_inj.select)
+                                         : wb_select_take(&wb_inj.select, l.name, l.nvtx);
         pthread_mutex_unlock(&wb_inj.lock);
     }
     wb_raw_line("L\t%lld\t%u\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s", (long long)l.seq, l.correlation, l.api,
                 selected, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.smem_dynamic, l.nvtx,
                 l.name);
     if (wb_inj.pass != WB_PASS_COUNTERS) return;
+    if (per_range) { /* every launch runs inside the program's (or every N launches') range */
+        wb_counting_first_launch(&l);
+        wb_counting_enter(&l);
+        return;
+    }
     if (selected) {
         wb_counting_enter(&l);
         return;
     }
     wb_counting_unselected(); /* it runs unprofiled: no range may open for it */
     if (l.api == WB_API_GRAPH)
-        wb_raw_line("N\t%lld\tgraph launch: its kernel nodes run uncounted (kernel replay counts launches only)",
-                    (long long)l.seq);
+        wb_raw_line("N\t%lld\tgraph launch: not selected (a kernel-name, NVTX or launch-count selection leaves "
+                    "graph launches out)", (long long)l.seq);
+}
+
+static const CUpti_CallbackId capture_begin_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,         CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,      CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,  CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+};
+static const CUpti_CallbackId capture_end_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+};
+
+static int among(CUpti_CallbackId cbid, const CUpti_CallbackId *ids, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == cbid) return 1;
+    return 0;
+}
+
+/* Stream captures (counter pass): the profiler stops before one begins and counts nothing
+ * until it ends, whatever its mode (a synchronization inside a global-mode capture, in any
+ * thread, invalidates it: the PyTorch program of issue 48 died so). */
+static void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+    int begin = among(cbid, capture_begin_cbids, sizeof capture_begin_cbids / sizeof *capture_begin_cbids);
+    const CUresult *ret = cb->functionReturnValue;
+    if (begin && cb->callbackSite == CUPTI_API_ENTER) wb_counting_capture(1);
+    else if (begin && ret && *ret != CUDA_SUCCESS) wb_counting_capture(0); /* it never began */
+    else if (!begin && cb->callbackSite == CUPTI_API_EXIT) wb_counting_capture(0);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     (void)user;
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) on_launch(cbid, data);
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    if (among(cbid, capture_begin_cbids, sizeof capture_begin_cbids / sizeof *capture_begin_cbids) ||
+        among(cbid, capture_end_cbids, sizeof capture_end_cbids / sizeof *capture_end_cbids))
+        on_capture(cbid, data);
+    else
+        on_launch(cbid, data);
 }
 
 static const CUpti_CallbackId launch_cbids[] = {
@@ -236,6 +295,26 @@ static int open_raw(void) {
     return 0;
 }
 
+/* The counter pass's set and range mode, as wallbench profile's --counters and --ranges wrote
+ * them (WB_PROFILE_SET: core, roofline, all; WB_PROFILE_RANGES: kernel, launch, nvtx, every:N). */
+static int counter_mode_from_env(void) {
+    const char *set = getenv("WB_PROFILE_SET"), *ranges = getenv("WB_PROFILE_RANGES"), *replay = getenv("WB_PROFILE_REPLAY");
+    wb_counter_set cs = WB_COUNTER_SET_CORE;
+    wb_err e;
+    if (set && *set && wb_counter_set_parse(set, &cs, &e) != WB_OK) {
+        wb_raw_error("WB_PROFILE_SET: %s; not counting", e.msg);
+        return -1;
+    }
+    wb_inj.set = (int)cs;
+    wb_inj.ranges = WB_RANGES_KERNEL;
+    if (ranges && *ranges && wb_ranges_parse(ranges, &wb_inj.ranges, &wb_inj.every) != 0) {
+        wb_raw_error("WB_PROFILE_RANGES=%s: kernel, nvtx or every:N; not counting", ranges);
+        return -1;
+    }
+    wb_inj.force_kernel_replay = replay && !strcmp(replay, "kernel");
+    return 0;
+}
+
 /* Called by CUDA at cuInit when CUDA_INJECTION64_PATH names this library. */
 __attribute__((visibility("default"))) int InitializeInjection(void) {
     static int done;
@@ -251,6 +330,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     wb_inj.batch = b && atoi(b) > 0 ? atoi(b) : 256;
     const char *cache = getenv("WB_PROFILE_CACHE");
     wb_inj.flush_l2 = !cache || strcmp(cache, "none") != 0;
+    if (counter_mode_from_env() != 0) return 1;
     wb_err e;
     if (wb_select_from_env(&wb_inj.select, &e) != WB_OK) wb_raw_error("launch selection: %s", e.msg);
     CUptiResult r = cuptiSubscribe(&wb_inj.sub, on_callback, NULL);
@@ -262,6 +342,16 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
         if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i])) != CUPTI_SUCCESS)
             wb_raw_error("cuptiEnableCallback(launch %u): %s", (unsigned)launch_cbids[i], wb_inject_cupti_str(r));
+    if (wb_inj.pass == WB_PASS_COUNTERS) {
+        const CUpti_CallbackId *lists[] = {capture_begin_cbids, capture_end_cbids};
+        size_t sizes[] = {sizeof capture_begin_cbids / sizeof *capture_begin_cbids,
+                          sizeof capture_end_cbids / sizeof *capture_end_cbids};
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < sizes[k]; i++)
+                if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, lists[k][i])) != CUPTI_SUCCESS)
+                    wb_raw_error("cuptiEnableCallback(capture %u): %s; a program that captures graphs may fail",
+                                 (unsigned)lists[k][i], wb_inject_cupti_str(r));
+    }
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_start();
     atexit(at_exit);
     catch_fatal();

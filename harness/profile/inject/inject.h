@@ -3,9 +3,11 @@
  * InitializeInjection at cuInit). It runs one pass, named by WB_PROFILE_PASS:
  *   timing    every launch callback writes an L line, CUPTI Activity kernel
  *             records (start, end, registers, shared memory, stream) K lines;
- *   counters  the Range Profiler with auto range and kernel replay counts the
- *             selected launches (select.h) with the suite's metric list, a
- *             batch at a time, and writes C lines after each batch's decode.
+ *   counters  the Range Profiler counts the selected launches (select.h), one
+ *             range a launch, or the program's NVTX ranges or every N launches
+ *             (WB_PROFILE_RANGES), with the counter set WB_PROFILE_SET (core:
+ *             one pass, no replay), a batch at a time (counting.c), and writes
+ *             C and U lines after each batch's decode.
  * Lines go to WB_PROFILE_RAW.<pid>.tsv (raw.c documents them); the driver
  * (harness/profile/) reads them. Nothing here may crash or stop the program:
  * a failure becomes an E line, and the pass carries on without what failed. */
@@ -36,6 +38,10 @@ typedef struct wb_inject {
     wb_select select;        /* counter pass: which launches to count */
     int flush_l2;            /* counter pass: --cache-control all */
     int batch;               /* launches per Range Profiler batch (decode, then write) */
+    int set;                 /* counter pass: wb_counter_set (WB_PROFILE_SET) */
+    wb_ranges ranges;        /* counter pass: WB_PROFILE_RANGES */
+    int every;               /* launches per range with WB_RANGES_EVERY */
+    int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
 } wb_inject;
 
 extern wb_inject wb_inj;
@@ -80,8 +86,15 @@ void wb_timing_finish(void);
  * any other launch (stops the profiler so that it runs unprofiled), at exit. */
 void wb_counting_enter(const wb_launch_info *l);
 void wb_counting_unselected(void);
-/* At the API exit of a counted launch: its wall time (CUPTI's replays happen inside the call). */
-void wb_counting_left(void);
+/* At the API exit of a counted launch (api: wb_prof_api): its wall time (CUPTI's replays happen
+ * inside the call); closes a launch's or a graph's user range. */
+void wb_counting_left(int api);
+/* A stream capture begins (1, API enter) or has ended (0, API exit, or a failed begin). */
+void wb_counting_capture(int begins);
+/* nvtx ranges: the calling thread's outermost NVTX range opens (its name) or closes (NULL). */
+void wb_counting_nvtx(const char *outermost);
+/* nvtx and every:N ranges: every launch, first (sets the profiler up on its context). */
+void wb_counting_first_launch(const wb_launch_info *l);
 void wb_counting_finish(void);
 
 #endif

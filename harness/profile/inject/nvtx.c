@@ -32,6 +32,7 @@ static void push(const char *msg) {
         if (*p == '/' || *p == '\t' || *p == '\n') *p = '_'; /* '/' separates the levels of the path */
     snprintf(path + len, sizeof path - (size_t)len, "%s%s", len ? "/" : "", name);
     len_at[++depth] = (int)strlen(path);
+    if (depth == 1) wb_counting_nvtx(path); /* --ranges nvtx: the outermost range opens */
 }
 
 static void pop(void) {
@@ -41,6 +42,7 @@ static void pop(void) {
     }
     if (depth == 0) return; /* a pop without its push */
     path[len_at[--depth]] = '\0';
+    if (depth == 0) wb_counting_nvtx(NULL);
 }
 
 static const char *message(const nvtxEventAttributes_t *a) {

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# measure_modes.sh - the cost of each mode of `wallbench profile` on one program,
+# against the plain program and Nsight Compute, in one GPU session (issue 48's
+# overhead table). Run from the repository root on the GPU machine:
+#
+#   WB=build/h200/wallbench bash examples/profile-graph/measure_modes.sh OUTDIR STEPS -- CMD [ARGS...]
+#
+# STEPS: a comma-separated list of step names (below), run in that order. Each
+# step is timed as a process (date +%s.%N), its exit code and the program's
+# output line that starts with "checksum" (if any) kept in OUTDIR/steps.tsv;
+# its log in OUTDIR/<step>.log, its profile file in OUTDIR/<step>.h5. A
+# failing step does not stop the rest. No step runs past TOTAL_S (default 540 s).
+#   plain, plain2       the program alone (the first also fills CuPy's kernel cache)
+#   timing              --pass timing
+#   core                --pass counters (the default set and ranges: core, kernel)
+#   core-kreplay        the same with kernel replay and the flush in a context of its own
+#                       (WB_PROFILE_REPLAY=kernel: what the pass cost before the one-pass path)
+#   core-none           --cache-control none
+#   launch, nvtx, every50   --ranges launch / nvtx / every:50
+#   roofline, all       --counters roofline / all
+#   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
+#   both                both passes (the default command)
+#   ncu4, ncu7, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
+#                       4 metrics of the issue, the core set's 7, the full set (--list-metrics)
+# Environment: WB (required), NCU, WB_OPTS (options of every profile, default --no-ceilings),
+# ALL_K (the -k of all-k, default regex:gemm|softmax), TOTAL_S, NCU_EXTRA (more ncu options).
+set -u
+OUT=${1:?usage: WB=... measure_modes.sh OUTDIR STEPS -- CMD [ARGS]}
+STEPS=${2:?usage: WB=... measure_modes.sh OUTDIR STEPS -- CMD [ARGS]}
+shift 2
+[ "${1:-}" = "--" ] && shift
+[ $# -ge 1 ] || { echo "measure_modes.sh: no program after --" >&2; exit 2; }
+WB=${WB:?set WB to the wallbench binary}
+NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+WB_OPTS=${WB_OPTS:---no-ceilings}
+ALL_K=${ALL_K:-regex:gemm|softmax}
+TOTAL_S=${TOTAL_S:-540}
+NCU_EXTRA=${NCU_EXTRA:-}
+mkdir -p "$OUT" || exit 2
+OUT=$(cd "$OUT" && pwd)
+T0=$(date +%s.%N)
+printf 'step\trc\twall_s\tchecksum\n' > "$OUT/steps.tsv"
+# shellcheck disable=SC2206
+WBO=($WB_OPTS)
+# shellcheck disable=SC2206
+NCUX=($NCU_EXTRA)
+ncu_metrics() {
+    case $1 in
+    4) echo smsp__inst_executed.sum,dram__sectors_read.sum,dram__sectors_write.sum,gpu__time_duration.sum ;;
+    7) echo smsp__inst_executed.sum,smsp__inst_issued.sum,dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors.sum,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum ;;
+    35) "$WB" profile --counters all --list-metrics ;;
+    esac
+}
+step() {
+    local name=$1
+    shift
+    local left
+    left=$(awk -v t="$TOTAL_S" -v s="$T0" -v n="$(date +%s.%N)" 'BEGIN { printf "%d", t - (n - s) }')
+    if [ "$left" -lt 5 ]; then
+        printf '%s\tdeadline\t0\t-\n' "$name" >> "$OUT/steps.tsv"
+        return
+    fi
+    echo "== $name: $*"
+    local t1 t2 rc sum
+    t1=$(date +%s.%N)
+    timeout --kill-after=10 "$left" "$@" > "$OUT/$name.log" 2>&1
+    rc=$?
+    t2=$(date +%s.%N)
+    sum=$(grep -m1 '^checksum' "$OUT/$name.log" | tr '\t' ' ')
+    printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$(awk -v a="$t2" -v b="$t1" 'BEGIN { printf "%.3f", a - b }')" \
+        "${sum:--}" >> "$OUT/steps.tsv"
+    tail -n 3 "$OUT/$name.log"
+}
+prof() { # prof NAME [profile options]: one wallbench profile of the program
+    local name=$1
+    shift
+    step "$name" "$WB" profile "${WBO[@]}" --keep-raw "$OUT/raw-$name" -o "$OUT/$name.h5" "$@" -- "${PROG[@]}"
+}
+PROG=("$@")
+IFS=, read -r -a LIST <<< "$STEPS"
+for s in "${LIST[@]}"; do
+    case $s in
+    plain | plain2) step "$s" "${PROG[@]}" ;;
+    timing) prof timing --pass timing ;;
+    core) prof core --pass counters ;;
+    core-kreplay) WB_PROFILE_REPLAY=kernel prof core-kreplay --pass counters ;;
+    core-none) prof core-none --pass counters --cache-control none ;;
+    launch) prof launch --pass counters --ranges launch ;;
+    nvtx) prof nvtx --pass counters --ranges nvtx ;;
+    every50) prof every50 --pass counters --ranges every:50 ;;
+    roofline) prof roofline --pass counters --counters roofline ;;
+    all) prof all --pass counters --counters all ;;
+    all-k) prof all-k --pass counters --counters all -k "$ALL_K" ;;
+    both) prof both ;;
+    ncu4 | ncu7 | ncu35)
+        step "$s" "$NCU" --metrics "$(ncu_metrics "${s#ncu}")" --cache-control all --clock-control none \
+            "${NCUX[@]}" --csv --log-file "$OUT/$s.csv" "${PROG[@]}" ;;
+    *) echo "measure_modes.sh: unknown step $s" >&2 ;;
+    esac
+done
+column -t -s $'\t' "$OUT/steps.tsv"
