@@ -21,6 +21,12 @@ expect 2 "put the program after --" profile ls
 expect 2 "unknown option --nosuch" profile --nosuch 1 -- ls
 expect 2 "--cache-control some: all or none" profile --cache-control some -- ls
 expect 2 "--pass x: both, timing or counters" profile --pass x -- ls
+expect 2 "unknown counter set 'most'" profile --counters most -- ls
+expect 2 "--ranges launch: kernel, nvtx or every:N" profile --ranges launch -- ls
+expect 2 "--ranges every:0: kernel, nvtx or every:N" profile --ranges every:0 -- ls
+expect 2 "needs --counters core" profile --ranges nvtx --counters all -- ls
+expect 0 "--counters core|roofline|all" profile --help
+expect 0 "--ranges kernel|nvtx|every:N" profile --help
 expect 2 "--launch-count -3: not a count" profile --launch-count -3 -- ls
 expect 2 "not a regular expression" profile --kernel-name 'regex:([' -- ls
 expect 2 "--ceilings-from and --no-ceilings" profile --no-ceilings --ceilings-from x.h5 -- ls
