@@ -4,8 +4,7 @@
  * passes matched (match.h): equal sequences launch by launch, reordered and
  * diverging sequences per kernel, the launch selection applied to the timing
  * pass as the injected program applies it, graph nodes timed and uncounted,
- * a counted graph launch as one row holding its nodes' time, the counter
- * pass's user ranges (U), flushes (F) and mode lines read, launches left
+ * the counter pass's user ranges (U), flushes (F) and mode lines read, launches left
  * uncounted inside a stream capture, --ranges parsed, a crash's cut last line
  * kept, a malformed line refused. */
 #include <math.h>
@@ -213,52 +212,6 @@ static void test_graph_and_crash(void) {
     wb_raw_free(&c);
 }
 
-/* A graph launch the counter pass counted (one range, a C line for its seq, a G line): one row,
- * api graph, named as the injection named the graph, its time the sum of its two nodes' times,
- * and no separate node rows; the launches around it still match launch by launch. */
-static void test_counted_graph(void) {
-    char path[256];
-    snprintf(path, sizeof path, "%s/timing.11.tsv", dir);
-    write_timing(path, "AGB", "Q1", 11);
-    snprintf(path, sizeof path, "%s/counters.79.tsv", dir);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "# wallbench-raw 1 pass=counters pid=79 ppid=1\n# metrics\tinst\tdram_sectors_read\tkernel_time_ms\n");
-    fprintf(f, "# passes 1\tbatch 256\tcache all\n# mode\tset core\tranges kernel\tevery 0\treplay none\tflush stream\n");
-    fprintf(f, "L\t0\t600\t0\t1\t10\t1\t1\t256\t1\t1\t0\tQ1\t%s\n", kname('A'));
-    fprintf(f, "L\t1\t601\t3\t1\t0\t0\t0\t0\t0\t0\t0\tQ1\t(graph #0)\n");
-    fprintf(f, "L\t2\t602\t0\t1\t11\t1\t1\t256\t1\t1\t0\tQ1\t%s\n", kname('B'));
-    fprintf(f, "F\t0\t1\t2\t3\nC\t0\t1000\t10\t2000\nC\t1\t7777\t20\t3000\nG\t1\t2\nC\t2\t2002\t30\t2002\n# end\n");
-    fclose(f);
-    wb_raw t, c;
-    CHECK(read_raw("timing.11.tsv", &t) == WB_OK);
-    CHECK(read_raw("counters.79.tsv", &c) == WB_OK);
-    CHECK(!strcmp(c.mode, "set core ranges kernel every 0 replay none flush stream"));
-    CHECK(c.launches[1].graph_ranges == 2 && isnan(c.launches[1].flush_writes));
-    wb_select sel;
-    wb_err e;
-    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
-    wb_profile p;
-    memset(&p, 0, sizeof p);
-    wb_match_stats st;
-    CHECK(wb_match_passes(&t, 1, &c, 1, &sel, &p, &st, &e) == WB_OK);
-    CHECK(st.graph_nodes == 0 && st.graph_launches_counted == 1 && st.graph_nodes_in_counted == 2);
-    CHECK(p.nlaunches == 3 && !st.by_kernel && st.counted == 3);
-    int graph = -1;
-    for (int i = 0; i < p.nlaunches; i++)
-        if (p.launches[i].api == WB_API_GRAPH) graph = i;
-    CHECK(graph >= 0);
-    if (graph >= 0) {
-        const wb_prof_launch *g = &p.launches[graph];
-        CHECK(g->seq == 1 && inst_of(g) == 7777);
-        CHECK(fabs(g->time_ms - 1e-6 * (50 + 30)) < 1e-12); /* the nodes' 50 and 30 ns, summed */
-        CHECK(g->start_ns == 2000 && g->end_ns == 2090);
-        CHECK(!strcmp(p.kernels[g->kernel].name, "(graph #0)"));
-    }
-    free_profile(&p);
-    wb_select_free(&sel);
-    wb_raw_free(&t), wb_raw_free(&c);
-}
-
 /* User ranges (U lines) and launches left uncounted inside a capture (N lines) are read as the
  * injection writes them; a U line whose value count differs from "# metrics" is refused. */
 static void test_user_ranges(void) {
@@ -269,7 +222,8 @@ static void test_user_ranges(void) {
     fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\ttimed\t%s\n", kname('A'));
     fprintf(f, "L\t1\t2\t0\t0\t10\t1\t1\t256\t1\t1\t0\ttimed\t%s\n", kname('A'));
     fprintf(f, "N\t1\tlaunched inside a stream capture: recorded into a graph, not run now\n");
-    fprintf(f, "U\t0\t1\t2\ttimed\t500\t6\t1500000\n# end\n");
+    fprintf(f, "U\t0\t1\t2\ttimed\t500\t6\t1500000\n# metrics\tinst\tdram_sectors_write\tkernel_time_ms\n");
+    fprintf(f, "F\t0\t9\t4096\t1000\n# end\n");
     fclose(f);
     wb_raw c;
     CHECK(read_raw("counters.80.tsv", &c) == WB_OK);
@@ -280,6 +234,7 @@ static void test_user_ranges(void) {
         CHECK(u->v[wb_metric_index("inst")] == 500 && fabs(u->v[wb_metric_index("kernel_time_ms")] - 1.5) < 1e-12);
     }
     CHECK(c.launches[1].not_counted_why >= 0 && strstr(wb_raw_str(&c, c.launches[1].not_counted_why), "capture"));
+    CHECK(c.launches[0].flush_writes == 4096 && isnan(c.launches[1].flush_writes)); /* F: the flush before launch 0 */
     wb_raw_free(&c);
     f = fopen(path, "w");
     fprintf(f, "# wallbench-raw 1 pass=counters pid=80 ppid=1\n# metrics\tinst\tdram_sectors_read\nU\t0\t1\t2\tx\t5\n# end\n");
@@ -321,7 +276,6 @@ int main(void) {
     test_diverging();
     test_selection();
     test_graph_and_crash();
-    test_counted_graph();
     test_user_ranges();
     test_short_names();
     char cmd[300];

@@ -195,46 +195,6 @@ static int place(rows *w, wb_prof_launch *l, const char *name, const char *nvtx)
     return 0;
 }
 
-/* Counted graph launches (one range each, the counter pass's C line): a row per launch, named
- * as the injection named the graph, its time the sum of its kernel nodes' times in the timing
- * pass (the k-th graph launch of each pass paired), whose records it takes (launch = -2). */
-static int counted_graphs(rows *w, wb_raw *t, wb_raw *c, wb_match_stats *st) {
-    if (!c) return 0;
-    int kt = 0;
-    for (int j = 0; j < c->nlaunches; j++) {
-        const wb_raw_launch *y = &c->launches[j];
-        if (y->api != WB_API_GRAPH) continue;
-        const wb_raw_launch *x = NULL; /* its partner: the same-numbered graph launch of the timing pass */
-        for (int seen = 0; t && kt < t->nlaunches; kt++)
-            if (t->launches[kt].api == WB_API_GRAPH && seen++ == 0) {
-                x = &t->launches[kt++];
-                break;
-            }
-        if (!y->counted) continue;
-        wb_prof_launch *l = new_launch(w, c->pid);
-        if (!l) return -1;
-        l->seq = y->seq, l->api = WB_API_GRAPH;
-        fill_counters(l, y);
-        st->counted++, st->graph_launches_counted++;
-        double ms = 0;
-        int nodes = 0;
-        for (int k = 0; x && k < t->nkernels; k++) {
-            wb_raw_kernel *g = &t->kernels[k];
-            if (g->launch != -1 || g->corr != x->corr) continue;
-            g->launch = -2;
-            ms += 1e-6 * (double)(g->end_ns - g->start_ns), nodes++;
-            if (l->start_ns < 0 || g->start_ns < l->start_ns) l->start_ns = g->start_ns;
-            if (g->end_ns > l->end_ns) l->end_ns = g->end_ns;
-            l->device = g->device, l->stream = g->stream;
-        }
-        l->time_ms = nodes ? ms : x ? NAN : l->c.v[wb_metric_index("kernel_time_ms")];
-        if (nodes) st->timed++, st->both++;
-        st->graph_nodes_in_counted += nodes;
-        if (place(w, l, wb_raw_str(c, y->name), wb_raw_str(c, y->nvtx)) != 0) return -1;
-    }
-    return 0;
-}
-
 static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats *st, wb_err *e) {
     side ts = {t, NULL, 0, NULL}, cs = {c, NULL, 0, NULL};
     int nt = t ? t->nlaunches : 0, nc = c ? c->nlaunches : 0;
@@ -295,14 +255,12 @@ static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats
         else l->time_ms = l->c.v[wb_metric_index("kernel_time_ms")]; /* counters only: the replayed duration */
         if (place(w, l, wb_raw_str(c, y->name), wb_raw_str(c, y->nvtx)) != 0) rc = wb_fail(e, "out of host memory");
     }
-    if (rc == WB_OK && counted_graphs(w, t, c, st) != 0) rc = wb_fail(e, "out of host memory");
-    /* Graph nodes: activity records joined to no launch line, each under its graph launch (a few),
-     * except those of a counted graph launch (its row holds them). */
+    /* Graph nodes: activity records joined to no launch line, each under its graph launch (a few). */
     int ngraph = 0;
     for (int i = 0; t && i < nt; i++) ngraph += t->launches[i].api == WB_API_GRAPH;
     for (int k = 0; t && k < t->nkernels && rc == WB_OK; k++) {
         const wb_raw_kernel *g = &t->kernels[k];
-        if (g->launch >= 0 || g->launch == -2) continue;
+        if (g->launch >= 0) continue;
         wb_prof_launch *l = new_launch(w, t->pid);
         if (!l) { rc = wb_fail(e, "out of host memory"); break; }
         l->api = WB_API_GRAPH;

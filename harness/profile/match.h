@@ -20,8 +20,6 @@ typedef struct wb_match_stats {
     int64_t timed, counted, both;  /* launches with a time, with counters, with both */
     int64_t unmatched_timing, unmatched_counters;
     int64_t graph_nodes;           /* kernels of graph launches: timed, not counted */
-    int64_t graph_launches_counted; /* graph launches counted as one range (their nodes' times summed) */
-    int64_t graph_nodes_in_counted; /* the kernel nodes those rows hold */
     int64_t not_counted;           /* selected in the counter pass but left uncounted (N lines or cut short) */
     int by_kernel;                 /* 1: some process fell back to per-kernel matching */
     char note[512];                /* what the matching did, for the file and the console */

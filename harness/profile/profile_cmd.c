@@ -232,8 +232,6 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_counted", (double)st->counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_not_counted", (double)st->not_counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_nodes_not_counted", (double)st->graph_nodes, e);
-    if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_launches_counted", (double)st->graph_launches_counted, e);
-    if (rc == WB_OK) rc = wb_profile_attr_num(p, "graph_nodes_in_counted_launches", (double)st->graph_nodes_in_counted, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "processes", st->processes, e);
     const wb_raw *dev_src = nc ? craw : NULL; /* the GPU: the counter pass's line, else the timing pass's */
     for (int i = 0; !dev_src && i < nt; i++)

@@ -197,8 +197,7 @@ static int user_range_line(wb_raw *r, intern *t, char *line) {
     return 0;
 }
 
-/* F seq v...: our flush before launch seq (its DRAM writes are the previous kernel's dirty
- * lines written back); G seq n: graph launch seq's counts sum n ranges. */
+/* F seq v...: our flush before launch seq (its DRAM writes: the dirty lines it found). */
 static int flush_line(wb_raw *r, char *line) {
     char *f[WB_METRICS_MAX + 2];
     if (split(line, f, WB_METRICS_MAX + 2) != r->nmetrics + 2) return -1;
@@ -206,15 +205,6 @@ static int flush_line(wb_raw *r, char *line) {
     double v[WB_METRICS_MAX];
     if (!l || values(r, f + 2, v) != 0) return -1;
     l->flush_writes = v[wb_metric_index("dram_sectors_write")];
-    return 0;
-}
-
-static int graph_line(wb_raw *r, char *line) {
-    char *f[3];
-    if (split(line, f, 3) != 3) return -1;
-    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
-    if (!l) return -1;
-    l->graph_ranges = atoi(f[2]);
     return 0;
 }
 
@@ -288,7 +278,6 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
         case 'N': rc = uncounted_line(r, &t, line); break;
         case 'U': rc = user_range_line(r, &t, line); break;
         case 'F': rc = flush_line(r, line); break;
-        case 'G': rc = graph_line(r, line); break;
         case 'E': rc = error_line(r, len > 2 ? line + 2 : ""); break;
         default: rc = -1;
         }

@@ -21,7 +21,6 @@ typedef struct wb_raw_launch {
     double v[WB_METRICS_MAX];
     int counted, not_counted_why;
     double flush_writes;      /* counter pass, F line: DRAM sectors our flush before it wrote back; NaN */
-    int graph_ranges;         /* counter pass, G line: ranges (kernel nodes) a graph launch's C line sums */
 } wb_raw_launch;
 
 typedef struct wb_raw_kernel {  /* a K line */

@@ -11,18 +11,19 @@
  *   nvtx       one user range per outermost NVTX range of the launching thread:
  *              kernels run as the program runs them, nothing is synchronized.
  *   every:N    one user range per N launches, likewise.
- * User ranges need a one-pass set. A graph launch (cuGraphLaunch) is counted as
- * one range of its own (as ncu's --graph-profiling graph) where the set is one
- * pass: a batch of its own in auto range, the ranges CUPTI makes of its kernel
- * nodes summed; with several passes it runs uncounted (kernel replay counts
- * launches). (User ranges pushed inside a cuGraphLaunch callback fail with
- * CUPTI_ERROR_INVALID_PARAMETER once the object ran in auto range, and one per
- * launch crashed the program: H200, CUDA 13.0, 2026-12-04.)
+ * User ranges need a one-pass set. A graph launch (cuGraphLaunch) runs uncounted
+ * in kernel mode, with an N line saying so; in nvtx and every:N it counts in
+ * the range around it. Each way of counting it alone failed on the H200 (CUDA
+ * 13.0, driver 580, 2026-12-04): an auto range around it failed at Stop
+ * (CUPTI_ERROR_UNKNOWN) and lost the launches after it; a user range pushed in
+ * its launch callback failed (CUPTI_ERROR_INVALID_PARAMETER) on an object first
+ * run in auto range, and on a fresh object crashed the program (SIGSEGV), as a
+ * user range per kernel launch did.
  * Nothing here may change what the program does: no launch made inside a stream
  * capture is counted and no profiler call or synchronization is made while a
  * capture is under way (a synchronization there invalidates the capture), and a
- * capture's start ends the batch first. Counts go out as C lines (a launch or a
- * graph launch, by seq) and U lines (a user range) after each batch's decode;
+ * capture's start ends the batch first. Counts go out as C lines (a launch, by
+ * seq), U lines (a user range) and F lines (our flush) after each batch's decode;
  * the host half (metric set, images, passes) is the suite's own
  * (harness/gpu/counters_host.c). */
 #include <stdlib.h>
@@ -39,9 +40,9 @@
 #include "harness/gpu/counters_cupti.h"
 #include "harness/profile/inject/inject.h"
 
-/* What range r of a batch is: the launch it counts (C line), a graph launch (C line),
- * a user range (U line), or our own L2 flush (skipped). */
-typedef enum { SLOT_LAUNCH, SLOT_GRAPH, SLOT_USER, SLOT_FLUSH } slot_kind;
+/* What range r of a batch is: the launch it counts (C line), a user range (U line), or our own
+ * L2 flush (F line). */
+typedef enum { SLOT_LAUNCH, SLOT_USER, SLOT_FLUSH } slot_kind;
 /* Ranges of one name merge in CUPTI's range tree: a user range's name gets " #k". */
 static int64_t user_ranges;
 typedef struct slot {
@@ -57,12 +58,10 @@ typedef struct counting {
     int failed;             /* 1: counting gave up (E line written); later launches get N lines */
     int started;            /* the profiler is between Start and Stop */
     CUpti_ProfilerRange range_now; /* the range mode the profiler was started in */
-    CUpti_ProfilerRange object_range; /* the mode the profiler object was first configured in */
-    int graphs_off;         /* a graph launch failed to count: later ones run uncounted */
     int user_replay;        /* one pass: no replay, user-replay mode (kernel mode too) */
     slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
-    int user_open;          /* a user range is pushed (launch, nvtx, every, graph) */
+    int user_open;          /* a user range is pushed (nvtx, every) */
     int captures;           /* stream captures under way in this process */
     char why[256];          /* why counting failed, for the N lines */
     double launch_s, batch_s, flush_s; /* wall time inside counted launches, in batch ends, in flushes */
@@ -111,26 +110,8 @@ static int arm(CUpti_ProfilerRange range) {
     return 0;
 }
 
-/* A profiler object keeps the range mode it was first configured in (one switched from auto to
- * user ranges failed every push with CUPTI_ERROR_INVALID_PARAMETER: H200, CUDA 13.0): another
- * mode gets a fresh object. */
-static int object_for(CUpti_ProfilerRange range) {
-    if (cnt.object_range == range || cnt.object_range == CUPTI_Range_INVALID) {
-        cnt.object_range = range;
-        return 0;
-    }
-    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-                                             .pRangeProfilerObject = cnt.s.rp};
-    TRY(cuptiRangeProfilerDisable, &dp);
-    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = cnt.ctx};
-    TRY(cuptiRangeProfilerEnable, &en);
-    cnt.s.rp = en.pRangeProfilerObject;
-    cnt.object_range = range;
-    return 0;
-}
-
 static int start(CUpti_ProfilerRange range) {
-    if (object_for(range) != 0 || arm(range) != 0) return -1;
+    if (arm(range) != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = cnt.s.rp};
     TRY(cuptiRangeProfilerStart, &st);
@@ -139,7 +120,7 @@ static int start(CUpti_ProfilerRange range) {
     return 0;
 }
 
-/* One range's values as a C line (launch, graph launch), a U line (user range) or an F line
+/* One range's values as a C line (a launch), a U line (user range) or an F line
  * (our flush before launch seq: what it wrote back is the previous kernel's dirty lines). */
 static void write_slot(const slot *sl, const double *v) {
     wb_counters_session *s = &cnt.s;
@@ -171,37 +152,12 @@ static int eval_range(size_t at, double *v) {
     return cuptiProfilerHostEvaluateToGpuValues(&ev) == CUPTI_SUCCESS ? 0 : -1;
 }
 
-/* A graph launch's batch: the ranges CUPTI made of its nodes, summed (the clock: their mean). */
-static void evaluate_graph(const slot *sl, size_t n) {
-    wb_counters_session *s = &cnt.s;
-    if (n == 0) {
-        not_attributable(sl, "graph launch: CUPTI made no range of its kernel nodes");
-        return;
-    }
-    double sum[WB_METRICS_MAX] = {0}, v[WB_METRICS_MAX];
-    for (size_t r = 0; r < n; r++) {
-        if (eval_range(r, v) != 0) {
-            not_attributable(sl, "cuptiProfilerHostEvaluateToGpuValues failed on a node's range");
-            return;
-        }
-        for (int k = 0; k < s->n; k++) sum[k] += v[k];
-    }
-    for (int k = 0; k < s->n; k++)
-        if (!strcmp(wb_metrics[s->column[k]].column, "sm_clock_hz")) sum[k] /= (double)n;
-    write_slot(sl, sum);
-    wb_raw_line("G\t%lld\t%zu", (long long)sl->seq, n); /* the ranges (kernel nodes) it summed */
-}
-
 static int evaluate(int ranges) {
     wb_counters_session *s = &cnt.s;
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
         .counterDataImageSize = s->data_size};
     TRY(cuptiRangeProfilerGetCounterDataInfo, &gi);
-    if (ranges == 1 && cnt.batch[0].kind == SLOT_GRAPH) {
-        evaluate_graph(&cnt.batch[0], gi.numTotalRanges);
-        return 0;
-    }
     int flushes = 0;
     for (int r = 0; r < ranges; r++) flushes += cnt.batch[r].kind == SLOT_FLUSH;
     int skip_flush = gi.numTotalRanges == (size_t)(ranges - flushes) && flushes > 0;
@@ -254,35 +210,10 @@ static int end_batch_timed(void) {
     return rc;
 }
 
-/* A graph launch's range failed (push, stop or decode): it and later graph launches run
- * uncounted; the kernels go on being counted on a fresh profiler object. */
-static void graph_failed(int64_t seq) {
-    wb_raw_line("N\t%lld\tgraph launch: %s", (long long)seq, cnt.why);
-    wb_raw_error("graph launch %lld: %s; graph launches are not counted from here on", (long long)seq, cnt.why);
-    cnt.graphs_off = 1, cnt.user_open = 0, cnt.in_batch = 0, cnt.started = 0, cnt.failed = 0;
-    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-                                             .pRangeProfilerObject = cnt.s.rp};
-    (void)cuptiRangeProfilerDisable(&dp);
-    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = cnt.ctx};
-    CUptiResult r = cuptiRangeProfilerEnable(&en);
-    if (r != CUPTI_SUCCESS) {
-        fail("cuptiRangeProfilerEnable", r);
-        return;
-    }
-    cnt.s.rp = en.pRangeProfilerObject;
-    cnt.object_range = CUPTI_Range_INVALID;
-}
-
 static int end_batch(void) {
     double t0 = now_s();
-    int graph = cnt.in_batch == 1 && cnt.batch[0].kind == SLOT_GRAPH;
-    int64_t seq = graph ? cnt.batch[0].seq : -1;
     int rc = end_batch_timed();
     cnt.batch_s += now_s() - t0;
-    if (rc != 0 && graph) {
-        graph_failed(seq);
-        rc = cnt.failed ? -1 : 0;
-    }
     return rc;
 }
 
@@ -461,8 +392,8 @@ static int push_user(int64_t seq, const char *name) {
 static int countable(const wb_launch_info *l) {
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
     if (cnt.captures > 0 || (cuStreamIsCapturing(l->stream, &cap) == CUDA_SUCCESS && cap != CU_STREAM_CAPTURE_STATUS_NONE)) {
-        wb_raw_line("N\t%lld\tlaunched inside a stream capture: recorded into a graph, not run now (counted when "
-                    "its graph is launched, where the set is one pass)", (long long)l->seq);
+        wb_raw_line("N\t%lld\tlaunched inside a stream capture: recorded into a graph, not run now",
+                    (long long)l->seq);
         return -1;
     }
     if (cnt.failed || (!cnt.ctx && setup(l->ctx) != 0)) {
@@ -492,34 +423,11 @@ static void count_launch(const wb_launch_info *l) {
     entered = now_s();
 }
 
-/* A graph launch: one user range of a batch of its own where the set is one pass (pushed here,
- * popped at the launch's API exit, decoded at the next launch or at exit). A failure leaves this
- * and later graph launches uncounted, never the kernels: counting goes on with a fresh object. */
+/* A graph launch in kernel mode: it runs unprofiled (why: the header). */
 static void count_graph(const wb_launch_info *l) {
-    if (!cnt.user_replay || cnt.graphs_off) {
-        if (cnt.started) end_batch(); /* it runs unprofiled */
-        wb_raw_line("N\t%lld\tgraph launch: not counted %s", (long long)l->seq,
-                    cnt.graphs_off ? "(an earlier graph launch failed to count, see the E line)"
-                                   : "with a set of several passes (kernel replay counts launches, not graphs; "
-                                     "--counters core counts a graph launch as one range)");
-        return;
-    }
-    if (cnt.started && end_batch() != 0) {
-        wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
-        return;
-    }
-    if (start(CUPTI_UserRange) != 0 || push_user(l->seq, l->name) != 0) {
-        if (cnt.started) {
-            CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
-                                                  .pRangeProfilerObject = cnt.s.rp};
-            (void)cuptiRangeProfilerStop(&sp);
-        }
-        graph_failed(l->seq);
-        return;
-    }
-    cnt.batch[cnt.in_batch - 1].kind = SLOT_GRAPH;
-    cnt.counted++;
-    entered = now_s();
+    if (cnt.started) end_batch();
+    wb_raw_line("N\t%lld\tgraph launch: not counted per kernel (CUPTI could count none of its nodes safely here); "
+                "--ranges nvtx or every:N count it inside their ranges", (long long)l->seq);
 }
 
 void wb_counting_enter(const wb_launch_info *l) {
@@ -543,13 +451,10 @@ void wb_counting_enter(const wb_launch_info *l) {
     pthread_mutex_unlock(&count_lock);
 }
 
-void wb_counting_left(int api) {
+void wb_counting_left(void) {
     pthread_mutex_lock(&count_lock);
     if (entered > 0) cnt.launch_s += now_s() - entered;
     entered = 0;
-    if (api == WB_API_GRAPH && wb_inj.ranges == WB_RANGES_KERNEL && cnt.user_open && cnt.in_batch == 1 &&
-        cnt.batch[0].kind == SLOT_GRAPH)
-        pop_user(); /* the graph's range closes; its batch ends at the next launch or at exit */
     if (cnt.user_open && wb_inj.ranges == WB_RANGES_EVERY && cnt.batch[cnt.in_batch - 1].launches >= wb_inj.every)
         pop_user();
     pthread_mutex_unlock(&count_lock);

@@ -8,11 +8,10 @@
  *      nvtx_path is the launching thread's NVTX range stack, nvtx.c)
  *   K  corr start_ns end_ns device stream registers smem_static smem_dynamic gx gy gz bx by bz graph_node name
  *      (timing pass: a CUPTI Activity kernel record)
- *   C  seq v1 v2 ...   (counter pass: the metrics of "# metrics" for launch seq, or graph launch seq)
+ *   C  seq v1 v2 ...   (counter pass: the metrics of "# metrics" for launch seq)
  *   U  first_seq last_seq launches name v1 v2 ...   (counter pass, user ranges: one NVTX range or
  *      N launches; first/last: the launches it spans, name: the range's)
  *   F  seq v1 v2 ...   (counter pass: our L2 flush before launch seq, where CUPTI made a range of it)
- *   G  seq ranges      (counter pass: graph launch seq's C line sums this many ranges, its nodes)
  *   N  seq reason      (counter pass: a selected launch left uncounted, and why)
  *   E  message         (something failed; the pass went on without it) */
 #include "harness/profile/inject/inject.h"
@@ -77,7 +76,7 @@ void wb_inject_write_device(CUdevice dev, const char *chip) {
 }
 
 /* Nesting of launch APIs on this thread: only the outermost one is a launch. */
-static __thread int api_depth, api_now;
+static __thread int api_depth;
 
 /* The launch shape, dynamic shared memory and stream of a launch API's
  * parameters: cuLaunchKernel's, cuLaunchCooperativeKernel's and
@@ -144,12 +143,11 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
 static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     wb_launch_info l;
     if (cb->callbackSite == CUPTI_API_EXIT) {
-        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left(api_now);
+        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left();
         return;
     }
     if (api_depth++ > 0) return;
     launch_info(cbid, cb, &l);
-    api_now = l.api;
     pthread_mutex_lock(&wb_inj.lock);
     l.seq = wb_inj.seq++;
     pthread_mutex_unlock(&wb_inj.lock);

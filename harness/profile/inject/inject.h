@@ -86,9 +86,9 @@ void wb_timing_finish(void);
  * any other launch (stops the profiler so that it runs unprofiled), at exit. */
 void wb_counting_enter(const wb_launch_info *l);
 void wb_counting_unselected(void);
-/* At the API exit of a counted launch (api: wb_prof_api): its wall time (CUPTI's replays happen
- * inside the call); closes a launch's or a graph's user range. */
-void wb_counting_left(int api);
+/* At the API exit of a counted launch: its wall time (CUPTI's replays happen inside the call);
+ * closes an every:N range after its N-th launch. */
+void wb_counting_left(void);
 /* A stream capture begins (1, API enter) or has ended (0, API exit, or a failed begin). */
 void wb_counting_capture(int begins);
 /* nvtx ranges: the calling thread's outermost NVTX range opens (its name) or closes (NULL). */
