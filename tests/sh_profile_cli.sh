@@ -25,6 +25,9 @@ expect 2 "unknown counter set 'most'" profile --counters most -- ls
 expect 2 "--ranges launch: kernel, nvtx or every:N" profile --ranges launch -- ls
 expect 2 "--ranges every:0: kernel, nvtx or every:N" profile --ranges every:0 -- ls
 expect 2 "needs --counters core" profile --ranges nvtx --counters all -- ls
+expect 2 "--sample samples during the timing pass" profile --sample --pass counters -- ls
+expect 2 "--sample-interval 5: 10 to 100000" profile --sample-interval 5 -- ls
+expect 0 "--sample " profile --help
 expect 0 "--counters core|roofline|all" profile --help
 expect 0 "--ranges kernel|nvtx|every:N" profile --help
 expect 2 "--launch-count -3: not a count" profile --launch-count -3 -- ls

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness/base/metrics.h"
+#include "harness/profile/attribute.h"
 #include "harness/profile/match.h"
 #include "tests/check.h"
 
@@ -259,6 +260,58 @@ static void test_user_ranges(void) {
     wb_select_free(&sel);
 }
 
+/* --sample: PM samples (S lines of the timing pass) split among the kernels by overlap time,
+ * sums for counts and overlap-weighted means for the clock; the first sample dropped, idle
+ * samples kept, a gap counted. Kernels: A over [1000, 3000), B over [2500, 3500) ns. */
+static void test_sampled(void) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/timing.12.tsv", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=12 ppid=1\n# metrics\tinst\tdram_sectors_read\tsm_clock_hz\n");
+    fprintf(f, "# sampling\tinterval_ns 1000\tchip GH100\tpasses 1\n");
+    fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\tstep\t%s\n", kname('A'));
+    fprintf(f, "L\t1\t2\t0\t0\t11\t1\t1\t256\t1\t1\t0\tstep\t%s\n", kname('B'));
+    fprintf(f, "K\t1\t1000\t3000\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\t%s\n", kname('A'));
+    fprintf(f, "K\t2\t2500\t3500\t0\t8\t32\t0\t0\t11\t1\t1\t256\t1\t1\t0\t%s\n", kname('B'));
+    fprintf(f, "S\t0\t1000\t999\t9\t1e9\nS\t1000\t2000\t100\t10\t1e9\nS\t2000\t3000\t300\t30\t2e9\n");
+    fprintf(f, "S\t3000\t4000\t50\t5\t1e9\nS\t4000\t5000\t0\t0\t1e9\nS\t7000\t8000\t0\t0\t1e9\n# end\n");
+    fclose(f);
+    wb_raw t;
+    CHECK(read_raw("timing.12.tsv", &t) == WB_OK);
+    CHECK(t.nsamples == 6 && t.sample_ns == 1000);
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    wb_profile p;
+    memset(&p, 0, sizeof p);
+    wb_match_stats st;
+    CHECK(wb_match_passes(&t, 1, NULL, 0, &sel, &p, &st, &e) == WB_OK && p.nlaunches == 2);
+    wb_sample_stats ss = {0};
+    CHECK(wb_attribute_samples(&p, &t, &ss, &e) == WB_OK);
+    CHECK(p.nsamples == 5 && ss.samples == 5 && ss.attributed == 2);
+    CHECK(ss.gaps == 1 && fabs(ss.gap_ms - 0.002) < 1e-12);
+    CHECK(fabs(ss.idle_pct - 50.0) < 1e-9); /* busy 1000 + 1000 + 500 of 5 x 1000 ns */
+    int clk = wb_metric_index("sm_clock_hz"), rd = wb_metric_index("dram_sectors_read");
+    for (int i = 0; i < 2; i++) {
+        const wb_prof_launch *l = &p.launches[i];
+        int a = l->seq == 0;
+        CHECK(fabs(inst_of(l) - (a ? 300.0 : 150.0)) < 1e-9);      /* A: 100 + 2/3 of 300; B: 1/3 of 300 + 50 */
+        CHECK(fabs(l->c.v[rd] - (a ? 30.0 : 15.0)) < 1e-9);
+        CHECK(fabs(l->c.v[clk] - 1.5e9) < 1.0);                        /* overlap-weighted */
+        CHECK(strstr(l->c.note, "sampled") != NULL);
+    }
+    if (p.nsamples == 5) {
+        const wb_prof_sample *x = &p.samples[1]; /* [2000, 3000): both kernels */
+        CHECK(x->kernels == 2 && x->busy_ns == 1000 && x->launch >= 0 && p.launches[x->launch].seq == 0);
+        CHECK(!strcmp(x->nvtx, "step") && x->c.v[wb_metric_index("inst")] == 300);
+        CHECK(p.samples[3].kernels == 0 && p.samples[3].launch == -1 && p.samples[3].busy_ns == 0);
+    }
+    free(p.samples);
+    free_profile(&p);
+    wb_select_free(&sel);
+    wb_raw_free(&t);
+}
+
 static void test_short_names(void) {
     char out[256];
     wb_kernel_short_name("_ZN3cub18DeviceReduceKernelIiEEvPi", out, sizeof out);
@@ -277,6 +330,7 @@ int main(void) {
     test_selection();
     test_graph_and_crash();
     test_user_ranges();
+    test_sampled();
     test_short_names();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

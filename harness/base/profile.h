@@ -14,7 +14,7 @@
 #include "harness/base/point.h" /* wb_counters, WB_METRICS_MAX */
 
 /* Version of the profile file layout (file_kind "wallbench-profile"). */
-/* 2: /counted_ranges (--ranges nvtx, every:N); version 1 files read with none. */
+/* 2: /counted_ranges (--ranges nvtx, every:N) and /samples (--sample); version 1 files read with none. */
 #define WB_PROFILE_SCHEMA_VERSION 2
 #define WB_PROFILE_FILE_KIND "wallbench-profile"
 
@@ -81,6 +81,17 @@ typedef struct wb_prof_span {
     wb_counters c;          /* its counts; kernel_time_ms is the range's GPU duration (gaps included) */
 } wb_prof_span;
 
+/* One PM sample of the sampled timeline (--sample): the whole GPU over [start_ns, end_ns). */
+typedef struct wb_prof_sample {
+    int32_t pid;            /* the process whose pass took it */
+    int64_t start_ns, end_ns; /* on the clock of /launches' start_ns and end_ns */
+    double busy_ns;         /* time inside it during which some kernel of the process ran */
+    int32_t kernels;        /* kernels that ran inside it */
+    int32_t launch;         /* row of /launches with the most time inside it; -1: none (idle) */
+    char nvtx[128];         /* that launch's NVTX path ("" idle or outside any range) */
+    wb_counters c;          /* its counts; derived columns over the sample's length */
+} wb_prof_sample;
+
 typedef struct wb_prof_attr {
     char name[64];
     char value[1024];
@@ -96,6 +107,8 @@ typedef struct wb_profile {
     int32_t nranges;
     wb_prof_span *spans;    /* /counted_ranges */
     int32_t nspans;
+    wb_prof_sample *samples; /* /samples */
+    int64_t nsamples;
     wb_prof_attr *attrs;    /* provenance, ceilings, pass costs, match notes (root attributes) */
     int32_t nattrs;
     /* The roof the derived columns were computed against (attributes too). */

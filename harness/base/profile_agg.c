@@ -196,6 +196,12 @@ int wb_profile_aggregate_with(wb_profile *p, const wb_roof *measured, const wb_r
     }
     free(ka), free(ra);
     spans_aggregate(p, measured, l4, gh200);
+    for (int64_t s = 0; s < p->nsamples; s++) { /* a sample's rate: over its own length */
+        wb_prof_sample *x = &p->samples[s];
+        x->c.launches = x->kernels;
+        wb_counters_group(&x->c);
+        wb_counters_derive(&x->c, 1e-6 * (double)(x->end_ns - x->start_ns), measured, l4, gh200);
+    }
     return kernel_medians(p, e);
 }
 
@@ -218,6 +224,7 @@ void wb_profile_free(wb_profile *p) {
     free(p->kernels);
     free(p->ranges);
     free(p->spans);
+    free(p->samples);
     free(p->attrs);
     memset(p, 0, sizeof *p);
     p->ceiling_inst_gips = p->ceiling_dram_gbps = NAN;

@@ -146,17 +146,30 @@ static void build_spans(table *t) {
     add_counters(t, offsetof(S, c));
 }
 
+static void build_samples(table *t) {
+    typedef wb_prof_sample S;
+    F(t, S, pid, WB_PCOL_I32, "", "process whose timing pass took the sample");
+    F(t, S, start_ns, WB_PCOL_I64, "ns", "sample start, on the clock of /launches.start_ns");
+    F(t, S, end_ns, WB_PCOL_I64, "ns", "sample end");
+    F(t, S, busy_ns, WB_PCOL_F64, "ns", "time inside the sample during which a kernel of the process ran");
+    F(t, S, kernels, WB_PCOL_I32, "", "kernels that ran inside the sample");
+    FN(t, S, "launch_id", launch, WB_PCOL_I32, "", "row of /launches with the most time inside the sample; -1 idle");
+    F(t, S, nvtx, WB_PCOL_STR, "", "NVTX path of that launch (\"\" idle or outside any range)");
+    add_counters(t, offsetof(S, c));
+}
+
 static void build(void) {
     if (built) return;
     build_launches(&tables[WB_PT_LAUNCHES]);
     build_kernels(&tables[WB_PT_KERNELS]);
     build_ranges(&tables[WB_PT_RANGES]);
     build_spans(&tables[WB_PT_SPANS]);
+    build_samples(&tables[WB_PT_SAMPLES]);
     built = 1;
 }
 
 const char *wb_prof_table_name(wb_prof_table t) {
-    static const char *const names[WB_PT_COUNT] = {"launches", "kernels", "ranges", "counted_ranges"};
+    static const char *const names[WB_PT_COUNT] = {"launches", "kernels", "ranges", "counted_ranges", "samples"};
     return (int)t >= 0 && t < WB_PT_COUNT ? names[t] : NULL;
 }
 
@@ -186,6 +199,7 @@ int64_t wb_prof_rows(const wb_profile *p, wb_prof_table t) {
     case WB_PT_KERNELS: return p->nkernels;
     case WB_PT_RANGES: return p->nranges;
     case WB_PT_SPANS: return p->nspans;
+    case WB_PT_SAMPLES: return p->nsamples;
     default: return 0;
     }
 }
@@ -196,6 +210,7 @@ void *wb_prof_row(const wb_profile *p, wb_prof_table t, int64_t i) {
     case WB_PT_KERNELS: return &p->kernels[i];
     case WB_PT_RANGES: return &p->ranges[i];
     case WB_PT_SPANS: return &p->spans[i];
+    case WB_PT_SAMPLES: return &p->samples[i];
     default: return NULL;
     }
 }

@@ -11,7 +11,16 @@
 
 #include "harness/base/profile.h"
 
-typedef enum { WB_PT_LAUNCHES = 0, WB_PT_KERNELS = 1, WB_PT_RANGES = 2, WB_PT_SPANS = 3, WB_PT_COUNT = 4 } wb_prof_table;
+typedef enum {
+    WB_PT_LAUNCHES = 0,
+    WB_PT_KERNELS = 1,
+    WB_PT_RANGES = 2,
+    WB_PT_SPANS = 3,
+    WB_PT_SAMPLES = 4,
+    WB_PT_COUNT = 5
+} wb_prof_table;
+/* The tables a version-1 profile file lacks (read as empty). */
+#define WB_PT_SINCE_V2(t) ((t) == WB_PT_SPANS || (t) == WB_PT_SAMPLES)
 typedef enum { WB_PCOL_I32, WB_PCOL_I64, WB_PCOL_F64, WB_PCOL_STR } wb_pcol_type;
 
 typedef struct wb_pcol {
@@ -24,7 +33,7 @@ typedef struct wb_pcol {
     const char *desc;
 } wb_pcol;
 
-/* "launches", "kernels", "ranges", "counted_ranges"; NULL for another value. */
+/* "launches", "kernels", "ranges", "counted_ranges", "samples"; NULL for another value. */
 const char *wb_prof_table_name(wb_prof_table t);
 /* Table by name, or -1. */
 int wb_prof_table_find(const char *name);

@@ -77,7 +77,8 @@ static int chip_knows(CUpti_Profiler_Host_Object *host, const char *name) {
 
 static int host_init(wb_counters_session *s, const char *chip, const uint8_t *avail, int rc, wb_err *e) {
     CUpti_Profiler_Host_Initialize_Params ip = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
-                                                .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+                                                .profilerType = s->pm_sampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING
+                                                                               : CUPTI_PROFILER_TYPE_RANGE_PROFILER,
                                                 .pChipName = chip, .pCounterAvailabilityImage = avail};
     if (WB_CUPTI(rc, e, cuptiProfilerHostInitialize, &ip) != WB_OK) return rc;
     s->host = ip.pHostObject;

@@ -22,6 +22,7 @@
 #include "harness/base/roof_contract.h"
 #include "harness/base/profile_agg.h"
 #include "harness/commands.h"
+#include "harness/profile/attribute.h"
 #include "harness/profile/child.h"
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
@@ -158,6 +159,7 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_BATCH=%d", o->batch);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_SET=%s", o->counter_set);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_RANGES=%s", o->ranges);
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_SAMPLE_NS=%lld", !strcmp(pass, "timing") ? 1000LL * o->sample_us : 0LL);
     char *ptrs[10];
     for (int i = 0; i < n; i++) ptrs[i] = env[i];
     fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
@@ -203,6 +205,24 @@ static int spans_from_raw(const wb_raw *craw, int nc, wb_profile *p, wb_err *e) 
             for (int m = 0; m < WB_METRICS_MAX; m++) x->c.v[m] = u->v[m];
         }
     return WB_OK;
+}
+
+/* The sampled timeline's attributes: its interval, samples, gaps and idle share (--sample). */
+static int sampling_attrs(const wb_raw *traw, int nt, const wb_sample_stats *st, wb_profile *p, wb_err *e) {
+    long long interval = 0;
+    for (int i = 0; i < nt; i++)
+        if (traw[i].sample_ns) interval = traw[i].sample_ns;
+    if (!interval) return WB_OK;
+    int rc = wb_profile_attr_num(p, "sample_interval_ns", (double)interval, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "samples", (double)st->samples, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "sample_gaps", (double)st->gaps, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "sample_gap_ms", st->gap_ms, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "sample_idle_pct", st->idle_pct, e);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "launches_sampled", (double)st->attributed, e);
+    if (rc == WB_OK && st->gaps)
+        fprintf(stderr, "wallbench profile: the sampled timeline has %lld gap(s), %.3f ms unsampled (samples lost)\n",
+                (long long)st->gaps, st->gap_ms);
+    return rc;
 }
 
 /* Provenance: what ran, where, how the passes ended and what they cost. */
@@ -385,6 +405,10 @@ int wb_cmd_profile(int argc, char **argv) {
     }
     if (wb_match_passes(traw, nt, craw, nc, &o.select, &p, &st, &e) != WB_OK) goto fail;
     if (spans_from_raw(craw, nc, &p, &e) != WB_OK) goto fail;
+    wb_sample_stats sst = {0};
+    for (int i = 0; i < nt; i++)
+        if (wb_attribute_samples(&p, &traw[i], &sst, &e) != WB_OK) goto fail;
+    if (sampling_attrs(traw, nt, &sst, &p, &e) != WB_OK) goto fail;
     if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
     if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;

@@ -43,6 +43,12 @@ static void usage(FILE *f) {
             "                           default), or per outermost NVTX range, or per N launches (nvtx,\n"
             "                           every:N: kernels run as the program runs them, nothing serialized,\n"
             "                           no flush; every launch counts; a one-pass set only)\n"
+            "  --sample                 a sampled timeline instead of the counter pass: PM sampling of the\n"
+            "                           core set, device-wide, during the timing pass (nothing replayed or\n"
+            "                           serialized); each sample split among the kernels that ran in it\n"
+            "                           (/samples; the launches' counters are those splits); with --pass\n"
+            "                           both the counter pass runs too and the launches keep its counts\n"
+            "  --sample-interval US     PM sampling interval in microseconds (default 100; 10 to 100000)\n"
             "  --batch N                counter pass: launches counted between two decodes (default 256;\n"
             "                           bounds the profiler's memory for programs of any length)\n"
             "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
@@ -77,7 +83,7 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
     o->ranges = "kernel";
     const char *kernel = NULL, *nvtx = NULL;
     int64_t skip = 0, count = -1;
-    int i = 1;
+    int i = 1, pass_given = 0;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -96,7 +102,12 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
             o->no_ceilings = 1;
             continue;
         }
+        if (!strcmp(a, "--sample")) {
+            if (!o->sample_us) o->sample_us = 100;
+            continue;
+        }
         if (a[0] != '-') return wb_fail(e, "'%s': put the program after --: wallbench profile [options] -- CMD [ARGS]", a);
+        if (!strcmp(a, "--pass")) pass_given = 1;
         if (need(argc, argv, i, e) != WB_OK) return WB_ERR;
         const char *v = argv[++i];
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) o->output = v;
@@ -124,18 +135,25 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
             o->ranges = v;
         }
         else if (!strcmp(a, "--from-raw")) o->from_raw = v;
-        else if (!strcmp(a, "--batch")) {
+        else if (!strcmp(a, "--sample-interval")) {
+            int64_t us = 0;
+            if (parse_count(a, v, &us, e) != WB_OK) return WB_ERR;
+            if (us < 10 || us > 100000) return wb_fail(e, "--sample-interval %s: 10 to 100000 microseconds", v);
+            o->sample_us = (int)us;
+        } else if (!strcmp(a, "--batch")) {
             int64_t b = 0;
             if (parse_count(a, v, &b, e) != WB_OK) return WB_ERR;
             if (b < 1 || b > 4096) return wb_fail(e, "--batch %s: 1 to 4096", v);
             o->batch = (int)b;
         } else return wb_fail(e, "unknown option %s (wallbench profile --help)", a);
     }
+    if (o->sample_us && !pass_given) o->pass = "timing"; /* the sampled timeline replaces the counter pass */
     if (!strcmp(o->pass, "both")) o->timing = o->counters = 1;
     else if (!strcmp(o->pass, "timing")) o->timing = 1;
     else if (!strcmp(o->pass, "counters")) o->counters = 1;
     else return wb_fail(e, "--pass %s: both, timing or counters", o->pass);
     if (o->ceilings_from && o->no_ceilings) return wb_fail(e, "--ceilings-from and --no-ceilings: give one");
+    if (o->sample_us && !o->timing) return wb_fail(e, "--sample samples during the timing pass: not with --pass counters");
     wb_ranges mode;
     int every;
     if (wb_ranges_parse(o->ranges, &mode, &every) == 0 && mode >= WB_RANGES_NVTX && strcmp(o->counter_set, "core"))

@@ -18,7 +18,8 @@ typedef struct wb_profile_opts {
     const char *from_raw;       /* --from-raw DIR: no run, the file from a kept run's raw files */
     int batch;                  /* --batch N */
     const char *counter_set;    /* --counters core|roofline|all (default core: one pass, no replay) */
-    const char *ranges;         /* --ranges kernel|launch|nvtx|every:N (default kernel) */
+    const char *ranges;         /* --ranges kernel|nvtx|every:N (default kernel) */
+    int sample_us;              /* --sample [--sample-interval US]: PM sampling interval; 0 off */
     int list_metrics;
     wb_select select;           /* -k, -s, -c, --nvtx-include */
     char selection_text[600];   /* the selection in words, for the file */

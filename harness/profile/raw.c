@@ -85,6 +85,10 @@ static int header(wb_raw *r, char *line) {
             if (*p == '\t') *p = ' ';
         return 0;
     }
+    if (!strncmp(line, "# sampling\t", 11)) {
+        if (sscanf(line + 11, "interval_ns %lld", &r->sample_ns) != 1) return -1;
+        return 0;
+    }
     if (!strncmp(line, "# device ", 9)) {
         snprintf(r->device, sizeof r->device, "%s", line + 9);
         return 0;
@@ -208,6 +212,20 @@ static int flush_line(wb_raw *r, char *line) {
     return 0;
 }
 
+static int sample_line(wb_raw *r, char *line) {
+    char *f[WB_METRICS_MAX + 3];
+    if (split(line, f, WB_METRICS_MAX + 3) != r->nmetrics + 3) return -1;
+    if (wb_grow(&r->samples, r->nsamples, &r->cap_samples, sizeof *r->samples, 1024) != 0) return -3;
+    wb_raw_sample *x = &r->samples[r->nsamples];
+    char *end;
+    x->start_ns = strtoll(f[1], &end, 10);
+    if (*end) return -1;
+    x->end_ns = strtoll(f[2], &end, 10);
+    if (*end || x->end_ns < x->start_ns || values(r, f + 3, x->v) != 0) return -1;
+    r->nsamples++;
+    return 0;
+}
+
 static int uncounted_line(wb_raw *r, intern *t, char *line) {
     char *f[3];
     if (split(line, f, 3) != 3) return -1;
@@ -278,6 +296,7 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
         case 'N': rc = uncounted_line(r, &t, line); break;
         case 'U': rc = user_range_line(r, &t, line); break;
         case 'F': rc = flush_line(r, line); break;
+        case 'S': rc = sample_line(r, line); break;
         case 'E': rc = error_line(r, len > 2 ? line + 2 : ""); break;
         default: rc = -1;
         }
@@ -301,5 +320,6 @@ void wb_raw_free(wb_raw *r) {
     free(r->launches);
     free(r->kernels);
     free(r->uranges);
+    free(r->samples);
     memset(r, 0, sizeof *r);
 }

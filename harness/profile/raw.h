@@ -40,6 +40,11 @@ typedef struct wb_raw_urange { /* a U line: one user range of the counter pass *
     double v[WB_METRICS_MAX];
 } wb_raw_urange;
 
+typedef struct wb_raw_sample { /* an S line: one PM sample of the timing pass (--sample) */
+    int64_t start_ns, end_ns;
+    double v[WB_METRICS_MAX];
+} wb_raw_sample;
+
 typedef struct wb_raw {
     char path[1024];
     char pass[16];            /* "timing" or "counters" */
@@ -52,6 +57,9 @@ typedef struct wb_raw {
     char mode[160];           /* counter pass "# mode" line: set, ranges, replay, flush */
     wb_raw_urange *uranges;   /* U lines */
     int nuranges, cap_uranges;
+    wb_raw_sample *samples;   /* S lines, in time order */
+    int nsamples, cap_samples;
+    long long sample_ns;      /* "# sampling" line: the interval; 0 without --sample */
     char device[512];         /* "# device" line: ordinal, name, uuid, cc, sms, driver, chip (tabs) */
     wb_raw_launch *launches;
     int nlaunches, cap_launches;

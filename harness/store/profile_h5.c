@@ -387,6 +387,7 @@ static void init_rows(wb_prof_table t, void *rows, int64_t n) {
         if (t == WB_PT_KERNELS) c = &((wb_prof_kernel *)rows)[i].c;
         if (t == WB_PT_RANGES) c = &((wb_prof_range *)rows)[i].c;
         if (t == WB_PT_SPANS) c = &((wb_prof_span *)rows)[i].c;
+        if (t == WB_PT_SAMPLES) c = &((wb_prof_sample *)rows)[i].c;
         wb_counters_clear(c, "");
     }
 }
@@ -395,7 +396,8 @@ static size_t row_size(wb_prof_table t) {
     return t == WB_PT_LAUNCHES ? sizeof(wb_prof_launch)
            : t == WB_PT_KERNELS ? sizeof(wb_prof_kernel)
            : t == WB_PT_RANGES  ? sizeof(wb_prof_range)
-                                : sizeof(wb_prof_span);
+           : t == WB_PT_SPANS   ? sizeof(wb_prof_span)
+                                : sizeof(wb_prof_sample);
 }
 
 /* Every column this build writes must be in the file with the same class. */
@@ -444,6 +446,7 @@ static int read_table(reader *rd, wb_prof_table t) {
         if (t == WB_PT_KERNELS) rd->out->kernels = arr, rd->out->nkernels = (int32_t)rows;
         if (t == WB_PT_RANGES) rd->out->ranges = arr, rd->out->nranges = (int32_t)rows;
         if (t == WB_PT_SPANS) rd->out->spans = arr, rd->out->nspans = (int32_t)rows;
+        if (t == WB_PT_SAMPLES) rd->out->samples = arr, rd->out->nsamples = (int64_t)rows;
         arr = NULL;
     }
     int n;
@@ -511,7 +514,7 @@ static int read_profile(const char *path, wb_profile *out, int launches, wb_err 
     if (rc == WB_OK) rc = check_kind(&rd);
     if (rc == WB_OK) rc = read_attrs(&rd);
     for (int t = launches ? 0 : 1; rc == WB_OK && t < WB_PT_COUNT; t++)
-        if (t != WB_PT_SPANS || rd.version >= 2) rc = read_table(&rd, (wb_prof_table)t); /* v1: none */
+        if (!WB_PT_SINCE_V2(t) || rd.version >= 2) rc = read_table(&rd, (wb_prof_table)t); /* v1: none */
     if (rc == WB_OK) rc = launches ? check_refs(&rd) : count_launches(&rd);
     rc = wb_h5_end(rc, rd.root, path, e);
     rc = wb_h5_end(rc, rd.file, path, e);

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""modes_summary.py - the overhead and range tables of docs/profiling.md from
+one measure_modes.sh folder (needs h5py and numpy for the range check).
+
+  modes_summary.py OUTDIR [--plain STEP] [--per-kernel STEP]
+
+Overhead: each step's process wall time against the plain program's (--plain,
+default plain2: the first plain run also fills CuPy's kernel cache), and
+whether the program printed the same checksum line as plain (the profiler did
+not change it). Ranges: for each /counted_ranges row of nvtx.h5 and every50.h5,
+its instructions against the sum of the same launches' in the per-kernel pass
+(--per-kernel, default core; launches matched by seq), where that pass counted
+every launch of the range. Markdown on stdout."""
+import argparse
+import csv
+import os
+import sys
+
+
+def steps(folder):
+    with open(os.path.join(folder, "steps.tsv")) as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def overhead(folder, rows, plain):
+    base = next((r for r in rows if r["step"] == plain), None)
+    if base is None or base["rc"] != "0":
+        sys.exit("modes_summary.py: no successful step %r in %s/steps.tsv" % (plain, folder))
+    t0 = float(base["wall_s"])
+    print("| step | exit | process s | x %s | output as plain |" % plain)
+    print("|---|---|---|---|---|")
+    for r in rows:
+        same = "-" if base["checksum"] == "-" else ("yes" if r["checksum"] == base["checksum"] else "NO")
+        wall = float(r["wall_s"])
+        ratio = "%.2fx" % (wall / t0) if r["rc"] == "0" else "-"
+        print("| %s | %s | %.2f | %s | %s |" % (r["step"], r["rc"], wall, ratio, same))
+
+
+def ranges(folder, per_kernel):
+    import h5py
+    import numpy as np
+    ref = os.path.join(folder, per_kernel + ".h5")
+    if not os.path.exists(ref):
+        print("\n(no %s.h5: no range check)" % per_kernel)
+        return
+    with h5py.File(ref, "r") as f:
+        L = f["launches"][:]
+    seq, inst = L["seq"], L["inst"]
+    for name in ("nvtx", "every50"):
+        path = os.path.join(folder, name + ".h5")
+        if not os.path.exists(path):
+            continue
+        with h5py.File(path, "r") as f:
+            S = f["counted_ranges"][:] if "counted_ranges" in f else []
+        print("\n%s: %d counted ranges against the per-kernel pass (%s.h5)\n" % (name, len(S), per_kernel))
+        print("| range | launches | of them counted per kernel | inst (range) | inst (sum of its kernels) | range / sum - 1 |")
+        print("|---|---|---|---|---|---|")
+        for s in S:
+            m = (seq >= s["first_seq"]) & (seq <= s["last_seq"])
+            counted = int(np.isfinite(inst[m]).sum())
+            k = float(np.nansum(inst[m]))
+            # only where the per-kernel pass counted every launch of the range (graph launches it does not)
+            rel = "%+.2f%%" % (100 * (s["inst"] / k - 1)) if k > 0 and counted == s["launches"] else "-"
+            print("| %s | %d | %d | %.6g | %.6g | %s |" % (s["name"].decode(), s["launches"], counted, s["inst"], k, rel))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folder")
+    ap.add_argument("--plain", default="plain2")
+    ap.add_argument("--per-kernel", default="core")
+    a = ap.parse_args()
+    rows = steps(a.folder)
+    overhead(a.folder, rows, a.plain)
+    try:
+        ranges(a.folder, a.per_kernel)
+    except ImportError:
+        print("\n(no h5py/numpy here: no range check)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
