@@ -9,7 +9,8 @@
 # $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
 # overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
-# 2 bad input, 3 gnuplot missing. A profile file (wallbench profile) renders fig4-profile alone.
+# 2 bad input, 3 gnuplot missing. A profile file (wallbench profile) renders fig4-profile and, where
+# it holds a sampled timeline (--sample), fig-timeline.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -42,7 +43,8 @@ profile=$([ $rc -eq 0 ] || [ $rc -eq 3 ] && echo 1)
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do
     name=$(basename "$gp" .gp)
-    if [ "$name" = fig4-profile ]; then [ -n "$profile" ] || continue; elif [ -n "$profile" ]; then continue; fi
+    # a profile file's figures: fig4-profile and fig-timeline (skipped without --sample's samples)
+    if [ "$name" = fig4-profile ] || [ "$name" = fig-timeline ]; then [ -n "$profile" ] || continue; elif [ -n "$profile" ]; then continue; fi
     # A figure's launch-shape rule: $WB_SHAPE, else its "# launch-shape rule: RULE" line,
     # else the fastest shape per point; the figure states it in its title.
     shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}

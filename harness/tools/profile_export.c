@@ -4,7 +4,10 @@
  *     -roofs.dat (measured, L4, GH200; export.c's writer), -shares.dat (time
  *     share memory/compute-bound per ridge) and -info.dat (GPU, program,
  *     revision for the title);
- *   --table launches|kernels|ranges --format csv|json [-o FILE]: a table
+ *   --fig fig-timeline [--out DIR]: the sampled timeline (--sample) for
+ *     plots/fig-timeline.gp: DIR/fig-timeline.dat (one row per PM sample),
+ *     -ranges.dat (the outermost NVTX ranges as spans of time), -roofs.dat, -info.dat;
+ *   --table launches|kernels|ranges|counted_ranges|samples --format csv|json [-o FILE]: a table
  *     with every column (CSV header: the column names, as for results files;
  *     their units in the file's /columns and the JSON form; NaN for a missing real, -1 for
  *     an integer that does not apply; JSON with the provenance, the columns'
@@ -23,6 +26,7 @@
 #include "harness/tools/profile_tools.h"
 
 #define FIG "fig4-profile"
+#define TIMELINE "fig-timeline"
 #define EXPORT_ABSENT 3 /* export.c's exit code: the file lacks the figure's data (render.sh skips it) */
 
 static void cell(FILE *f, int json, const wb_pcol *c, const void *row, int64_t i) {
@@ -109,7 +113,7 @@ static void table_json(const char *path, const wb_profile *p, wb_prof_table t, F
 
 static int export_table(const char *path, const wb_profile *p, const char *table, const char *format, const char *out) {
     int t = wb_prof_table_find(table);
-    if (t < 0) return wb_cli_bad("export", "--table launches, kernels or ranges, not '%s'", table);
+    if (t < 0) return wb_cli_bad("export", "--table launches, kernels, ranges, counted_ranges or samples, not '%s'", table);
     if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
         return wb_cli_bad("export", "--table needs --format csv or --format json");
     FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -199,7 +203,60 @@ static int write_fig4(wb_export *x, const char *path, const wb_profile *p, int *
     return write_info(x, path, p, e);
 }
 
-static int export_fig(const char *path, const wb_profile *p, const char *dir) {
+/* The outermost name of an NVTX path ("step_3" of "step_3/eager"), into buf. */
+static const char *outermost(const char *path, char *buf, size_t len) {
+    snprintf(buf, len, "%.*s", (int)strcspn(path, "/"), path);
+    return buf;
+}
+
+/* The sampled timeline: per sample its middle (ms from the first sample's start), G warp inst/s
+ * and DRAM GB/s (read + write sectors x 32 B over its length), the share of it some kernel ran;
+ * -ranges.dat: consecutive samples under one outermost NVTX range as one span. */
+static int write_timeline(wb_export *x, const char *path, const wb_profile *p, int *rows, wb_err *e) {
+    *rows = 0;
+    if (p->nsamples == 0) return WB_OK;
+    FILE *f = wb_export_open(x, "", "t_ms gips dram_gbps busy_pct nvtx", e);
+    if (!f) return WB_ERR;
+    const int64_t t0 = p->samples[0].start_ns;
+    int rd = wb_metric_index("dram_sectors_read"), wr = wb_metric_index("dram_sectors_write");
+    for (int64_t i = 0; i < p->nsamples; i++) {
+        const wb_prof_sample *s = &p->samples[i];
+        double ns = (double)(s->end_ns - s->start_ns);
+        if (!(ns > 0)) continue;
+        char top[128];
+        wb_export_num(f, 1e-6 * (0.5 * (double)(s->start_ns + s->end_ns) - (double)t0));
+        wb_export_num(f, s->c.v[wb_metric_index("inst")] / ns); /* warp inst per ns = G inst/s */
+        wb_export_num(f, 32.0 * (s->c.v[rd] + s->c.v[wr]) / ns); /* bytes per ns = GB/s */
+        wb_export_num(f, 100.0 * s->busy_ns / ns);
+        fputc(' ', f);
+        wb_export_str(f, outermost(s->nvtx, top, sizeof top));
+        fputc('\n', f);
+        (*rows)++;
+    }
+    if (wb_export_close(f, x, "", e) != WB_OK) return WB_ERR;
+    if (!(f = wb_export_open(x, "-ranges", "start_ms end_ms name", e))) return WB_ERR;
+    char cur[128] = "", name[128];
+    double from = 0, to = 0;
+    for (int64_t i = 0; i <= p->nsamples; i++) {
+        const wb_prof_sample *s = i < p->nsamples ? &p->samples[i] : NULL;
+        outermost(s ? s->nvtx : "", name, sizeof name);
+        if (s && !name[0]) continue; /* idle or outside a range: the span goes on */
+        if (!s || strcmp(name, cur)) {
+            if (cur[0]) {
+                wb_export_num(f, from), wb_export_num(f, to), fputc(' ', f), wb_export_str(f, cur), fputc('\n', f);
+            }
+            if (!s) break;
+            snprintf(cur, sizeof cur, "%s", name);
+            from = 1e-6 * (double)(s->start_ns - t0);
+        }
+        to = 1e-6 * (double)(s->end_ns - t0);
+    }
+    if (wb_export_close(f, x, "-ranges", e) != WB_OK) return WB_ERR;
+    if (wb_export_roofs(x, "-roofs", e) < 0) return WB_ERR;
+    return write_info(x, path, p, e);
+}
+
+static int export_fig(const char *path, const wb_profile *p, const char *dir, const char *fig) {
     wb_err e = {""};
     wb_gpu_table t;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
@@ -207,30 +264,36 @@ static int export_fig(const char *path, const wb_profile *p, const char *dir) {
     if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) return fprintf(stderr, "wallbench export: %s\n", e.msg), 2;
     wb_results r;
     int rc = 2, rows = 0, off = 0;
+    int timeline = !strcmp(fig, TIMELINE);
     if (wb_profile_as_results(p, WB_PT_KERNELS, path, &r, &e) == WB_OK) {
-        wb_export x = {FIG, dir, &r, NULL, &t, {{0}}, 0, wb_shape_fastest};
+        wb_export x = {timeline ? TIMELINE : FIG, dir, &r, NULL, &t, {{0}}, 0, wb_shape_fastest};
         wb_gpu_view_init(&r, &t, &x.v);
-        if (write_fig4(&x, path, p, &rows, &off, &e) == WB_OK) rc = 0;
+        if ((timeline ? write_timeline(&x, path, p, &rows, &e) : write_fig4(&x, path, p, &rows, &off, &e)) == WB_OK) rc = 0;
         wb_results_free(&r);
     }
+    fig = timeline ? TIMELINE : FIG;
     if (rc == 0 && rows == 0) {
-        printf("%s: skipped: %s has no kernel with counters and a time to place on the roofline\n", FIG, path);
+        printf("%s: skipped: %s has no %s\n", fig, path,
+               timeline ? "sampled timeline (wallbench profile --sample makes one)"
+                        : "kernel with counters and a time to place on the roofline");
         rc = EXPORT_ABSENT;
     } else if (rc == 0) {
-        printf("%s: %d rows -> %s/%s.dat%s", FIG, rows, dir, FIG, off ? "" : "\n");
+        printf("%s: %d rows -> %s/%s.dat%s", fig, rows, dir, fig, off ? "" : "\n");
         if (off) printf(" (%d kernels without DRAM sectors or rate: in the shares, not on the log axes)\n", off);
     } else {
-        fprintf(stderr, "wallbench export: %s: %s\n", FIG, e.msg);
+        fprintf(stderr, "wallbench export: %s: %s\n", fig, e.msg);
     }
     wb_gpu_table_free(&t);
     return rc;
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4|--all [--out DIR]\n"
-               "       wallbench export PROFILE.h5 --table launches|kernels|ranges --format csv|json [-o FILE]\n"
-               "  --fig fig4 (fig4-profile): the kernels on the roofline for plots/fig4-profile.gp (render:\n"
-               "  plots/render.sh PROFILE.h5), into --out DIR (default <file stem>-tables); --table: every column\n"
+    fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4|fig-timeline|--all [--out DIR]\n"
+               "       wallbench export PROFILE.h5 --table launches|kernels|ranges|counted_ranges|samples --format csv|json\n"
+               "                                   [-o FILE]\n"
+               "  --fig fig4 (fig4-profile): the kernels on the roofline for plots/fig4-profile.gp; fig-timeline: the\n"
+               "  sampled timeline (--sample) for plots/fig-timeline.gp (render both: plots/render.sh PROFILE.h5),\n"
+               "  into --out DIR (default <file stem>-tables); --table: every column\n"
                "  of a profile table, CSV (header: the column names; units in the JSON form and the file's\n"
                "  /columns) or JSON, to -o/--output FILE or stdout. pandas: pd.read_csv(FILE)\n"
                "exit codes: 0 ok, 1 a write failed, 2 bad input\n");
@@ -268,8 +331,8 @@ int wb_profile_cmd_export(int argc, char **argv) {
     if (argc - first != 1) return usage(stderr);
     if (with && with[0]) return wb_cli_bad("export", "--with is for fig-compare of results files; compare two profiles with wallbench compare A.h5 B.h5");
     if (!!fig == !!table) return wb_cli_bad("export", "give one of --fig fig4 or --table NAME for a profile file");
-    if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0)
-        return wb_cli_bad("export", "a profile file has one figure, fig4 (fig4-profile), not '%s'", fig);
+    if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0 && strcmp(fig, TIMELINE) != 0)
+        return wb_cli_bad("export", "a profile file has two figures, fig4 (fig4-profile) and fig-timeline, not '%s'", fig);
     if (fig && format) return wb_cli_bad("export", "--format goes with --table");
     if (table && out) return wb_cli_bad("export", "--out is a folder (for --fig); a table goes to a file: -o/--output FILE, or stdout without it");
     if (fig && file) return wb_cli_bad("export", "-o/--output is a file (for --table); a figure's table goes to a folder: --out DIR");
@@ -286,7 +349,7 @@ int wb_profile_cmd_export(int argc, char **argv) {
     wb_profile p;
     /* the launch rows only for --table launches */
     if (wb_profile_load("export", path, &p, table && strcmp(table, "launches") == 0) != WB_OK) return 2;
-    int rc = table ? export_table(path, &p, table, format, file) : export_fig(path, &p, out);
+    int rc = table ? export_table(path, &p, table, format, file) : export_fig(path, &p, out, fig);
     wb_profile_free(&p);
     return rc;
 }
