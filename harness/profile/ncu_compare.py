@@ -300,6 +300,15 @@ def match(prof, ncu, names, say):
     if first is None and len(prof) == len(ncu):
         say("matching: sequence (%d launches on each side agree on kernel name, grid and block)" % len(prof))
         return list(zip(prof, ncu)), [], []
+    if len(prof) == len(ncu) and all((p.grid is None or n.grid is None or p.grid == n.grid) and
+                                     (p.block is None or n.block is None or p.block == n.block)
+                                     for p, n in zip(prof, ncu)):
+        # names that one side could not shorten (a profile kernel whose readable name is empty)
+        # differ, but every launch agrees on its shape at the same position: the same sequence
+        say("matching: sequence by position (%d launches agree on grid and block at every position; "
+            "names differ at launch %d: profile %s, ncu %s)" % (len(prof), first, names.prof_key(prof[first])[:60],
+                                                                 names.ncu_key(ncu[first])[:60]))
+        return list(zip(prof, ncu)), [], []
     if first is None:
         say("matching: the sequences agree for %d launches, then the %s has %d more"
             % (min(len(prof), len(ncu)), "profile" if len(prof) > len(ncu) else "ncu CSV",
