@@ -16,7 +16,8 @@
 #   core-kreplay        the same with kernel replay and the flush in a context of its own
 #                       (WB_PROFILE_REPLAY=kernel: what the pass cost before the one-pass path)
 #   core-none           --cache-control none
-#   launch, nvtx, every50   --ranges launch / nvtx / every:50
+#   nvtx, every50       --ranges nvtx / every:50
+#   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
@@ -85,7 +86,7 @@ for s in "${LIST[@]}"; do
     core) prof core --pass counters ;;
     core-kreplay) WB_PROFILE_REPLAY=kernel prof core-kreplay --pass counters ;;
     core-none) prof core-none --pass counters --cache-control none ;;
-    launch) prof launch --pass counters --ranges launch ;;
+    sample) prof sample --sample ;;
     nvtx) prof nvtx --pass counters --ranges nvtx ;;
     every50) prof every50 --pass counters --ranges every:50 ;;
     roofline) prof roofline --pass counters --counters roofline ;;

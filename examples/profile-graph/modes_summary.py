@@ -10,7 +10,8 @@ whether the program printed the same checksum line as plain (the profiler did
 not change it). Ranges: for each /counted_ranges row of nvtx.h5 and every50.h5,
 its instructions against the sum of the same launches' in the per-kernel pass
 (--per-kernel, default core; launches matched by seq), where that pass counted
-every launch of the range. Markdown on stdout."""
+every launch of the range. Sampled: sample.h5's launches (PM samples split by overlap) against the
+per-kernel pass's, for launches >= 20 sampling intervals long. Markdown on stdout."""
 import argparse
 import csv
 import os
@@ -64,6 +65,44 @@ def ranges(folder, per_kernel):
             print("| %s | %d | %d | %.6g | %.6g | %s |" % (s["name"].decode(), s["launches"], counted, s["inst"], k, rel))
 
 
+def sampled(folder, per_kernel, min_intervals=20):
+    """The sampled pass's split against the per-kernel pass, launch by launch (seq), for launches at
+    least min_intervals sampling intervals long: instructions and DRAM sectors (read + write)."""
+    import h5py
+    import numpy as np
+    sp, ref = os.path.join(folder, "sample.h5"), os.path.join(folder, per_kernel + ".h5")
+    if not (os.path.exists(sp) and os.path.exists(ref)):
+        return
+    with h5py.File(sp, "r") as f:
+        S, interval = f["launches"][:], float(f.attrs.get("sample_interval_ns", np.nan))
+        gaps, idle = f.attrs.get("sample_gaps", -1), f.attrs.get("sample_idle_pct", np.nan)
+        nsamp = f.attrs.get("samples", -1)
+    with h5py.File(ref, "r") as f:
+        K = f["launches"][:]
+    by_seq = {int(r["seq"]): r for r in K}
+    rows = []
+    for r in S:
+        k = by_seq.get(int(r["seq"]))
+        if k is None or not np.isfinite(r["time_ms"]) or r["time_ms"] * 1e6 < min_intervals * interval:
+            continue
+        di = r["inst"] / k["inst"] - 1 if k["inst"] > 0 else np.nan
+        ds_k = k["dram_sectors_read"] + k["dram_sectors_write"]
+        ds = (r["dram_sectors_read"] + r["dram_sectors_write"]) / ds_k - 1 if ds_k > 0 else np.nan
+        rows.append((int(r["seq"]), r["time_ms"], di, ds))
+    print("\nsampled (sample.h5: %d samples of %.0f us, %s gap(s), %.1f%% idle) against the per-kernel pass (%s.h5), "
+          "launches >= %d intervals long:\n" % (nsamp, interval / 1e3, gaps, idle, per_kernel, min_intervals))
+    if not rows:
+        print("(none that long)")
+        return
+    inst_ok = sum(abs(d) <= 0.05 for _, _, d, _ in rows if np.isfinite(d))
+    dram_ok = sum(abs(d) <= 0.05 for _, _, _, d in rows if np.isfinite(d))
+    print("| launches | instructions within 5%% | DRAM sectors within 5%% | worst instructions | worst DRAM |")
+    print("|---|---|---|---|---|")
+    wi = max((abs(d) for _, _, d, _ in rows if np.isfinite(d)), default=np.nan)
+    wd = max((abs(d) for _, _, _, d in rows if np.isfinite(d)), default=np.nan)
+    print("| %d | %d | %d | %.1f%% | %.1f%% |" % (len(rows), inst_ok, dram_ok, 100 * wi, 100 * wd))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder")
@@ -74,6 +113,7 @@ def main():
     overhead(a.folder, rows, a.plain)
     try:
         ranges(a.folder, a.per_kernel)
+        sampled(a.folder, a.per_kernel)
     except ImportError:
         print("\n(no h5py/numpy here: no range check)")
     return 0
