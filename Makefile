@@ -8,7 +8,9 @@ RESULTS ?=
 # GPUS=all or a number: every GPU of this node on its own shard, merged (harness/node_run.sh)
 GPUS ?=
 WITH ?=
-# make check: the baseline the newest run is checked against (default results/<profile>/baseline-quick.h5)
+# make check: the baseline the newest run is checked against (default: this machine's
+# results/<profile>/local/baseline-quick.h5 kept by make baseline, else the committed
+# results/<profile>/baseline-quick.h5); make baseline: where to keep it instead
 BASELINE ?=
 CMAKE_ARGS ?=
 # CUDA_ARCHS="80;86;89;90;100;120": one binary for several GPUs (build/<profile>-80_86_...);
@@ -29,7 +31,7 @@ if [ ! -f $$b/CMakeCache.txt ]; then $(CMAKE) -S . -B $$b $(GENERATOR) -DWB_PROF
 $(CMAKE) --build $$b -j $(JOBS) || exit 1
 endef
 
-.PHONY: all build test run check plots clean ci-archs
+.PHONY: all build test run check baseline plots clean ci-archs
 all: build
 
 build:
@@ -55,10 +57,16 @@ run:
 	  harness/next_steps.sh $$latest $$prof $$b $$figs; \
 	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
 
-# The newest run of results/<profile> (or OUT) against the committed quick-sweep baseline
-# results/<profile>/baseline-quick.h5 (or BASELINE).
+# The newest run of results/<profile> (or OUT) against the profile's quick-sweep baseline
+# (BASELINE, this machine's kept by make baseline, or the committed one); none yet: says what to do.
 check:
-	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $(if $(BASELINE),$(BASELINE),results/$$prof/baseline-quick.h5)
+	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $$prof $(BASELINE)
+
+# Keeps the newest run of results/<profile> (or OUT) as this machine's quick-sweep baseline
+# (results/<profile>/local/, untracked; or BASELINE), for make check. No build needed.
+baseline:
+	@line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/profile.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; \
+	harness/keep_baseline.sh $(if $(OUT),$(OUT),results/$$prof) $$prof $(BASELINE)
 
 plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \

@@ -1,24 +1,45 @@
 #!/usr/bin/env bash
-# check_latest.sh WALLBENCH DIR [BASELINE] - `make check`: the newest results
-# file of DIR (by name, i.e. by UTC time; baselines and projections left out)
-# against the committed quick-sweep baseline (default DIR/baseline-quick.h5)
-# with results/thresholds.txt, through `wallbench check`, which says first
-# what it compared. Exit: check's (0 within, 1 violations, 2 bad input), or
-# 2 with one sentence when there is no baseline or no run to check.
+# check_latest.sh WALLBENCH DIR PROFILE [BASELINE] - `make check`: the newest results file of DIR
+# (by name, i.e. by UTC time; baselines and projections left out) against the profile's quick-sweep
+# baseline (BASELINE, else this machine's results/<profile>/local/baseline-quick.h5 kept by make
+# baseline, else the committed results/<profile>/baseline-quick.h5) with results/thresholds.txt,
+# through `wallbench check`, which says first what it compared. Nothing to check (no baseline yet,
+# no run yet, the newest run is the baseline itself) is no error: one sentence saying what to do,
+# exit 0; a committed file as the newest run is checked with a line saying it is no run of yours. Exit: check's (0 within,
+# 1 violations, 2 bad input), 2 for a BASELINE= that does not exist.
 set -u
-if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    echo "usage: harness/check_latest.sh WALLBENCH DIR [BASELINE]" >&2
+if [ $# -lt 3 ] || [ $# -gt 4 ]; then
+    echo "usage: harness/check_latest.sh WALLBENCH DIR PROFILE [BASELINE]" >&2
     exit 2
 fi
-wb=$1 dir=${2%/} base=${3:-${2%/}/baseline-quick.h5}
-root=$(cd "$(dirname "$0")/.." && pwd)
-if [ ! -f "$base" ]; then
-    echo "make check: no baseline $base (a committed quick-sweep run of this profile); give one: make check BASELINE=<an earlier run>.h5" >&2
+. "$(dirname "$0")/baselines.sh"
+wb=$1 dir=${2%/} prof=$3 base=${4:-}
+out=""
+[ "$dir" = "results/$prof" ] || out=" OUT=$dir"
+if [ -n "$base" ] && [ ! -f "$base" ]; then
+    echo "make check: BASELINE=$base: no such file" >&2
     exit 2
 fi
-newest=$(ls "$dir"/*.h5 2>/dev/null | grep -v -- '-projected-[^/]*\.h5$' | grep -v -- '/baseline[^/]*\.h5$' | LC_ALL=C sort | tail -n 1)
+newest=$(wb_newest_run "$dir")
+if [ -z "$base" ] && ! base=$(wb_baseline_of "$prof"); then
+    if [ -n "$newest" ]; then
+        echo "make check: GPU profile $prof has no quick-sweep baseline yet: keep your run $newest as this machine's with make baseline GPU=$prof$out, then later runs are checked against it"
+    else
+        echo "make check: GPU profile $prof has no quick-sweep baseline yet and $dir holds no run: make run GPU=$prof$out, then make baseline GPU=$prof$out"
+    fi
+    exit 0
+fi
 if [ -z "$newest" ]; then
-    echo "make check: no results file in $dir to check: run one first (make run GPU=<profile>)" >&2
-    exit 2
+    echo "make check: no results file in $dir to check: run one first (make run GPU=$prof$out)"
+    exit 0
 fi
-exec "$wb" check "$newest" --baseline "$base" --thresholds "$root/results/thresholds.txt"
+[ "$base" = "${base#/}" ] && [ -f "$wb_root/$base" ] && [ ! -f "$base" ] && base=$wb_root/$base
+if cmp -s "$newest" "$base"; then
+    echo "make check: the newest run of $dir, $newest, is the baseline itself (make baseline kept it): make run GPU=$prof$out for a run to check"
+    exit 0
+fi
+# a committed file is nobody's new run: say so before the verdict
+if git -C "$wb_root" ls-files --error-unmatch -- "$newest" >/dev/null 2>&1; then
+    echo "make check: $dir holds no run of yours: checking the committed $newest (make run GPU=$prof$out for your own)"
+fi
+exec "$wb" check "$newest" --baseline "$base" --thresholds "$wb_root/results/thresholds.txt"

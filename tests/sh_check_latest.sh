@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# sh_check_latest.sh WALLBENCH - `make check`'s script (harness/check_latest.sh)
-# on synthetic files: it checks the newest run by name (not a baseline, not a
-# projection) against the quick baseline and says so; with no baseline, no
-# run, or a text file as the baseline it says what is wrong in one sentence
-# and exits 2. The synthetic files come from tests/test_export --write.
+# sh_check_latest.sh WALLBENCH - `make check`'s and `make baseline`'s scripts
+# (harness/check_latest.sh, keep_baseline.sh) on synthetic files: check takes the
+# newest run by name (not a baseline, not a projection) against the quick baseline
+# and says so; a profile without a baseline (no committed one, none kept) or a folder
+# without a run gets one sentence saying what to do and exit 0; make baseline keeps
+# the newest run as this machine's baseline (results/<profile>/local/), which check
+# then uses; a BASELINE= that is missing or a text file is bad input (2). The
+# synthetic files come from tests/test_export --write.
 set -u
 wb=$1
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -29,22 +32,49 @@ expect_run() {
     fi
 }
 
-d=$tmp/results/h200
+# a copy of the scripts in a tree of their own: results/<profile>/ there is what the scripts see
+mkdir -p "$tmp/harness"
+cp "$src/harness/check_latest.sh" "$src/harness/keep_baseline.sh" "$src/harness/baselines.sh" "$tmp/harness/"
+mkdir -p "$tmp/results" && cp "$src/results/thresholds.txt" "$tmp/results/"
+script=$tmp/harness/check_latest.sh
+cd "$tmp" || exit 1
+d=results/gh200
 mkdir -p "$d"
-expect_run 2 "no baseline $d/baseline-quick.h5" "$wb" "$d"
-"$gen" --write "$d/baseline-quick.h5" >/dev/null || { echo "FAIL: $gen --write"; exit 1; }
-expect_run 2 "no results file in $d to check" "$wb" "$d"
-"$gen" --write "$d/20261201T100000Z-aaaaaaa.h5" >/dev/null
+# a profile with no baseline (gh200: none committed): what to do, exit 0, run or no run
+expect_run 0 "no quick-sweep baseline yet and $d holds no run: make run GPU=gh200" "$wb" "$d" gh200
+"$gen" --write "$d/20261201T100000Z-aaaaaaa.h5" >/dev/null || { echo "FAIL: $gen --write"; exit 1; }
 "$gen" --write "$d/20261201T110000Z-bbbbbbb.h5" >/dev/null
-cp "$d/baseline-quick.h5" "$d/20261201T120000Z-bbbbbbb-projected-l4.h5"
-cp "$d/baseline-quick.h5" "$d/baseline.h5"
+expect_run 0 "keep your run $d/20261201T110000Z-bbbbbbb.h5 as this machine's with make baseline GPU=gh200" "$wb" "$d" gh200
+expect_run 2 "BASELINE=nosuch.h5: no such file" "$wb" "$d" gh200 nosuch.h5
+# make baseline keeps the newest run; check then uses it
+out=$(harness/keep_baseline.sh "$d" gh200 2>&1); rc=$?
+if [ $rc -ne 0 ] || ! cmp -s "$d/20261201T110000Z-bbbbbbb.h5" "$d/local/baseline-quick.h5" ||
+    ! printf '%s' "$out" | grep -qF "kept $d/20261201T110000Z-bbbbbbb.h5 as results/gh200/local/baseline-quick.h5"; then
+    echo "FAIL: keep_baseline.sh: exit $rc: $out"; failures=$((failures + 1))
+else echo "ok: keep_baseline.sh keeps the newest run"; fi
+harness/keep_baseline.sh "$d" gh200 2>&1 | grep -qF "replaces the one kept before" ||
+    { echo "FAIL: keep_baseline.sh again: no word that it replaced the baseline"; failures=$((failures + 1)); }
+harness/keep_baseline.sh results/none gh200 >/dev/null 2>&1; [ $? -eq 2 ] ||
+    { echo "FAIL: keep_baseline.sh without a run: not exit 2"; failures=$((failures + 1)); }
+expect_run 0 "is the baseline itself (make baseline kept it)" "$wb" "$d" gh200
+"$gen" --write "$d/20261201T120000Z-eeeeeee.h5" >/dev/null
+expect_run 0 "against BASE = results/gh200/local/baseline-quick.h5" "$wb" "$d" gh200
+# a committed baseline (h200's) and a kept one: the kept one first
+h=results/h200
+mkdir -p "$h"
+"$gen" --write "$h/baseline-quick.h5" >/dev/null
+expect_run 0 "no results file in $h to check" "$wb" "$h" h200
+"$gen" --write "$h/20261201T100000Z-aaaaaaa.h5" >/dev/null
+"$gen" --write "$h/20261201T110000Z-bbbbbbb.h5" >/dev/null
+cp "$h/baseline-quick.h5" "$h/20261201T120000Z-bbbbbbb-projected-l4.h5"
+cp "$h/baseline-quick.h5" "$h/baseline.h5"
 # the newest run by name, neither the projection nor a baseline, and within thresholds (the same points)
-expect_run 0 "check NEW = $d/20261201T110000Z-bbbbbbb.h5" "$wb" "$d"
-expect_run 0 "against BASE = $d/baseline-quick.h5" "$wb" "$d"
-expect_run 0 "within thresholds" "$wb" "$d"
+expect_run 0 "check NEW = $h/20261201T110000Z-bbbbbbb.h5" "$wb" "$h" h200
+expect_run 0 "against BASE = $h/baseline-quick.h5" "$wb" "$h" h200
+expect_run 0 "within thresholds" "$wb" "$h" h200
 # BASELINE= another file; a text file given as one: one sentence, exit 2
-expect_run 0 "against BASE = $d/baseline.h5" "$wb" "$d" "$d/baseline.h5"
+expect_run 0 "against BASE = $h/baseline.h5" "$wb" "$h" h200 "$h/baseline.h5"
 echo text >"$tmp/notes.txt"
-expect_run 2 "notes.txt" "$wb" "$d" "$tmp/notes.txt"
+expect_run 2 "notes.txt" "$wb" "$h" h200 "$tmp/notes.txt"
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "sh_check_latest: ok"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# keep_baseline.sh DIR PROFILE [BASELINE] - `make baseline`: keeps the newest run of DIR as the
+# profile's quick-sweep baseline of this machine, results/<profile>/local/baseline-quick.h5 (git
+# ignores results/*/local/), or BASELINE where given; `make check GPU=<profile>` then uses it
+# (check compares the points both files hold, and says so for a sweep other than the run's).
+# Exit: 0 kept, 2 no run to keep or the copy failed.
+set -u
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: harness/keep_baseline.sh DIR PROFILE [BASELINE]" >&2
+    exit 2
+fi
+. "$(dirname "$0")/baselines.sh"
+dir=${1%/} prof=$2 target=${3:-$(wb_local_baseline "$2")}
+run=$(wb_newest_run "$dir")
+if [ -z "$run" ]; then
+    echo "make baseline: no results file in $dir to keep: make run GPU=$prof first" >&2
+    exit 2
+fi
+mkdir -p "$(dirname "$target")" || exit 2
+note=""
+[ -f "$target" ] && note=" (it replaces the one kept before)"
+cp "$run" "$target" || { echo "make baseline: cannot copy $run to $target" >&2; exit 2; }
+echo "make baseline: kept $run as $target$note; make check GPU=$prof checks later runs against it"
