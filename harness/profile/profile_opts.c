@@ -43,7 +43,7 @@ static void usage(FILE *f) {
             "                           default), or per outermost NVTX range, or per N launches (nvtx,\n"
             "                           every:N: kernels run as the program runs them, nothing serialized,\n"
             "                           no flush; every launch counts; a one-pass set only)\n"
-            "  --sample                 a sampled timeline instead of the counter pass: PM sampling of the\n"
+            "  --sample                 (experimental) a sampled timeline instead of the counter pass: PM sampling of the\n"
             "                           core set, device-wide, during the timing pass (nothing replayed or\n"
             "                           serialized); each sample split among the kernels that ran in it\n"
             "                           (/samples; the launches' counters are those splits); with --pass\n"

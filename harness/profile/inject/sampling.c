@@ -11,7 +11,12 @@
  * smaller than the backlog drops samples silently (the image holds several
  * decode periods; the driver counts gaps between samples); the first sample
  * after Start spans the time since the last Stop (the driver drops it); one
- * PM-sampling client per device (an error here leaves the timing pass whole). */
+ * PM-sampling client per device (an error here leaves the timing pass whole).
+ * Experimental: in its one H200 run (2026-12-04, dev call 4) both sampled
+ * programs finished their work and never exited (the profiler waited at exit).
+ * Since then the decode thread makes the program's context current (the probe
+ * that worked did), and the exit path waits at most STOP_WAIT_S for the decode
+ * thread and skips CUPTI's Stop when it does not come back; unmeasured. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +33,7 @@
 #define DECODE_MS 20
 #define IMAGE_SAMPLES 4096          /* 20 ms at 10 us; 400 ms at the default 100 us */
 #define HW_BUFFER_BYTES (512u << 20)
+#define STOP_WAIT_S 3
 
 typedef struct sampler {
     wb_counters_session s;          /* host half: core set, config image for PM sampling */
@@ -108,6 +114,8 @@ static int decode(void) {
 
 static void *decoder(void *arg) {
     (void)arg;
+    if (cuCtxSetCurrent(first_ctx) != CUDA_SUCCESS)
+        wb_raw_error("sampling: the decode thread could not make the program's context current");
     for (;;) {
         struct timespec ts = {0, DECODE_MS * 1000000L};
         nanosleep(&ts, NULL);
@@ -186,12 +194,24 @@ void wb_sampling_first_launch(CUcontext ctx) {
     pthread_once(&once, setup_once);
 }
 
+/* Never blocks the program's exit for more than STOP_WAIT_S: a decode thread that does not come
+ * back leaves its samples undecoded and CUPTI's Stop uncalled (an E line says so). */
 void wb_sampling_finish(void) {
     if (!sm.obj) return;
-    pthread_mutex_lock(&sm.lock);
-    sm.stop = 1;
-    pthread_mutex_unlock(&sm.lock);
-    if (sm.running) pthread_join(sm.thread, NULL);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += STOP_WAIT_S;
+    int stuck = pthread_mutex_timedlock(&sm.lock, &until) != 0;
+    if (!stuck) {
+        sm.stop = 1;
+        pthread_mutex_unlock(&sm.lock);
+        if (sm.running) stuck = pthread_timedjoin_np(sm.thread, NULL, &until) != 0;
+    }
+    if (stuck) {
+        wb_raw_error("sampling: the decode thread did not stop within %d s at exit: the samples since its last "
+                     "decode are lost, and PM sampling was left to the driver", STOP_WAIT_S);
+        return;
+    }
     if (sm.started) {
         CUpti_PmSampling_Stop_Params sp = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = sm.obj};
         CUptiResult r = cuptiPmSamplingStop(&sp);
