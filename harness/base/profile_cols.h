@@ -19,7 +19,8 @@ typedef enum {
     WB_PT_SAMPLES = 4,
     WB_PT_COUNT = 5
 } wb_prof_table;
-/* The tables a version-1 profile file lacks (read as empty). */
+/* The tables of one mode (/counted_ranges, /samples): a version-1 file lacks them, a later one may
+ * (read as empty). */
 #define WB_PT_SINCE_V2(t) ((t) == WB_PT_SPANS || (t) == WB_PT_SAMPLES)
 typedef enum { WB_PCOL_I32, WB_PCOL_I64, WB_PCOL_F64, WB_PCOL_STR } wb_pcol_type;
 

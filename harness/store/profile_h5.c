@@ -513,8 +513,14 @@ static int read_profile(const char *path, wb_profile *out, int launches, wb_err 
     if ((rd.root = H5Gopen2(rd.file, "/", H5P_DEFAULT)) < 0) rc = wb_h5_fail(e, path, "H5Gopen2(/)");
     if (rc == WB_OK) rc = check_kind(&rd);
     if (rc == WB_OK) rc = read_attrs(&rd);
-    for (int t = launches ? 0 : 1; rc == WB_OK && t < WB_PT_COUNT; t++)
-        if (!WB_PT_SINCE_V2(t) || rd.version >= 2) rc = read_table(&rd, (wb_prof_table)t); /* v1: none */
+    for (int t = launches ? 0 : 1; rc == WB_OK && t < WB_PT_COUNT; t++) {
+        /* the tables of one mode (counted ranges, samples): absent means none (version 1 files never have them) */
+        char name[32];
+        snprintf(name, sizeof name, "%s", wb_prof_table_name((wb_prof_table)t));
+        htri_t has = WB_PT_SINCE_V2(t) ? H5Lexists(rd.file, name, H5P_DEFAULT) : 1;
+        if (has < 0) rc = wb_h5_fail(e, path, "H5Lexists");
+        else if (has > 0 && (!WB_PT_SINCE_V2(t) || rd.version >= 2)) rc = read_table(&rd, (wb_prof_table)t);
+    }
     if (rc == WB_OK) rc = launches ? check_refs(&rd) : count_launches(&rd);
     rc = wb_h5_end(rc, rd.root, path, e);
     rc = wb_h5_end(rc, rd.file, path, e);
