@@ -43,8 +43,9 @@ for i, (p, r) in enumerate(zip(doc["points"], body)):
 with open(samples_csv, newline="") as f:
     srows = list(csv.reader(f))[1:]
 sdoc = json.load(open(samples_json))
-flat = [(s["name"], s["id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
+flat = [(s["name"], s["point_id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
 if [(r[0], int(r[1]), int(r[2]), num(r[3])) for r in srows] != flat: fail.append("samples differ")
 if sdoc["units"]["time_ms"] != "ms": fail.append("samples unit")
+if open(samples_csv).readline().strip() != "name,point_id,rep,time_ms": fail.append("samples CSV header is not /samples' names")
 for m in fail: print("FAIL:", m)
 sys.exit(1 if fail else 0)

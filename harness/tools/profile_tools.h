@@ -24,7 +24,6 @@
 int wb_profile_in_argv(int argc, char **argv);
 
 /* The commands on profile files; same argv as wb_cmd_<name>, same exit codes. */
-int wb_profile_cmd_report(int argc, char **argv);
 int wb_profile_cmd_roofline(int argc, char **argv);
 int wb_profile_cmd_export(int argc, char **argv);
 int wb_profile_cmd_project(int argc, char **argv);
@@ -50,6 +49,9 @@ const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t l
 /* Row order by total_ms, largest first (untimed last); returns a malloc'd
  * index array of n, or NULL when out of memory. */
 int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
+
+/* --top's value: 1 to 10^6 into *top, else WB_ERR after wb_cli_bad's message. */
+int wb_profile_top_count(const char *cmd, const char *arg, int *top);
 
 /* The options report, roofline and compare take on a profile: --markdown
  * (*md = 1) and --top N (*top = N, 1 to 10^6; unchanged without it).

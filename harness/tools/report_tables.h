@@ -9,6 +9,8 @@
 #ifndef WB_REPORT_TABLES_H
 #define WB_REPORT_TABLES_H
 
+#include <stdio.h>
+
 #include "harness/base/gpus.h"
 #include "harness/base/textable.h"
 #include "harness/tools/ceilings.h"
@@ -57,5 +59,24 @@ double wb_rtab_table8(wb_textable *t, const wb_rtab_roofs *rr, const wb_rtab_ite
 void wb_rtab_table9_init(wb_textable *t, const char *first);
 void wb_rtab_table9_row(wb_textable *t, const wb_rtab_items *it, const char *label, const wb_row *group,
                         int (*same)(const wb_row *x, const wb_row *group), double part, double whole);
+
+/* Where a report goes: text or markdown to f, or with --json/--csv (fmt 'J'
+ * / 'C') the tables alone to data (f then a null stream). */
+typedef struct wb_rtab_out {
+    FILE *f;
+    int md;
+    int fmt; /* 0 text or markdown, 'J' --json, 'C' --csv */
+    FILE *data;
+    int ntables;
+    char cur_title[256];
+} wb_rtab_out;
+
+/* The title of the next table, and the line saying what it aggregates. */
+void wb_rtab_title(wb_rtab_out *o, const char *name, const char *aggregated);
+/* One table: printed, or written to o->data under the current title. */
+void wb_rtab_emit(wb_rtab_out *o, const wb_textable *t);
+/* Table 2 of r (wb_roofline_print with its notes; with --json/--csv its
+ * table alone). WB_ERR as wb_roofline_print. */
+int wb_rtab_table2(wb_rtab_out *o, const wb_results *r, const wb_gpu_table *gt, wb_err *e);
 
 #endif

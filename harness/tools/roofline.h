@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "harness/base/gpus.h"
+#include "harness/base/textable.h"
 #include "harness/store/store_h5.h"
 
 /* Prints Table 2: the L4 and GH200 columns from the reference table, the
@@ -17,5 +18,9 @@ int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int m
 /* The same with one more datasheet column: any row of the table (NULL: none). */
 int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, int markdown,
                            wb_err *e);
+
+/* Table 2's body alone (for report --json/--csv): tab initialised and
+ * filled; the caller frees it. WB_ERR as above. */
+int wb_roofline_table(wb_textable *tab, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, wb_err *e);
 
 #endif
