@@ -188,30 +188,34 @@ int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, 
     return WB_OK;
 }
 
+static const char roofline_usage[] =
+    "usage: wallbench roofline [RESULTS.h5] [--with GPU] [--markdown]\n"
+    "       wallbench roofline PROFILE.h5 [--with GPU] [--markdown] [--top N]\n"
+    "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a file);\n"
+    "  for a profiled program (wallbench profile -- CMD) then its kernels on those roofs (--top N, default 30)\n"
+    "  --with GPU  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n"
+    "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown GPU row)\n";
+
 int wb_cmd_roofline(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_roofline(argc, argv); /* profile_roofline.c */
     const char *path = NULL, *with_name = NULL;
-    int markdown = 0, k, first = argc;
+    int markdown = 0, k, first = argc, top = 30, top_given = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
-                                          {"with", required_argument, NULL, 'w'}, {0, 0, 0, 0}};
+                                          {"with", required_argument, NULL, 'w'},
+                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
     wb_cli cli = {"roofline", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
         if (k == WB_CLI_BAD) return 2;
-        if (k == WB_CLI_HELP) {
-            printf("usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown]\n"
-                   "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a "
-                   "file)\n"
-                   "  --with PROFILE  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n"
-                   "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown profile)\n");
-            return 0;
-        }
+        if (k == WB_CLI_HELP) return fputs(roofline_usage, stdout), 0;
         if (k == 'w') with_name = v;
-        else markdown = 1;
+        else if (k == 't') {
+            if (wb_profile_top_count("roofline", v, &top) != WB_OK) return 2;
+            top_given = 1;
+        } else markdown = 1;
     }
     if (first < argc) path = argv[first++];
     if (first < argc)
-        return wb_cli_bad("roofline", "unexpected argument '%s' (usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown])",
+        return wb_cli_bad("roofline", "unexpected argument '%s' (usage: wallbench roofline [FILE.h5] [--with GPU] [--markdown])",
                           argv[first]);
     wb_err e = {""};
     wb_gpu_table t;
@@ -227,21 +231,20 @@ int wb_cmd_roofline(int argc, char **argv) {
         wb_gpu_table_free(&t);
         return 2;
     }
-    wb_results r;
+    wb_rows rows;
     int have = 0, rc = 0;
     if (path) {
-        if (wb_results_open(path, &r, &e) != WB_OK) {
-            fprintf(stderr, "wallbench roofline: %s\n", e.msg);
-            wb_gpu_table_free(&t);
-            return 2;
-        }
+        if (wb_rows_open("roofline", path, &rows) != 0) return wb_gpu_table_free(&t), 2;
         have = 1;
     }
-    if (wb_roofline_print_with(stdout, have ? &r : NULL, &t, with, markdown, &e) != WB_OK) {
+    if (top_given && (!have || rows.kind != WB_ROWS_PROFILE))
+        rc = 2, fprintf(stderr, "wallbench roofline: --top is for a profile file (its kernels)\n");
+    if (rc == 0 && wb_roofline_print_with(stdout, have ? &rows.r : NULL, &t, with, markdown, &e) != WB_OK) {
         fprintf(stderr, "wallbench roofline: %s\n", e.msg);
         rc = 2;
     }
-    if (have) wb_results_free(&r);
+    if (rc == 0 && have && rows.kind == WB_ROWS_PROFILE) rc = wb_roofline_profile(&rows, &t, markdown, top);
+    if (have) wb_rows_free(&rows);
     wb_gpu_table_free(&t);
     return rc;
 }
