@@ -18,11 +18,15 @@ int wb_rows_view(const char *cmd, wb_rows *rows, wb_prof_table view) {
     return 2;
 }
 
+wb_rows_kind wb_rows_kind_of(const char *path) {
+    return wb_profile_file_is(path) == 1 ? WB_ROWS_PROFILE : WB_ROWS_RESULTS;
+}
+
 int wb_rows_open(const char *cmd, const char *path, wb_rows *rows) {
     wb_err e = {""};
     memset(rows, 0, sizeof *rows);
     snprintf(rows->path, sizeof rows->path, "%s", path);
-    if (wb_profile_file_is(path) == 1) {
+    if (wb_rows_kind_of(path) == WB_ROWS_PROFILE) {
         rows->kind = WB_ROWS_PROFILE;
         if (wb_profile_load(cmd, path, &rows->p, 0) != WB_OK) return 2;
         return wb_rows_view(cmd, rows, WB_PT_KERNELS);

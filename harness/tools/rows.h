@@ -24,6 +24,9 @@ typedef struct wb_rows {
     char path[1024];
 } wb_rows;
 
+/* The kind of file path names (a file that cannot be read: WB_ROWS_RESULTS,
+ * whose reader then says why). For the commands whose options differ by kind. */
+wb_rows_kind wb_rows_kind_of(const char *path);
 /* Opens path, either kind; on failure prints "wallbench <cmd>: <why>" and
  * returns 2 (bad input), else 0. A profile opens on its kernels. */
 int wb_rows_open(const char *cmd, const char *path, wb_rows *rows);
