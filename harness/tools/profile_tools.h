@@ -24,7 +24,6 @@
 int wb_profile_in_argv(int argc, char **argv);
 
 /* The commands on profile files; same argv as wb_cmd_<name>, same exit codes. */
-int wb_profile_cmd_project(int argc, char **argv);
 int wb_profile_cmd_compare(int argc, char **argv);
 
 /* Reads path, printing "wallbench <cmd>: <why>" on failure. launches 0:
