@@ -27,6 +27,7 @@ side = json.load(open(points_csv + ".columns.json"))
 if side["format"] != "wallbench-columns" or side["columns"] != doc["columns"]: fail.append("sidecar columns")
 for c in doc["columns"]:
     if doc["units"][c["name"]] != c["unit"]: fail.append("unit of " + c["name"])
+    if sorted(c) != ["description", "name", "source", "type", "unit"]: fail.append("column fields %s (/columns' names)" % sorted(c))
 if doc["units"]["time_median_ms"] != "ms" or doc["units"]["noise_pct"] != "%": fail.append("units")
 if len(doc["points"]) != len(body): fail.append("point count")
 for i, (p, r) in enumerate(zip(doc["points"], body)):

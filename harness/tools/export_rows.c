@@ -52,7 +52,8 @@ static void samples_csv(const wb_results *r, FILE *f) {
     }
 }
 
-/* {"name", "unit", "type", "description", "ncu_metric"} of one column. */
+/* {"name", "unit", "type", "description", "source"} of one column: /columns' names (source: the ncu
+ * metric or counter a column comes from, or why it is NaN). */
 static void column_json(FILE *f, const char *name, const char *unit, const char *type, const char *desc,
                         const char *source) {
     fputc('{', f);
@@ -64,7 +65,7 @@ static void column_json(FILE *f, const char *name, const char *unit, const char 
     wb_json_str(f, type);
     wb_json_key(f, "description", 0);
     wb_json_str(f, desc);
-    wb_json_key(f, "ncu_metric", 0);
+    wb_json_key(f, "source", 0);
     wb_json_str(f, source);
     fputc('}', f);
 }
