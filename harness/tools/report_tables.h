@@ -1,7 +1,7 @@
 /* report_tables.h - the bodies of seed 000 Tables 6-9, built once for both
  * reports: `wallbench report` on a results file (report.c: the items are its
- * operator points) and on a profile (profile_report.c: its kernels or NVTX
- * ranges with counters, seen as results rows, profile_tools.h). An item is a
+ * operator points) and on a profile (report_profile.c: its kernels or NVTX
+ * ranges with counters, seen as results rows, rows.h). An item is a
  * wb_row: its time is m.time_median_ms (for a profile row, the summed time),
  * its counters c; every share and mean is weighted by that time. The
  * definitions are agg.h's. A builder fills a table (wb_textable_init inside);
