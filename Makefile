@@ -1,5 +1,6 @@
 # wallbench: the two commands a new user needs are `make test` and
-# `make run GPU=<profile>`. Everything goes through CMake in build/<profile>.
+# `make run GPU=<row>`, <row> a GPU row of harness/gpus.tsv (h200, l4, ...; not a profiler's file:
+# that is `wallbench profile`). Everything goes through CMake in build/<row>.
 SHELL := /bin/bash
 GPU ?= auto
 SWEEP ?= quick
@@ -9,24 +10,24 @@ RESULTS ?=
 GPUS ?=
 WITH ?=
 # make check: the baseline the newest run is checked against (default: this machine's
-# results/<profile>/local/baseline-quick.h5 kept by make baseline, else the committed
-# results/<profile>/baseline-quick.h5); make baseline: where to keep it instead
+# results/<row>/local/baseline-quick.h5 kept by make baseline, else the committed
+# results/<row>/baseline-quick.h5); make baseline: where to keep it instead
 BASELINE ?=
 CMAKE_ARGS ?=
-# CUDA_ARCHS="80;86;89;90;100;120": one binary for several GPUs (build/<profile>-80_86_...);
-# CUDA_ARCHS=80-virtual: PTX only, JIT-compiled by the driver. Default: the profile's architecture.
+# CUDA_ARCHS="80;86;89;90;100;120": one binary for several GPUs (build/<row>-80_86_...);
+# CUDA_ARCHS=80-virtual: PTX only, JIT-compiled by the driver. Default: the GPU row's architecture.
 CUDA_ARCHS ?=
-# Results folder of make run (default results/<profile>).
+# Results folder of make run (default results/<row>).
 OUT ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE ?= cmake
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
 
-# Resolves GPU= (and CUDA_ARCHS=) to "<profile> <archs> <kind> <build>" (harness/profile.sh),
+# Resolves GPU= (and CUDA_ARCHS=) to "<row> <archs> <kind> <build>" (harness/gpu_row.sh),
 # configures and builds; sets $$prof, $$kind (row or generic) and $$b.
 define build
 harness/deps.sh build || exit 1; \
-line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/profile.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; b=build/$$bdir; \
+line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/gpu_row.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; b=build/$$bdir; \
 if [ ! -f $$b/CMakeCache.txt ]; then $(CMAKE) -S . -B $$b $(GENERATOR) -DWB_PROFILE=$$prof "-DCMAKE_CUDA_ARCHITECTURES=$$arch" $(CMAKE_ARGS) >/dev/null || exit 1; fi; \
 $(CMAKE) --build $$b -j $(JOBS) || exit 1
 endef
@@ -41,7 +42,7 @@ test:
 	@$(build); harness/deps.sh plots; \
 	cd $$b && ctest --output-on-failure -j $(JOBS)
 
-# A generic profile (a GPU without a row) is found by wallbench itself, from the device.
+# A generic GPU row (a GPU without a row in gpus.tsv) is found by wallbench itself, from the device.
 run:
 	@$(build); out=$(if $(OUT),$(OUT),results/$$prof); mkdir -p $$out; \
 	export LD_LIBRARY_PATH=$$(sed -n 's/^CUDAToolkit_LIBRARY_DIR:PATH=//p' $$b/CMakeCache.txt)$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; \
@@ -57,15 +58,15 @@ run:
 	  harness/next_steps.sh $$latest $$prof $$b $$figs; \
 	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
 
-# The newest run of results/<profile> (or OUT) against the profile's quick-sweep baseline
+# The newest run of results/<row> (or OUT) against the row's quick-sweep baseline
 # (BASELINE, this machine's kept by make baseline, or the committed one); none yet: says what to do.
 check:
 	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $$prof $(BASELINE)
 
-# Keeps the newest run of results/<profile> (or OUT) as this machine's quick-sweep baseline
-# (results/<profile>/local/, untracked; or BASELINE), for make check. No build needed.
+# Keeps the newest run of results/<row> (or OUT) as this machine's quick-sweep baseline
+# (results/<row>/local/, untracked; or BASELINE), for make check. No build needed.
 baseline:
-	@line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/profile.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; \
+	@line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/gpu_row.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; \
 	harness/keep_baseline.sh $(if $(OUT),$(OUT),results/$$prof) $$prof $(BASELINE)
 
 plots:

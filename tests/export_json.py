@@ -27,6 +27,7 @@ side = json.load(open(points_csv + ".columns.json"))
 if side["format"] != "wallbench-columns" or side["columns"] != doc["columns"]: fail.append("sidecar columns")
 for c in doc["columns"]:
     if doc["units"][c["name"]] != c["unit"]: fail.append("unit of " + c["name"])
+    if sorted(c) != ["description", "name", "source", "type", "unit"]: fail.append("column fields %s (/columns' names)" % sorted(c))
 if doc["units"]["time_median_ms"] != "ms" or doc["units"]["noise_pct"] != "%": fail.append("units")
 if len(doc["points"]) != len(body): fail.append("point count")
 for i, (p, r) in enumerate(zip(doc["points"], body)):
@@ -43,8 +44,9 @@ for i, (p, r) in enumerate(zip(doc["points"], body)):
 with open(samples_csv, newline="") as f:
     srows = list(csv.reader(f))[1:]
 sdoc = json.load(open(samples_json))
-flat = [(s["name"], s["id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
+flat = [(s["name"], s["point_id"], k, t) for s in sdoc["samples"] for k, t in enumerate(s["time_ms"])]
 if [(r[0], int(r[1]), int(r[2]), num(r[3])) for r in srows] != flat: fail.append("samples differ")
 if sdoc["units"]["time_ms"] != "ms": fail.append("samples unit")
+if open(samples_csv).readline().strip() != "name,point_id,rep,time_ms": fail.append("samples CSV header is not /samples' names")
 for m in fail: print("FAIL:", m)
 sys.exit(1 if fail else 0)

@@ -51,6 +51,13 @@ front = {}
 exec(compile(re.sub(r'"results/[^"]+\.h5"', repr(h5_path), m.group(1)), "README.md", "exec"), front)
 if "command_line" not in front["provenance"] or "unit" not in front["columns"]:
     fail.append("README: provenance or the column table missing")
+else:  # every text field the README shows decoded: /columns and the attributes too
+    for col in ("name", "unit", "description", "source"):
+        if col not in front["columns"] or front["columns"][col].map(lambda v: isinstance(v, bytes)).any():
+            fail.append("README: /columns %s missing or bytes" % col)
+    raw = [k for k, v in front["provenance"].items() if isinstance(v, bytes)]
+    if raw or not isinstance(front["provenance"]["command_line"], str):
+        fail.append("README: attributes left as bytes: %s" % raw[:5])
 
 for label, df in (("csv", points), ("h5", table), ("README h5", front["points"])):
     if list(df.columns[:4]) != ["name", "id", "family", "variant"]:

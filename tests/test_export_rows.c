@@ -151,7 +151,8 @@ static void check_samples_csv(const char *csv, const wb_results *r) {
     if (!f) return;
     char *cells[8];
     int n = csv_record(f, cells, 8);
-    CHECK(n == 4 && !strcmp(cells[0], "name") && !strcmp(cells[3], "time_ms") && !strcmp(cells[1], "id"));
+    CHECK(n == 4 && !strcmp(cells[0], "name") && !strcmp(cells[3], "time_ms") && !strcmp(cells[1], "point_id") &&
+          !strcmp(cells[2], "rep")); /* the HDF5 /samples names */
     free_cells(cells, n);
     int64_t total = 0;
     for (int64_t i = 0; i < r->nrows; i++)

@@ -1,5 +1,5 @@
 /* test_gpus.c - profile resolution (harness/base/gpus.c): every (device name,
- * compute capability) pair of tests/profile_cases.tsv resolves to its row or
+ * compute capability) pair of tests/gpu_row_cases.tsv resolves to its row or
  * to the generic profile named there; whole words only, never substrings. */
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 static void cases(const wb_gpu_table *t) {
     const char *src = getenv("WB_SOURCE_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/profile_cases.tsv", src ? src : WB_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/tests/gpu_row_cases.tsv", src ? src : WB_SOURCE_DIR);
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
     if (!f) return;

@@ -11,6 +11,7 @@
 #include "harness/commands.h"
 #include "harness/store/profile_h5.h"
 #include "harness/tools/project.h"
+#include "harness/tools/rows.h"
 #include "tests/check.h"
 #include "tests/synth_profile.h"
 #include "tests/synth_results.h"
@@ -180,6 +181,40 @@ static void test_compare(const char *a, const char *b, const char *results) {
     CHECK(strstr(out, "is not a profile file"));
 }
 
+/* The one reader (rows.h): a profile's kernels and ranges and a results
+ * file's points through the same call, the kind and a row's word as data;
+ * a profile's rows carry its counters and its measured roof. */
+static void test_rows(const char *profile, const char *results) {
+    wb_rows x;
+    wb_profile p;
+    wb_err e;
+    CHECK(wb_profile_read_summary(profile, &p, &e) == WB_OK);
+    CHECK(wb_rows_open("test", profile, &x) == 0);
+    CHECK(x.kind == WB_ROWS_PROFILE && !strcmp(x.what, "kernel") && x.r.nrows == p.nkernels && p.nkernels > 0);
+    for (int32_t i = 0; i < p.nkernels && i < x.r.nrows; i++) {
+        CHECK(x.r.rows[i].m.time_median_ms == p.kernels[i].total_ms || isnan(p.kernels[i].total_ms));
+        CHECK(x.r.rows[i].c.inst_per_sector == p.kernels[i].c.inst_per_sector ||
+              isnan(p.kernels[i].c.inst_per_sector));
+    }
+    CHECK(wb_results_attr_f64(&x.r, "ceiling_inst_issue_gips") == synth_roof.inst_gips);
+    CHECK(wb_rows_view("test", &x, WB_PT_RANGES) == 0);
+    CHECK(!strcmp(x.what, "NVTX range") && x.r.nrows == p.nranges && p.nranges > 0);
+    wb_rows_free(&x);
+    wb_profile_free(&p);
+    CHECK(wb_rows_open("test", results, &x) == 0);
+    CHECK(x.kind == WB_ROWS_RESULTS && !strcmp(x.what, "point") && x.r.nrows == 1);
+    CHECK(!strcmp(x.r.rows[0].p.family, "select"));
+    CHECK(run(wb_cmd_report, "report", results, "--top", "3", NULL, NULL) == 2 && strstr(out, "--top is for a profile"));
+    CHECK(run(wb_cmd_report, "report", profile, "--shape", "fastest", NULL, NULL) == 2 &&
+          strstr(out, "--shape is for a results file"));
+    CHECK(wb_rows_view("test", &x, WB_PT_KERNELS) == 2); /* a results file has no kernels */
+    wb_rows_free(&x);
+    CHECK(wb_rows_open("test", synth_path(dir, "missing.h5"), &x) == 2);
+    /* report --help shows both usages */
+    CHECK(run(wb_cmd_report, "report", "--help", NULL, NULL, NULL, NULL) == 0);
+    CHECK(strstr(out, "report RESULTS.h5") && strstr(out, "report PROFILE.h5"));
+}
+
 /* --write FILE: the synthetic profile alone, for tests/sh_plots.sh to render. */
 static int write_only(const char *path) {
     wb_profile p;
@@ -212,6 +247,7 @@ int main(int argc, char **argv) {
     test_export(a);
     test_project(a);
     test_compare(a, b, res);
+    test_rows(a, res);
     if (getenv("WB_KEEP")) printf("kept %s\n", dir); /* e.g. to render a.h5 with plots/render.sh */
     else synth_remove_dir(dir);
     return TEST_DONE();

@@ -207,7 +207,7 @@ const wb_gpu_ref *wb_gpu_table_find(const wb_gpu_table *t, const char *profile) 
     return NULL;
 }
 
-/* ---- matching device names (gpus.tsv header; harness/profile.sh does the same in awk) ---- */
+/* ---- matching device names (gpus.tsv header; harness/gpu_row.sh does the same in awk) ---- */
 
 #define WB_NAME_WORDS 24
 

@@ -16,8 +16,8 @@ void wb_textable_init(wb_textable *t, int ncols) {
 }
 
 int wb_textable_add(wb_textable *t) {
-    if (wb_grow(&t->cells, t->nrows, &t->cap, (size_t)t->ncols * WB_TEXTABLE_CELL, 16) != 0) return -1;
-    for (int c = 0; c < t->ncols; c++) t->cells[t->nrows * t->ncols + c][0] = '\0';
+    if (wb_grow(&t->cells, t->nrows, &t->cap, (size_t)t->ncols * sizeof *t->cells, 16) != 0) return -1;
+    memset(&t->cells[t->nrows * t->ncols], 0, (size_t)t->ncols * sizeof *t->cells);
     return t->nrows++;
 }
 
@@ -25,8 +25,18 @@ void wb_textable_set(wb_textable *t, int row, int col, const char *fmt, ...) {
     if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(t->cells[row * t->ncols + col], WB_TEXTABLE_CELL, fmt, ap);
+    wb_textable_cell *x = &t->cells[row * t->ncols + col];
+    vsnprintf(x->text, WB_TEXTABLE_CELL, fmt, ap);
     va_end(ap);
+    x->kind = 0;
+}
+
+/* The number behind the text just set (kind 1 or 2), when the indices are good. */
+static void keep_value(wb_textable *t, int row, int col, int kind, double v, double s, const char *unit) {
+    if (row < 0 || row >= t->nrows || col < 0 || col >= t->ncols) return;
+    wb_textable_cell *x = &t->cells[row * t->ncols + col];
+    x->kind = kind, x->v = v, x->s = s;
+    snprintf(x->unit, sizeof x->unit, "%s", unit);
 }
 
 const char *wb_textable_num(char *buf, size_t len, double v, int decimals) {
@@ -50,6 +60,20 @@ const char *wb_textable_num(char *buf, size_t len, double v, int decimals) {
 void wb_textable_set_num(wb_textable *t, int row, int col, double v, int decimals) {
     char buf[WB_TEXTABLE_CELL];
     wb_textable_set(t, row, col, "%s", wb_textable_num(buf, sizeof buf, v, decimals));
+    keep_value(t, row, col, 1, v, NAN, "");
+}
+
+void wb_textable_set_unit(wb_textable *t, int row, int col, double v, int decimals, const char *unit) {
+    if (isfinite(v)) wb_textable_set(t, row, col, "%.*f%s", decimals, v, unit);
+    else wb_textable_set(t, row, col, "-");
+    keep_value(t, row, col, 1, v, NAN, unit);
+}
+
+void wb_textable_set_mean_std(wb_textable *t, int row, int col, double mean, double std, int decimals,
+                              const char *unit) {
+    if (isfinite(mean)) wb_textable_set(t, row, col, "%.*f+-%.*f%s", decimals, mean, decimals, std, unit);
+    else wb_textable_set(t, row, col, "-");
+    keep_value(t, row, col, 2, mean, std, unit);
 }
 
 void wb_textable_print(FILE *f, const wb_textable *t, int markdown) {
@@ -57,12 +81,12 @@ void wb_textable_print(FILE *f, const wb_textable *t, int markdown) {
     int nc = t->ncols < 32 ? t->ncols : 32;
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < nc; c++) {
-            int w = (int)strlen(t->cells[r * t->ncols + c]);
+            int w = (int)strlen(t->cells[r * t->ncols + c].text);
             if (w > width[c]) width[c] = w;
         }
     for (int r = 0; r < t->nrows; r++) {
         for (int c = 0; c < nc; c++) {
-            const char *s = t->cells[r * t->ncols + c];
+            const char *s = t->cells[r * t->ncols + c].text;
             if (markdown) fprintf(f, "| %s ", s);
             else fprintf(f, c == 0 ? "%-*s" : "  %*s", width[c], s);
         }
@@ -83,9 +107,30 @@ void wb_textable_free(wb_textable *t) {
 void wb_textable_csv(FILE *f, const wb_textable *t) {
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++) {
-            wb_csv_str(f, t->cells[r * t->ncols + c]);
+            wb_csv_str(f, t->cells[r * t->ncols + c].text);
             fputc(c + 1 < t->ncols ? ',' : '\n', f);
         }
+}
+
+static void json_cell(FILE *f, const wb_textable_cell *x) {
+    if (x->kind == 0) {
+        wb_json_str(f, x->text);
+        return;
+    }
+    if ((x->kind == 1 && !x->unit[0]) || !isfinite(x->v)) { /* a bare number; "-" is null */
+        wb_json_num(f, x->v);
+        return;
+    }
+    fputc('{', f);
+    wb_json_key(f, x->kind == 2 ? "mean" : "value", 1);
+    wb_json_num(f, x->v);
+    if (x->kind == 2) {
+        wb_json_key(f, "std", 0);
+        wb_json_num(f, x->s);
+    }
+    wb_json_key(f, "unit", 0);
+    wb_json_str(f, x->unit);
+    fputc('}', f);
 }
 
 void wb_textable_json(FILE *f, const wb_textable *t) {
@@ -100,7 +145,7 @@ void wb_textable_json(FILE *f, const wb_textable *t) {
         fputs(r > 1 ? ",[" : "[", f);
         for (int c = 0; c < t->ncols; c++) {
             if (c) fputc(',', f);
-            wb_json_str(f, t->cells[r * t->ncols + c]);
+            json_cell(f, &t->cells[r * t->ncols + c]);
         }
         fputc(']', f);
     }

@@ -13,10 +13,11 @@
 static void list_usage(FILE *f) {
     fprintf(f,
             "usage: wallbench list [--family NAME[,NAME]] [--variant NAME[,NAME]] [--sweep test|quick|full]\n"
-            "                      [--n N[,N]] [--points] [--profile NAME] [--device D] [--plugin LIB.so]\n"
+            "                      [--n N[,N]] [--points | --names] [--profile NAME] [--device D] [--plugin LIB.so]\n"
             "  Families in run order, their variants and the number of points of each sweep.\n"
             "  --points   also print the points of --sweep (default quick): the names that\n"
             "             wallbench run --benchmark_filter=REGEX matches\n"
+            "  --names    only those names, one a line, nothing else (for scripts: wc -l counts points)\n"
             "  --profile  without a GPU, list the sweeps for this profile (default: the build's)\n"
             "  --plugin   also list the families of this plugin (repeatable); its load errors exit 2\n"
             "exit codes: 0 ok, 2 bad input\n");
@@ -55,6 +56,14 @@ static void list_family(const wb_family *f, const wb_selection *sel, const wb_ru
     wb_err e;
     one.families[0] = f;
     one.nfamilies = 1;
+    if (o->points == 2) { /* --names: the names alone */
+        wb_run_point *pts = NULL;
+        int n = 0;
+        if (wb_sweep_points(&one, o->sweep, dev, &pts, &n, &e) != WB_OK) n = 0;
+        for (int i = 0; i < n; i++) printf("%s\n", pts[i].name);
+        free(pts);
+        return;
+    }
     printf("%s: %s\n  variants:\n", f->name, f->summary);
     for (int v = 0; v < f->nvariants; v++) printf("    %-18s %s\n", f->variants[v].name, f->variants[v].summary);
     printf("  points:");
@@ -96,7 +105,7 @@ int wb_cmd_list(int argc, char **argv) {
     }
     int rc = list_device(&o, &dev, note, sizeof note);
     if (rc) return rc;
-    printf("device: %s%s%s\n", dev.name, note[0] ? " " : "", note);
+    if (o.points != 2) printf("device: %s%s%s\n", dev.name, note[0] ? " " : "", note);
     for (int fi = 0; fi < sel.nfamilies; fi++) list_family(sel.families[fi], &sel, &o, &dev);
     return 0;
 }

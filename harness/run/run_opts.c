@@ -12,7 +12,7 @@
 #include "harness/run/sweep.h"
 
 enum { O_FAMILY = 256, O_VARIANT, O_SWEEP, O_N, O_REPS, O_WARMUP, O_OUT, O_PROFILE, O_NO_COUNTERS, O_SEED, O_DEBUG,
-       O_DEVICE, O_POINTS, O_PLUGIN, O_NCU, O_SUMMARY, O_SHARD, O_SHARD_COST, O_COUNTERS };
+       O_DEVICE, O_POINTS, O_NAMES, O_PLUGIN, O_NCU, O_SUMMARY, O_SHARD, O_SHARD_COST, O_COUNTERS };
 
 /* Options of both commands, then those of run alone, then those of list alone. */
 static const struct option both[] = {
@@ -29,7 +29,7 @@ static const struct option run_only[] = {
     {"shard", required_argument, NULL, O_SHARD},       {"shard-cost", required_argument, NULL, O_SHARD_COST},
     {"counters", required_argument, NULL, O_COUNTERS},
 };
-static const struct option list_only[] = {{"points", no_argument, NULL, O_POINTS}};
+static const struct option list_only[] = {{"points", no_argument, NULL, O_POINTS}, {"names", no_argument, NULL, O_NAMES}};
 #define LEN(a) ((int)(sizeof a / sizeof a[0]))
 
 static int int_value(const char *s, long lo, long hi, int *out) {
@@ -76,7 +76,8 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
         case O_PROFILE: o->profile = v; break;
         case O_NO_COUNTERS: o->counters = 0; break;
         case O_DEBUG: o->debug_launch = 1; break;
-        case O_POINTS: o->points = 1; break;
+        case O_POINTS: o->points = o->points ? o->points : 1; break;
+        case O_NAMES: o->points = 2; break; /* names only, for scripts */
         case O_NCU: o->ncu = 1; break;
         case O_SUMMARY: o->summary_json = v; break;
         case O_PLUGIN:

@@ -18,7 +18,7 @@ typedef struct wb_run_opts {
     const char *plugins[WB_PLUGINS_MAX];  /* --plugin, in the order given */
     int nplugins;
     wb_sweep_kind sweep;
-    int reps, warmup, counters, debug_launch, device, points; /* reps 0: noise-driven sampling */
+    int reps, warmup, counters, debug_launch, device, points; /* reps 0: noise-driven sampling; points: 1 --points, 2 --names */
     int ncu;                              /* --ncu: one timed launch per point, NVTX range around it alone */
     int counter_set;                      /* wb_counter_set: --counters, else roofline for quick, all otherwise */
     uint64_t seed;                        /* WB_SEED_DEFAULT unless --seed */

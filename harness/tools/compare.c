@@ -24,6 +24,9 @@
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown | --json | --csv] [--family F]\n"
                "                         [--points] [--min-effect PCT] [--repeat]\n"
+               "       wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown] [--top N]\n"
+               "  two profiles of one program (wallbench profile -- CMD): kernels matched by name and launch\n"
+               "  shape, time and counter ratios B/A, the top N pairs by time (default 30); results files:\n"
                "  first what each side is (file, GPU, board, revision, sweep) and every mismatch of sweep,\n"
                "  board, GPU model, build or command, with what that means for the numbers; then the summary:\n"
                "  per family the points matched, the time ratio B/A (geometric mean) and the verdict counts\n"
@@ -268,7 +271,7 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
 }
 
 int wb_cmd_compare(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_compare(argc, argv); /* profile_compare.c */
+    if (wb_profile_in_argv(argc, argv)) return wb_compare_profiles(argc, argv); /* compare_profile.c */
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);

@@ -14,7 +14,8 @@
 #include "harness/base/dirs.h"
 #include "harness/commands.h"
 #include "harness/tools/export_rows.h"
-#include "harness/tools/profile_tools.h"
+#include "harness/tools/export_profile.h"
+#include "harness/tools/rows.h"
 
 #define WB_EXPORT_ABSENT 3
 
@@ -73,91 +74,6 @@ const char *wb_export_resolve(const char *name) {
         }
     }
     return hit;
-}
-
-static void part_path(const wb_export *x, const char *part, char *buf, size_t len) {
-    snprintf(buf, len, "%s/%s%s.dat", x->dir, x->name, part);
-}
-
-FILE *wb_export_open(wb_export *x, const char *part, const char *columns, wb_err *e) {
-    char path[1024];
-    part_path(x, part, path, sizeof path);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        wb_fail(e, "%s: cannot write: %s", path, strerror(errno));
-        return NULL;
-    }
-    fprintf(f, "# %s\n", columns);
-    return f;
-}
-
-int wb_export_close(FILE *f, wb_export *x, const char *part, wb_err *e) {
-    int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    if (!bad) return WB_OK;
-    char path[1024];
-    part_path(x, part, path, sizeof path);
-    return wb_fail(e, "%s: write error", path);
-}
-
-/* One column for gnuplot: "-" when empty; a name with blanks in double
- * quotes (gnuplot reads a quoted field as one column, and strcol drops the
- * quotes), so that keys keep their spaces; tabs, newlines and quotes inside
- * become a space and a single quote. */
-void wb_export_str(FILE *f, const char *s) {
-    if (!s || !*s) {
-        fputs("-", f);
-        return;
-    }
-    const int quote = strpbrk(s, " \t\n") != NULL;
-    if (quote) fputc('"', f);
-    for (; *s; s++) fputc(*s == '\t' || *s == '\n' ? ' ' : *s == '"' ? '\'' : *s, f);
-    if (quote) fputc('"', f);
-}
-
-void wb_export_num(FILE *f, double v) {
-    if (isfinite(v)) fprintf(f, " %.10g", v);
-    else fputs(" NaN", f);
-}
-
-void wb_export_block_end(FILE *f) { fputs("\n\n", f); }
-
-/* ridge: the table's printed value for reference rows (seed 000 prints 44.0
- * from unrounded inputs, 413 / (300 / 32) = 44.05), computed otherwise. */
-static void roof_row(FILE *f, const char *name, const char *kind, const wb_roof *r, double ridge) {
-    wb_export_str(f, name);
-    fputc(' ', f);
-    wb_export_str(f, kind);
-    wb_export_num(f, r->inst_gips);
-    wb_export_num(f, r->dram_gbps);
-    wb_export_num(f, isfinite(ridge) ? ridge : wb_roof_ridge(r));
-    fputc('\n', f);
-}
-
-int wb_export_roofs(wb_export *x, const char *part, wb_err *e) {
-    FILE *f = wb_export_open(x, part, "name kind inst_gips dram_gbps ridge", e);
-    if (!f) return -1;
-    int n = 0;
-    const wb_gpu_ref *refs[2] = {wb_gpu_ref_l4(x->gpus), wb_gpu_ref_gh200(x->gpus)};
-    for (int i = 0; i < 2; i++) {
-        if (!refs[i]) continue;
-        wb_roof r = wb_gpu_ref_roof(refs[i]);
-        roof_row(f, r.name, "paper", &r, refs[i]->ridge), n++;
-    }
-    if (x->v.ref && x->v.ref != refs[0] && x->v.ref != refs[1]) {
-        wb_roof r = wb_gpu_ref_roof(x->v.ref);
-        roof_row(f, r.name, "datasheet", &r, x->v.ref->ridge), n++;
-    }
-    if (x->r && !isnan(wb_roof_ridge(&x->v.roof))) roof_row(f, x->v.label, x->v.kind, &x->v.roof, NAN), n++;
-    return wb_export_close(f, x, part, e) == WB_OK ? n : -1;
-}
-
-const char *wb_export_board(const wb_results *r, char *buf, size_t len) {
-    const char *uuid = wb_results_attr(r, "gpu_uuid");
-    if (!uuid || !*uuid) return snprintf(buf, len, "-"), buf;
-    const size_t n = strncmp(uuid, "GPU-", 4) ? strcspn(uuid, "-") : 4 + strcspn(uuid + 4, "-");
-    snprintf(buf, len, "%.*s", (int)n, uuid);
-    return buf;
 }
 
 /* DIR/<name>-info.dat: the title line every script prints, and its footer:
@@ -229,9 +145,12 @@ static int open_other(const wb_results *r, const char *with, wb_results *other, 
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export <results.h5> --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
-               "       wallbench export <results.h5> --all [--out DIR] [--shape RULE]\n"
-               "       wallbench export <results.h5> --points|--samples --format csv|json [-o FILE]\n"
+    fprintf(f, "usage: wallbench export RESULTS.h5 --fig <name> [--out DIR] [--with OTHER.h5] [--shape RULE]\n"
+               "       wallbench export RESULTS.h5 --all [--out DIR] [--shape RULE]\n"
+               "       wallbench export RESULTS.h5 --points|--samples --format csv|json [-o FILE]\n"
+               "       wallbench export PROFILE.h5 --fig fig4|fig-timeline|--all [--out DIR]\n"
+               "       wallbench export PROFILE.h5 --table launches|kernels|ranges|counted_ranges|samples\n"
+               "                                   --format csv|json [-o FILE]\n"
                "  --out DIR is a folder (default: <file stem>-tables, made), -o/--output FILE a file (default:\n"
                "  stdout)\n"
                "  --points/--samples: the rows of /points (one per point, \"name\" first) or /samples (one\n"
@@ -243,6 +162,11 @@ static int usage(FILE *f) {
                "  draws where a point was measured at several (fastest: best-of per point); stated in its key\n"
                "  writes DIR/<name>.dat (and <name>-*.dat) for plots/<name>.gp; exit 3 when the file lacks the\n"
                "  figure's data. fig1-gpu-trends and fig2-roofline also run without a results file.\n"
+               "  A profile file (wallbench profile -- CMD) has two figures, fig4 (fig4-profile: its kernels on\n"
+               "  the roofline) and fig-timeline (its sampled timeline, --sample; render both: plots/render.sh\n"
+               "  PROFILE.h5), and --table: every column of its launches, kernels, ranges, counted ranges\n"
+               "  (--ranges nvtx, every:N) or samples (CSV header: the column names, units in the JSON form and\n"
+               "  the file's /columns)\n"
                "exit codes: 0 ok, 2 bad input, 3 the file lacks the figure's data. Figures:");
     for (int i = 0; i < NFIG; i++) fprintf(f, " %s", figure(i)->name);
     fputc('\n', f);
@@ -302,19 +226,18 @@ static int export_rows(const char *path, wb_table_kind kind, const char *format,
 }
 
 int wb_cmd_export(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_export(argc, argv); /* profile_export.c */
-    const char *path = NULL, *fig = NULL, *dir = NULL, *with = NULL, *format = NULL;
+    const char *path = NULL, *fig = NULL, *dir = NULL, *with = NULL, *format = NULL, *table = NULL;
     int all = 0, rows = -1;
     wb_shape shape = wb_shape_fastest;
     wb_err se;
     const char *file = NULL;
-    enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT, O_SHAPE };
+    enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT, O_SHAPE, O_TABLE };
     static const struct option longs[] = {
         {"all", no_argument, NULL, O_ALL},         {"fig", required_argument, NULL, O_FIG},
         {"out", required_argument, NULL, O_OUT},   {"with", required_argument, NULL, O_WITH},
         {"points", no_argument, NULL, O_POINTS},   {"samples", no_argument, NULL, O_SAMPLES},
         {"format", required_argument, NULL, O_FORMAT}, {"shape", required_argument, NULL, O_SHAPE},
-        {"output", required_argument, NULL, 'o'},  {0, 0, 0, 0}};
+        {"output", required_argument, NULL, 'o'},  {"table", required_argument, NULL, O_TABLE}, {0, 0, 0, 0}};
     wb_cli c = {"export", longs, 0};
     const char *v;
     int k, first = argc;
@@ -330,6 +253,7 @@ int wb_cmd_export(int argc, char **argv) {
         case O_POINTS: rows = rows == -1 ? WB_TABLE_POINTS : -2; break;
         case O_SAMPLES: rows = rows == -1 ? WB_TABLE_SAMPLES : -2; break;
         case O_FORMAT: format = v; break;
+        case O_TABLE: table = v; break;
         case O_SHAPE:
             if (wb_shape_parse(v, &shape, &se) != WB_OK)
                 return fprintf(stderr, "wallbench export: %s\n", se.msg), usage(stderr);
@@ -338,6 +262,14 @@ int wb_cmd_export(int argc, char **argv) {
     }
     if (first < argc) path = argv[first];
     if (first + 1 < argc) return fprintf(stderr, "wallbench export: unexpected argument '%s'\n", argv[first + 1]), usage(stderr);
+    if (path && wb_rows_kind_of(path) == WB_ROWS_PROFILE) { /* the same options, a profile's tables and figure */
+        if (rows != -1)
+            return wb_cli_bad("export", "--points/--samples are a results file's tables; a profile's: --table "
+                                        "launches|kernels|ranges");
+        wb_export_profile_args a = {all ? "fig4" : fig, table, format, file, dir, with};
+        return wb_export_profile(path, &a);
+    }
+    if (table) return wb_cli_bad("export", "--table is for a profile file; a results file's tables: --points or --samples");
     if (rows == -2) return wb_cli_bad("export", "give one of --points or --samples");
     if (rows >= 0) {
         if (all || fig || with) return wb_cli_bad("export", "--points/--samples do not take --fig, --all or --with");

@@ -41,7 +41,7 @@ static void points_csv(const wb_results *r, FILE *f) {
 }
 
 static void samples_csv(const wb_results *r, FILE *f) {
-    fputs("name,id,sample,time_ms\n", f);
+    fputs("name,point_id,rep,time_ms\n", f); /* /samples' own column names */
     for (int64_t i = 0; i < r->nrows; i++) {
         for (int s = 0; s < r->sample_count[i]; s++) {
             wb_csv_str(f, r->rows[i].name);
@@ -52,7 +52,8 @@ static void samples_csv(const wb_results *r, FILE *f) {
     }
 }
 
-/* {"name", "unit", "type", "description", "ncu_metric"} of one column. */
+/* {"name", "unit", "type", "description", "source"} of one column: /columns' names (source: the ncu
+ * metric or counter a column comes from, or why it is NaN). */
 static void column_json(FILE *f, const char *name, const char *unit, const char *type, const char *desc,
                         const char *source) {
     fputc('{', f);
@@ -64,7 +65,7 @@ static void column_json(FILE *f, const char *name, const char *unit, const char 
     wb_json_str(f, type);
     wb_json_key(f, "description", 0);
     wb_json_str(f, desc);
-    wb_json_key(f, "ncu_metric", 0);
+    wb_json_key(f, "source", 0);
     wb_json_str(f, source);
     fputc('}', f);
 }
@@ -76,9 +77,9 @@ static void columns_json(wb_table_kind kind, FILE *f) {
     if (kind == WB_TABLE_SAMPLES) {
         column_json(f, "name", "", "string", "the point's name (/points name)", "");
         fputs(",\n", f);
-        column_json(f, "id", "", "int64", "the point's /points row", "");
+        column_json(f, "point_id", "", "int64", "the point's /points row (its id)", "");
         fputs(",\n", f);
-        column_json(f, "sample", "", "int32", "0-based sample index (the CSV only)", "");
+        column_json(f, "rep", "", "int32", "0-based sample index (the CSV only; JSON: the position in time_ms)", "");
         fputs(",\n", f);
         column_json(f, "time_ms", "ms", "float64", "one timed sample (CUDA events)", "");
     } else {
@@ -181,12 +182,12 @@ static void points_json(const wb_results *r, FILE *f) {
 static void samples_json(const wb_results *r, FILE *f) {
     json_head(r, "wallbench-samples", f);
     wb_json_key(f, "units", 1);
-    fputs("{\"name\":\"\",\"id\":\"\",\"time_ms\":\"ms\"},\n", f);
+    fputs("{\"name\":\"\",\"point_id\":\"\",\"time_ms\":\"ms\"},\n", f);
     wb_json_key(f, "samples", 1);
     fputc('[', f);
     for (int64_t i = 0; i < r->nrows; i++) {
         json_row_open(f, r, i);
-        wb_json_key(f, "id", 0);
+        wb_json_key(f, "point_id", 0);
         fprintf(f, "%lld", (long long)r->rows[i].m.id);
         wb_json_key(f, "time_ms", 0);
         fputc('[', f);

@@ -119,7 +119,7 @@ void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const c
             attr_or(p, "program_command", attr_or(p, "command_line", "unknown")));
 }
 
-static int top_count(const char *cmd, const char *arg, int *top) {
+int wb_profile_top_count(const char *cmd, const char *arg, int *top) {
     char *end;
     long n = strtol(arg, &end, 10);
     if (end == arg || *end || n < 1 || n > 1000000) {
@@ -145,7 +145,7 @@ int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage,
             return 2;
         }
         if (k == 'm') *md = 1;
-        else if (top_count(cmd, arg, top) != WB_OK) return 2;
+        else if (wb_profile_top_count(cmd, arg, top) != WB_OK) return 2;
     }
     return -1;
 }

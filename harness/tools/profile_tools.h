@@ -1,10 +1,10 @@
-/* profile_tools.h - the results tools on a profile file (`wallbench profile
- * -- CMD`, harness/store/profile_h5.h): each command checks its positional
- * arguments first and hands a profile to the function here, so that report,
- * roofline, export, project and compare read both kinds of file. Shared
- * helpers: loading with one message, and a profile's kernels or NVTX ranges
- * seen as the rows of a results file, so that the agg.h, ceilings.h and
- * project.h code that works on points works on them unchanged. */
+/* profile_tools.h - helpers of the tools on a profile file (`wallbench
+ * profile -- CMD`, harness/store/profile_h5.h): loading with one message, a
+ * profile's kernels or NVTX ranges seen as the rows of a results file (what
+ * rows.h's one reader gives report, roofline, export and project, so that
+ * the agg.h, ceilings.h and project.h code that works on points works on
+ * them unchanged), ordering by time, naming, and compare's entry for two
+ * profiles. */
 #ifndef WB_PROFILE_TOOLS_H
 #define WB_PROFILE_TOOLS_H
 
@@ -23,12 +23,10 @@
  * later anyway. */
 int wb_profile_in_argv(int argc, char **argv);
 
-/* The commands on profile files; same argv as wb_cmd_<name>, same exit codes. */
-int wb_profile_cmd_report(int argc, char **argv);
-int wb_profile_cmd_roofline(int argc, char **argv);
-int wb_profile_cmd_export(int argc, char **argv);
-int wb_profile_cmd_project(int argc, char **argv);
-int wb_profile_cmd_compare(int argc, char **argv);
+/* `wallbench compare` when a positional argument is a profile file (compare.c
+ * hands its argv here): two profiles, kernels matched by name and launch
+ * shape (compare_profile.c); same exit codes. */
+int wb_compare_profiles(int argc, char **argv);
 
 /* Reads path, printing "wallbench <cmd>: <why>" on failure. launches 0:
  * without the launch rows (wb_profile_read_summary: launches NULL). */
@@ -50,6 +48,9 @@ const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t l
 /* Row order by total_ms, largest first (untimed last); returns a malloc'd
  * index array of n, or NULL when out of memory. */
 int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
+
+/* --top's value: 1 to 10^6 into *top, else WB_ERR after wb_cli_bad's message. */
+int wb_profile_top_count(const char *cmd, const char *arg, int *top);
 
 /* The options report, roofline and compare take on a profile: --markdown
  * (*md = 1) and --top N (*top = N, 1 to 10^6; unchanged without it).

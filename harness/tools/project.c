@@ -18,7 +18,7 @@
 #include "harness/base/counters_derive.h"
 #include "harness/base/metrics.h"
 #include "harness/tools/project.h"
-#include "harness/tools/profile_tools.h"
+#include "harness/tools/rows.h"
 #include "harness/base/roof_contract.h"
 
 /* Points whose bottleneck the model does not have: the host link. */
@@ -202,8 +202,10 @@ static void default_out(const char *src, const char *profile, char *buf, size_t 
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench project <results.h5> --to <profile> [-o FILE | --out DIR]\n"
-               "       wallbench project --validate <results.h5> [--markdown]\n"
+    fprintf(f, "usage: wallbench project RESULTS.h5 --to GPU [-o FILE | --out DIR]\n"
+               "       wallbench project --validate RESULTS.h5 [--markdown]\n"
+               "       wallbench project PROFILE.h5 --to GPU [-o FILE | --out DIR] [--markdown]\n"
+               "  GPU: a row of harness/gpus.tsv (l4, a100, ...)\n"
                "  --to: predicts every point on another GPU of harness/gpus.tsv from its counters: time x\n"
                "    max(inst / inst_gips, sectors x 32 / dram_gbps) on the target over the same on the source\n"
                "    (its measured ceilings); writes a results file marked projected, by default\n"
@@ -211,6 +213,8 @@ static int usage(FILE *f) {
                "    file). Points without counters stay as\n"
                "    skipped, with the reason, and are listed.\n"
                "  --validate: the model against the rows of the file measured on k SMs (sm_limit > 0).\n"
+               "  A profile (wallbench profile -- CMD): each kernel's and the program's kernel time on GPU, the\n"
+               "    same model; with -o FILE (or --out DIR: the default name there) also a projected profile file.\n"
                "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown profile, existing output)\n");
     return f == stdout ? 0 : 2;
 }
@@ -292,8 +296,21 @@ done:
     return rc;
 }
 
+/* A profile's -o FILE, or with --out DIR the default name in DIR (made); NULL: none. */
+static const char *profile_out(const char *path, const char *to, const char *out, const char *dir, char *buf, size_t len) {
+    if (!dir || !to) return out;
+    wb_err e = {""};
+    if (wb_make_dirs(dir, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), "";
+    char name[512], copy[512];
+    snprintf(copy, sizeof copy, "%s", path);
+    const char *slash = strrchr(copy, '/');
+    default_out(slash ? slash + 1 : copy, to, name, sizeof name);
+    if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
+        return fprintf(stderr, "wallbench project: --out %s: the path is too long\n", dir), "";
+    return buf;
+}
+
 int wb_cmd_project(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_project(argc, argv); /* profile_project.c */
     const char *path = NULL, *to = NULL, *out = NULL, *dir = NULL;
     int validate = 0, markdown = 0, k, first = argc;
     static const struct option longs[] = {{"validate", no_argument, NULL, 'v'}, {"markdown", no_argument, NULL, 'm'},
@@ -312,6 +329,14 @@ int wb_cmd_project(int argc, char **argv) {
     if (first < argc) path = argv[first++];
     if (first < argc) return fprintf(stderr, "wallbench project: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return fprintf(stderr, "wallbench project: give a results file\n"), usage(stderr);
+    if (wb_rows_kind_of(path) == WB_ROWS_PROFILE) { /* the same options, a profile's kernels */
+        if (validate) return wb_cli_bad("project", "--validate needs a results file with SM-limited points, not a profile");
+        if (out && dir)
+            return wb_cli_bad("project", "give -o FILE (the file) or --out DIR (a folder for the default name), not both");
+        char buf[1024];
+        const char *file = profile_out(path, to, out, dir, buf, sizeof buf);
+        return file && !*file ? 2 : wb_project_profile(path, to, markdown, file);
+    }
     if (validate == !!to) return fprintf(stderr, "wallbench project: give exactly one of --to PROFILE or --validate\n"), usage(stderr);
     if (validate && (out || dir)) return fprintf(stderr, "wallbench project: -o and --out go with --to\n"), usage(stderr);
     if (out && dir)

@@ -40,4 +40,9 @@ double wb_project_time_ms(const wb_row *r, const wb_roof *src, const wb_roof *ds
  * tables on stdout; returns the exit code (0, or 2 on bad input). */
 int wb_project_validate(const char *path, int markdown, const wb_gpu_table *t);
 
+/* `wallbench project PROFILE.h5 --to GPU` (project_profile.c): each kernel's
+ * time and the program's on row `to` of gpus.tsv (NULL: refused), markdown
+ * when md; out: also a projected profile file there (NULL: none). The exit code. */
+int wb_project_profile(const char *path, const char *to, int md, const char *out);
+
 #endif

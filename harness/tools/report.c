@@ -1,5 +1,6 @@
-/* report.c - `wallbench report <results.h5> [--markdown]`: seed 000 Tables
- * 2, 6, 7, 8 and 9 from one results file. The paper aggregates kernel time
+/* report.c - `wallbench report FILE [--markdown|--json|--csv]`: seed 000
+ * Tables 2, 6, 7, 8 and 9 from one results file, or from a profile file
+ * (rows.h opens either; report_profile.c: a profile's kernels and ranges). The paper aggregates kernel time
  * over TPC-H queries; the suite measures isolated kernels, so every table
  * aggregates time_median_ms over the operator points (agg.h) and says so in
  * its header line. Definitions follow the paper: bound = side of the ridge
@@ -18,46 +19,15 @@
 #include "harness/base/textable.h"
 #include "harness/tools/shape.h"
 #include "harness/tools/profile_tools.h"
-#include "harness/tools/report_tables.h"
+#include "harness/tools/report_profile.h"
 
 typedef struct report {
-    FILE *f;             /* prose and tables; with --json/--csv a null stream, the tables go to data */
-    int md;
-    int fmt;             /* 0 text or markdown, 'J' --json, 'C' --csv */
-    FILE *data;
-    int ntables;
-    char cur_title[256];
+    wb_rtab_out o;       /* o.f: prose and tables; with --json/--csv a null stream, the tables go to o.data */
     wb_rtab_roofs roofs; /* the measured ridge, L4's and GH200's */
     double op_time;      /* time of all operator points */
     double counted_time; /* of those, with a bound against the measured ridge */
     int counted;
 } report;
-
-static void title(report *rp, const char *name, const char *aggregated) {
-    snprintf(rp->cur_title, sizeof rp->cur_title, "%s", name);
-    if (rp->md) fprintf(rp->f, "\n**%s**\n\n*Aggregated: %s*\n\n", name, aggregated);
-    else fprintf(rp->f, "\n%s\n  aggregated: %s\n", name, aggregated);
-}
-
-/* One table: printed, or with --json/--csv written to rp->data under its title. */
-static void emit(report *rp, const wb_textable *t) {
-    if (!rp->fmt) {
-        wb_textable_print(rp->f, t, rp->md);
-        return;
-    }
-    if (rp->fmt == 'C') {
-        fprintf(rp->data, "%s# %s\n", rp->ntables ? "\n" : "", rp->cur_title);
-        wb_textable_csv(rp->data, t);
-    } else {
-        fputs(rp->ntables ? ",{" : "{", rp->data);
-        wb_json_key(rp->data, "title", 1);
-        wb_json_str(rp->data, rp->cur_title);
-        wb_json_key(rp->data, "table", 0);
-        wb_textable_json(rp->data, t);
-        fputc('}', rp->data);
-    }
-    rp->ntables++;
-}
 
 static void table6(report *rp, const wb_rtab_items *it) {
     char agg[512];
@@ -67,39 +37,39 @@ static void table6(report *rp, const wb_rtab_items *it) {
              "utilisation of the bottleneck on this GPU: DRAM = Nsight "
              "dram__throughput %% of peak, instructions = Nsight sm__inst_executed %% of the issue peak (else G inst/s / (SMs x SMSP x clock))",
              rp->counted, rp->op_time > 0 ? 100.0 * rp->counted_time / rp->op_time : 0.0);
-    title(rp, "Table 6 (seed 000): share of time in memory- and compute-bound points, split at 75% utilisation", agg);
+    wb_rtab_title(&rp->o, "Table 6 (seed 000): share of time in memory- and compute-bound points, split at 75% utilisation", agg);
     wb_textable t;
     wb_rtab_table6(&t, &rp->roofs, it);
-    emit(rp, &t);
+    wb_rtab_emit(&rp->o, &t);
     wb_textable_free(&t);
     int differ = 0; /* the run's stored classification against the one printed */
     for (int i = 0; i < it->n; i++)
         differ += it->row[i]->c.bound[0] && strcmp(it->row[i]->c.bound, wb_agg_bound(it->row[i], &rp->roofs.v)) != 0;
     if (differ)
-        fprintf(rp->f, "%snote: %d points' stored bound column differs from the bound against this roof\n",
-                rp->md ? "\n" : "  ", differ);
+        fprintf(rp->o.f, "%snote: %d points' stored bound column differs from the bound against this roof\n",
+                rp->o.md ? "\n" : "  ", differ);
 }
 
 static void table7(report *rp, const wb_rtab_items *it) {
-    title(rp, "Table 7 (seed 000): geometric mean IPC by bound",
+    wb_rtab_title(&rp->o, "Table 7 (seed 000): geometric mean IPC by bound",
           "time-weighted geometric mean of ipc (warp inst per active SM cycle) over operator points with counters");
     wb_textable t;
     wb_rtab_table7(&t, &rp->roofs, it, "Points", "All points");
-    emit(rp, &t);
+    wb_rtab_emit(&rp->o, &t);
     wb_textable_free(&t);
 }
 
 static void table8(report *rp, const wb_rtab_items *it) {
-    title(rp, "Table 8 (seed 000): share of time reaching IPC 2, 3, 4 (50/75/100% of peak)",
+    wb_rtab_title(&rp->o, "Table 8 (seed 000): share of time reaching IPC 2, 3, 4 (50/75/100% of peak)",
           "time_median_ms of operator points below 75% of L1, L2 and DRAM throughput; scaled = ipc x 100 / achieved "
           "occupancy %, capped at the peak (IPC grows linearly in the added warps)");
     wb_textable t;
     int n;
     double total = wb_rtab_table8(&t, &rp->roofs, it, &n);
-    emit(rp, &t);
+    wb_rtab_emit(&rp->o, &t);
     wb_textable_free(&t);
-    fprintf(rp->f, "%s%d points counted (%.1f%% of operator time)%s\n", rp->md ? "\n" : "  ", n,
-            rp->op_time > 0 ? 100.0 * total / rp->op_time : 0.0, rp->md ? "." : "");
+    fprintf(rp->o.f, "%s%d points counted (%.1f%% of operator time)%s\n", rp->o.md ? "\n" : "  ", n,
+            rp->op_time > 0 ? 100.0 * total / rp->op_time : 0.0, rp->o.md ? "." : "");
 }
 
 static int cmp_share(const void *a, const void *b) {
@@ -112,7 +82,7 @@ static int same_variant(const wb_row *x, const wb_row *ref) {
 }
 
 static void table9(report *rp, const wb_rtab_items *it) {
-    title(rp, "Table 9 (seed 000): per variant, share of time, memory bandwidth and IPC",
+    wb_rtab_title(&rp->o, "Table 9 (seed 000): per variant, share of time, memory bandwidth and IPC",
           "per family/variant over operator points: # = points, Sum = share of operator time_median_ms, Mem.% = "
           "time-weighted mean+-std of Nsight dram__throughput % of peak, IPC = time-weighted mean+-std of ipc");
     /* index of each variant's first item, with its time share, sorted by share */
@@ -138,29 +108,56 @@ static void table9(report *rp, const wb_rtab_items *it) {
         wb_rtab_table9_row(&t, it, label, x, same_variant, order[j][0], rp->op_time);
     }
     wb_rtab_table9_row(&t, it, "Total", NULL, NULL, rp->op_time, rp->op_time);
-    emit(rp, &t);
+    wb_rtab_emit(&rp->o, &t);
     wb_textable_free(&t);
     free(order);
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench report <results.h5> [--markdown | --json | --csv] [--shape RULE]\n"
-               "  seed 000 Tables 2, 6, 7, 8, 9 from one results file\n"
+    fprintf(f, "usage: wallbench report RESULTS.h5 [--markdown | --json | --csv] [--shape RULE]\n"
+               "       wallbench report PROFILE.h5 [--markdown | --json | --csv] [--top N]\n"
+               "  seed 000 Tables 2, 6, 7, 8, 9: of a results file's operator points (wallbench run), or of a\n"
+               "  profiled program's kernels and again of its NVTX ranges (wallbench profile -- CMD), with its\n"
+               "  top kernels and ranges by time (--top N rows, default 20)\n"
                "  --shape all (default: every measured launch shape) | fastest (per point, best-of) |\n"
                "          ilp=I[,occ=O][,block=B][,sms=S] (only rows at that shape; library peers stay)\n"
-               "  --json: {\"file\", \"shape\", \"tables\": [{\"title\", \"table\": {\"header\", \"rows\"}}]} of Tables 6-9;\n"
-               "  --csv: each of those tables after a '# <title>' line (cells as printed; Table 2: wallbench roofline)\n"
+               "  --json: {\"file\", \"kind\", \"shape\", \"tables\": [{\"title\", \"table\": {\"header\", \"rows\"}}]}, every\n"
+               "          table (Table 2 too); a cell is text, a number (null: none), {\"value\", \"unit\"} or\n"
+               "          {\"mean\", \"std\", \"unit\"}; a bare number's unit is in its row's or column's heading\n"
+               "  --csv: the same tables, each after a '# <title>' line (cells as printed)\n"
                "exit codes: 0 ok, 2 bad input (unreadable or foreign file, bad option)\n");
     return 2;
 }
 
+/* Tables 2, 6-9 of a results file's operator points, to rp->o. */
+static int report_results(report *rp, wb_results *r, const wb_gpu_table *gt) {
+    wb_err e = {""};
+    wb_rtab_roofs_init(&rp->roofs, r, gt, "measured");
+    if (wb_rtab_table2(&rp->o, r, gt, &e) != WB_OK) {
+        if (e.msg[0]) fprintf(stderr, "wallbench report: %s\n", e.msg);
+        return 2;
+    }
+    wb_rtab_items ops; /* the operator points: every table's population */
+    if (wb_rtab_items_init(&ops, r, wb_agg_is_op_point) != WB_OK) return fprintf(stderr, "wallbench report: out of memory\n"), 2;
+    for (int i = 0; i < ops.n; i++) {
+        rp->op_time += ops.row[i]->m.time_median_ms;
+        if (*wb_agg_bound(ops.row[i], &rp->roofs.v)) rp->counted_time += ops.row[i]->m.time_median_ms, rp->counted++;
+    }
+    table6(rp, &ops);
+    table7(rp, &ops);
+    table8(rp, &ops);
+    table9(rp, &ops);
+    wb_rtab_items_free(&ops);
+    return 0;
+}
+
 int wb_cmd_report(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_report(argc, argv); /* profile_report.c */
     const char *path = NULL, *shape_arg = NULL;
-    int md = 0, k, first = argc;
+    int md = 0, k, first = argc, top = 20, top_given = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
-                                          {"shape", required_argument, NULL, 's'}, {0, 0, 0, 0}};
+                                          {"shape", required_argument, NULL, 's'},
+                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
     int fmt = 0;
     wb_cli cli = {"report", longs, 0};
     const char *arg;
@@ -168,7 +165,10 @@ int wb_cmd_report(int argc, char **argv) {
         if (k == WB_CLI_HELP) return usage(stdout), 0;
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 's') shape_arg = arg;
-        else if (k == 'J' || k == 'C') fmt = fmt && fmt != k ? -1 : k;
+        else if (k == 't') {
+            if (wb_profile_top_count("report", arg, &top) != WB_OK) return 2;
+            top_given = 1;
+        } else if (k == 'J' || k == 'C') fmt = fmt && fmt != k ? -1 : k;
         else md = 1;
     }
     if (first < argc) path = argv[first++];
@@ -182,66 +182,48 @@ int wb_cmd_report(int argc, char **argv) {
         return usage(stderr);
     }
     wb_gpu_table gt;
-    wb_results r;
+    wb_rows rows;
     if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
         fprintf(stderr, "wallbench report: %s\n", e.msg);
         return 2;
     }
-    if (wb_results_open(path, &r, &e) != WB_OK) {
-        fprintf(stderr, "wallbench report: %s\n", e.msg);
-        wb_gpu_table_free(&gt);
-        return 2;
-    }
+    if (wb_rows_open("report", path, &rows) != 0) return wb_gpu_table_free(&gt), 2;
+    const int profile = rows.kind == WB_ROWS_PROFILE;
+    int rc = 0;
+    if (profile && shape_arg) rc = 2, fprintf(stderr, "wallbench report: --shape is for a results file; %s is a profile\n", path);
+    if (!profile && top_given) rc = 2, fprintf(stderr, "wallbench report: --top is for a profile file; %s is a results file\n", path);
     char rule[96] = "every measured launch shape";
-    if (shape_arg && strcmp(shape_arg, "all") != 0) {
-        if (wb_shape_filter(&r, &shape) < 0) {
-            fprintf(stderr, "wallbench report: out of memory\n");
-            wb_results_free(&r);
-            wb_gpu_table_free(&gt);
-            return 2;
-        }
+    if (rc == 0 && !profile && shape_arg && strcmp(shape_arg, "all") != 0) {
+        if (wb_shape_filter(&rows.r, &shape) < 0) rc = 2, fprintf(stderr, "wallbench report: out of memory\n");
         wb_shape_text(&shape, rule, sizeof rule);
     }
-    FILE *prose = fmt ? fopen("/dev/null", "w") : stdout; /* --json/--csv: the tables alone */
-    if (!prose) {
-        fprintf(stderr, "wallbench report: /dev/null: cannot open\n");
-        wb_results_free(&r);
+    FILE *prose = rc == 0 && fmt ? fopen("/dev/null", "w") : stdout; /* --json/--csv: the tables alone */
+    if (!prose) rc = 2, fprintf(stderr, "wallbench report: /dev/null: cannot open\n");
+    if (rc) {
+        wb_rows_free(&rows);
         wb_gpu_table_free(&gt);
-        return 2;
+        return rc;
     }
-    fprintf(prose, md ? "*Launch-shape rule: %s (wallbench report --shape).*\n\n" : "launch-shape rule: %s (--shape)\n",
-            rule);
-    report rp = {prose, md, fmt, stdout, 0, "", {{{0}}}, 0, 0, 0};
+    if (!profile)
+        fprintf(prose, md ? "*Launch-shape rule: %s (wallbench report --shape).*\n\n" : "launch-shape rule: %s (--shape)\n",
+                rule);
+    report rp = {{prose, md, fmt, stdout, 0, ""}, {{{0}}}, 0, 0, 0};
     if (fmt == 'J') {
         printf("{");
         wb_json_key(stdout, "file", 1);
         wb_json_str(stdout, path);
+        wb_json_key(stdout, "kind", 0);
+        wb_json_str(stdout, profile ? "profile" : "results");
         wb_json_key(stdout, "shape", 0);
-        wb_json_str(stdout, rule);
+        if (profile) fputs("null", stdout);
+        else wb_json_str(stdout, rule);
         wb_json_key(stdout, "tables", 0);
         printf("[");
     }
-    wb_rtab_roofs_init(&rp.roofs, &r, &gt, "measured");
-    wb_rtab_items ops; /* the operator points: every table's population */
-    int rc = wb_roofline_print(prose, &r, &gt, md, &e) == WB_OK ? 0 : 2;
-    if (rc) {
-        if (e.msg[0]) fprintf(stderr, "wallbench report: %s\n", e.msg);
-    } else if (wb_rtab_items_init(&ops, &r, wb_agg_is_op_point) != WB_OK) {
-        fprintf(stderr, "wallbench report: out of memory\n"), rc = 2;
-    } else {
-        for (int i = 0; i < ops.n; i++) {
-            rp.op_time += ops.row[i]->m.time_median_ms;
-            if (*wb_agg_bound(ops.row[i], &rp.roofs.v)) rp.counted_time += ops.row[i]->m.time_median_ms, rp.counted++;
-        }
-        table6(&rp, &ops);
-        table7(&rp, &ops);
-        table8(&rp, &ops);
-        table9(&rp, &ops);
-        wb_rtab_items_free(&ops);
-    }
+    rc = profile ? wb_report_profile(&rp.o, &rows, &gt, top) : report_results(&rp, &rows.r, &gt);
     if (fmt == 'J') printf("]}\n");
     if (prose != stdout) fclose(prose);
-    wb_results_free(&r);
+    wb_rows_free(&rows);
     wb_gpu_table_free(&gt);
     return rc;
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/json.h"
 #include "harness/tools/agg.h"
+#include "harness/tools/roofline.h"
 
 void wb_rtab_roofs_init(wb_rtab_roofs *rr, const wb_results *r, const wb_gpu_table *gt, const char *measured) {
     const wb_gpu_ref *l4 = wb_gpu_ref_l4(gt), *gh200 = wb_gpu_ref_gh200(gt);
@@ -42,16 +44,13 @@ void wb_rtab_items_free(wb_rtab_items *it) {
 }
 
 static void share_cell(wb_textable *t, int row, int col, double part, double whole) {
-    if (whole > 0) wb_textable_set(t, row, col, "%.1f%%", 100.0 * part / whole);
-    else wb_textable_set(t, row, col, "-");
+    wb_textable_set_unit(t, row, col, whole > 0 ? 100.0 * part / whole : NAN, 1, "%");
 }
 
 static void mean_cell(wb_textable *t, int row, int col, const double *v, const double *w, int n, int pct) {
     double mean, std;
     wb_agg_mean_std(v, w, n, &mean, &std);
-    if (isnan(mean)) wb_textable_set(t, row, col, "-");
-    else if (pct) wb_textable_set(t, row, col, "%.0f+-%.0f%%", mean, std);
-    else wb_textable_set(t, row, col, "%.2f+-%.2f", mean, std);
+    wb_textable_set_mean_std(t, row, col, mean, std, pct ? 0 : 2, pct ? "%" : "");
 }
 
 void wb_rtab_table6(wb_textable *t, const wb_rtab_roofs *rr, const wb_rtab_items *it) {
@@ -172,8 +171,43 @@ void wb_rtab_table9_row(wb_textable *t, const wb_rtab_items *it, const char *lab
     int row = wb_textable_add(t);
     wb_textable_set(t, row, 0, "%s", label);
     int n = group_pairs(it, group, same, "dram_throughput_pct"); /* wb_agg_mem_pct */
-    wb_textable_set(t, row, 1, "%d", n);
+    wb_textable_set_unit(t, row, 1, n, 0, ""); /* a count, printed without separators */
     share_cell(t, row, 2, part, whole);
     mean_cell(t, row, 3, it->v, it->w, n, 1);
     mean_cell(t, row, 4, it->v, it->w, group_pairs(it, group, same, "ipc"), 0);
+}
+
+void wb_rtab_title(wb_rtab_out *o, const char *name, const char *aggregated) {
+    snprintf(o->cur_title, sizeof o->cur_title, "%s", name);
+    if (o->md) fprintf(o->f, "\n**%s**\n\n*Aggregated: %s*\n\n", name, aggregated);
+    else fprintf(o->f, "\n%s\n  aggregated: %s\n", name, aggregated);
+}
+
+void wb_rtab_emit(wb_rtab_out *o, const wb_textable *t) {
+    if (!o->fmt) {
+        wb_textable_print(o->f, t, o->md);
+        return;
+    }
+    if (o->fmt == 'C') {
+        fprintf(o->data, "%s# %s\n", o->ntables ? "\n" : "", o->cur_title);
+        wb_textable_csv(o->data, t);
+    } else {
+        fputs(o->ntables ? ",{" : "{", o->data);
+        wb_json_key(o->data, "title", 1);
+        wb_json_str(o->data, o->cur_title);
+        wb_json_key(o->data, "table", 0);
+        wb_textable_json(o->data, t);
+        fputc('}', o->data);
+    }
+    o->ntables++;
+}
+
+int wb_rtab_table2(wb_rtab_out *o, const wb_results *r, const wb_gpu_table *gt, wb_err *e) {
+    if (!o->fmt) return wb_roofline_print(o->f, r, gt, o->md, e);
+    wb_textable t;
+    if (wb_roofline_table(&t, r, gt, NULL, e) != WB_OK) return WB_ERR;
+    snprintf(o->cur_title, sizeof o->cur_title, "Table 2 (seed 000): GPU comparison, measured: %.180s", r->path);
+    wb_rtab_emit(o, &t);
+    wb_textable_free(&t);
+    return WB_OK;
 }

@@ -1,13 +1,15 @@
 /* report_tables.h - the bodies of seed 000 Tables 6-9, built once for both
  * reports: `wallbench report` on a results file (report.c: the items are its
- * operator points) and on a profile (profile_report.c: its kernels or NVTX
- * ranges with counters, seen as results rows, profile_tools.h). An item is a
+ * operator points) and on a profile (report_profile.c: its kernels or NVTX
+ * ranges with counters, seen as results rows, rows.h). An item is a
  * wb_row: its time is m.time_median_ms (for a profile row, the summed time),
  * its counters c; every share and mean is weighted by that time. The
  * definitions are agg.h's. A builder fills a table (wb_textable_init inside);
  * the caller titles it, prints or emits it, and frees it. */
 #ifndef WB_REPORT_TABLES_H
 #define WB_REPORT_TABLES_H
+
+#include <stdio.h>
 
 #include "harness/base/gpus.h"
 #include "harness/base/textable.h"
@@ -57,5 +59,24 @@ double wb_rtab_table8(wb_textable *t, const wb_rtab_roofs *rr, const wb_rtab_ite
 void wb_rtab_table9_init(wb_textable *t, const char *first);
 void wb_rtab_table9_row(wb_textable *t, const wb_rtab_items *it, const char *label, const wb_row *group,
                         int (*same)(const wb_row *x, const wb_row *group), double part, double whole);
+
+/* Where a report goes: text or markdown to f, or with --json/--csv (fmt 'J'
+ * / 'C') the tables alone to data (f then a null stream). */
+typedef struct wb_rtab_out {
+    FILE *f;
+    int md;
+    int fmt; /* 0 text or markdown, 'J' --json, 'C' --csv */
+    FILE *data;
+    int ntables;
+    char cur_title[256];
+} wb_rtab_out;
+
+/* The title of the next table, and the line saying what it aggregates. */
+void wb_rtab_title(wb_rtab_out *o, const char *name, const char *aggregated);
+/* One table: printed, or written to o->data under the current title. */
+void wb_rtab_emit(wb_rtab_out *o, const wb_textable *t);
+/* Table 2 of r (wb_roofline_print with its notes; with --json/--csv its
+ * table alone). WB_ERR as wb_roofline_print. */
+int wb_rtab_table2(wb_rtab_out *o, const wb_results *r, const wb_gpu_table *gt, wb_err *e);
 
 #endif

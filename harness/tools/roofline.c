@@ -109,8 +109,7 @@ static void fill(wb_textable *tab, const column *cols, int ncols, const column *
         for (int c = 0; c < ncols; c++) wb_textable_set_num(tab, row, 1 + c, cols[c].v[i], rows[i].decimals);
         for (int k = 0; k < nratio; k++) {
             double base = l4->v[rows[i].l4_row], x = cols[ratio_of[k]].v[i];
-            if (isfinite(base) && base > 0 && isfinite(x)) wb_textable_set(tab, row, 1 + ncols + k, "%.2fx", x / base);
-            else wb_textable_set(tab, row, 1 + ncols + k, "-");
+            wb_textable_set_unit(tab, row, 1 + ncols + k, isfinite(base) && base > 0 ? x / base : NAN, 2, "x");
         }
     }
 }
@@ -119,31 +118,48 @@ int wb_roofline_print(FILE *f, const wb_results *r, const wb_gpu_table *t, int m
     return wb_roofline_print_with(f, r, t, NULL, markdown, e);
 }
 
-int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, int markdown,
-                           wb_err *e) {
+/* The columns of Table 2: L4 and GH200 (paper), the datasheet row of the
+ * file's GPU and of `with`, the measured column; ratio_of: those compared with L4. */
+static int table2_columns(column *cols, int *ratio_of, int *nratio, const wb_results *r, const wb_gpu_table *t,
+                          const wb_gpu_ref *with, const wb_gpu_view *v, wb_err *e) {
     const wb_gpu_ref *l4 = wb_gpu_ref_l4(t), *gh200 = wb_gpu_ref_gh200(t);
-    if (!l4 || !gh200) return wb_fail(e, "GPU table: rows l4 and gh200 (seed 000 Table 2) are required");
-    wb_gpu_view v;
-    wb_gpu_view_init(r, t, &v);
-    column cols[5];
-    int ncols = 0, ratio_of[3], nratio = 0;
+    if (!l4 || !gh200) return wb_fail(e, "GPU table: rows l4 and gh200 (seed 000 Table 2) are required"), -1;
+    int ncols = 0;
+    *nratio = 0;
     ref_column(&cols[ncols++], l4, "paper");
     ref_column(&cols[ncols++], gh200, "paper");
-    ratio_of[nratio++] = 1;
-    if (v.ref && v.ref != l4 && v.ref != gh200) ref_column(&cols[ncols++], v.ref, "datasheet");
-    if (with && with != l4 && with != gh200 && with != v.ref) {
-        ratio_of[nratio++] = ncols;
+    ratio_of[(*nratio)++] = 1;
+    if (v->ref && v->ref != l4 && v->ref != gh200) ref_column(&cols[ncols++], v->ref, "datasheet");
+    if (with && with != l4 && with != gh200 && with != v->ref) {
+        ratio_of[(*nratio)++] = ncols;
         ref_column(&cols[ncols], with, "datasheet");
         snprintf(cols[ncols++].title, sizeof cols[0].title, "%.34s (datasheet)", with->profile); /* "RTX 5090" is two words */
     }
     if (r) {
-        measured_column(&cols[ncols], r, &v);
-        ratio_of[nratio++] = ncols++;
+        measured_column(&cols[ncols], r, v);
+        ratio_of[(*nratio)++] = ncols++;
     }
+    return ncols;
+}
 
+int wb_roofline_table(wb_textable *tab, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, wb_err *e) {
+    wb_gpu_view v;
+    wb_gpu_view_init(r, t, &v);
+    column cols[5];
+    int ratio_of[3], nratio, ncols = table2_columns(cols, ratio_of, &nratio, r, t, with, &v, e);
+    if (ncols < 0) return WB_ERR;
+    wb_textable_init(tab, 1 + ncols + nratio);
+    fill(tab, cols, ncols, &cols[0], ratio_of, nratio);
+    return WB_OK;
+}
+
+int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, const wb_gpu_ref *with, int markdown,
+                           wb_err *e) {
+    const wb_gpu_ref *l4 = wb_gpu_ref_l4(t), *gh200 = wb_gpu_ref_gh200(t);
+    wb_gpu_view v;
+    wb_gpu_view_init(r, t, &v);
     wb_textable tab;
-    wb_textable_init(&tab, 1 + ncols + nratio);
-    fill(&tab, cols, ncols, &cols[0], ratio_of, nratio);
+    if (wb_roofline_table(&tab, r, t, with, e) != WB_OK) return WB_ERR;
     fprintf(f, markdown ? "**Table 2 (seed 000): GPU comparison%s%s**\n\n" : "Table 2 (seed 000): GPU comparison%s%s\n",
             r ? ", measured: " : " (reference rows only; give a results file for the measured GPU)",
             r ? r->path : "");
@@ -172,30 +188,34 @@ int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, 
     return WB_OK;
 }
 
+static const char roofline_usage[] =
+    "usage: wallbench roofline [RESULTS.h5] [--with GPU] [--markdown]\n"
+    "       wallbench roofline PROFILE.h5 [--with GPU] [--markdown] [--top N]\n"
+    "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a file);\n"
+    "  for a profiled program (wallbench profile -- CMD) then its kernels on those roofs (--top N, default 30)\n"
+    "  --with GPU  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n"
+    "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown GPU row)\n";
+
 int wb_cmd_roofline(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_profile_cmd_roofline(argc, argv); /* profile_roofline.c */
     const char *path = NULL, *with_name = NULL;
-    int markdown = 0, k, first = argc;
+    int markdown = 0, k, first = argc, top = 30, top_given = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
-                                          {"with", required_argument, NULL, 'w'}, {0, 0, 0, 0}};
+                                          {"with", required_argument, NULL, 'w'},
+                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
     wb_cli cli = {"roofline", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
         if (k == WB_CLI_BAD) return 2;
-        if (k == WB_CLI_HELP) {
-            printf("usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown]\n"
-                   "  seed 000 Table 2: the file's measured GPU next to L4 and GH200 (reference rows only without a "
-                   "file)\n"
-                   "  --with PROFILE  also the datasheet column of any row of harness/gpus.tsv (a100, rtx5090, ...)\n"
-                   "exit codes: 0 ok, 2 bad input (unreadable or foreign file, unknown profile)\n");
-            return 0;
-        }
+        if (k == WB_CLI_HELP) return fputs(roofline_usage, stdout), 0;
         if (k == 'w') with_name = v;
-        else markdown = 1;
+        else if (k == 't') {
+            if (wb_profile_top_count("roofline", v, &top) != WB_OK) return 2;
+            top_given = 1;
+        } else markdown = 1;
     }
     if (first < argc) path = argv[first++];
     if (first < argc)
-        return wb_cli_bad("roofline", "unexpected argument '%s' (usage: wallbench roofline [results.h5] [--with PROFILE] [--markdown])",
+        return wb_cli_bad("roofline", "unexpected argument '%s' (usage: wallbench roofline [FILE.h5] [--with GPU] [--markdown])",
                           argv[first]);
     wb_err e = {""};
     wb_gpu_table t;
@@ -211,21 +231,20 @@ int wb_cmd_roofline(int argc, char **argv) {
         wb_gpu_table_free(&t);
         return 2;
     }
-    wb_results r;
+    wb_rows rows;
     int have = 0, rc = 0;
     if (path) {
-        if (wb_results_open(path, &r, &e) != WB_OK) {
-            fprintf(stderr, "wallbench roofline: %s\n", e.msg);
-            wb_gpu_table_free(&t);
-            return 2;
-        }
+        if (wb_rows_open("roofline", path, &rows) != 0) return wb_gpu_table_free(&t), 2;
         have = 1;
     }
-    if (wb_roofline_print_with(stdout, have ? &r : NULL, &t, with, markdown, &e) != WB_OK) {
+    if (top_given && (!have || rows.kind != WB_ROWS_PROFILE))
+        rc = 2, fprintf(stderr, "wallbench roofline: --top is for a profile file (its kernels)\n");
+    if (rc == 0 && wb_roofline_print_with(stdout, have ? &rows.r : NULL, &t, with, markdown, &e) != WB_OK) {
         fprintf(stderr, "wallbench roofline: %s\n", e.msg);
         rc = 2;
     }
-    if (have) wb_results_free(&r);
+    if (rc == 0 && have && rows.kind == WB_ROWS_PROFILE) rc = wb_roofline_profile(&rows, &t, markdown, top);
+    if (have) wb_rows_free(&rows);
     wb_gpu_table_free(&t);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* profile_report.c - `wallbench report PROFILE.h5 [--markdown] [--top N]`:
+/* report_profile.c - what `wallbench report` adds on a profile file (rows.h):
  * seed 000's Tables 6-9 for one program, from its kernels (kernel = name +
  * launch shape) and again from its NVTX ranges, plus the top kernels and
  * ranges by time with the columns the paper discusses. The definitions are
@@ -12,24 +12,17 @@
 #include "harness/base/textable.h"
 #include "harness/tools/agg.h"
 #include "harness/tools/profile_tools.h"
-#include "harness/tools/report_tables.h"
-#include "harness/tools/roofline.h"
+#include "harness/tools/report_profile.h"
 
 typedef struct preport {
-    FILE *f;
-    int md, top;
-    const char *path;
+    wb_rtab_out *o;
+    int top;
     const wb_profile *p;
-    wb_prof_table t;    /* kernels or ranges */
-    const wb_results *r; /* the same rows as results rows (profile_tools.h) */
+    wb_prof_table t;     /* kernels or ranges */
+    const wb_results *r; /* the same rows as results rows (rows.h) */
     wb_rtab_roofs roofs; /* the measured ridge (the view's kind), L4's and GH200's */
-    const char *what;   /* "kernel" / "NVTX range" */
+    const char *what;    /* "kernel" / "NVTX range" */
 } preport;
-
-static void title(const preport *rp, const char *name, const char *aggregated) {
-    if (rp->md) fprintf(rp->f, "\n**%s**\n\n*Aggregated: %s*\n\n", name, aggregated);
-    else fprintf(rp->f, "\n%s\n  aggregated: %s\n", name, aggregated);
-}
 
 static int counted(const wb_row *x) {
     return wb_agg_is_op_point(x) && isfinite(x->c.inst_per_sector);
@@ -52,13 +45,13 @@ static void table6(const preport *rp, const wb_rtab_items *it) {
     char name[160];
     snprintf(name, sizeof name, "Table 6 (seed 000), per %s: share of time in memory- and compute-bound %ss, split at 75%% utilisation",
              rp->what, rp->what);
-    title(rp, name, agg);
+    wb_rtab_title(rp->o, name, agg);
     wb_textable t;
     wb_rtab_table6(&t, &rp->roofs, it);
-    wb_textable_print(rp->f, &t, rp->md);
+    wb_rtab_emit(rp->o, &t);
     wb_textable_free(&t);
     if (!isfinite(wb_roof_ridge(&rp->roofs.v.roof)))
-        fprintf(rp->f, "%snote: the profile has no measured ceilings; the measured column is empty\n", rp->md ? "\n" : "  ");
+        fprintf(rp->o->f, "%snote: the profile has no measured ceilings; the measured column is empty\n", rp->o->md ? "\n" : "  ");
 }
 
 static double metric(const wb_counters *c, const char *column) {
@@ -81,7 +74,7 @@ static void top_table(const preport *rp) {
              "per %s: launches, summed time and its share of the timed kernel time; counters over its counted "
              "launches (counts summed, rates time-weighted); stalls in warp-cycles per issued instruction (Fig 6 groups)",
              rp->what);
-    title(rp, name, agg);
+    wb_rtab_title(rp->o, name, agg);
     static const char *const heads[] = {"#",        "Name",     "Launches", "Total ms", "Share", "Inst/sector",
                                         "IPC",      "Occ. %",   "L1 hit %", "L2 hit %", "Mem. thr.", "Mem. lat.",
                                         "Dep.",     "Sync",     "Throttle", "Other",   "Issued",   "Bound"};
@@ -115,12 +108,11 @@ static void top_table(const preport *rp) {
         }
         shown++;
         int row = wb_textable_add(&t);
-        wb_textable_set(&t, row, 0, "%d", i);
+        wb_textable_set_unit(&t, row, 0, i, 0, ""); /* counts and indices print without separators */
         wb_textable_set(&t, row, 1, "%s", label);
-        wb_textable_set(&t, row, 2, "%lld", (long long)launches);
+        wb_textable_set_unit(&t, row, 2, (double)launches, 0, "");
         wb_textable_set_num(&t, row, 3, total, 3);
-        if (isfinite(share)) wb_textable_set(&t, row, 4, "%.1f%%", share);
-        else wb_textable_set(&t, row, 4, "-");
+        wb_textable_set_unit(&t, row, 4, share, 1, "%");
         wb_textable_set_num(&t, row, 5, c->inst_per_sector, 2);
         wb_textable_set_num(&t, row, 6, metric(c, "ipc"), 2);
         wb_textable_set_num(&t, row, 7, metric(c, "occupancy_achieved_pct"), 0);
@@ -129,10 +121,10 @@ static void top_table(const preport *rp) {
         for (int g = 0; g < WB_STALL_GROUPS; g++) wb_textable_set_num(&t, row, 10 + g, c->stall[g], 2);
         wb_textable_set(&t, row, 17, "%s", c->bound[0] ? c->bound : "-");
     }
-    wb_textable_print(rp->f, &t, rp->md);
+    wb_rtab_emit(rp->o, &t);
     wb_textable_free(&t);
     if (left)
-        fprintf(rp->f, "%s%lld more %ss (%.3f ms) not shown (--top)\n", rp->md ? "\n" : "  ", (long long)left, rp->what,
+        fprintf(rp->o->f, "%s%lld more %ss (%.3f ms) not shown (--top)\n", rp->o->md ? "\n" : "  ", (long long)left, rp->what,
                 left_ms);
     free(order);
 }
@@ -140,22 +132,22 @@ static void top_table(const preport *rp) {
 static void table7(const preport *rp, const wb_rtab_items *it) {
     char name[96];
     snprintf(name, sizeof name, "Table 7 (seed 000), per %s: geometric mean IPC by bound", rp->what);
-    title(rp, name, "time-weighted geometric mean of ipc (warp inst per active SM cycle)");
+    wb_rtab_title(rp->o, name, "time-weighted geometric mean of ipc (warp inst per active SM cycle)");
     wb_textable t;
     wb_rtab_table7(&t, &rp->roofs, it, "", "All");
-    wb_textable_print(rp->f, &t, rp->md);
+    wb_rtab_emit(rp->o, &t);
     wb_textable_free(&t);
 }
 
 static void table8(const preport *rp, const wb_rtab_items *it) {
     char name[120];
     snprintf(name, sizeof name, "Table 8 (seed 000), per %s: share of time reaching IPC 50/75/100%% of peak", rp->what);
-    title(rp, name, "time of rows below 75% of L1, L2 and DRAM throughput; scaled = ipc x 100 / achieved occupancy %, "
+    wb_rtab_title(rp->o, name, "time of rows below 75% of L1, L2 and DRAM throughput; scaled = ipc x 100 / achieved occupancy %, "
                     "capped at the peak");
     wb_textable t;
     int n;
     wb_rtab_table8(&t, &rp->roofs, it, &n);
-    wb_textable_print(rp->f, &t, rp->md);
+    wb_rtab_emit(rp->o, &t);
     wb_textable_free(&t);
 }
 
@@ -168,7 +160,7 @@ static void table9(const preport *rp, const wb_rtab_items *it) {
     char name[120];
     snprintf(name, sizeof name, "Table 9 (seed 000), per %s name: share of time, memory bandwidth and IPC",
              rp->t == WB_PT_KERNELS ? "kernel" : "NVTX range");
-    title(rp, name, "# = rows (kernel: launch shapes) with counters, Sum = share of the timed kernel time, Mem.% and "
+    wb_rtab_title(rp->o, name, "# = rows (kernel: launch shapes) with counters, Sum = share of the timed kernel time, Mem.% and "
                     "IPC = time-weighted mean+-std over those rows");
     int32_t *order = wb_profile_by_time(rp->p, rp->t);
     if (!order) return;
@@ -195,75 +187,49 @@ static void table9(const preport *rp, const wb_rtab_items *it) {
         shown++;
     }
     wb_rtab_table9_row(&t, it, "Total", NULL, NULL, all, all);
-    wb_textable_print(rp->f, &t, rp->md);
+    wb_rtab_emit(rp->o, &t);
     wb_textable_free(&t);
     free(order);
 }
 
 static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
-    wb_results r;
     wb_err e = {""};
-    if (wb_profile_as_results(rp->p, rp->t, rp->path, &r, &e) != WB_OK)
+    wb_rtab_roofs_init(&rp->roofs, rp->r, gt, NULL);
+    if (with_table2 && wb_rtab_table2(rp->o, rp->r, gt, &e) != WB_OK)
         return fprintf(stderr, "wallbench report: %s\n", e.msg), 2;
-    rp->r = &r;
-    wb_rtab_roofs_init(&rp->roofs, &r, gt, NULL);
-    int rc = 0;
-    if (with_table2 && wb_roofline_print(rp->f, &r, gt, rp->md, &e) != WB_OK)
-        rc = 2, fprintf(stderr, "wallbench report: %s\n", e.msg);
     const char *src = wb_profile_attr(rp->p, "ceilings_source");
-    if (with_table2 && rc == 0) /* Table 2 says where a results file's ceilings come from; a profile's: */
-        fprintf(rp->f, "%sThe measured column of this profile: ceilings from %s.\n", rp->md ? "\n" : "",
+    if (with_table2) /* Table 2 says where a results file's ceilings come from; a profile's: */
+        fprintf(rp->o->f, "%sThe measured column of this profile: ceilings from %s.\n", rp->o->md ? "\n" : "",
                 src ? src : "an unrecorded source");
     wb_rtab_items with; /* the rows with counters: the population of Tables 6-9 */
-    if (rc == 0 && wb_rtab_items_init(&with, &r, counted) != WB_OK) rc = 2, fprintf(stderr, "wallbench report: out of memory\n");
-    if (rc == 0) {
-        table6(rp, &with);
-        top_table(rp);
-        table7(rp, &with);
-        table8(rp, &with);
-        table9(rp, &with);
-        wb_rtab_items_free(&with);
-    }
-    wb_results_free(&r);
-    return rc;
+    if (wb_rtab_items_init(&with, rp->r, counted) != WB_OK) return fprintf(stderr, "wallbench report: out of memory\n"), 2;
+    table6(rp, &with);
+    top_table(rp);
+    table7(rp, &with);
+    table8(rp, &with);
+    table9(rp, &with);
+    wb_rtab_items_free(&with);
+    return 0;
 }
 
-static const char usage[] =
-    "usage: wallbench report PROFILE.h5 [--markdown] [--top N]\n"
-    "  seed 000 Tables 2, 6-9 for a profiled program (wallbench profile -- CMD), per kernel and per NVTX\n"
-    "  range; --top N: rows of the top tables (default 20)\n";
-
-int wb_profile_cmd_report(int argc, char **argv) {
-    int first, md = 0, top = 20;
-    int rc = wb_profile_md_top("report", argc, argv, usage, 1, &md, &top, &first);
-    if (rc >= 0) return rc;
-    if (argc - first != 1) return fputs(usage, stderr), 2;
-    const char *path = argv[first];
-    wb_profile p;
-    if (wb_profile_load("report", path, &p, 0) != WB_OK) return 2;
-    wb_gpu_table gt;
-    wb_err e = {""};
-    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
-        fprintf(stderr, "wallbench report: %s\n", e.msg);
-        wb_profile_free(&p);
-        return 2;
-    }
-    preport rp = {stdout, md, top, path, &p, WB_PT_KERNELS, NULL, {{{0}}}, "kernel"};
-    const char *src = wb_profile_attr(&p, "ceilings_source");
-    printf(md ? "*Profile %s*\n\n" : "profile %s\n", path);
-    wb_profile_describe(stdout, path, &p, md ? "- " : "  ");
-    printf("%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n%s", md ? "\n" : "  ",
-           (long long)p.nlaunches, p.nkernels, p.nranges, src ? src : "none recorded", "\n");
-    rc = tables(&rp, &gt, 1);
-    if (rc == 0 && p.nranges > 0) {
-        rp.t = WB_PT_RANGES, rp.what = "NVTX range";
-        printf("%s\nPer NVTX range (each row: the launches whose innermost range stack is exactly that path)\n",
-               md ? "\n---\n" : "");
-        rc = tables(&rp, &gt, 0);
+int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int top) {
+    const wb_profile *p = &rows->p;
+    preport rp = {o, top, p, WB_PT_KERNELS, &rows->r, {{{0}}}, "kernel"};
+    const char *src = wb_profile_attr(p, "ceilings_source");
+    FILE *f = o->f;
+    fprintf(f, o->md ? "*Profile %s*\n\n" : "profile %s\n", rows->path);
+    wb_profile_describe(f, rows->path, p, o->md ? "- " : "  ");
+    fprintf(f, "%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n%s", o->md ? "\n" : "  ",
+            (long long)p->nlaunches, p->nkernels, p->nranges, src ? src : "none recorded", "\n");
+    int rc = tables(&rp, gt, 1);
+    if (rc == 0 && p->nranges > 0) {
+        if ((rc = wb_rows_view("report", rows, WB_PT_RANGES)) != 0) return rc;
+        rp.t = WB_PT_RANGES, rp.what = "NVTX range", rp.r = &rows->r;
+        fprintf(f, "%s\nPer NVTX range (each row: the launches whose innermost range stack is exactly that path)\n",
+                o->md ? "\n---\n" : "");
+        rc = tables(&rp, gt, 0);
     } else if (rc == 0) {
-        printf("%sno NVTX ranges in this profile: no per-range tables\n", md ? "\n" : "\n  ");
+        fprintf(f, "%sno NVTX ranges in this profile: no per-range tables\n", o->md ? "\n" : "\n  ");
     }
-    wb_gpu_table_free(&gt);
-    wb_profile_free(&p);
     return rc;
 }

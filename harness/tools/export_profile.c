@@ -1,4 +1,5 @@
-/* profile_export.c - `wallbench export` on a profile file:
+/* export_profile.c - what `wallbench export` (export.c, which parses the
+ * options once for both file kinds) writes from a profile file:
  *   --fig fig4 (or fig4-profile) [--out DIR]: the tables plots/fig4-profile.gp
  *     reads: DIR/fig4-profile.dat (one row per kernel on the roofline),
  *     -roofs.dat (measured, L4, GH200; export.c's writer), -shares.dat (time
@@ -23,6 +24,7 @@
 #include "harness/base/csv.h"
 #include "harness/base/json.h"
 #include "harness/tools/export.h"
+#include "harness/tools/export_profile.h"
 #include "harness/tools/profile_tools.h"
 
 #define FIG "fig4-profile"
@@ -287,49 +289,9 @@ static int export_fig(const char *path, const wb_profile *p, const char *dir, co
     return rc;
 }
 
-static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench export PROFILE.h5 --fig fig4|fig-timeline|--all [--out DIR]\n"
-               "       wallbench export PROFILE.h5 --table launches|kernels|ranges|counted_ranges|samples --format csv|json\n"
-               "                                   [-o FILE]\n"
-               "  --fig fig4 (fig4-profile): the kernels on the roofline for plots/fig4-profile.gp; fig-timeline: the\n"
-               "  sampled timeline (--sample) for plots/fig-timeline.gp (render both: plots/render.sh PROFILE.h5),\n"
-               "  into --out DIR (default <file stem>-tables); --table: every column\n"
-               "  of a profile table, CSV (header: the column names; units in the JSON form and the file's\n"
-               "  /columns) or JSON, to -o/--output FILE or stdout. pandas: pd.read_csv(FILE)\n"
-               "exit codes: 0 ok, 1 a write failed, 2 bad input\n");
-    return 2;
-}
-
-int wb_profile_cmd_export(int argc, char **argv) {
-    enum { O_FIG = 256, O_OUT, O_TABLE, O_FORMAT, O_SHAPE, O_WITH, O_ALL };
-    static const struct option longs[] = {{"fig", required_argument, NULL, O_FIG},
-                                          {"out", required_argument, NULL, O_OUT},
-                                          {"output", required_argument, NULL, 'o'},
-                                          {"table", required_argument, NULL, O_TABLE},
-                                          {"format", required_argument, NULL, O_FORMAT},
-                                          {"shape", required_argument, NULL, O_SHAPE},
-                                          {"with", required_argument, NULL, O_WITH},
-                                          {"all", no_argument, NULL, O_ALL},
-                                          {0, 0, 0, 0}};
-    wb_cli cli = {"export", longs, 0};
-    const char *arg, *fig = NULL, *out = NULL, *file = NULL, *table = NULL, *format = NULL, *with = NULL;
-    int k, first = argc;
-    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
-        switch (k) {
-        case WB_CLI_BAD: return usage(stderr);
-        case WB_CLI_HELP: return usage(stdout), 0;
-        case O_FIG: fig = arg; break;
-        case O_OUT: out = arg; break;
-        case 'o': file = arg; break;
-        case O_TABLE: table = arg; break;
-        case O_FORMAT: format = arg; break;
-        case O_WITH: with = arg; break;
-        case O_ALL: fig = FIG; break; /* every figure of a profile: its one */
-        default: break; /* --shape: every kernel is drawn at its own launch shape (render.sh passes it) */
-        }
-    }
-    if (argc - first != 1) return usage(stderr);
-    if (with && with[0]) return wb_cli_bad("export", "--with is for fig-compare of results files; compare two profiles with wallbench compare A.h5 B.h5");
+int wb_export_profile(const char *path, const wb_export_profile_args *a) {
+    const char *fig = a->fig, *out = a->dir, *file = a->file, *table = a->table, *format = a->format;
+    if (a->with && a->with[0]) return wb_cli_bad("export", "--with is for fig-compare of results files; compare two profiles with wallbench compare A.h5 B.h5");
     if (!!fig == !!table) return wb_cli_bad("export", "give one of --fig fig4 or --table NAME for a profile file");
     if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0 && strcmp(fig, TIMELINE) != 0)
         return wb_cli_bad("export", "a profile file has two figures, fig4 (fig4-profile) and fig-timeline, not '%s'", fig);
@@ -339,13 +301,12 @@ int wb_profile_cmd_export(int argc, char **argv) {
     char default_dir[600];
     if (fig && !out) { /* a folder of its own, never the current one: <file stem>-tables */
         char copy[512];
-        snprintf(copy, sizeof copy, "%s", argv[first]);
+        snprintf(copy, sizeof copy, "%s", path);
         char *stem = basename(copy), *dot = strstr(stem, ".h5");
         if (dot) *dot = '\0';
         snprintf(default_dir, sizeof default_dir, "%s-tables", stem);
         out = default_dir;
     }
-    const char *path = argv[first];
     wb_profile p;
     /* the launch rows only for --table launches */
     if (wb_profile_load("export", path, &p, table && strcmp(table, "launches") == 0) != WB_OK) return 2;

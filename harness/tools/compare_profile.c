@@ -1,5 +1,5 @@
-/* profile_compare.c - `wallbench compare A.h5 B.h5 [--markdown] [--top N]`
- * on two profiles of the same program (two GPUs, two versions): kernels
+/* compare_profile.c - `wallbench compare A.h5 B.h5 [--markdown] [--top N]`
+ * (compare.c hands argv here when a file is a profile) on two profiles of the same program (two GPUs, two versions): kernels
  * matched by readable name and launch shape (the kernels of one side that
  * share both, template instances of one function, are summed first), each
  * pair's time, instruction and DRAM sector ratio B / A, the totals, and the
@@ -164,10 +164,11 @@ static int compare(side *a, side *b, int md, int top) {
     return 0;
 }
 
-int wb_profile_cmd_compare(int argc, char **argv) {
+int wb_compare_profiles(int argc, char **argv) {
     int first, md = 0, top = 30;
     int rc = wb_profile_md_top("compare", argc, argv,
-                               "usage: wallbench compare A.h5 B.h5 [--markdown] [--top N]   (two profiles of one program)\n",
+                               "usage: wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown] [--top N]   (two profiles of one program)\n"
+                               "       (results files: wallbench compare A.h5 B.h5 [C.h5 ...], see its --help without a profile)\n",
                                0, &md, &top, &first);
     if (rc >= 0) return rc;
     if (argc - first != 2)

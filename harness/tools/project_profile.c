@@ -1,9 +1,9 @@
-/* profile_project.c - `wallbench project --to GPU PROFILE.h5 [--out FILE]
- * [--markdown]`: each kernel's time and the program's kernel time on any row
+/* project_profile.c - `wallbench project PROFILE.h5 --to GPU [-o FILE]
+ * [--markdown]` (project.c parses the options of both file kinds): each kernel's time and the program's kernel time on any row
  * of harness/gpus.tsv, with project.h's model (a kernel's counted work on
  * each roof, the efficiency it reached on the measured GPU carried over):
  * t_to = t_measured x W(to) / W(from), W = max(inst / inst_gips, DRAM sectors
- * x 32 / dram_gbps). With --out, a projected profile file: every launch of a
+ * x 32 / dram_gbps). With -o, a projected profile file: every launch of a
  * projected kernel scaled by its kernel's ratio, no timeline (start/end -1),
  * aggregated again against the target's roof and marked projected. */
 #include <math.h>
@@ -188,28 +188,7 @@ done:
     return rc;
 }
 
-static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench project PROFILE.h5 --to GPU [--out|-o FILE] [--markdown]\n"
-               "  each kernel's and the program's kernel time on any row of harness/gpus.tsv (project.h's model);\n"
-               "  --out FILE: also a projected profile file (report/roofline/export read it)\n");
-    return f == stdout ? 0 : 2;
-}
-
-static int cmd_project(int argc, char **argv) {
-    static const struct option longs[] = {{"to", required_argument, NULL, 't'}, {"out", required_argument, NULL, 'o'},
-                                          {"markdown", no_argument, NULL, 'm'}, {"validate", no_argument, NULL, 'v'},
-                                          {0, 0, 0, 0}};
-    wb_cli cli = {"project", longs, 0};
-    const char *arg, *to = NULL, *out = NULL;
-    int k, first = argc, md = 0;
-    while ((k = wb_cli_next(&cli, argc, argv, &arg, &first)) != WB_CLI_END) {
-        if (k == WB_CLI_HELP) return usage(stdout);
-        if (k == WB_CLI_BAD) return usage(stderr);
-        if (k == 'v') return wb_cli_bad("project", "--validate needs a results file with SM-limited points, not a profile");
-        if (k == 'm') md = 1;
-        else *(k == 't' ? &to : &out) = arg;
-    }
-    if (argc - first != 1) return usage(stderr);
+int wb_project_profile(const char *path, const char *to, int md, const char *out) {
     if (!to) return wb_cli_bad("project", "give --to GPU (a row of harness/gpus.tsv)");
     wb_gpu_table gt;
     wb_err e = {""};
@@ -228,23 +207,13 @@ static int cmd_project(int argc, char **argv) {
     wb_gpu_ref target = *g; /* the table is freed before the projection is written */
     wb_gpu_table_free(&gt);
     wb_profile p;
-    if (wb_profile_load("project", argv[first], &p, out != NULL) != WB_OK) return 2; /* launches: for --out only */
-    pproj x = {argv[first], &p, &target, {"", NAN, NAN}, wb_gpu_ref_roof(&target), "", NULL, NULL};
+    if (wb_profile_load("project", path, &p, out != NULL) != WB_OK) return 2; /* launches: for -o only */
+    pproj x = {path, &p, &target, {"", NAN, NAN}, wb_gpu_ref_roof(&target), "", NULL, NULL};
     x.ratio = calloc((size_t)p.nkernels + 1, sizeof *x.ratio);
     x.why = calloc((size_t)p.nkernels + 1, sizeof *x.why);
     int rc = x.ratio && x.why ? project(&x, md, out) : (fprintf(stderr, "wallbench project: out of memory\n"), 2);
     free(x.ratio);
     free(x.why);
     wb_profile_free(&p);
-    return rc;
-}
-
-int wb_profile_cmd_project(int argc, char **argv) {
-    /* -o FILE as `wallbench profile` spells it, for --out FILE (wb_cli takes long options only) */
-    char **args = calloc((size_t)argc + 1, sizeof *args);
-    if (!args) return fprintf(stderr, "wallbench project: out of memory\n"), 2;
-    for (int i = 0; i < argc; i++) args[i] = strcmp(argv[i], "-o") == 0 ? "--out" : argv[i];
-    int rc = cmd_project(argc, args);
-    free(args);
     return rc;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# sh_profile.sh - GPU= resolution without a GPU: harness/profile.sh through a fake nvidia-smi for every pair
-# of tests/profile_cases.tsv (the same table tests/test_gpus.c holds harness/base/gpus.c to), then
+# sh_gpu_row.sh - GPU= resolution without a GPU: harness/gpu_row.sh through a fake nvidia-smi for every pair
+# of tests/gpu_row_cases.tsv (the same table tests/test_gpus.c holds harness/base/gpus.c to), then
 # `make build GPU=auto` with the fake on PATH and a fake cmake that records its arguments, and the bad
 # inputs: a compute capability CUDA 13 cannot build, a typo in CUDA_ARCHS, an unknown GPU= name - each one
 # sentence, exit 2, and cmake never called (nothing written).
@@ -27,7 +27,7 @@ chmod +x "$tmp/bin/nvidia-smi" "$tmp/bin/cmake"
 n=0
 while IFS=$'\t' read -r name cap expect; do
     case "$name" in '#'*|name|'') continue ;; esac
-    out=$(PATH="$tmp/bin:$PATH" FAKE_GPU_NAME="$name" FAKE_GPU_CC="$cap" "$src/harness/profile.sh" auto 2>"$tmp/err")
+    out=$(PATH="$tmp/bin:$PATH" FAKE_GPU_NAME="$name" FAKE_GPU_CC="$cap" "$src/harness/gpu_row.sh" auto 2>"$tmp/err")
     rc=$?
     read -r prof archs kind build <<< "$out"
     want_kind=row; want=$expect
@@ -41,14 +41,14 @@ while IFS=$'\t' read -r name cap expect; do
         bad "'$name' $cap: got '$out' (rc $rc: $(cat "$tmp/err")), expected $expect for sm_$cc"
     if [ $want_kind = generic ] && ! grep -q "has no row" "$tmp/err"; then bad "'$name': generic profile without a note"; fi
     n=$((n + 1))
-done < "$src/tests/profile_cases.tsv"
-echo "profile.sh: $n device names checked"
+done < "$src/tests/gpu_row_cases.tsv"
+echo "gpu_row.sh: $n device names checked"
 [ $n -ge 20 ] || bad "only $n cases read"
 
 # GPU= in any case names the same profile: GPU=H200 and GPU=L4 as h200 and l4.
 for pair in "H200|h200" "L4|l4" "Rtx5090|rtx5090"; do
     IFS='|' read -r given prof <<< "$pair"
-    out=$(PATH="$tmp/bin:$PATH" "$src/harness/profile.sh" "$given" 2>"$tmp/err")
+    out=$(PATH="$tmp/bin:$PATH" "$src/harness/gpu_row.sh" "$given" 2>"$tmp/err")
     [ $? = 0 ] && [ "${out%% *}" = "$prof" ] || bad "GPU=$given: got '$out' ($(cat "$tmp/err")), expected $prof"
 done
 
@@ -81,5 +81,5 @@ FAKE_GPU_NAME="Tesla V100-SXM2-32GB" FAKE_GPU_CC=7.0 expect_bad "a V100 (sm_70) 
 FAKE_GPU_NAME="NVIDIA H200" FAKE_GPU_CC=9.0 expect_bad "GPU=v100" "CUDA 12.x" GPU=v100
 expect_bad "a typo in CUDA_ARCHS" "is not an architecture" GPU=h200 CUDA_ARCHS="80;9O"
 expect_bad "an architecture nvcc does not know" "not an architecture this CUDA toolkit" GPU=h200 CUDA_ARCHS="80;95"
-expect_bad "an unknown GPU= name" "unknown GPU profile 'h900'" GPU=h900
+expect_bad "an unknown GPU= name" "unknown GPU 'h900' (no row of harness/gpus.tsv)" GPU=h900
 exit $fail

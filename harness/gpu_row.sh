@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# profile.sh GPU - resolves make's GPU= to "<profile> <archs> <kind> <build>" on stdout:
-#   profile  the row of harness/gpus.tsv (kind "row"), or for a detected GPU without a row a generic
-#            profile named after its model (kind "generic": "NVIDIA H800" -> h800)
+# gpu_row.sh GPU - resolves make's GPU= to "<row> <archs> <kind> <build>" on stdout (a GPU row of
+# harness/gpus.tsv, which the tables and `--profile` of run and list call a GPU profile; not the profiler,
+# `wallbench profile`):
+#   row      the row of harness/gpus.tsv (kind "row"), or for a detected GPU without a row a generic
+#            row named after its model (kind "generic": "NVIDIA H800" -> h800)
 #   archs    the CMake CUDA architecture list: $CUDA_ARCHS when set ("80;86;89;90;100;120", "80-virtual"),
-#            else the profile's compute capability
-#   build    the build folder name under build/: the profile, plus the list when CUDA_ARCHS is set
+#            else the row's compute capability
+#   build    the build folder name under build/: the row, plus the list when CUDA_ARCHS is set
 # GPU=auto reads the model and compute capability of GPU 0 from nvidia-smi and matches rows by whole words
-# (gpus.tsv header; harness/base/gpus.c does the same, tests/profile_cases.tsv holds both to it). Without a
+# (gpus.tsv header; harness/base/gpus.c does the same, tests/gpu_row_cases.tsv holds both to it). Without a
 # GPU, auto builds for the h200 profile (the suite's results of record) and says so on stderr. Bad input - an
 # unknown GPU= name, a typo in CUDA_ARCHS, an architecture the CUDA toolkit cannot build - is one sentence on
 # stderr and exit 2, before anything is written.
@@ -63,10 +65,10 @@ if [ "$want" = auto ]; then
     name=$(echo "${line%,*}" | sed 's/^ *//; s/ *$//')
     cap=$(echo "${line##*,}" | tr -d ' ')
     if [ -z "$line" ] || [ -z "$name" ]; then
-        echo "profile: no GPU detected; building for the h200 profile (sm_90). Set GPU=<name> to choose: $valid" >&2
+        echo "gpu_row: no GPU detected; building for the h200 profile (sm_90). Set GPU=<name> to choose: $valid" >&2
         want=h200
     elif ! [[ "$cap" =~ ^[0-9]+\.[0-9]$ ]]; then
-        echo "profile: nvidia-smi gave no compute capability for '$name' ('$line'): a driver older than 510? Set GPU=<name>: $valid" >&2
+        echo "gpu_row: nvidia-smi gave no compute capability for '$name' ('$line'): a driver older than 510? Set GPU=<name>: $valid" >&2
         exit 2
     else
         cc=$(( ${cap%.*} * 10 + ${cap#*.} ))
@@ -74,14 +76,14 @@ if [ "$want" = auto ]; then
         if [ -z "$want" ]; then
             want=$(generic_name "$name" "$cc")
             kind=generic
-            note="profile: '$name' (sm_$cc) has no row in harness/gpus.tsv: generic profile $want (measured roofline; L4 and GH200 references)"
+            note="gpu_row: '$name' (sm_$cc) has no row in harness/gpus.tsv: generic profile $want (measured roofline; L4 and GH200 references)"
         fi
     fi
 fi
 if [ "$kind" = row ]; then
     arch=$(rows | awk -F'\t' -v p="$want" '$1 == p { print $4; exit }')
     if [ -z "$arch" ]; then
-        echo "profile: unknown GPU profile '$want': give GPU=auto or one of: $valid" >&2
+        echo "gpu_row: unknown GPU '$want' (no row of harness/gpus.tsv): give GPU=auto or one of: $valid" >&2
         exit 2
     fi
 else
@@ -99,19 +101,19 @@ fi
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 known=$("$nvcc" --list-gpu-arch 2>/dev/null | tr '\n' ' ')
 IFS=';' read -ra items <<< "$archs"
-[ ${#items[@]} -gt 0 ] || { echo "profile: CUDA_ARCHS is empty: give compute capabilities x 10, e.g. CUDA_ARCHS=\"80;90\"" >&2; exit 2; }
+[ ${#items[@]} -gt 0 ] || { echo "gpu_row: CUDA_ARCHS is empty: give compute capabilities x 10, e.g. CUDA_ARCHS=\"80;90\"" >&2; exit 2; }
 for a in "${items[@]}"; do
     [ "$a" = native ] && continue
     if ! [[ "$a" =~ ^([0-9]+)[af]?(-real|-virtual)?$ ]]; then
-        echo "profile: '$a' in CUDA_ARCHS=\"$archs\" is not an architecture: write compute capabilities x 10 separated by ';', each optionally -real (SASS only) or -virtual (PTX only), e.g. CUDA_ARCHS=\"80;86;89;90;100;120\"" >&2
+        echo "gpu_row: '$a' in CUDA_ARCHS=\"$archs\" is not an architecture: write compute capabilities x 10 separated by ';', each optionally -real (SASS only) or -virtual (PTX only), e.g. CUDA_ARCHS=\"80;86;89;90;100;120\"" >&2
         exit 2
     fi
     n=${BASH_REMATCH[1]}
     if [ -n "$known" ] && ! [[ " $known " == *" compute_$n "* ]]; then
         if [ "$n" -lt 75 ]; then
-            echo "profile: sm_$n (Volta and older) is not built by this CUDA toolkit (CUDA 13 builds sm_75 and newer): build on a CUDA 12.x toolkit, the last that builds sm_50 to sm_72" >&2
+            echo "gpu_row: sm_$n (Volta and older) is not built by this CUDA toolkit (CUDA 13 builds sm_75 and newer): build on a CUDA 12.x toolkit, the last that builds sm_50 to sm_72" >&2
         else
-            echo "profile: sm_$n is not an architecture this CUDA toolkit ($nvcc) builds: it builds$(echo " $known" | sed 's/ compute_/ /g')" >&2
+            echo "gpu_row: sm_$n is not an architecture this CUDA toolkit ($nvcc) builds: it builds$(echo " $known" | sed 's/ compute_/ /g')" >&2
         fi
         exit 2
     fi

@@ -1,21 +1,20 @@
-/* profile_roofline.c - `wallbench roofline PROFILE.h5 [--markdown] [--top N]`:
- * seed 000 Table 2 for the profile's GPU (its measured ceilings next to L4
- * and GH200, as for a results file), then each kernel on those roofs: its
- * intensity, its rate, the attainable rate there and the side of each ridge. */
+/* roofline_profile.c - what `wallbench roofline PROFILE.h5` adds after
+ * Table 2 (roofline.c, as for a results file): each kernel on the measured,
+ * L4 and GH200 roofs: its intensity, its rate, the attainable rate there and
+ * the side of each ridge. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/cli.h"
 #include "harness/base/textable.h"
 #include "harness/tools/ceilings.h"
 #include "harness/tools/profile_tools.h"
 #include "harness/tools/roofline.h"
 
 /* ridges: L4's and GH200's as the paper prints them (gpus.tsv) */
-static void kernels_table(const wb_profile *p, const wb_roof *roofs, const double *ridges, int md, int top) {
+static int kernels_table(const wb_profile *p, const wb_roof *roofs, const double *ridges, int md, int top) {
     int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
-    if (!order) return;
+    if (!order) return fprintf(stderr, "wallbench roofline: out of memory\n"), 2;
     static const char *const heads[] = {"#", "Kernel", "Share", "Inst/sector", "G inst/s", "Roof %",
                                         "measured", "L4", "GH200"};
     wb_textable t;
@@ -60,45 +59,17 @@ static void kernels_table(const wb_profile *p, const wb_roof *roofs, const doubl
     if (shown > top) printf("%d more counted kernels not shown (--top).%s", shown - top, nl);
     if (uncounted) printf("%d kernels without counters (not counted, or no instruction and no sector) are not on the roofline.%s", uncounted, nl);
     free(order);
+    return 0;
 }
 
-int wb_profile_cmd_roofline(int argc, char **argv) {
-    int first, md = 0, top = 30;
-    int rc = wb_profile_md_top("roofline", argc, argv,
-                               "usage: wallbench roofline PROFILE.h5 [--markdown] [--top N]\n"
-                               "  seed 000 Table 2 for the profile's GPU, and its kernels on the measured, L4 and GH200 roofs\n",
-                               0, &md, &top, &first);
-    if (rc >= 0) return rc;
-    if (argc - first != 1) return wb_cli_bad("roofline", "one profile file, please (usage: wallbench roofline PROFILE.h5)");
-    const char *path = argv[first];
-    wb_profile p;
-    if (wb_profile_load("roofline", path, &p, 0) != WB_OK) return 2;
-    wb_err e = {""};
-    wb_gpu_table gt;
-    wb_results r;
-    rc = 0;
-    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
-        fprintf(stderr, "wallbench roofline: %s\n", e.msg);
-        wb_profile_free(&p);
-        return 2;
-    }
-    if (wb_profile_as_results(&p, WB_PT_KERNELS, path, &r, &e) != WB_OK) rc = 2;
-    if (rc == 0 && wb_roofline_print(stdout, &r, &gt, md, &e) != WB_OK) rc = 2, wb_results_free(&r);
-    if (rc == 0) {
-        wb_gpu_view v;
-        wb_gpu_view_init(&r, &gt, &v);
-        const wb_gpu_ref *l4 = wb_gpu_ref_l4(&gt), *gh200 = wb_gpu_ref_gh200(&gt);
-        wb_roof roofs[3] = {v.roof, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200)};
-        double ridges[2] = {l4 ? l4->ridge : NAN, gh200 ? gh200->ridge : NAN};
-        printf("\n");
-        wb_profile_describe(stdout, path, &p, md ? "*Profile* " : "profile ");
-        printf("\n");
-        kernels_table(&p, roofs, ridges, md, top);
-        wb_results_free(&r);
-    } else {
-        fprintf(stderr, "wallbench roofline: %s\n", e.msg);
-    }
-    wb_gpu_table_free(&gt);
-    wb_profile_free(&p);
-    return rc;
+int wb_roofline_profile(const wb_rows *rows, const wb_gpu_table *gt, int md, int top) {
+    wb_gpu_view v;
+    wb_gpu_view_init(&rows->r, gt, &v);
+    const wb_gpu_ref *l4 = wb_gpu_ref_l4(gt), *gh200 = wb_gpu_ref_gh200(gt);
+    wb_roof roofs[3] = {v.roof, wb_gpu_ref_roof(l4), wb_gpu_ref_roof(gh200)};
+    double ridges[2] = {l4 ? l4->ridge : NAN, gh200 ? gh200->ridge : NAN};
+    printf("\n");
+    wb_profile_describe(stdout, rows->path, &rows->p, md ? "*Profile* " : "profile ");
+    printf("\n");
+    return kernels_table(&rows->p, roofs, ridges, md, top);
 }
