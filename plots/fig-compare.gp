@@ -19,6 +19,11 @@ load gpdir."lib-blocks.gp"
 bw = 1; inst = 1; this = "?"; other = "?"; same = 0; tb = "-"; ob = "-"
 stats data."/".fig."-ratios.dat" using (bw = $1, inst = $2, this = strcol(3), other = strcol(4), same = int($5), \
       tb = strcol(6), ob = strcol(7), 0) nooutput
+# two runs of one revision (a record and its repeat) carry the same label: they are then run A (this
+# file, named by lib-common.gp's stem in the subtitle) and run B (the --with file), so that the axes
+# say which is which
+twins = ""
+if (this eq other) { twins = sprintf("A: %s, B: the --with file, both %s; ", stem, this); this = "A"; other = "B" }
 # which boards ran the two files: the same board, two boards (board-to-board
 # spread is then part of every ratio), or unknown (a projection)
 boards = (tb eq "-" || ob eq "-") ? "" : (tb eq ob ? sprintf("both on board %s", tb) : \
@@ -35,7 +40,7 @@ do for [t = 1:3] {
     load gpdir."lib-term.gp"
     set title sprintf("How much faster is each point %s than %s? (seed 000 Table 1)\n{/*0.85 %s}\n{/*0.8 %s}", \
         (same ? "in run ".esc(this) : "on the ".esc(this)), (same ? "in run ".esc(other) : "on the ".esc(other)), \
-        (strlen(boards) ? esc(boards) : "boards: not recorded (a projection)"), source)
+        esc(twins).(strlen(boards) ? esc(boards) : "boards: not recorded (a projection)"), source)
     set logscale xy
     set format x "10^{%L}"
     set xlabel sprintf("instruction intensity in %s (warp instructions per DRAM sector)", esc(this))

@@ -58,8 +58,10 @@ do for [t = 1:3] {
         unset arrow
         set arrow from 1.0/32, graph 0 to 1.0/32, graph 1 nohead dt 2 lw 1.5 lc rgb "#aa3377"
         set arrow from 0.25, graph 0 to 0.25, graph 1 nohead dt 3 lw 1.5 lc rgb "#aa3377"
-        set label 11 "random wall" at 1.0/32, graph 0.04 left rotate by 90 offset -0.5, 0 font ",8" tc rgb "#aa3377"
-        set label 12 "unit-stride wall" at 0.25, graph 0.04 left rotate by 90 offset -0.5, 0 font ",8" tc rgb "#aa3377"
+        # the walls are named above the panel's frame, clear of their lines, the roofs and the points
+        # (rotated inside the panel they sat on their lines and on probe's and group-by's points)
+        set label 11 "1/32" at 1.0/32, graph 1 center offset 0, 0.45 font ",8" tc rgb "#aa3377"
+        set label 12 "1/4" at 0.25, graph 1 center offset 0, 0.45 font ",8" tc rgb "#aa3377"
         set title esc(SER[b]) font ",11"
         set xlabel (b > NB + 1 - COLS ? "warp instructions per sector (L1, L2, DRAM)" : "") font ",9"
         set ylabel ((b - 1) % COLS == 0 ? "G warp instructions/s" : "") font ",9"

@@ -44,13 +44,13 @@ tmax = STATS_max
 # proportional to its square root; the longest kernel gets size 6
 psz(ms) = 6.0 * sqrt(ms / tmax)
 
-# the six longest kernels (the table is longest first), labelled through `set label`, whose noenhanced
+# the six longest kernels (each label starts right of its marker's half-width, LP = its pointsize) (the table is longest first), labelled through `set label`, whose noenhanced
 # keeps names such as vectorized_elementwise_kernel from turning into subscripts; more labels overprint
 # each other where kernels crowd below the ridge. A label near an earlier one (within a factor 1.3 in
 # y and 5 in x) moves down a line per such label, so that two neighbours do not print over each other.
 NL = 0
-array LX[6]; array LY[6]; array LT[6]; array LSTK[6]
-stats F every ::0::5 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
+array LX[6]; array LY[6]; array LT[6]; array LSTK[6]; array LP[6]
+stats F every ::0::5 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LP[NL] = psz($5), LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
 near(i, j) = abs(log10(LY[i] / LY[j])) < log10(1.3) && abs(log10(LX[i] / LX[j])) < log10(5.0)
 do for [i = 1:NL] { LSTK[i] = 0; do for [j = 1:i - 1] { if (near(i, j)) { LSTK[i] = LSTK[i] + 1 } } }
 W = 1300; H = 820
@@ -73,16 +73,19 @@ do for [t = 1:3] {
     set samples 400
     set key outside right top box opaque Left reverse font ",9"
     unset arrow; unset label
+    # labels print on a white box in front of the plot, so that a kernel's name that reaches across a
+    # ridge line hides the line under it instead of being crossed by it
+    set style textbox opaque noborder margins 1, 1
     do for [i = 1:NR] {
         if (drawn(i)) {
             set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
-            set label rlabel(i) at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -0.6, 0 font ",9" tc rgb roof_lc(i) front
+            set label rlabel(i) at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -1.3, 0 font ",9" tc rgb roof_lc(i) boxed front
         }
     }
     set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.03 font ",9"
     # below the x label, clear of the ridge labels at the foot of the plot
     if (strlen(under)) { set bmargin 5; set label under at screen 0.01, screen 0.015 left font ",9" tc rgb "#555555" }
-    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2, 0.6 - 1.1 * LSTK[i] font ",8" noenhanced front }
+    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2 + 0.5 * LP[i], 0.6 - 1.1 * LSTK[i] font ",8" noenhanced boxed front }
     plot for [i = 1:NR] (drawn(i) ? roof(x, i) : NaN) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title (drawn(i) ? roof_short(i) : ""), \
          F using 3:(strcol(7) eq "memory" ? $4 : NaN):(psz($5)) with points pointsize variable pt 7 \
              lc rgb COL[3] title "kernel, memory-bound (measured ridge)", \

@@ -89,17 +89,36 @@ def check_links(src, path):
             problem(f"{rel}: link '{target}': {dest_rel} has no heading with the anchor #{anchor}")
 
 
+# A restore line names a file that left the tree (results/HISTORY.md): `git show REV:PATH` or
+# `git archive REV PATH`. Such a path must exist at REV instead; where REV is not in this clone (a
+# shallow one) it cannot be checked and is let through.
+HISTORY_REV = re.compile(r"git (?:show|archive) ([0-9a-f]{7,40})\b")
+
+
+def in_history(src, rev, word):
+    if subprocess.run(["git", "-C", src, "cat-file", "-e", rev + "^{commit}"], capture_output=True).returncode:
+        return True
+    return subprocess.run(["git", "-C", src, "cat-file", "-e", f"{rev}:{word.rstrip('/')}"],
+                          capture_output=True).returncode == 0
+
+
 def check_paths(src, path):
     rel = os.path.relpath(path, src)
-    for span in re.findall(r"`([^`\n]+)`", open(path, encoding="utf-8").read()):
-        for word in span.split():
-            word = word.rstrip(".,;:)")
-            if not word.startswith(TOP) or re.search(r"[<>{}*?\[\]$|=]", word) or "..." in word:
-                continue
-            if word in PENDING_FILES or any(w in word for w in EXAMPLE_WORDS):
-                continue
-            if not os.path.exists(os.path.join(src, word)):
-                problem(f"{rel}: names `{word}`, which is not in the repository")
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        revs = HISTORY_REV.findall(line)
+        for span in re.findall(r"`([^`\n]+)`", line):
+            for word in span.replace(":", " ").split():
+                word = word.rstrip(".,;:)")
+                if not word.startswith(TOP) or re.search(r"[<>{}*?\[\]$|=]", word) or "..." in word:
+                    continue
+                if word in PENDING_FILES or any(w in word for w in EXAMPLE_WORDS):
+                    continue
+                if os.path.exists(os.path.join(src, word)):
+                    continue
+                if revs and any(in_history(src, rev, word) for rev in revs):
+                    continue
+                problem(f"{rel}: names `{word}`, which is not in the repository"
+                        + (f" nor at {', '.join(revs)}" if revs else ""))
 
 
 def check_schema(src):
