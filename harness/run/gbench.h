@@ -35,10 +35,6 @@ typedef struct wb_gb_calls {
     int (*finish)(void *ctx, int status, wb_gb_state *st, wb_err *e);
 } wb_gb_calls;
 
-/* Version of the Google Benchmark headers this file was built against, as
- * far as the API tells: "1.8+" when State has SkipWithMessage, else "1.7". */
-const char *wb_gb_api(void);
-
 /* benchmark::Initialize: removes the --benchmark_* flags it accepts from
  * argv (argv[0] is kept) and leaves the rest for the caller to check. Checks
  * first what Google Benchmark would otherwise answer with its usage text and

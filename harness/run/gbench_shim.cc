@@ -128,8 +128,6 @@ void run_call(benchmark::State &st, Bench *b) {
 
 }  // namespace
 
-extern "C" const char *wb_gb_api(void) { return has_skip_message<benchmark::State>::value ? "1.8+" : "1.7"; }
-
 extern "C" int wb_gb_init(int *argc, char **argv, wb_err *e) {
     try {
         for (int i = 1; i < *argc; i++)

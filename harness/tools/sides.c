@@ -7,8 +7,6 @@
 
 static const char *const kind_names[WB_SIDE_KINDS] = {"sweep", "board", "GPU model", "build", "command"};
 
-const char *wb_side_kind_name(int kind) { return kind >= 0 && kind < WB_SIDE_KINDS ? kind_names[kind] : "?"; }
-
 static const char *attr(const wb_results *r, const char *name) {
     const char *v = wb_results_attr(r, name);
     return v && *v && strcmp(v, "unknown") != 0 ? v : NULL;

@@ -20,9 +20,6 @@ typedef struct wb_side_diff {
     int n;                       /* how many kinds differ */
 } wb_side_diff;
 
-/* "sweep", "board", "GPU model", "build", "command". */
-const char *wb_side_kind_name(int kind);
-
 /* The boards a file was measured on: merged_gpu_uuids when a merge wrote
  * it, else gpu_uuid; "?" when neither. */
 const char *wb_side_boards(const wb_results *r);
