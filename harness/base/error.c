@@ -29,6 +29,9 @@ int wb_skip(wb_err *e, const char *fmt, ...) {
 void wb_err_prefix(wb_err *e, const char *prefix) {
     if (!e) return;
     char tmp[sizeof e->msg];
-    snprintf(tmp, sizeof tmp, "%s: %s", prefix, e->msg);
+    /* A message already near the buffer's size loses its end: say so with "..." rather than cut it
+     * off silently. */
+    if (snprintf(tmp, sizeof tmp, "%s: %s", prefix, e->msg) >= (int)sizeof tmp)
+        memcpy(tmp + sizeof tmp - 4, "...", 4);
     memcpy(e->msg, tmp, sizeof tmp);
 }
