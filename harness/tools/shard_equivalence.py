@@ -28,7 +28,7 @@ AXES = ["family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target", 
 def inst_tolerances():
     """(family, variant, fraction) from tests/inst_equal.txt; the most specific line wins."""
     rules = []
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inst_equal.txt")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "inst_equal.txt")
     with open(path) as f:
         for line in f:
             words = line.split("#")[0].split()
