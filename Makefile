@@ -38,9 +38,12 @@ all: build
 build:
 	@$(build)
 
+# The Python tests' h5py/numpy/pandas where they can be installed (harness/deps.sh python: a venv
+# in build/ put first on PATH); the skipped tests and why, at the end.
 test:
-	@$(build); harness/deps.sh plots; \
-	cd $$b && ctest --output-on-failure -j $(JOBS)
+	@$(build); harness/deps.sh plots; py=$$(harness/deps.sh python) && [ -n "$$py" ] && export PATH=$$py:$$PATH; \
+	cd $$b && mkdir -p Testing && ctest --output-on-failure -j $(JOBS) | tee Testing/ctest-output.txt; rc=$${PIPESTATUS[0]}; \
+	$(CURDIR)/harness/skipped.sh Testing/ctest-output.txt Testing/Temporary/LastTest.log; exit $$rc
 
 # A generic GPU row (a GPU without a row in gpus.tsv) is found by wallbench itself, from the device.
 run:
