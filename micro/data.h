@@ -48,7 +48,7 @@ void wb_dev_free(void *p);
  * placement per run, global group-by differed by up to 21% between runs.
  * With 16 places warp selection still moved 1-4% between processes (which
  * pages a process gets decides the share of fast places); with 127, at most
- * 0.55% (results/h200-places/repeat.txt). So: as many places as fit
+ * 0.55% (results/h200-places/repeat.txt, in history: results/HISTORY.md). So: as many places as fit
  * WB_PLACES_BYTES, at least WB_PLACES_MIN. 256 MiB is 127 places of an
  * output up to 2 MiB, small next to a sweep's 2-16 GiB of inputs. */
 #define WB_PLACES_MIN 16

@@ -27,7 +27,7 @@ WB_VARIANT_TABLE(probe_variants, WB_PROBE_VARIANT_LIST, WB_PROBE_VARIANTS);
  * the same, while fewer partitions give the scatter runs of ~64 keys a tile
  * instead of 8 at 1024 partitions (4 MiB slices before issue 31). With the
  * one-pass scatter at 2^28 keys into 1 GiB (c019eac): 3.21 ms at 128
- * partitions, 3.15 at 64, 3.52 at 256 (results/h200-issue31/README.md). */
+ * partitions, 3.15 at 64, 3.52 at 256 (results/h200-issue31/README.md, in history: results/HISTORY.md). */
 #define SLICE_ENTRIES (1LL << 21)
 
 static int is_build(int op) { return op == WB_PROBE_BUILD_HASH || op == WB_PROBE_BUILD_DIRECT; }

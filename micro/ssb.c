@@ -360,7 +360,7 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
      * still passing: at the device's 64-byte fetch the L2 brings a sector's
      * neighbour too (on the H200 at SF 100: DRAM 1.01-1.44x the bytes model,
      * Q1.1 6.97 against 5.60 GB); at 32 bytes it reads the model's bytes
-     * (5.60 GB) and Q1.1 runs 12% faster (results/h200-issue31/). */
+     * (5.60 GB) and Q1.1 runs 12% faster (results/h200-issue31/, in history: results/HISTORY.md). */
     p->launch.l2_fetch_bytes = 32;
     cudaError_t ce = wb_ssb_plan(form, &args, &p->launch, d->cols.n);
     if (ce == cudaErrorInvalidValue)

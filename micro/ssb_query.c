@@ -263,7 +263,7 @@ static void sort_by_share(const wb_ssb_spec *q, int *dims, int n) {
  * the least selective on to make room. Reading a code costs the scan about
  * five instructions a row: on the H200 at SF 100 codes made Q3.1 (1/5 pass
  * supplier) 11% faster, Q3.2 and Q4.3 (1/25) 2%, and Q3.3 and Q3.4 (1/125)
- * 19-33% slower (results/h200-issue31/). */
+ * 19-33% slower (results/h200-issue31/, in history: results/HISTORY.md). */
 #define CODES_MIN_SHARE 0.03
 static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_bytes, int64_t code_queue_bytes,
                        const int *cand, int nc, wb_ssb_bitmap_plan *p) {
@@ -295,7 +295,7 @@ static void plan_codes(const wb_ssb_spec *q, const wb_ssb_sizes *z, int64_t max_
  * bitmap's key reads and tests (H200, SF 100: Q4.2 in clusters of 4, its
  * date's 2/7 before part's 2/5, 2.16-2.18 -> 2.14 ms; ahead of a more
  * selective packed map, Q3.1's 6/7 before customer's 1/5, 1.82 -> 2.33 ms:
- * results/h200-issue31/ssb-order-cf852a9.tgz). */
+ * results/h200-issue31/ssb-order-cf852a9.tgz, in history: results/HISTORY.md). */
 static int date_early(const wb_ssb_spec *q, const int *cand, int nc, const wb_ssb_bitmap_plan *p) {
     for (int i = 0; i < nc; i++) {
         if (cand[i] == WB_SSB_DATE) return wb_ssb_dim_share(q, WB_SSB_DATE) < 0.5;
@@ -373,7 +373,7 @@ void wb_ssb_bitmap_plan_cluster(const wb_ssb_spec *q, const wb_ssb_sizes *z, int
     *p = c;
 }
 
-/* When a cluster pays (H200, SF 100, results/h200-issue31/ssb-cluster-14ea724):
+/* When a cluster pays (H200, SF 100, results/h200-issue31/ssb-cluster-14ea724, in history: results/HISTORY.md):
  * - where many rows pass the first filter, the later filters' lookups move
  *   from the L2 to the SM-to-SM network: Q4.1 and Q4.2 (supplier passes 1/5,
  *   customer becomes a bitmap) ran 12% and 10% faster with clusters of 4;
@@ -403,7 +403,7 @@ int wb_ssb_plan_holds_codes(const wb_ssb_bitmap_plan *p, int dim) { return p->co
 
 /* Compacted batches (wb_ssb_query.compact) where the second probe is a
  * bitmap tested in a batch and another probe's stage follows it. H200,
- * SF 100, two boards (results/h200-issue31/ssb-compact-*.tgz, session 20):
+ * SF 100, two boards (results/h200-issue31/ssb-compact-*.tgz, session 20; in history: results/HISTORY.md):
  * Q4.1-Q4.3 ran 5-13% faster compacted at their best shape (Q4.2 2.12 ->
  * 1.85 ms, 1,279 -> 1,101 M instructions); Q2.1 and Q2.2, whose batches hold
  * only the measures and a late code after that bitmap, ran 5% and 6.5%

@@ -29,7 +29,7 @@
  *   the contended outputs on the H200): one sample per place. That took the
  *   timing pass of the full sweep from 84.1 s to 118.0 s (repeats of 27456bd
  *   and 5280b51), and warp selection between two processes on one board
- *   from 1.0-4.2% apart to at most 0.55% (results/h200-places). */
+ *   from 1.0-4.2% apart to at most 0.55% (results/h200-places, in history: results/HISTORY.md). */
 const wb_stop_rule wb_stop_default = {
     .max_noise = 0.005,
     .min_samples = 10,
