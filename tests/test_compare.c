@@ -365,7 +365,7 @@ static void test_compare_sides(void) {
     int rc = run(wb_cmd_compare, same);
     expect(rc, 0, "quick-a.h5 (NVIDIA H200, board GPU-4efdb731, revision 47c0bec, sweep quick): measured",
            "A named by file, GPU, board, revision and sweep");
-    expect(rc, 0, "same sweep, board, GPU model, build and command", "no mismatch said as such");
+    expect(rc, 0, "same schema, sweep, board, GPU model and profile, build and command", "no mismatch said as such");
     expect(rc, 0, "(1 such point(s))", "the 0.5% point counted as under the minimum effect");
     CHECK(line_has("transform", "1.002", "1.00x")); /* geomean of 1.000 and 1.005 */
     CHECK(strstr(out, "summary per family") && strstr(out, "--points") && !strstr(out, "transform: per point"));
