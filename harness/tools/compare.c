@@ -129,20 +129,16 @@ static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
            "\"p\":\"probability\",\"min_effect\":\"fraction\",\"inst_per_sector\":\"warp inst / 32-byte DRAM sector\"}");
     wb_json_key(stdout, "hardware", 0);
     printf("{");
-    wb_json_key(stdout, "a", 1);
-    printf("{");
-    wb_json_key(stdout, "inst_gips", 1);
-    wb_json_num(stdout, c->a.roof.inst_gips);
-    wb_json_kv_num(stdout, "dram_gbps", c->a.roof.dram_gbps);
-    wb_json_kv_str(stdout, "source", c->a.roof_source);
-    printf("}");
-    wb_json_key(stdout, "b", 0);
-    printf("{");
-    wb_json_key(stdout, "inst_gips", 1);
-    wb_json_num(stdout, c->b.roof.inst_gips);
-    wb_json_kv_num(stdout, "dram_gbps", c->b.roof.dram_gbps);
-    wb_json_kv_str(stdout, "source", c->b.roof_source);
-    printf("}");
+    const wb_cmp_side *sides[2] = {&c->a, &c->b};
+    for (int i = 0; i < 2; i++) { /* {"a": {inst_gips, dram_gbps, source}, "b": ...} */
+        wb_json_key(stdout, i ? "b" : "a", !i);
+        printf("{");
+        wb_json_key(stdout, "inst_gips", 1);
+        wb_json_num(stdout, sides[i]->roof.inst_gips);
+        wb_json_kv_num(stdout, "dram_gbps", sides[i]->roof.dram_gbps);
+        wb_json_kv_str(stdout, "source", sides[i]->roof_source);
+        printf("}");
+    }
     wb_json_kv_num(stdout, "inst_b_over_a", c->r_inst);
     wb_json_kv_num(stdout, "dram_b_over_a", c->r_bw);
     printf("}");
