@@ -40,7 +40,7 @@ out=$(CUDA_INJECTION64_PATH=/opt/ncu/inject.so "$wb" profile -- ls 2>&1); rc=$?
 if [ $rc -ne 2 ] || ! printf '%s' "$out" | grep -q "already runs under a CUDA profiler"; then
     echo "FAIL: profile under another profiler: exit $rc: $out"; failures=$((failures + 1))
 else echo "ok: profile under another profiler -> 2"; fi
-expect 1 "no raw pass file" profile --from-raw "$tmp" -o "$tmp/none.h5"
+expect 2 "no raw pass file" profile --from-raw "$tmp" -o "$tmp/none.h5"
 
 # Raw files of a two-process run: pid 10 launched A twice and B inside NVTX "Q1/scan", then a
 # graph; pid 11 (a child) launched C. The counter pass counted every launch but the graph.

@@ -112,7 +112,9 @@ static void test_check_files(void) {
     write_text("thr.txt", "# defaults\ntime_median_ms +10% min_ms=0.05\ntime_median_ms +30%\n\ninst +1%  # tight\n"
                           "dram_sectors_read +3%\n");
     expect(check("same.h5", "base.h5", "thr.txt"), 0, "within thresholds", "file against itself");
-    expect(check("base.h5", "base.h5", "thr.txt"), 0, "within thresholds", "identical paths");
+    /* one path twice passes whatever it holds: refused, said */
+    expect(check("base.h5", "base.h5", "thr.txt"), 2, "are one file", "identical paths");
+    CHECK(!strstr(out, "within thresholds"));
 
     write_file("slow.h5", (variation){0, 2, -1, -1, 1.2, 1.02, NULL});
     int rc = check("slow.h5", "base.h5", "thr.txt");
@@ -184,7 +186,7 @@ static void test_bad_thresholds(void) {
     expect(check("base.h5", "base.h5", "no_such_thresholds.txt"), 2, "cannot open the thresholds file", "no file");
     /* upward and downward rules of one selector coexist */
     write_text("thr_both.txt", "inst +1%\ninst -1%\n");
-    expect(check("base.h5", "base.h5", "thr_both.txt"), 0, "within", "+ and - rules together");
+    expect(check("same.h5", "base.h5", "thr_both.txt"), 0, "within", "+ and - rules together");
 }
 
 static void test_bad_files(void) {

@@ -75,10 +75,12 @@ static void test_axes(void) {
 
 /* The H200-like source of project and compare: the two ceilings of its
  * measured roof (1000 G inst/s, 4000 GB/s), a memory-bound point, an
- * instruction-bound point, a point without counters and a host copy. */
-static void write_source(const char *name) {
+ * instruction-bound point, a point without counters and a host copy;
+ * write_measured: the same points as measured on GPU gpu under profile. */
+static void write_measured(const char *name, const char *gpu, const char *profile) {
     synth z;
-    synth_open(&z, path_of(name), "NVIDIA H200");
+    synth_open(&z, path_of(name), gpu);
+    if (profile) synth_attr_str(&z, "profile", profile);
     synth_attr_str(&z, "gpu_uuid", "GPU-board-a");
     synth_attr_f64(&z, "smem_per_sm", 228 * 1024);
     wb_row r = synth_row("ceiling", "inst_issue", 1 << 20, 2.0);
@@ -110,6 +112,8 @@ static void write_source(const char *name) {
     synth_put(&z, &r, NULL, 0);
     CHECK(synth_close(&z) == WB_OK);
 }
+
+static void write_source(const char *name) { write_measured(name, "NVIDIA H200", NULL); }
 
 static int run(int (*cmd)(int, char **), char **argv) {
     int argc = 0;
@@ -352,6 +356,25 @@ static void write_small(const char *name, double shift, const char *sweep, const
     CHECK(synth_close(&z) == WB_OK);
 }
 
+/* Two GPU models: said in the first line, with the hardware ratios, before
+ * the sides and the family verdicts; one model under two profiles' names
+ * (GPU=gh200 on an H200) is a GPU profile note, not two GPUs. */
+static void test_compare_gpus(void) {
+    write_measured("run-h200.h5", "NVIDIA H200", "h200");
+    write_measured("run-l4.h5", "NVIDIA L4", "l4");
+    write_measured("run-gh200.h5", "NVIDIA H200", "gh200");
+    char *two[] = {"compare", (char *)path_of("run-h200.h5"), (char *)path_of("run-l4.h5"), NULL};
+    int rc = run(wb_cmd_compare, two);
+    expect(rc, 0, "B faster", "two GPUs");
+    CHECK(strncmp(out, "TWO GPUs: A NVIDIA H200, B NVIDIA L4: B/A DRAM bandwidth 1x, instruction throughput 1x", 85) == 0);
+    CHECK(strstr(out, "NOTE: GPU model differs: A NVIDIA H200, B NVIDIA L4") != NULL);
+    CHECK(!strstr(out, "GPU profile differs")); /* the model says it */
+    CHECK(section_has("TWO GPUs", "summary per family", "A = ")); /* the sides after the GPUs */
+    char *named[] = {"compare", (char *)path_of("run-h200.h5"), (char *)path_of("run-gh200.h5"), NULL};
+    expect(run(wb_cmd_compare, named), 0, "NOTE: GPU profile differs: A h200, B gh200: one GPU model", "gh200 on an H200");
+    CHECK(!strstr(out, "TWO GPUs"));
+}
+
 /* What compare says before its numbers (each side, every mismatch and what
  * it did), the summary first and the per-point tables only with --points,
  * and the minimum effect: a significant 0.5% is "same" under the default
@@ -365,7 +388,7 @@ static void test_compare_sides(void) {
     int rc = run(wb_cmd_compare, same);
     expect(rc, 0, "quick-a.h5 (NVIDIA H200, board GPU-4efdb731, revision 47c0bec, sweep quick): measured",
            "A named by file, GPU, board, revision and sweep");
-    expect(rc, 0, "same sweep, board, GPU model, build and command", "no mismatch said as such");
+    expect(rc, 0, "same schema, sweep, board, GPU model and profile, build and command", "no mismatch said as such");
     expect(rc, 0, "(1 such point(s))", "the 0.5% point counted as under the minimum effect");
     CHECK(line_has("transform", "1.002", "1.00x")); /* geomean of 1.000 and 1.005 */
     CHECK(strstr(out, "summary per family") && strstr(out, "--points") && !strstr(out, "transform: per point"));
@@ -425,6 +448,7 @@ int main(void) {
     test_project();
     test_compare();
     test_compare_sides();
+    test_compare_gpus();
     test_validate();
     synth_remove_dir(dir);
     return TEST_DONE();

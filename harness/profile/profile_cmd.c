@@ -72,6 +72,10 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
                 WB_ROOF_DRAM_VARIANT, WB_ROOF_INST_VARIANT);
         wb_child_result cr;
         if (wb_child_run(argv, NULL, 0, &cr, e) != WB_OK) return WB_ERR;
+        if (cr.exit_code == 3) /* run's "no usable GPU": the program needs the GPU too, so no option helps here */
+            return wb_fail(e, "no usable GPU: the ceiling run (wallbench run --family %s) found none (exit 3); wallbench "
+                              "profile runs your program's kernels on a GPU, so it needs one: run it where "
+                              "`wallbench info` finds a GPU", WB_CEILING_FAMILY);
         if (cr.exit_code != 0)
             return wb_fail(e, "the ceiling run %s (exit %d); give a roof with --ceilings-from FILE or --no-ceilings",
                            cr.how, cr.exit_code);
@@ -364,6 +368,10 @@ int wb_cmd_profile(int argc, char **argv) {
         return 2;
     }
     if (o.from_raw) {
+        struct stat sb;
+        if (stat(o.from_raw, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return fprintf(stderr, "wallbench profile: --from-raw %s: %s (give the folder a --keep-raw run left)\n",
+                           o.from_raw, stat(o.from_raw, &sb) != 0 ? strerror(errno) : "not a folder"), 2;
         snprintf(rawdir, sizeof rawdir, "%s", o.from_raw);
         o.keep_raw = o.from_raw; /* never removed */
         o.timing = o.counters = 0;
@@ -385,7 +393,7 @@ int wb_cmd_profile(int argc, char **argv) {
     wb_match_stats st;
     if (ceilings(&o, rawdir, &p, &roof, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
-        exit_code = 3;
+        exit_code = o.ceilings_from ? 2 : 3; /* a file given that holds no roof is bad input; else the GPU's run failed */
         goto done;
     }
     if (o.sample_us)
@@ -403,7 +411,7 @@ int wb_cmd_profile(int argc, char **argv) {
         fprintf(stderr, "wallbench profile: %s: no file written\n",
                 o.from_raw ? "no raw pass file (timing.*.tsv, counters.*.tsv) in --from-raw DIR"
                            : "the program never initialised CUDA (no pass recorded anything)");
-        exit_code = tr.exit_code ? tr.exit_code : cr.exit_code ? cr.exit_code : 1;
+        exit_code = o.from_raw ? 2 : tr.exit_code ? tr.exit_code : cr.exit_code ? cr.exit_code : 1;
         goto done;
     }
     if (wb_match_passes(traw, nt, craw, nc, &o.select, &p, &st, &e) != WB_OK) goto fail;

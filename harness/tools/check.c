@@ -1,7 +1,10 @@
-/* check.c - `wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE`:
- * the regression gate. It first says what it compares (each file by GPU,
- * board, revision and sweep) and every mismatch of sweep, board, build or
- * command (sides.h). Every point of the baseline that NEW also holds must
+/* check.c - `wallbench check NEW.h5 --baseline BASE.h5 [--thresholds FILE]`:
+ * the regression gate (thresholds by default results/thresholds.txt,
+ * thresholds.h says where it is looked for). It first says what it compares
+ * (each file by GPU, board, revision and sweep) and every mismatch of
+ * schema, sweep, board, GPU profile, build or command (sides.h); a file
+ * against itself is refused, since it passes whatever it holds, and a NEW
+ * measured before BASE is said. Every point of the baseline that NEW also holds must
  * be measured in NEW and within the thresholds (thresholds.h) on every
  * metric a rule governs; a NaN on one side is a violation, not a pass.
  * Baseline points NEW lacks (another sweep: `make run`'s quick one against
@@ -177,6 +180,8 @@ static void consequences(const checker *k, char *sweep, size_t len, const char *
              k->all_points ? "are violations (--all-points)" : "counted apart (--all-points: violations)");
     for (int i = 0; i < WB_SIDE_KINDS; i++) what[i] = NULL;
     what[WB_SIDE_SWEEP] = sweep;
+    what[WB_SIDE_SCHEMA] = "checked on the columns both schemas hold (an older file's missing ones are NaN)";
+    what[WB_SIDE_PROFILE] = "checked all the same: one GPU model, so the same hardware";
     what[WB_SIDE_BOARD] = "checked all the same: a board's own speed (random reads above all) can break a time rule";
     what[WB_SIDE_BUILD] = "checked: what the thresholds are for";
     what[WB_SIDE_COMMAND] = "checked all the same: what ran before a point in its process can move it";
@@ -189,16 +194,22 @@ static void says(const checker *k, int md) {
     printf("%scheck NEW = %s\n%sagainst BASE = %s\n", md ? "- " : "", a, md ? "- " : "", b);
     wb_side_diff d;
     wb_side_compare(&k->base, &k->now, &d); /* A = the baseline, B = NEW */
+    const int named_same = !d.differs[WB_SIDE_SWEEP];
+    if (k->m.only_b) wb_side_points(&d, &k->base, &k->now, k->missing, k->m.only_b); /* NEW's own points: another sweep */
     char sweep[160];
     const char *what[WB_SIDE_KINDS];
     consequences(k, sweep, sizeof sweep, what);
     wb_side_print(stdout, &d, md ? "- NOTE: " : "NOTE: ", "BASE", "NEW", what);
+    const char *tn = wb_results_attr(&k->now, "utc_time"), *tb = wb_results_attr(&k->base, "utc_time");
+    if (tn && tb && *tn && *tb && strcmp(tn, tb) < 0)
+        printf("%sNOTE: NEW (%s) was measured before BASE (%s): the older run is checked against the newer\n",
+               md ? "- " : "", tn, tb);
     if (k->contended_now || k->contended_base)
         printf("%sNOTE: contended: %lld checked point(s) of NEW and %lld of BASE were timed while other processes held "
                "the GPU (other_processes > 0): a time violation there may be theirs\n",
                md ? "- " : "", (long long)k->contended_now, (long long)k->contended_base);
-    const int same_sweep = !d.differs[WB_SIDE_SWEEP] && strcmp(d.a[WB_SIDE_SWEEP], "?") != 0;
-    if (!d.differs[WB_SIDE_SWEEP] && k->missing)
+    const int same_sweep = named_same && strcmp(d.a[WB_SIDE_SWEEP], "?") != 0;
+    if (named_same && !k->m.only_b && k->missing)
         printf("%sNOTE: %s, yet %lld baseline points are not in NEW: did the run stop early?%s\n", md ? "- " : "",
                same_sweep ? "the same sweep" : "the files do not say their sweeps", (long long)k->missing,
                k->all_points ? "" : " (--all-points makes each a violation)");
@@ -228,9 +239,10 @@ static void report_csv(const checker *k) {
 
 /* --json: the sides, the mismatches with what was done, the counts and
  * every violation, as one object. */
-static void report_json(const checker *k, const char *thr, int rc) {
+static void report_json(const checker *k, const char *thr, const char *thr_from, int rc) {
     wb_side_diff d;
     wb_side_compare(&k->base, &k->now, &d);
+    if (k->m.only_b) wb_side_points(&d, &k->base, &k->now, k->missing, k->m.only_b);
     char sweep[160];
     const char *what[WB_SIDE_KINDS];
     consequences(k, sweep, sizeof sweep, what);
@@ -241,6 +253,12 @@ static void report_json(const checker *k, const char *thr, int rc) {
     wb_side_json(stdout, &k->base);
     wb_json_key(stdout, "thresholds", 0);
     wb_json_str(stdout, thr);
+    wb_json_kv_str(stdout, "thresholds_from", thr_from);
+    wb_json_key(stdout, "rules", 0);
+    printf("%d", k->thr.n);
+    wb_json_key(stdout, "units", 0); /* of the violations' members; counts are plain integers */
+    printf("{\"baseline\":\"the metric's unit\",\"new\":\"the metric's unit\",\"change\":\"fraction (new - "
+           "baseline) / |baseline|\",\"allowed\":\"fraction\"}");
     wb_json_key(stdout, "mismatches", 0);
     wb_side_diff_json(stdout, &d, "baseline", "new", what);
     const struct { const char *name; int64_t v; } counts[] = {
@@ -268,8 +286,13 @@ static void report_json(const checker *k, const char *thr, int rc) {
         wb_json_kv_str(stdout, "what", x->what);
         wb_json_kv_num(stdout, "baseline", x->base);
         wb_json_kv_num(stdout, "new", x->now);
+        wb_json_kv_str(stdout, "unit", x->col ? x->col->unit : NULL);
         wb_json_kv_num(stdout, "change", x->change);
-        wb_json_kv_num(stdout, "rule_line", x->rule ? x->rule->line : 0);
+        if (x->rule) {
+            wb_json_kv_num(stdout, "allowed", x->rule->pct / 100);
+            wb_json_kv_str(stdout, "direction", x->rule->dirs == WB_THR_UP ? "up" : x->rule->dirs == WB_THR_DOWN ? "down" : "both");
+            wb_json_kv_num(stdout, "rule_line", x->rule->line);
+        } else wb_json_kv_num(stdout, "rule_line", NAN);
         printf("}");
     }
     printf("]");
@@ -278,15 +301,19 @@ static void report_json(const checker *k, const char *thr, int rc) {
 }
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: wallbench check NEW.h5 --baseline BASE.h5 --thresholds FILE [--all-points]\n"
+    fprintf(f, "usage: wallbench check NEW.h5 --baseline BASE.h5 [--thresholds FILE] [--all-points]\n"
                "                       [--markdown | --json | --csv]\n"
                "       wallbench check --metrics\n"
-               "  first what is compared (each file's GPU, board, revision, sweep) and every mismatch of sweep,\n"
-               "  board, build or command; then every point both files hold is checked against the thresholds.\n"
-               "  Baseline points NEW lacks (another sweep) are counted apart; --all-points makes each a violation.\n"
-               "  exit codes: 0 within the thresholds; 1 violations (a table of each); 2 bad input (unreadable\n"
-               "  or foreign file, another GPU model, a projected file, a thresholds error as file:line).\n"
-               "  --json: one object (sides, mismatches, counts, violations); --csv: the violations, one a row.\n"
+               "  first what is compared (each file's GPU, board, revision, sweep) and every mismatch of schema,\n"
+               "  sweep, board, GPU profile, build or command; then every point both files hold is checked against\n"
+               "  the thresholds (default results/thresholds.txt of $WB_SOURCE_DIR, this build's source tree or the\n"
+               "  current folder, named in the output). Baseline points NEW lacks (another sweep) are counted apart;\n"
+               "  --all-points makes each a violation. A file checked against itself (one path, or copies of one\n"
+               "  run) is refused: it would pass whatever it holds.\n"
+               "  exit codes: 0 within the thresholds; 1 violations (a table of each);\n"
+               "  2 bad input (unreadable or foreign file, another GPU model, a projected file, a file against\n"
+               "  itself, a thresholds error as file:line).\n"
+               "  --json: one object (sides, mismatches, counts, violations with units); --csv: the violations.\n"
                "  Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n");
     return f == stdout ? 0 : 2;
 }
@@ -300,7 +327,7 @@ static int list_metrics(void) {
 }
 
 int wb_cmd_check(int argc, char **argv) {
-    const char *now = NULL, *base = NULL, *thr = NULL;
+    const char *now = NULL, *base = NULL, *thr = NULL, *thr_from = "--thresholds";
     int md = 0, o, first = argc, metrics = 0, all_points = 0, json = 0, csv = 0;
     static const struct option longs[] = {{"metrics", no_argument, NULL, 'M'}, {"markdown", no_argument, NULL, 'm'},
                                           {"all-points", no_argument, NULL, 'A'},
@@ -323,17 +350,31 @@ int wb_cmd_check(int argc, char **argv) {
     if (json + csv + md > 1) return fprintf(stderr, "wallbench check: give one of --markdown, --json, --csv\n"), usage(stderr);
     if (first < argc) now = argv[first++];
     if (first < argc) return fprintf(stderr, "wallbench check: unexpected argument '%s'\n", argv[first]), usage(stderr);
-    if (!now || !base || !thr) return fprintf(stderr, "wallbench check: give NEW.h5, --baseline and --thresholds\n"), usage(stderr);
+    wb_err e = {""};
+    if (!now || !base) return fprintf(stderr, "wallbench check: give NEW.h5 and --baseline BASE.h5\n"), usage(stderr);
+    char thr_path[1100];
+    if (!thr) {
+        if (wb_thresholds_default(thr_path, sizeof thr_path, &thr_from, &e) != WB_OK) {
+            fprintf(stderr, "wallbench check: %s\n", e.msg);
+            return 2;
+        }
+        thr = thr_path;
+    }
     checker k;
     memset(&k, 0, sizeof k);
     k.all_points = all_points;
-    wb_err e = {""};
     int rc = 2, have_base = 0, have_now = 0;
+    char why[600];
     if (wb_results_open(base, &k.base, &e) != WB_OK) goto done;
     have_base = 1;
     if (wb_thresholds_load(thr, &k.base, &k.thr, &e) != WB_OK) goto done;
     if (wb_results_open(now, &k.now, &e) != WB_OK) goto done;
     have_now = 1;
+    if (wb_side_same_run(&k.now, &k.base, why, sizeof why)) {
+        wb_fail(&e, "NEW %s and BASE %s are %s: a file checked against itself passes whatever it holds; give an "
+                    "earlier run as --baseline", now, base, why);
+        goto done;
+    }
     const char *gb = wb_results_attr(&k.base, "gpu_name"), *gn = wb_results_attr(&k.now, "gpu_name");
     if (wb_results_attr_f64(&k.base, "projected") == 1 || wb_results_attr_f64(&k.now, "projected") == 1) {
         wb_fail(&e, "a projected file is a prediction, not a measurement: check measured files only");
@@ -351,15 +392,15 @@ int wb_cmd_check(int argc, char **argv) {
     }
     if (json || csv) {
         rc = k.nv ? 1 : 0;
-        if (json) report_json(&k, thr, rc);
+        if (json) report_json(&k, thr, thr_from, rc);
         else report_csv(&k);
         goto done;
     }
     says(&k, md);
-    printf("check with %s (%d rules): %lld baseline points, %lld in both files, %lld metric values compared; "
+    printf("check with %s (%s; %d rules): %lld baseline points, %lld in both files, %lld metric values compared; "
            "%lld baseline points not in NEW (%s); %lld baseline points not ok (not checked); %lld points only in "
            "NEW (not checked); %lld values NaN on both sides\n",
-           thr, k.thr.n, (long long)k.base.nrows, (long long)k.m.matched, (long long)k.compared,
+           thr, thr_from, k.thr.n, (long long)k.base.nrows, (long long)k.m.matched, (long long)k.compared,
            (long long)k.missing, k.all_points ? "violations: --all-points" : "counted apart, not checked",
            (long long)k.base_not_ok, (long long)k.m.only_b, (long long)k.nan_both);
     if (k.nv) {

@@ -84,6 +84,9 @@ static void consequences(const wb_cmp *c, char *sweep, size_t len, const char *w
     snprintf(sweep, len, "compared on the %lld points both measured; %lld only in A, %lld only in B, counted apart",
              (long long)c->m.matched, (long long)c->m.only_a, (long long)c->m.only_b);
     what[WB_SIDE_SWEEP] = sweep;
+    what[WB_SIDE_SCHEMA] = "columns the older schema lacks read as NaN (not compared)";
+    what[WB_SIDE_PROFILE] = "one GPU model under two profiles' names: the measured numbers are the model's, the "
+                              "reference rows (gpus.tsv) the profiles'";
     what[WB_SIDE_BOARD] = "differences include the boards' own (boards of one model differ, most in random reads)";
     what[WB_SIDE_MODEL] = "two GPUs: the hardware ratios below say which speedup to expect";
     what[WB_SIDE_BUILD] = "differences include the code's";
@@ -110,7 +113,8 @@ static void points_csv(const wb_cmp *c) {
 static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
     wb_side_diff d;
     wb_side_compare(&c->a.r, &c->b.r, &d);
-    char sweep[128];
+    wb_side_points(&d, &c->a.r, &c->b.r, c->m.only_a, c->m.only_b);
+    char sweep[128], why[600];
     const char *what[WB_SIDE_KINDS];
     consequences(c, sweep, sizeof sweep, what);
     printf("{");
@@ -120,6 +124,27 @@ static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
     wb_side_json(stdout, &c->b.r);
     wb_json_key(stdout, "mismatches", 0);
     wb_side_diff_json(stdout, &d, "a", "b", what);
+    wb_json_key(stdout, "same_run", 0);
+    printf(wb_side_same_run(&c->a.r, &c->b.r, why, sizeof why) ? "true" : "false");
+    wb_json_key(stdout, "units", 0); /* of the members below; counts are plain integers */
+    printf("{\"inst_gips\":\"G inst/s\",\"dram_gbps\":\"GB/s\",\"b_over_a\":\"ratio (time B / time A; "
+           "hardware: B / A)\",\"speedup_of_b\":\"ratio (time A / time B)\",\"a_ms\":\"ms\",\"b_ms\":\"ms\","
+           "\"p\":\"probability\",\"min_effect\":\"fraction\",\"inst_per_sector\":\"warp inst / 32-byte DRAM sector\"}");
+    wb_json_key(stdout, "hardware", 0);
+    printf("{");
+    const wb_cmp_side *sides[2] = {&c->a, &c->b};
+    for (int i = 0; i < 2; i++) { /* {"a": {inst_gips, dram_gbps, source}, "b": ...} */
+        wb_json_key(stdout, i ? "b" : "a", !i);
+        printf("{");
+        wb_json_key(stdout, "inst_gips", 1);
+        wb_json_num(stdout, sides[i]->roof.inst_gips);
+        wb_json_kv_num(stdout, "dram_gbps", sides[i]->roof.dram_gbps);
+        wb_json_kv_str(stdout, "source", sides[i]->roof_source);
+        printf("}");
+    }
+    wb_json_kv_num(stdout, "inst_b_over_a", c->r_inst);
+    wb_json_kv_num(stdout, "dram_b_over_a", c->r_bw);
+    printf("}");
     wb_json_kv_num(stdout, "min_effect", c->min_effect);
     wb_json_kv_num(stdout, "alpha", WB_MWU_ALPHA);
     wb_json_key(stdout, "families", 0);
@@ -137,7 +162,15 @@ static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
             wb_json_key(stdout, n[i].k, 0);
             printf("%d", n[i].v);
         }
-        wb_json_kv_num(stdout, "b_over_a_geomean", x->nlog ? exp(x->sum_log / x->nlog) : NAN);
+        const double g = x->nlog ? exp(x->sum_log / x->nlog) : NAN;
+        wb_json_kv_num(stdout, "b_over_a_geomean", g);
+        wb_json_kv_num(stdout, "speedup_of_b", 1 / g);
+        wb_json_key(stdout, "pairs", 0);
+        printf("%d", x->pairs);
+        wb_json_kv_num(stdout, "a_ms", x->pairs ? x->sum_a : NAN);
+        wb_json_kv_num(stdout, "b_ms", x->pairs ? x->sum_b : NAN);
+        const char *follows = wb_cmp_follows(c, 1 / g);
+        wb_json_kv_str(stdout, "follows", strcmp(follows, "-") ? follows : NULL);
         printf("}");
     }
     printf("]");
@@ -155,6 +188,10 @@ static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
         wb_json_kv_num(stdout, "b_over_a", p->ratio);
         wb_json_kv_str(stdout, "verdict", p->verdict);
         wb_json_kv_num(stdout, "p", p->p);
+        wb_json_kv_num(stdout, "a_inst_per_sector", x->c.inst_per_sector);
+        wb_json_kv_num(stdout, "b_inst_per_sector", y->c.inst_per_sector);
+        wb_json_kv_str(stdout, "a_bound", p->bound_a);
+        wb_json_kv_str(stdout, "b_bound", p->bound_b);
         printf("}");
     }
     printf("]}\n");
@@ -164,6 +201,13 @@ static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
  * and what it means for what follows. */
 static void header(const wb_cmp *c, int repeat) {
     const wb_cmp_side *s[2] = {&c->a, &c->b};
+    wb_side_diff d;
+    wb_side_compare(&c->a.r, &c->b.r, &d);
+    if (d.differs[WB_SIDE_MODEL]) /* the first thing to know: the ratios and verdicts below are of two GPUs */
+        printf("%sTWO GPUs: A %s, B %s: B/A DRAM bandwidth %.3gx, instruction throughput %.3gx (A's: %s; B's: %s); the "
+               "speedup of B per family below, and which of the two ratios it follows\n\n",
+               c->md ? "**" : "", d.a[WB_SIDE_MODEL], d.b[WB_SIDE_MODEL], c->r_bw, c->r_inst, c->a.roof_source,
+               c->b.roof_source);
     for (int i = 0; i < 2; i++) {
         char label[1024];
         wb_side_label(&s[i]->r, label, sizeof label);
@@ -174,8 +218,10 @@ static void header(const wb_cmp *c, int repeat) {
         } else printf(": measured");
         printf("\n");
     }
-    wb_side_diff d;
-    wb_side_compare(&c->a.r, &c->b.r, &d);
+    char why[600];
+    if (wb_side_same_run(&c->a.r, &c->b.r, why, sizeof why))
+        printf("%sNOTE: A and B are %s: every ratio is 1 by construction\n", c->md ? "- " : "", why);
+    wb_side_points(&d, &c->a.r, &c->b.r, c->m.only_a, c->m.only_b);
     char sweep[128];
     const char *what[WB_SIDE_KINDS];
     consequences(c, sweep, sizeof sweep, what);
@@ -183,7 +229,8 @@ static void header(const wb_cmp *c, int repeat) {
         d.n -= d.differs[WB_SIDE_BOARD] + d.differs[WB_SIDE_COMMAND];
         d.differs[WB_SIDE_BOARD] = d.differs[WB_SIDE_COMMAND] = 0;
     }
-    if (!d.n) printf("%ssame sweep, board, GPU model, build and command (as far as the files say)\n", c->md ? "\n" : "");
+    if (!d.n) printf("%ssame schema, sweep, board, GPU model and profile, build and command (as far as the files say)\n",
+                     c->md ? "\n" : "");
     else wb_side_print(stdout, &d, c->md ? "- NOTE: " : "NOTE: ", "A", "B", what);
     printf("\n");
 }

@@ -1,11 +1,14 @@
 /* sides.c - what two results files are and where they differ (see sides.h). */
 #include "harness/tools/sides.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/json.h"
 
-static const char *const kind_names[WB_SIDE_KINDS] = {"sweep", "board", "GPU model", "build", "command"};
+static const char *const kind_names[WB_SIDE_KINDS] = {"schema", "sweep", "board", "GPU model", "GPU profile", "build",
+                                                       "command"};
 
 static const char *attr(const wb_results *r, const char *name) {
     const char *v = wb_results_attr(r, name);
@@ -70,8 +73,15 @@ static void put(wb_side_diff *d, int kind, const char *a, const char *b) {
     d->n += d->differs[kind];
 }
 
+/* "c2dfc31, archs 90": the revision and, where the file says (schema 2 on), the CUDA architectures built. */
+static void build_of(const wb_results *r, char *out, size_t len) {
+    const char *rev = attr(r, "git_revision"), *archs = attr(r, "cuda_archs");
+    snprintf(out, len, "%.100s%s%.80s", rev ? rev : "", rev && archs ? ", archs " : "", rev && archs ? archs : "");
+}
+
 void wb_side_compare(const wb_results *a, const wb_results *b, wb_side_diff *d) {
     memset(d, 0, sizeof *d);
+    put(d, WB_SIDE_SCHEMA, attr(a, "schema_version"), attr(b, "schema_version"));
     /* the sweep's name, and its fingerprint (every point name) where both have one */
     char sa[160], sb[160];
     const char *fa = attr(a, "sweep_fingerprint"), *fb = attr(b, "sweep_fingerprint");
@@ -86,11 +96,55 @@ void wb_side_compare(const wb_results *a, const wb_results *b, wb_side_diff *d) 
     const char *ba = wb_side_boards(a), *bb = wb_side_boards(b);
     put(d, WB_SIDE_BOARD, strcmp(ba, "?") ? ba : NULL, strcmp(bb, "?") ? bb : NULL);
     put(d, WB_SIDE_MODEL, attr(a, "gpu_name"), attr(b, "gpu_name"));
-    put(d, WB_SIDE_BUILD, attr(a, "git_revision"), attr(b, "git_revision"));
+    put(d, WB_SIDE_PROFILE, attr(a, "profile"), attr(b, "profile"));
+    if (d->differs[WB_SIDE_MODEL] && d->differs[WB_SIDE_PROFILE]) d->differs[WB_SIDE_PROFILE] = 0, d->n--; /* the model says it */
+    char build_a[200], build_b[200];
+    build_of(a, build_a, sizeof build_a);
+    build_of(b, build_b, sizeof build_b);
+    put(d, WB_SIDE_BUILD, build_a, build_b);
+    if (d->differs[WB_SIDE_BUILD] && !strchr(build_a, ',') != !strchr(build_b, ',')) { /* one file names no archs */
+        const char *ra = attr(a, "git_revision"), *rb = attr(b, "git_revision");
+        if (ra && rb && !strcmp(ra, rb)) d->differs[WB_SIDE_BUILD] = 0, d->n--;
+    }
     char ca[256], cb[256];
     wb_side_command(a, ca, sizeof ca);
     wb_side_command(b, cb, sizeof cb);
     put(d, WB_SIDE_COMMAND, ca, cb);
+}
+
+void wb_side_points(wb_side_diff *d, const wb_results *a, const wb_results *b, int64_t only_a, int64_t only_b) {
+    if (d->differs[WB_SIDE_SWEEP] || (!only_a && !only_b)) return;
+    char sa[256], sb[256];
+    snprintf(sa, sizeof sa, "%.180s (%lld points, %lld not in the other)", d->a[WB_SIDE_SWEEP], (long long)a->nrows,
+             (long long)only_a);
+    snprintf(sb, sizeof sb, "%.180s (%lld points, %lld not in the other)", d->b[WB_SIDE_SWEEP], (long long)b->nrows,
+             (long long)only_b);
+    memcpy(d->a[WB_SIDE_SWEEP], sa, sizeof sa);
+    memcpy(d->b[WB_SIDE_SWEEP], sb, sizeof sb);
+    d->differs[WB_SIDE_SWEEP] = 1;
+    d->n++;
+}
+
+int wb_side_same_run(const wb_results *a, const wb_results *b, char *why, size_t len) {
+    char ra[PATH_MAX], rb[PATH_MAX];
+    if (realpath(a->path, ra) && realpath(b->path, rb) && !strcmp(ra, rb)) {
+        snprintf(why, len, "one file (%s)", ra);
+        return 1;
+    }
+    const char *ta = attr(a, "utc_time"), *tb = attr(b, "utc_time"), *ga = attr(a, "git_revision"),
+               *gb = attr(b, "git_revision");
+    int same = ta && tb && ga && gb && !strcmp(ta, tb) && !strcmp(ga, gb) &&
+               !strcmp(wb_side_boards(a), wb_side_boards(b)) && a->nrows == b->nrows;
+    for (int64_t i = 0; same && i < a->nrows; i++) { /* and the same times: an edited copy is another file */
+        const double x = a->rows[i].m.time_median_ms, y = b->rows[i].m.time_median_ms;
+        same = x == y || (x != x && y != y);
+    }
+    if (same) {
+        snprintf(why, len, "copies of one run (both measured at %s on board %s at revision %s, %lld points)", ta,
+                 wb_side_boards(a), ga, (long long)a->nrows);
+        return 1;
+    }
+    return 0;
 }
 
 void wb_side_print(FILE *f, const wb_side_diff *d, const char *prefix, const char *tag_a, const char *tag_b,
@@ -104,7 +158,8 @@ void wb_side_print(FILE *f, const wb_side_diff *d, const char *prefix, const cha
 }
 
 void wb_side_json(FILE *f, const wb_results *r) {
-    static const char *const keys[] = {"gpu_name", "gpu_uuid", "git_revision", "sweep"};
+    static const char *const keys[] = {"gpu_name", "gpu_uuid", "git_revision", "sweep", "profile", "cuda_archs",
+                                       "utc_time"};
     fputc('{', f);
     wb_json_key(f, "file", 1);
     wb_json_str(f, r->path);
@@ -112,6 +167,8 @@ void wb_side_json(FILE *f, const wb_results *r) {
         const char *v = !strcmp(keys[i], "gpu_uuid") ? wb_side_boards(r) : attr(r, keys[i]);
         wb_json_kv_str(f, keys[i], v && strcmp(v, "?") != 0 ? v : NULL);
     }
+    wb_json_kv_num(f, "schema_version", wb_results_attr_f64(r, "schema_version"));
+    wb_json_kv_num(f, "points", (double)r->nrows);
     wb_json_key(f, "projected", 0);
     fputs(wb_results_attr_f64(r, "projected") == 1 ? "true" : "false", f);
     fputc('}', f);

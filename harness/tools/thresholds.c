@@ -16,6 +16,27 @@
 
 #define MAX_TOKENS 8
 
+#ifndef WB_SOURCE_DIR
+#define WB_SOURCE_DIR "."
+#endif
+
+int wb_thresholds_default(char *out, size_t len, const char **where, wb_err *e) {
+    const char *env = getenv("WB_SOURCE_DIR");
+    const struct { const char *dir, *what; } at[] = {
+        {env && *env ? env : NULL, "WB_SOURCE_DIR"}, {WB_SOURCE_DIR, "the source tree of this build"}, {".", "the current folder"}};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        if (!at[i].dir) continue;
+        snprintf(out, len, "%s/results/thresholds.txt", at[i].dir);
+        FILE *f = fopen(out, "r");
+        if (!f) continue;
+        fclose(f);
+        *where = at[i].what;
+        return WB_OK;
+    }
+    return wb_fail(e, "no --thresholds given and no results/thresholds.txt in $WB_SOURCE_DIR, in %s (this build's "
+                      "source tree) or in the current folder: give --thresholds FILE", WB_SOURCE_DIR);
+}
+
 int wb_thresholds_metric_ok(const wb_column *c) {
     return c && c->type != WB_COL_STR && !wb_match_is_axis(c) && strcmp(c->name, "id") != 0 &&
            strcmp(c->name, "repetition") != 0;

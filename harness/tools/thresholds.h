@@ -41,6 +41,13 @@ typedef struct wb_thresholds {
 int wb_thresholds_load(const char *path, const wb_results *base, wb_thresholds *t, wb_err *e);
 void wb_thresholds_free(wb_thresholds *t);
 
+/* The thresholds file `check` uses when none is given: results/thresholds.txt
+ * of $WB_SOURCE_DIR, else of the source tree this binary was built from,
+ * else of the current folder, the first that exists; out gets its path and
+ * *where says which of the three it was. WB_ERR (e names the places looked
+ * at) when none exists. */
+int wb_thresholds_default(char *out, size_t len, const char **where, wb_err *e);
+
 /* 1 if column c may be a metric of a rule: numeric, not an axis, not id or repetition. */
 int wb_thresholds_metric_ok(const wb_column *c);
 
