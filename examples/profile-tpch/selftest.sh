@@ -46,6 +46,7 @@ cmp_csv() { "$PY" "$COMPARE" --profile "$T/fx/profile.h5" --ncu-csv "$T/fx/$1.cs
 
 # 1. ncu_compare.py
 expect equal 0 'RESULT: PASS \(12 launch pairs' cmp_csv equal
+expect equal-names 0 'matching: sequence \(12 launches on each side agree on kernel name' cmp_csv equal
 expect equal-mangled 0 'names compared mangled' cmp_csv equal_mangled
 expect equal-units 0 'RESULT: PASS' cmp_csv equal_dynamic_units
 expect equal-details 0 'RESULT: PASS' cmp_csv equal_details

@@ -20,7 +20,7 @@ KERNELS = [  # (mangled, short (the profile's demangled), as ncu demangles it)
      "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<double>, "
      "std::array<char *, 1ul>>(int, T2, T3)"),
     ("cupy_less_equal__int32_int_bool", "cupy_less_equal__int32_int_bool", "cupy_less_equal__int32_int_bool"),
-    (LONG, "very_long", "void (anonymous namespace)::very_long<int, (int)4>(int *, Foo<(bool)1>)"),
+    (LONG, "ns::(anon)::very_long", "void ns::(anonymous namespace)::very_long<int, (int)4>(int *, Foo<(bool)1>)"),
     ("_ZN3cub18CUB_300000_900_NS29DeviceRadixSortOnesweepKernelEv", "DeviceRadixSortOnesweepKernel",
      "void cub::CUB_300000_900_NS::DeviceRadixSortOnesweepKernel<cub::Policy, false, int, long>(int *)"),
 ]

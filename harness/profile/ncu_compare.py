@@ -244,7 +244,8 @@ def read_profile(path, columns):
 def base_name(sig):
     """The bare function name of a demangled signature or short name:
     'void at::native::foo<4, X<int> >(int, X<int>)' -> 'foo'."""
-    s = sig.replace("(anonymous namespace)", "anon").strip()
+    # the profile's readable names shorten "(anonymous namespace)" to "(anon)": neither is a parameter list
+    s = sig.replace("(anonymous namespace)", "anon").replace("(anon)", "anon").strip()
     depth, cut = 0, len(s)
     for i, ch in enumerate(s):
         if ch == "<":
