@@ -22,10 +22,26 @@ int wb_profile_load(const char *cmd, const char *path, wb_profile *p, int launch
     return WB_ERR;
 }
 
+/* A name too long for its column keeps its head and its last scope, the function's own name, with
+ * "..." between ("at_cuda_detail::cub::...::DeviceRadixSortOnesweepKernel"): cutting the tail made
+ * different kernels of one namespace print alike. The file keeps the whole name. */
 const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t len) {
-    snprintf(buf, len, "%s", k->demangled[0] ? k->demangled : k->name);
-    /* a cut name says so: "..." in its last three characters */
-    if (strlen(k->demangled[0] ? k->demangled : k->name) >= len && len > 4) strcpy(buf + len - 4, "...");
+    const char *full = k->demangled[0] ? k->demangled : k->name;
+    size_t n = strlen(full);
+    snprintf(buf, len, "%s", full);
+    if (n < len || len < 16) {
+        if (n >= len && len > 4) strcpy(buf + len - 4, "...");
+        return buf;
+    }
+    const char *last = full;
+    for (const char *p = strstr(full, "::"); p; p = strstr(p + 2, "::")) last = p + 2;
+    size_t tail = strlen(last), room = len - 1;
+    if (last == full || tail + 5 > room) { /* no scope, or the name alone is too long: its end */
+        snprintf(buf, len, "...%s", full + n - (room - 3));
+        return buf;
+    }
+    size_t head = room - tail - 5; /* head + "...::" + tail */
+    snprintf(buf, len, "%.*s...::%s", (int)head, full, last);
     return buf;
 }
 
