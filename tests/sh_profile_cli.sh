@@ -87,6 +87,12 @@ expect 0 "cub::DeviceReduceKernel" report "$tmp/p.h5"
 expect 0 "Q1/scan" report "$tmp/p.h5"
 expect 0 "cub::DeviceReduceKernel" roofline "$tmp/p.h5"
 expect 0 "cub::DeviceReduceKernel" project --to l4 "$tmp/p.h5"
+expect 0 '"kind":"wallbench-profile-compare"' compare "$tmp/p.h5" "$tmp/p2.h5" --json
+expect 0 '"time_b_over_a":1' compare "$tmp/p.h5" "$tmp/p2.h5" --json
+expect 2 "--markdown or --json, not both" compare "$tmp/p.h5" "$tmp/p2.h5" --json --markdown
+if ! "$wb" compare "$tmp/p.h5" "$tmp/p2.h5" --json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["matched"]["kernels"] >= 1 and all(isinstance(k["a_ms"], (int, float)) for k in d["kernels"])' 2>/dev/null; then
+    echo "FAIL: compare --json on profiles is not JSON with numbers"; failures=$((failures + 1))
+else echo "ok: compare --json on profiles parses, numbers"; fi
 [ -s "$tmp/p.h5" ] || { echo "FAIL: no profile file"; failures=$((failures + 1)); }
 
 # A sampled timing pass (--sample): PM samples (S lines) split among the two kernels; the file's

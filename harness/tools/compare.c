@@ -24,7 +24,7 @@
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench compare A.h5 B.h5 [C.h5 ...] [--markdown | --json | --csv] [--family F]\n"
                "                         [--points] [--min-effect PCT] [--repeat]\n"
-               "       wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown] [--top N]\n"
+               "       wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown | --json] [--top N]\n"
                "  two profiles of one program (wallbench profile -- CMD): kernels matched by name and launch\n"
                "  shape, time and counter ratios B/A, the top N pairs by time (default 30); results files:\n"
                "  first what each side is (file, GPU, board, revision, sweep) and every mismatch of sweep,\n"

@@ -1,4 +1,4 @@
-/* compare_profile.c - `wallbench compare A.h5 B.h5 [--markdown] [--top N]`
+/* compare_profile.c - `wallbench compare A.h5 B.h5 [--markdown | --json] [--top N]`
  * (compare.c hands argv here when a file is a profile) on two profiles of the same program (two GPUs, two versions): kernels
  * matched by readable name and launch shape (the kernels of one side that
  * share both, template instances of one function, are summed first), each
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/base/cli.h"
+#include "harness/base/json.h"
 #include "harness/base/metrics.h"
 #include "harness/base/textable.h"
 #include "harness/store/profile_h5.h"
@@ -92,6 +93,91 @@ static void unmatched(const side *s, const char *which, const char *nl) {
     printf("\n");
 }
 
+static void json_side(const side *s, const char *key, int first) {
+    wb_json_key(stdout, key, first);
+    printf("{");
+    wb_json_key(stdout, "path", 1);
+    wb_json_str(stdout, s->path);
+    static const char *const attrs[] = {"gpu_name", "gpu_uuid", "git_revision", "program_command", "counter_mode"};
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+        const char *v = wb_profile_attr(&s->p, attrs[i]);
+        wb_json_kv_str(stdout, attrs[i], v ? v : "");
+    }
+    wb_json_kv_num(stdout, "kernels", s->p.nkernels);
+    printf("}");
+}
+
+/* The kernels of one side that the other lacks, as [{name, shape, launches, ms}]. */
+static void json_lone(const side *s, const char *key) {
+    wb_json_key(stdout, key, 0);
+    printf("[");
+    for (int i = 0, n = 0; i < s->n; i++) {
+        if (s->g[i].matched) continue;
+        printf("%s{", n++ ? "," : "");
+        wb_json_key(stdout, "name", 1);
+        wb_json_str(stdout, s->g[i].label);
+        wb_json_kv_str(stdout, "shape", s->g[i].shape);
+        wb_json_kv_num(stdout, "launches", (double)s->g[i].launches);
+        wb_json_kv_num(stdout, "ms", s->g[i].ms);
+        printf("}");
+    }
+    printf("]");
+}
+
+/* --json: the same table with numbers: every matched kernel (not cut by --top), the totals, the
+ * kernels of one side only; times in ms, the rest ratios B / A (units says so). */
+static int compare_json(side *a, side *b, group **order) {
+    printf("{");
+    wb_json_key(stdout, "kind", 1);
+    wb_json_str(stdout, "wallbench-profile-compare");
+    json_side(a, "a", 0);
+    json_side(b, "b", 0);
+    wb_json_key(stdout, "units", 0);
+    printf("{");
+    wb_json_key(stdout, "ms", 1);
+    wb_json_str(stdout, "ms: summed kernel time of the group's timed launches");
+    wb_json_kv_str(stdout, "b_over_a", "ratio B / A of summed time, counted instructions, DRAM sectors read + write");
+    printf("}");
+    wb_json_key(stdout, "kernels", 0);
+    printf("[");
+    double tot[6] = {NAN, NAN, NAN, NAN, NAN, NAN}; /* ms, inst, sectors of A and B */
+    int pairs = 0;
+    for (int i = 0; i < a->n; i++) {
+        const group *x = order[i];
+        if (!x->matched) continue;
+        const group *y = &b->g[x->matched - 1];
+        const double v[6] = {x->ms, y->ms, x->inst, y->inst, x->sectors, y->sectors};
+        for (int k = 0; k < 6; k++) tot[k] = add(tot[k], v[k]);
+        printf("%s{", pairs++ ? "," : "");
+        wb_json_key(stdout, "name", 1);
+        wb_json_str(stdout, x->label);
+        wb_json_kv_str(stdout, "shape", x->shape);
+        wb_json_kv_num(stdout, "launches_a", (double)x->launches);
+        wb_json_kv_num(stdout, "launches_b", (double)y->launches);
+        wb_json_kv_num(stdout, "a_ms", x->ms);
+        wb_json_kv_num(stdout, "b_ms", y->ms);
+        wb_json_kv_num(stdout, "time_b_over_a", ratio(y->ms, x->ms));
+        wb_json_kv_num(stdout, "inst_b_over_a", ratio(y->inst, x->inst));
+        wb_json_kv_num(stdout, "dram_b_over_a", ratio(y->sectors, x->sectors));
+        printf("}");
+    }
+    printf("]");
+    wb_json_key(stdout, "matched", 0);
+    printf("{");
+    wb_json_key(stdout, "kernels", 1);
+    wb_json_num(stdout, pairs);
+    wb_json_kv_num(stdout, "a_ms", tot[0]);
+    wb_json_kv_num(stdout, "b_ms", tot[1]);
+    wb_json_kv_num(stdout, "time_b_over_a", ratio(tot[1], tot[0]));
+    wb_json_kv_num(stdout, "inst_b_over_a", ratio(tot[3], tot[2]));
+    wb_json_kv_num(stdout, "dram_b_over_a", ratio(tot[5], tot[4]));
+    printf("}");
+    json_lone(a, "only_a");
+    json_lone(b, "only_b");
+    printf("}\n");
+    return 0;
+}
+
 static int compare(side *a, side *b, int md, int top) {
     if (group_kernels(a) != WB_OK || group_kernels(b) != WB_OK)
         return fprintf(stderr, "wallbench compare: out of memory\n"), 2;
@@ -105,6 +191,11 @@ static int compare(side *a, side *b, int md, int top) {
     if (!order) return fprintf(stderr, "wallbench compare: out of memory\n"), 2;
     for (int i = 0; i < a->n; i++) order[i] = &a->g[i];
     qsort(order, (size_t)a->n, sizeof *order, by_ms);
+    if (md == 2) {
+        int rc = compare_json(a, b, order);
+        free(order);
+        return rc;
+    }
     const char *nl = md ? "\n" : "";
     printf("%scompare two profiles, ratios B / A:\n", md ? "**Profiles** " : "");
     wb_profile_describe(stdout, a->path, &a->p, md ? "- A: " : "  A: ");
@@ -167,7 +258,9 @@ static int compare(side *a, side *b, int md, int top) {
 int wb_compare_profiles(int argc, char **argv) {
     int first, md = 0, top = 30;
     int rc = wb_profile_md_top("compare", argc, argv,
-                               "usage: wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown] [--top N]   (two profiles of one program)\n"
+                               "usage: wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown | --json] [--top N]   (two profiles of one program)\n"
+                               "  --json: one object, every matched kernel with its times (ms) and ratios B / A, the totals,\n"
+                               "  the kernels of one side only\n"
                                "       (results files: wallbench compare A.h5 B.h5 [C.h5 ...], see its --help without a profile)\n",
                                0, &md, &top, &first);
     if (rc >= 0) return rc;

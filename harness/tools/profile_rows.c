@@ -148,7 +148,7 @@ int wb_profile_top_count(const char *cmd, const char *arg, int *top) {
 
 int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage, int usage_on_bad, int *md, int *top,
                       int *first) {
-    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
+    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'},
                                           {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
     wb_cli cli = {cmd, longs, 0};
     const char *arg;
@@ -160,8 +160,10 @@ int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage,
             if (usage_on_bad) fputs(usage, stderr);
             return 2;
         }
-        if (k == 'm') *md = 1;
-        else if (wb_profile_top_count(cmd, arg, top) != WB_OK) return 2;
+        if (k == 'm' || k == 'j') {
+            if (*md && *md != (k == 'm' ? 1 : 2)) return wb_cli_bad(cmd, "--markdown or --json, not both");
+            *md = k == 'm' ? 1 : 2;
+        } else if (wb_profile_top_count(cmd, arg, top) != WB_OK) return 2;
     }
     return -1;
 }

@@ -52,8 +52,7 @@ int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
 /* --top's value: 1 to 10^6 into *top, else WB_ERR after wb_cli_bad's message. */
 int wb_profile_top_count(const char *cmd, const char *arg, int *top);
 
-/* The options report, roofline and compare take on a profile: --markdown
- * (*md = 1) and --top N (*top = N, 1 to 10^6; unchanged without it).
+/* The options compare takes on a profile: --markdown (*md = 1) or --json (*md = 2) and --top N (*top = N, 1 to 10^6; unchanged without it).
  * usage is printed to stdout on --help, and to stderr after an unknown
  * option when usage_on_bad (report's habit, as for a results file). Returns
  * -1 with *first = the first positional argument, else the exit code: 0
