@@ -16,14 +16,14 @@ d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d,
 load gpdir."lib-common.gp"
 F = data."/".fig.".dat"
 load gpdir."lib-blocks.gp"
-bw = 1; inst = 1; this = "?"; other = "?"; same = 0; tb = "-"; ob = "-"
+bw = 1; inst = 1; this = "?"; other = "?"; same = 0; tb = "-"; ob = "-"; of = "the --with file"
 stats data."/".fig."-ratios.dat" using (bw = $1, inst = $2, this = strcol(3), other = strcol(4), same = int($5), \
-      tb = strcol(6), ob = strcol(7), 0) nooutput
+      tb = strcol(6), ob = strcol(7), of = strcol(8), 0) nooutput
 # two runs of one revision (a record and its repeat) carry the same label: they are then run A (this
-# file, named by lib-common.gp's stem in the subtitle) and run B (the --with file), so that the axes
+# file, named by lib-common.gp's stem in the subtitle) and run B (the --with file, by its stem), so that the axes
 # say which is which
 twins = ""
-if (this eq other) { twins = sprintf("A: %s, B: the --with file, both %s; ", stem, this); this = "A"; other = "B" }
+if (this eq other) { twins = sprintf("A: %s, B: %s, both %s; ", stem, esc(of), this); this = "A"; other = "B" }
 # which boards ran the two files: the same board, two boards (board-to-board
 # spread is then part of every ratio), or unknown (a projection)
 boards = (tb eq "-" || ob eq "-") ? "" : (tb eq ob ? sprintf("both on board %s", tb) : \

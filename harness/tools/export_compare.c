@@ -38,7 +38,7 @@ static void side_label(const wb_gpu_view *v, const wb_results *r, int same, char
  * construction (the figure then draws only the 1.0x line). The boards
  * (wb_export_board) say whether the runs shared one. */
 static int write_ratios(wb_export *x, const wb_gpu_view *o, wb_err *e) {
-    FILE *f = wb_export_open(x, "-ratios", "bw_ratio inst_ratio this other same_model this_board other_board", e);
+    FILE *f = wb_export_open(x, "-ratios", "bw_ratio inst_ratio this other same_model this_board other_board other_file", e);
     if (!f) return WB_ERR;
     const int same = strcmp(x->v.label, o->label) == 0;
     char this_label[96], other_label[96], this_board[32], other_board[32];
@@ -55,6 +55,14 @@ static int write_ratios(wb_export *x, const wb_gpu_view *o, wb_err *e) {
     wb_export_str(f, wb_export_board(x->r, this_board, sizeof this_board));
     fputc(' ', f);
     wb_export_str(f, wb_export_board(x->other, other_board, sizeof other_board));
+    /* the --with file's stem: two runs of one revision are told apart by their files */
+    const char *base = strrchr(x->other->path, '/');
+    char stem[sizeof x->other->path];
+    snprintf(stem, sizeof stem, "%s", base ? base + 1 : x->other->path);
+    char *dot = strstr(stem, ".h5");
+    if (dot) *dot = '\0';
+    fputc(' ', f);
+    wb_export_str(f, stem);
     fputc('\n', f);
     return wb_export_close(f, x, "-ratios", e);
 }
