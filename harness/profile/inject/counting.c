@@ -1,5 +1,5 @@
 /* counting.c - the counter pass: CUPTI's Range Profiler on the first context
- * that launches a selected kernel, in one of four range modes (WB_PROFILE_RANGES):
+ * that launches a selected kernel, in one of three range modes (WB_PROFILE_RANGES):
  *   kernel     one auto range per selected launch (the default). With a one-pass
  *              set (WB_PROFILE_SET=core, the default) no replay is needed: the
  *              profiler runs in user-replay mode, nothing is saved or restored,
