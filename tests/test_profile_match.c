@@ -69,6 +69,12 @@ static void write_counters(const char *path, const char *seq, const char *sel, c
     fclose(f);
 }
 
+/* DIR/name opened for writing a raw file by hand; path gets its full name. */
+static FILE *create_raw(const char *name, char *path, size_t len) {
+    snprintf(path, len, "%s/%s", dir, name);
+    return fopen(path, "w");
+}
+
 static int read_raw(const char *name, wb_raw *r) {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -217,8 +223,7 @@ static void test_graph_and_crash(void) {
  * injection writes them; a U line whose value count differs from "# metrics" is refused. */
 static void test_user_ranges(void) {
     char path[256];
-    snprintf(path, sizeof path, "%s/counters.80.tsv", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = create_raw("counters.80.tsv", path, sizeof path);
     fprintf(f, "# wallbench-raw 1 pass=counters pid=80 ppid=1\n# metrics\tinst\tdram_sectors_read\tkernel_time_ms\n");
     fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\ttimed\t%s\n", kname('A'));
     fprintf(f, "L\t1\t2\t0\t0\t10\t1\t1\t256\t1\t1\t0\ttimed\t%s\n", kname('A'));
@@ -265,8 +270,7 @@ static void test_user_ranges(void) {
  * samples kept, a gap counted. Kernels: A over [1000, 3000), B over [2500, 3500) ns. */
 static void test_sampled(void) {
     char path[256];
-    snprintf(path, sizeof path, "%s/timing.12.tsv", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = create_raw("timing.12.tsv", path, sizeof path);
     fprintf(f, "# wallbench-raw 1 pass=timing pid=12 ppid=1\n# metrics\tinst\tdram_sectors_read\tsm_clock_hz\n");
     fprintf(f, "# sampling\tinterval_ns 1000\tchip GH100\tpasses 1\n");
     fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\tstep\t%s\n", kname('A'));
