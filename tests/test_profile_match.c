@@ -316,6 +316,62 @@ static void test_sampled(void) {
     wb_raw_free(&t);
 }
 
+/* --sample since 2026-12-04: the profiler's own sampling file (pid 0, sampler.c) is the
+ * device's: its samples split among the kernels of every process. Kernel A of process 12 and B
+ * of process 13 at the times of test_sampled get the same shares as there; a sample file of
+ * process 12 alone (the old form) leaves process 13's kernel unsampled. */
+static void test_sampled_device(void) {
+    char path[256];
+    const char *samples = "S\t0\t1000\t999\t9\t1e9\nS\t1000\t2000\t100\t10\t1e9\nS\t2000\t3000\t300\t30\t2e9\n"
+                          "S\t3000\t4000\t50\t5\t1e9\n# end\n";
+    for (int k = 0; k < 2; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "timing.%d.tsv", 12 + k);
+        FILE *f = create_raw(name, path, sizeof path);
+        fprintf(f, "# wallbench-raw 1 pass=timing pid=%d ppid=1\n", 12 + k);
+        fprintf(f, "L\t0\t1\t0\t0\t%d\t1\t1\t256\t1\t1\t0\tstep\t%s\n", 10 + k, kname('A' + k));
+        fprintf(f, "K\t1\t%d\t%d\t0\t7\t32\t0\t0\t%d\t1\t1\t256\t1\t1\t0\t%s\n", k ? 2500 : 1000, k ? 3500 : 3000,
+                10 + k, kname('A' + k));
+        fprintf(f, "# end\n");
+        fclose(f);
+    }
+    FILE *f = create_raw("sampling.1.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=sampling pid=0 ppid=1\n# metrics\tinst\tdram_sectors_read\tsm_clock_hz\n");
+    fprintf(f, "# sampling\tinterval_ns 1000\tchip GH100\tpasses 1\tdevice 0\n%s", samples);
+    fclose(f);
+    f = create_raw("timing-old.12.tsv", path, sizeof path); /* process 12's own samples, the old form */
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=12 ppid=1\n# metrics\tinst\tdram_sectors_read\tsm_clock_hz\n");
+    fprintf(f, "# sampling\tinterval_ns 1000\tchip GH100\tpasses 1\n%s", samples);
+    fclose(f);
+    wb_raw t[2], s, old;
+    CHECK(read_raw("timing.12.tsv", &t[0]) == WB_OK && read_raw("timing.13.tsv", &t[1]) == WB_OK);
+    CHECK(read_raw("sampling.1.tsv", &s) == WB_OK && s.pid == 0 && s.nsamples == 4 && !strcmp(s.pass, "sampling"));
+    CHECK(read_raw("timing-old.12.tsv", &old) == WB_OK && old.pid == 12);
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    for (int form = 0; form < 2; form++) {
+        wb_profile p;
+        memset(&p, 0, sizeof p);
+        wb_match_stats st;
+        CHECK(wb_match_passes(t, 2, NULL, 0, &sel, &p, &st, &e) == WB_OK && p.nlaunches == 2);
+        wb_sample_stats ss = {0};
+        CHECK(wb_attribute_samples(&p, form ? &old : &s, &ss, &e) == WB_OK);
+        CHECK(ss.attributed == (form ? 1 : 2));
+        for (int i = 0; i < p.nlaunches; i++) {
+            const wb_prof_launch *l = &p.launches[i];
+            int a = l->pid == 12;
+            if (form && !a) CHECK(!isfinite(inst_of(l)) && strstr(l->c.note, "sampled") == NULL);
+            else /* alone in its process, A gets all of [2000, 3000) in the old form */
+                CHECK(fabs(inst_of(l) - (a ? (form ? 400.0 : 300.0) : 150.0)) < 1e-9 && strstr(l->c.note, "sampled") != NULL);
+        }
+        free(p.samples);
+        free_profile(&p);
+    }
+    wb_select_free(&sel);
+    wb_raw_free(&t[0]), wb_raw_free(&t[1]), wb_raw_free(&s), wb_raw_free(&old);
+}
+
 static void test_short_names(void) {
     char out[256];
     wb_kernel_short_name("_ZN3cub18DeviceReduceKernelIiEEvPi", out, sizeof out);
@@ -335,6 +391,7 @@ int main(void) {
     test_graph_and_crash();
     test_user_ranges();
     test_sampled();
+    test_sampled_device();
     test_short_names();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

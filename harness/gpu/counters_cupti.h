@@ -39,7 +39,7 @@ struct wb_counters_session {
     double first_start_s;              /* of cost_s[WB_COST_START]: the first pass of each batch */
     int passes;
     int profiler_initialized;
-    int pm_sampling;                   /* 1: the host half builds PM sampling's config (inject/sampling.c) */
+    int pm_sampling;                   /* 1: the host half builds PM sampling's config (profile/sampler.c) */
     CUpti_SubscriberHandle sub;        /* launch counter; NULL when CUPTI refused it */
     int counting, depth, launches;     /* written by the callback, on the launching thread */
     char note[96];                     /* copied into every point's note */

@@ -64,7 +64,7 @@ int wb_attribute_samples(wb_profile *p, const wb_raw *r, wb_sample_stats *st, wb
     }
     for (int64_t i = 0; i < p->nlaunches; i++) {
         wb_prof_launch *l = &p->launches[i];
-        if (l->pid != r->pid || l->start_ns < 0 || l->end_ns <= l->start_ns) continue;
+        if ((r->pid && l->pid != r->pid) || l->start_ns < 0 || l->end_ns <= l->start_ns) continue;
         rows[nl++] = i;
         if (!wb_profile_launch_counted(l)) {
             mine[i] = 1;

@@ -17,8 +17,9 @@ typedef struct wb_sample_stats {
     double idle_pct;      /* share of the sampled time in which no kernel of the process ran */
 } wb_sample_stats;
 
-/* Appends the samples of r (the timing pass of process r->pid) to p->samples and splits their
- * summed metrics (instructions, sectors) among p's launches of that pid whose times overlap them,
+/* Appends the samples of r to p->samples and splits their summed metrics (instructions, sectors)
+ * among p's launches whose times overlap them (r->pid 0, the profiler's own sampling file
+ * (sampler.c): the device's samples, every process's launches; else only process r->pid's),
  * in proportion to the overlap (a clock or a rate: the overlap-weighted mean). A launch with
  * counters of its own (a counter pass) keeps them; one without gets the split and the note
  * "sampled". WB_ERR only when out of memory. */

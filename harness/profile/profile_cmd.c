@@ -26,6 +26,7 @@
 #include "harness/profile/child.h"
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
+#include "harness/profile/sampler.h"
 #include "harness/run/provenance.h"
 #include "harness/store/profile_h5.h"
 #include "harness/store/store_h5.h"
@@ -153,7 +154,7 @@ static void report_errors(const char *pass, const wb_raw *r, int n) {
 
 static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib,
                     wb_child_result *cr, wb_err *e) {
-    static char env[10][4200];
+    static char env[9][4200];
     int n = 0;
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
     snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", lib); /* NVTX ranges: inject/nvtx.c */
@@ -163,11 +164,22 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_BATCH=%d", o->batch);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_SET=%s", o->counter_set);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_RANGES=%s", o->ranges);
-    snprintf(env[n++], sizeof env[0], "WB_PROFILE_SAMPLE_NS=%lld", !strcmp(pass, "timing") ? 1000LL * o->sample_us : 0LL);
-    char *ptrs[10];
+    char *ptrs[9];
     for (int i = 0; i < n; i++) ptrs[i] = env[i];
     fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
-    if (wb_child_run(o->argv, ptrs, n, cr, e) != WB_OK) return WB_ERR;
+    /* --sample: PM sampling from this process, around the program's timing pass, never inside it */
+    wb_sampler *sampler = NULL;
+    if (o->sample_us && !strcmp(pass, "timing")) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/sampling.%d.tsv", rawdir, (int)getpid());
+        wb_err se = {""};
+        if (wb_sampler_start(path, o->sample_device, 1000LL * o->sample_us, &sampler, &se) != WB_OK)
+            fprintf(stderr, "wallbench profile: warning: no sampled timeline: %s\n", se.msg);
+    }
+    int rc = wb_child_run(o->argv, ptrs, n, cr, e);
+    wb_err se = {""};
+    if (wb_sampler_stop(sampler, &se) != WB_OK) fprintf(stderr, "wallbench profile: warning: %s\n", se.msg);
+    if (rc != WB_OK) return WB_ERR;
     fprintf(stderr, "wallbench profile: %s pass: the program %s after %.2f s\n", pass, cr->how, cr->wall_s);
     return WB_OK;
 }
@@ -212,10 +224,10 @@ static int spans_from_raw(const wb_raw *craw, int nc, wb_profile *p, wb_err *e) 
 }
 
 /* The sampled timeline's attributes: its interval, samples, gaps and idle share (--sample). */
-static int sampling_attrs(const wb_raw *traw, int nt, const wb_sample_stats *st, wb_profile *p, wb_err *e) {
+static int sampling_attrs(const wb_raw *sraw, int ns, const wb_sample_stats *st, wb_profile *p, wb_err *e) {
     long long interval = 0;
-    for (int i = 0; i < nt; i++)
-        if (traw[i].sample_ns) interval = traw[i].sample_ns;
+    for (int i = 0; i < ns; i++)
+        if (sraw[i].sample_ns) interval = sraw[i].sample_ns;
     if (!interval) return WB_OK;
     int rc = wb_profile_attr_num(p, "sample_interval_ns", (double)interval, e);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "samples", (double)st->samples, e);
@@ -388,8 +400,8 @@ int wb_cmd_profile(int argc, char **argv) {
     memset(&p, 0, sizeof p);
     wb_roof roof;
     wb_child_result tr = {0}, cr = {0};
-    wb_raw *traw = NULL, *craw = NULL;
-    int nt = 0, nc = 0, exit_code = 0;
+    wb_raw *traw = NULL, *craw = NULL, *sraw = NULL;
+    int nt = 0, nc = 0, ns = 0, exit_code = 0;
     wb_match_stats st;
     if (ceilings(&o, rawdir, &p, &roof, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
@@ -397,16 +409,18 @@ int wb_cmd_profile(int argc, char **argv) {
         goto done;
     }
     if (o.sample_us)
-        fprintf(stderr, "wallbench profile: --sample is experimental: in its one H200 run the sampled programs did not "
-                        "exit (docs/profiling.md); the exit now waits at most 3 s for the sampler\n");
+        fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
+                        "this process while the program runs\n", o.sample_device);
     if (o.timing && run_pass(&o, "timing", rawdir, lib, &tr, &e) != WB_OK) goto fail;
     if (tr.not_found) goto not_found;
     if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &e) != WB_OK) goto fail;
     if (cr.not_found) goto not_found;
-    if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK)
+    if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK ||
+        read_pass(rawdir, "sampling", &sraw, &ns, &e) != WB_OK)
         goto fail;
     report_errors("timing", traw, nt);
     report_errors("counter", craw, nc);
+    report_errors("sampling", sraw, ns);
     if (!nt && !nc) {
         fprintf(stderr, "wallbench profile: %s: no file written\n",
                 o.from_raw ? "no raw pass file (timing.*.tsv, counters.*.tsv) in --from-raw DIR"
@@ -417,9 +431,10 @@ int wb_cmd_profile(int argc, char **argv) {
     if (wb_match_passes(traw, nt, craw, nc, &o.select, &p, &st, &e) != WB_OK) goto fail;
     if (spans_from_raw(craw, nc, &p, &e) != WB_OK) goto fail;
     wb_sample_stats sst = {0};
-    for (int i = 0; i < nt; i++)
-        if (wb_attribute_samples(&p, &traw[i], &sst, &e) != WB_OK) goto fail;
-    if (sampling_attrs(traw, nt, &sst, &p, &e) != WB_OK) goto fail;
+    /* the profiler's own sampling file; S lines in a timing file: a --keep-raw folder of before 2026-12-04 */
+    for (int i = 0; i < ns + nt; i++)
+        if (wb_attribute_samples(&p, i < ns ? &sraw[i] : &traw[i - ns], &sst, &e) != WB_OK) goto fail;
+    if (sampling_attrs(sraw, ns, &sst, &p, &e) != WB_OK || sampling_attrs(traw, nt, &sst, &p, &e) != WB_OK) goto fail;
     if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
     if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;
@@ -443,6 +458,7 @@ fail:
 done:
     free_pass(traw, nt);
     free_pass(craw, nc);
+    free_pass(sraw, ns);
     wb_profile_free(&p);
     if (!o.keep_raw) { /* the raw files are the passes' scratch */
         char cmd[4200];

@@ -44,11 +44,14 @@ static void usage(FILE *f) {
             "                           every:N: kernels run as the program runs them, nothing serialized,\n"
             "                           no flush; every launch counts; a one-pass set only)\n"
             "  --sample                 (experimental) a sampled timeline instead of the counter pass: PM sampling of the\n"
-            "                           core set, device-wide, during the timing pass (nothing replayed or\n"
-            "                           serialized); each sample split among the kernels that ran in it\n"
+            "                           core set, device-wide, by the profiler's own process during the\n"
+            "                           timing pass (the program runs as under the timing pass alone:\n"
+            "                           nothing replayed or serialized); each sample split among the kernels that ran in it\n"
             "                           (/samples; the launches' counters are those splits); with --pass\n"
             "                           both the counter pass runs too and the launches keep its counts\n"
             "  --sample-interval US     PM sampling interval in microseconds (default 100; 10 to 100000)\n"
+            "  --sample-device N        the CUDA device to sample (default 0, numbered as the program sees\n"
+            "                           them: it inherits CUDA_VISIBLE_DEVICES)\n"
             "  --batch N                counter pass: launches counted between two decodes (default 256;\n"
             "                           bounds the profiler's memory for programs of any length)\n"
             "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
@@ -140,6 +143,11 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
             if (parse_count(a, v, &us, e) != WB_OK) return WB_ERR;
             if (us < 10 || us > 100000) return wb_fail(e, "--sample-interval %s: 10 to 100000 microseconds", v);
             o->sample_us = (int)us;
+        } else if (!strcmp(a, "--sample-device")) {
+            int64_t d = 0;
+            if (parse_count(a, v, &d, e) != WB_OK) return WB_ERR;
+            if (d > 1023) return wb_fail(e, "--sample-device %s: a CUDA device number (0 to 1023)", v);
+            o->sample_device = (int)d;
         } else if (!strcmp(a, "--batch")) {
             int64_t b = 0;
             if (parse_count(a, v, &b, e) != WB_OK) return WB_ERR;

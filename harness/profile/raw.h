@@ -40,7 +40,7 @@ typedef struct wb_raw_urange { /* a U line: one user range of the counter pass *
     double v[WB_METRICS_MAX];
 } wb_raw_urange;
 
-typedef struct wb_raw_sample { /* an S line: one PM sample of the timing pass (--sample) */
+typedef struct wb_raw_sample { /* an S line: one PM sample (--sample: the profiler's sampling.<pid>.tsv) */
     int64_t start_ns, end_ns;
     double v[WB_METRICS_MAX];
 } wb_raw_sample;

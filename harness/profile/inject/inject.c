@@ -154,7 +154,6 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     CUdevice dev;
     if (l.seq == 0 && wb_inj.pass == WB_PASS_TIMING && cuCtxGetDevice(&dev) == CUDA_SUCCESS)
         wb_inject_write_device(dev, ""); /* the counter pass writes it with the chip's name */
-    if (wb_inj.pass == WB_PASS_TIMING) wb_sampling_first_launch(l.ctx); /* once; nothing without --sample */
     int selected = 0, per_range = wb_inj.ranges >= WB_RANGES_NVTX;
     if (wb_inj.pass == WB_PASS_COUNTERS && !per_range) {
         pthread_mutex_lock(&wb_inj.lock);
@@ -229,7 +228,7 @@ static const CUpti_CallbackId launch_cbids[] = {
 static void finish(int sig) {
     static int done;
     if (done++) return;
-    if (wb_inj.pass == WB_PASS_TIMING) wb_sampling_finish(), wb_timing_finish();
+    if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
     pthread_mutex_lock(&wb_inj.lock);
     if (wb_inj.raw) {
@@ -311,12 +310,6 @@ static int counter_mode_from_env(void) {
         return -1;
     }
     wb_inj.force_kernel_replay = replay && !strcmp(replay, "kernel");
-    const char *sample = getenv("WB_PROFILE_SAMPLE_NS");
-    wb_inj.sample_ns = sample && *sample ? atoll(sample) : 0;
-    if (wb_inj.sample_ns < 0 || (wb_inj.sample_ns > 0 && wb_inj.sample_ns < 1000)) {
-        wb_raw_error("WB_PROFILE_SAMPLE_NS=%s: at least 1000 ns; not sampling", sample);
-        wb_inj.sample_ns = 0;
-    }
     return 0;
 }
 

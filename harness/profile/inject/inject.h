@@ -2,8 +2,8 @@
  * loaded into the profiled program by CUDA itself (CUDA_INJECTION64_PATH calls
  * InitializeInjection at cuInit). It runs one pass, named by WB_PROFILE_PASS:
  *   timing    every launch callback writes an L line, CUPTI Activity kernel
- *             records (start, end, registers, shared memory, stream) K lines;
- *             with WB_PROFILE_SAMPLE_NS, PM samples of the GPU S lines (sampling.c);
+ *             records (start, end, registers, shared memory, stream) K lines
+ *             (--sample's PM samples are the profiler's own: ../sampler.c);
  *   counters  the Range Profiler counts the selected launches (select.h), one
  *             range a launch, or the program's NVTX ranges or every N launches
  *             (WB_PROFILE_RANGES), with the counter set WB_PROFILE_SET (core:
@@ -43,7 +43,6 @@ typedef struct wb_inject {
     wb_ranges ranges;        /* counter pass: WB_PROFILE_RANGES */
     int every;               /* launches per range with WB_RANGES_EVERY */
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
-    long long sample_ns;     /* timing pass: PM sampling interval (WB_PROFILE_SAMPLE_NS); 0 none */
 } wb_inject;
 
 extern wb_inject wb_inj;
@@ -84,10 +83,6 @@ const char *wb_nvtx_path(void);
 /* Timing pass (timing.c): activity buffers on; flushed at exit. */
 int wb_timing_start(void);
 void wb_timing_finish(void);
-/* Timing pass with --sample (sampling.c): PM sampling starts at the first launch, on its context's
- * device; finish stops it and decodes what is left. */
-void wb_sampling_first_launch(CUcontext ctx);
-void wb_sampling_finish(void);
 /* Counter pass (counting.c): at a selected launch's API enter (counts it), at
  * any other launch (stops the profiler so that it runs unprofiled), at exit. */
 void wb_counting_enter(const wb_launch_info *l);

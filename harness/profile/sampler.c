@@ -1,0 +1,233 @@
+/* sampler.c - the sampled timeline (wallbench profile --sample, sampler.h):
+ * CUPTI PM sampling of the core counter set (one pass; instructions, DRAM and
+ * L2 sectors, clock), device-wide, every interval, from the profiler's own
+ * process while the program runs its timing pass. A thread decodes the
+ * hardware buffer every DECODE_MS into S lines (start_ns end_ns v1 ... vn, the
+ * values in "# metrics" order) of a raw file of its own (pid 0: every process
+ * on the device), so that the driver splits each sample among the kernels
+ * the timing pass's Activity records put in it (attribute.c).
+ *
+ * Why here and not in the program: sampling from inside the profiled process
+ * (the injection library, until 2026-12-04) changed the program. On the H200
+ * (dev call 2 of that day) a 60 M-row CuPy script never exited (killed after
+ * 63 s), a PyTorch graph script died at exit ("double free or corruption"),
+ * and neither timing pass wrote a single kernel record. The program now runs
+ * exactly as under the timing pass alone; PM counters are the device's, so
+ * another process sees the same samples.
+ *
+ * Traps measured on the H200 (a standalone probe, 2026-12-04): DecodeData
+ * into an image smaller than the backlog drops samples silently (the image
+ * holds several decode periods; the driver counts gaps between samples); the
+ * first sample after Start spans the time since the last Stop (the driver
+ * drops it); one PM-sampling client per device. */
+#include "harness/profile/sampler.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include "harness/base/metrics.h"
+#include "harness/gpu/counters_cupti.h"
+
+#define DECODE_MS 20
+#define IMAGE_SAMPLES 4096 /* 20 ms at 10 us; 400 ms at the default 100 us */
+#define HW_BUFFER_BYTES (512u << 20)
+
+struct wb_sampler {
+    wb_counters_session s; /* host half: core set, config image for PM sampling */
+    CUpti_PmSampling_Object *obj;
+    FILE *out;
+    int device;
+    uint8_t *image;
+    size_t image_size;
+    pthread_t thread;
+    int running, started;
+    pthread_mutex_t lock; /* sm->stop, and one decode at a time */
+    int stop;
+    char failed[512];     /* the decode thread's first failure, reported by wb_sampler_stop */
+    long long samples, decodes;
+};
+
+#define TRY(call, ...)                                                                       \
+    do {                                                                                     \
+        if (WB_CUPTI(WB_ERR, e, call, __VA_ARGS__) != WB_OK) return WB_ERR;                  \
+    } while (0)
+
+static int init_image(wb_sampler *sm, wb_err *e) {
+    CUpti_PmSampling_CounterDataImage_Initialize_Params ci = {
+        .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj,
+        .counterDataSize = sm->image_size, .pCounterData = sm->image};
+    TRY(cuptiPmSamplingCounterDataImageInitialize, &ci);
+    return WB_OK;
+}
+
+/* Every completed sample of the image as an S line, then the image emptied. */
+static int write_samples(wb_sampler *sm, wb_err *e) {
+    wb_counters_session *s = &sm->s;
+    CUpti_PmSampling_GetCounterDataInfo_Params gi = {.structSize = CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE,
+                                                     .pCounterDataImage = sm->image, .counterDataImageSize = sm->image_size};
+    TRY(cuptiPmSamplingGetCounterDataInfo, &gi);
+    for (size_t i = 0; i < gi.numCompletedSamples; i++) {
+        CUpti_PmSampling_CounterData_GetSampleInfo_Params si = {
+            .structSize = CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj,
+            .pCounterDataImage = sm->image, .counterDataImageSize = sm->image_size, .sampleIndex = i};
+        TRY(cuptiPmSamplingCounterDataGetSampleInfo, &si);
+        double v[WB_METRICS_MAX];
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
+            .pCounterDataImage = sm->image, .counterDataImageSize = sm->image_size, .rangeIndex = i,
+            .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = v};
+        TRY(cuptiProfilerHostEvaluateToGpuValues, &ev);
+        fprintf(sm->out, "S\t%llu\t%llu", (unsigned long long)si.startTimestamp, (unsigned long long)si.endTimestamp);
+        for (int k = 0; k < s->n; k++) fprintf(sm->out, "\t%.17g", v[k]);
+        fputc('\n', sm->out);
+        sm->samples++;
+    }
+    return init_image(sm, e);
+}
+
+/* Decodes until the hardware buffer is empty (an image may fill first). */
+static int decode(wb_sampler *sm, wb_err *e) {
+    for (int round = 0; round < 64; round++) {
+        CUpti_PmSampling_DecodeData_Params dd = {.structSize = CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE,
+                                                 .pPmSamplingObject = sm->obj, .pCounterDataImage = sm->image,
+                                                 .counterDataImageSize = sm->image_size};
+        TRY(cuptiPmSamplingDecodeData, &dd);
+        sm->decodes++;
+        if (dd.overflow)
+            fprintf(sm->out, "E\tsampling: the hardware buffer overflowed: samples lost (a longer --sample-interval helps)\n");
+        if (write_samples(sm, e) != WB_OK) return WB_ERR;
+        if (dd.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
+    }
+    fflush(sm->out);
+    return WB_OK;
+}
+
+static void *decoder(void *arg) {
+    wb_sampler *sm = arg;
+    wb_err e = {""};
+    cudaError_t ce = cudaSetDevice(sm->device); /* the context the sampler was enabled in */
+    if (ce != cudaSuccess) {
+        snprintf(sm->failed, sizeof sm->failed, "decode thread: cudaSetDevice(%d): %s", sm->device, cudaGetErrorString(ce));
+        return NULL;
+    }
+    for (;;) {
+        struct timespec ts = {0, DECODE_MS * 1000000L};
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&sm->lock);
+        int stop = sm->stop, rc = stop ? WB_OK : decode(sm, &e);
+        if (rc != WB_OK) snprintf(sm->failed, sizeof sm->failed, "decode thread: %s", e.msg);
+        pthread_mutex_unlock(&sm->lock);
+        if (stop || rc != WB_OK) return NULL;
+    }
+}
+
+static int setup(wb_sampler *sm, long long interval_ns, wb_err *e) {
+    wb_counters_session *s = &sm->s;
+    cudaError_t ce = cudaSetDevice(sm->device);
+    if (ce == cudaSuccess) ce = cudaFree(NULL); /* the device's primary context: CUPTI samples through it */
+    if (ce != cudaSuccess) return wb_fail(e, "CUDA device %d: %s", sm->device, cudaGetErrorString(ce));
+    if (wb_cupti_load_nvperf(s, WB_ERR, e) != WB_OK) return WB_ERR;
+    CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    TRY(cuptiProfilerInitialize, &ip);
+    s->profiler_initialized = 1;
+    CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+                                          .deviceIndex = (size_t)sm->device};
+    TRY(cuptiDeviceGetChipName, &cn);
+    snprintf(s->chip, sizeof s->chip, "%s", cn.pChipName ? cn.pChipName : "");
+    CUpti_PmSampling_GetCounterAvailability_Params ca = {
+        .structSize = CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE, .deviceIndex = (size_t)sm->device};
+    TRY(cuptiPmSamplingGetCounterAvailability, &ca);
+    if (!(s->avail = calloc(ca.counterAvailabilityImageSize ? ca.counterAvailabilityImageSize : 1, 1)))
+        return wb_fail(e, "PM sampling: out of host memory");
+    ca.pCounterAvailabilityImage = s->avail;
+    TRY(cuptiPmSamplingGetCounterAvailability, &ca);
+    s->pm_sampling = 1;
+    if (wb_cupti_host_build(s, s->chip, s->avail, WB_COUNTER_SET_CORE, WB_ERR, e) != WB_OK) return WB_ERR;
+    fprintf(sm->out, "# metrics");
+    for (int k = 0; k < s->n; k++) fprintf(sm->out, "\t%s", wb_metrics[s->column[k]].column);
+    fprintf(sm->out, "\n# sampling\tinterval_ns %lld\tchip %s\tpasses %d\tdevice %d\n", interval_ns, s->chip, s->passes,
+            sm->device);
+    CUpti_PmSampling_Enable_Params en = {.structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE,
+                                         .deviceIndex = (size_t)sm->device};
+    TRY(cuptiPmSamplingEnable, &en);
+    sm->obj = en.pPmSamplingObject;
+    CUpti_PmSampling_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj,
+        .pMetricNames = s->names, .numMetrics = (size_t)s->n, .maxSamples = IMAGE_SAMPLES};
+    TRY(cuptiPmSamplingGetCounterDataSize, &ds);
+    sm->image_size = ds.counterDataSize;
+    if (!(sm->image = calloc(sm->image_size, 1))) return wb_fail(e, "PM sampling: out of host memory (image)");
+    if (init_image(sm, e) != WB_OK) return WB_ERR;
+    CUpti_PmSampling_SetConfig_Params sc = {
+        .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj,
+        .configSize = s->config_size, .pConfig = s->config, .hardwareBufferSize = HW_BUFFER_BYTES,
+        .samplingInterval = (uint64_t)interval_ns, .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
+        .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST};
+    TRY(cuptiPmSamplingSetConfig, &sc);
+    CUpti_PmSampling_Start_Params st = {.structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
+    TRY(cuptiPmSamplingStart, &st);
+    sm->started = 1;
+    if (pthread_create(&sm->thread, NULL, decoder, sm) != 0)
+        fprintf(sm->out, "E\tsampling: no decode thread; samples are decoded at the end only (the buffer may overflow)\n");
+    else
+        sm->running = 1;
+    fflush(sm->out);
+    return WB_OK;
+}
+
+int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sampler **out, wb_err *e) {
+    *out = NULL;
+    wb_sampler *sm = calloc(1, sizeof *sm);
+    if (!sm) return wb_fail(e, "PM sampling: out of host memory");
+    pthread_mutex_init(&sm->lock, NULL);
+    sm->device = device;
+    if (!(sm->out = fopen(path, "w"))) {
+        free(sm);
+        return wb_fail(e, "%s: cannot write the sampled timeline", path);
+    }
+    /* pid 0: the samples are the device's, every process's kernels share them */
+    fprintf(sm->out, "# wallbench-raw 1 pass=sampling pid=0 ppid=%d\n", (int)getpid());
+    if (setup(sm, interval_ns, e) != WB_OK) {
+        wb_err ignored;
+        (void)wb_sampler_stop(sm, &ignored);
+        return WB_ERR;
+    }
+    *out = sm;
+    return WB_OK;
+}
+
+int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
+    if (!sm) return WB_OK;
+    int rc = WB_OK;
+    pthread_mutex_lock(&sm->lock);
+    sm->stop = 1;
+    pthread_mutex_unlock(&sm->lock);
+    if (sm->running) pthread_join(sm->thread, NULL);
+    if (sm->failed[0]) rc = wb_fail(e, "PM sampling: %s", sm->failed);
+    if (sm->started) {
+        wb_err se = {""};
+        CUpti_PmSampling_Stop_Params sp = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
+        if (WB_CUPTI(WB_ERR, &se, cuptiPmSamplingStop, &sp) != WB_OK || decode(sm, &se) != WB_OK)
+            if (rc == WB_OK) rc = wb_fail(e, "PM sampling: %s", se.msg);
+    }
+    if (sm->obj) {
+        CUpti_PmSampling_Disable_Params dp = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
+        (void)cuptiPmSamplingDisable(&dp);
+    }
+    if (rc != WB_OK) fprintf(sm->out, "E\t%s\n", e->msg);
+    fprintf(sm->out, "# sampled\tsamples %lld\tdecodes %lld\n# end\n", sm->samples, sm->decodes);
+    if (fclose(sm->out) != 0 && rc == WB_OK) rc = wb_fail(e, "PM sampling: the sampled timeline's file: write failed");
+    free(sm->image);
+    free(sm->s.avail);
+    free(sm);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* sampler.h - the sampled timeline of `wallbench profile --sample`: CUPTI PM
+ * sampling of the core counter set, device-wide, from the profiler's own
+ * process while the program runs its timing pass. */
+#ifndef WB_PROFILE_SAMPLER_H
+#define WB_PROFILE_SAMPLER_H
+
+#include "harness/base/error.h"
+
+typedef struct wb_sampler wb_sampler;
+
+/* Enables PM sampling on CUDA device `device` (as this process numbers them:
+ * the program inherits the same CUDA_VISIBLE_DEVICES) every interval_ns and
+ * starts a thread that decodes the samples into `path` as S lines (raw.h).
+ * WB_ERR with the call that failed: the program is then timed unsampled. */
+int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sampler **out, wb_err *e);
+
+/* Stops sampling, decodes what is left, writes the totals and closes the
+ * file; NULL is a no-op. WB_ERR names the call that failed (the samples
+ * decoded until then stay in the file). */
+int wb_sampler_stop(wb_sampler *s, wb_err *e);
+
+#endif
