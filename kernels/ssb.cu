@@ -274,27 +274,6 @@ __device__ __forceinline__ unsigned cluster_rank() {
     return r;
 }
 
-// Exclusive prefix sum over a converged warp, and the warp's total. Each
-// step adds under the predicate the shuffle itself returns (whether lane -
-// d exists), as CUB's warp scan does: with __shfl_up_sync and a test of the
-// lane, nvcc issued a compare and a select beside every shuffle, 10 of the
-// ~195 instructions a warp issued per tile in the bitmap form's scan (SSB
-// SF 100 on the H200: the 13 queries 13.88 -> 13.79 ms, Q3.2 -3%;
-// results/h200-issue31/ssb-pair-pred-886f345.tgz).
-__device__ __forceinline__ int warp_exclusive_sum(int x, int &total) {
-    int inc = x;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1)
-        asm("{ .reg .s32 r0; .reg .pred p;\n\t"
-            "shfl.sync.up.b32 r0|p, %1, %2, 0, -1;\n\t"
-            "@p add.s32 r0, r0, %1;\n\t"
-            "mov.s32 %0, r0; }"
-            : "=r"(inc)
-            : "r"(inc), "r"(d));
-    total = __shfl_sync(0xffffffffu, inc, 31);
-    return inc - x;
-}
-
 // This thread's warp in its block, read afresh where it is used: held across
 // the tile loop, ptxas spilled it, and its reload from local memory stalled
 // every push (10% of Q2.1's stall samples on the H200). Volatile, so that it
@@ -380,7 +359,7 @@ template <bool CODES, typename Codes>
 __device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsigned pass, Codes codes, int first,
                                           int64_t t) {
     int total;
-    const int at = held + warp_exclusive_sum(__popc(pass), total);
+    const int at = held + wb_warp_exclusive_sum(__popc(pass), total);
     const unsigned tag = ((unsigned)t & QUEUE_AGE_MAX) << 9 | (threadIdx.x & 31) << 4;
     for (int i = 0; pass; i++, pass &= pass - 1) {
         const int item = first + __ffs(pass) - 1;

@@ -102,16 +102,32 @@ __device__ __forceinline__ int wb_tile_count(const int (&flags)[IPT]) {
     return c;
 }
 
-// Inclusive prefix sum over the first WIDTH lanes of a warp (all lanes call).
+// Inclusive prefix sum over the first WIDTH lanes of a warp (all lanes call,
+// converged). Each step adds under the predicate the shuffle itself returns
+// (whether lane - d exists), as CUB's warp scan does: with __shfl_up_sync and
+// a test of the lane, nvcc issued a compare and a select beside every
+// shuffle, 10 of the ~195 instructions a warp issued per tile in SSB's bitmap
+// scan (SF 100 on the H200: the 13 queries 13.88 -> 13.79 ms, Q3.2 -3%;
+// ssb-pair-pred-886f345.tgz in results/h200-issue31/, restored as
+// results/HISTORY.md says).
 template <int WIDTH = 32>
 __device__ __forceinline__ int wb_warp_inclusive_sum(int x) {
-    const int lane = threadIdx.x & 31;
 #pragma unroll
-    for (int d = 1; d < WIDTH; d <<= 1) {
-        const int y = __shfl_up_sync(0xffffffffu, x, d);
-        if (lane >= d) x += y;
-    }
+    for (int d = 1; d < WIDTH; d <<= 1)
+        asm("{ .reg .s32 r0; .reg .pred p;\n\t"
+            "shfl.sync.up.b32 r0|p, %1, %2, 0, -1;\n\t"
+            "@p add.s32 r0, r0, %1;\n\t"
+            "mov.s32 %0, r0; }"
+            : "=r"(x)
+            : "r"(x), "r"(d));
     return x;
+}
+
+// Exclusive prefix sum over a converged warp, and the warp's total.
+__device__ __forceinline__ int wb_warp_exclusive_sum(int x, int &total) {
+    const int incl = wb_warp_inclusive_sum(x);
+    total = __shfl_sync(0xffffffffu, incl, 31);
+    return incl - x;
 }
 
 // Exclusive prefix sum of x over the block, in thread order; every thread also
