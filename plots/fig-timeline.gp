@@ -18,11 +18,18 @@ R = data."/".fig."-roofs.dat"
 load gpdir."lib-roofs.gp"
 
 program = "?"; revision = "?"; uuid = "?"
-stats data."/".fig."-info.dat" using (program = strcol(5), revision = strcol(6), uuid = strcol(7), 0) nooutput
+stats data."/".fig."-info.dat" using (uuid = strcol(5), revision = strcol(6), program = strcol(7), 0) nooutput
 short_program = strlen(program) > 70 ? "...".program[strlen(program) - 66:] : program
 stats F using 1 nooutput
-tmax = STATS_max
+tall = STATS_max
 NS = STATS_records
+# the time axis spans the samples in which a kernel of the program ran (plus 3%): a program's
+# start-up and exit (Python imports, data generation on the host) would squeeze its GPU work
+# into a sliver of the figure
+stats F using ($4 > 0 ? $1 : NaN) nooutput
+tlo = STATS_records > 0 ? STATS_min : 0; thi = STATS_records > 0 ? STATS_max : tall
+pad = 0.03 * (thi - tlo > 0 ? thi - tlo : 1)
+tmin = tlo - pad > 0 ? tlo - pad : 0; tmax = thi + pad < tall ? thi + pad : tall
 NG = 0
 array GS[64]; array GE[64]; array GN[64]
 stats G using (NG < 64 ? (NG = NG + 1, GS[NG] = $1, GE[NG] = $2, GN[NG] = strcol(3)) : 0, 0) nooutput
@@ -32,9 +39,9 @@ W = 1300; H = 900
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 2, 1 title sprintf("{/:Italic %s} over time, one point per PM sample\n{/*0.8 %s (%s), revision %s; %d samples}", \
-        esc(short_program), source, esc(uuid), revision[1:12], NS)
-    set xrange [0:tmax]
+    set multiplot layout 2, 1 title sprintf("{/:Italic %s} over time, one point per PM sample\n{/*0.8 %s (%s), revision %s; %d samples over %.0f ms, shown: %.0f to %.0f ms, where kernels ran}", \
+        esc(short_program), source, esc(uuid), revision[1:12], NS, tall, tmin, tmax)
+    set xrange [tmin:tmax]
     # both panels on one time axis: fixed side margins (their keys differ in width)
     set lmargin at screen 0.08; set rmargin at screen 0.68
     set key at screen 0.69, graph 1 left top box opaque Left reverse font ",9"
@@ -42,7 +49,7 @@ do for [t = 1:3] {
     unset arrow; unset label; unset object
     do for [g = 1:NG] {
         set object g rect from GS[g], graph 0 to GE[g], graph 1 behind fc rgb (g % 2 ? "#eef3fb" : "#fbf1e9") fs solid noborder
-        set label g esc(GN[g]) at (GS[g] + GE[g]) / 2.0, graph 0.97 center font ",8" tc rgb "#555555" front
+        set label g esc(GN[g]) at (GS[g] + GE[g]) / 2.0, graph (g % 2 ? 0.97 : 0.91) center font ",8" tc rgb "#555555" front
     }
     set ylabel "G warp instructions/s"
     set yrange [0:ytop_i * 1.15]

@@ -23,7 +23,7 @@ R = data."/".fig."-roofs.dat"
 load gpdir."lib-roofs.gp"
 
 program = "?"; revision = "?"; uuid = "?"
-stats data."/".fig."-info.dat" using (program = strcol(5), revision = strcol(6), uuid = strcol(7), 0) nooutput
+stats data."/".fig."-info.dat" using (uuid = strcol(5), revision = strcol(6), program = strcol(7), 0) nooutput
 # a long command line is cut at its start: the script and its arguments are what tell runs apart
 short_program = strlen(program) > 70 ? "...".program[strlen(program) - 66:] : program
 shares = ""

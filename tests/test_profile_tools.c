@@ -103,6 +103,8 @@ static void test_export(const char *path) {
     CHECK(strstr(text, "L4") && strstr(text, "GH200") && strstr(text, "measured"));
     CHECK(read_text(synth_path(fig, "fig4-profile-info.dat"), text, sizeof text) > 0);
     CHECK(strstr(text, "H200") && strstr(text, "abc1234") && strstr(text, "tpch.py"));
+    /* lib-common.gp reads column 5 as the board: the program comes after the revision */
+    CHECK(strstr(text, "board revision program") && strstr(text, "abc1234") < strstr(text, "tpch.py"));
     CHECK(read_text(synth_path(fig, "fig4-profile-shares.dat"), text, sizeof text) > 0);
     CHECK(strstr(text, "83.33") != NULL);
 

@@ -79,6 +79,7 @@ def sampled(folder, per_kernel, min_intervals=20):
         return
     with h5py.File(sp, "r") as f:
         S, interval = f["launches"][:], float(f.attrs.get("sample_interval_ns", np.nan))
+        names = {int(k["kernel_id"]): k["name"].decode(errors="replace") for k in f["kernels"][:]}
         gaps, idle = f.attrs.get("sample_gaps", -1), f.attrs.get("sample_idle_pct", np.nan)
         nsamp = f.attrs.get("samples", -1)
     with h5py.File(ref, "r") as f:
@@ -92,19 +93,23 @@ def sampled(folder, per_kernel, min_intervals=20):
         di = r["inst"] / k["inst"] - 1 if k["inst"] > 0 else np.nan
         ds_k = k["dram_sectors_read"] + k["dram_sectors_write"]
         ds = (r["dram_sectors_read"] + r["dram_sectors_write"]) / ds_k - 1 if ds_k > 0 else np.nan
-        rows.append((int(r["seq"]), r["time_ms"], di, ds))
+        rows.append((int(r["seq"]), r["time_ms"], di, ds, names.get(int(r["kernel_id"]), "?")))
     print("\nsampled (sample.h5: %d samples of %.0f us, %s gap(s), %.1f%% idle) against the per-kernel pass (%s.h5), "
           "launches >= %d intervals long:\n" % (nsamp, interval / 1e3, gaps, idle, per_kernel, min_intervals))
     if not rows:
         print("(none that long)")
         return
-    inst_ok = sum(abs(d) <= 0.05 for _, _, d, _ in rows if np.isfinite(d))
-    dram_ok = sum(abs(d) <= 0.05 for _, _, _, d in rows if np.isfinite(d))
-    print("| launches | instructions within 5%% | DRAM sectors within 5%% | worst instructions | worst DRAM |")
+    inst_ok = sum(abs(r[2]) <= 0.05 for r in rows if np.isfinite(r[2]))
+    dram_ok = sum(abs(r[3]) <= 0.05 for r in rows if np.isfinite(r[3]))
+    print("| launches | instructions within 5% | DRAM sectors within 5% | worst instructions | worst DRAM |")
     print("|---|---|---|---|---|")
-    wi = max((abs(d) for _, _, d, _ in rows if np.isfinite(d)), default=np.nan)
-    wd = max((abs(d) for _, _, _, d in rows if np.isfinite(d)), default=np.nan)
+    wi = max((abs(r[2]) for r in rows if np.isfinite(r[2])), default=np.nan)
+    wd = max((abs(r[3]) for r in rows if np.isfinite(r[3])), default=np.nan)
     print("| %d | %d | %d | %.1f%% | %.1f%% |" % (len(rows), inst_ok, dram_ok, 100 * wi, 100 * wd))
+    print("\n| seq | kernel | ms | intervals | instructions sampled / counted - 1 | DRAM sectors sampled / counted - 1 |")
+    print("|---|---|---|---|---|---|")
+    for seq, ms, di, ds, name in rows:
+        print("| %d | %s | %.2f | %.0f | %+.1f%% | %+.1f%% |" % (seq, name[:60], ms, ms * 1e6 / interval, 100 * di, 100 * ds))
 
 
 def main():

