@@ -2,6 +2,10 @@
 # `make run GPU=<row>`, <row> a GPU row of harness/gpus.tsv (h200, l4, ...; not a profiler's file:
 # that is `wallbench profile`). Everything goes through CMake in build/<row>.
 SHELL := /bin/bash
+# OUT, ARGS, RESULTS, WITH and BASELINE come from make's command line only: names this common are
+# often in the environment for other reasons (the GPU machine of this project exports OUT, and
+# `make run` wrote its results there and printed OUT=... in its next steps).
+$(foreach v,OUT ARGS RESULTS WITH BASELINE,$(if $(filter environment,$(origin $(v))),$(eval $(v) :=)))
 GPU ?= auto
 SWEEP ?= quick
 ARGS ?=

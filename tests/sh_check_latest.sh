@@ -76,5 +76,18 @@ expect_run 0 "within thresholds" "$wb" "$h" h200
 expect_run 0 "against BASE = $h/baseline.h5" "$wb" "$h" h200 "$h/baseline.h5"
 echo text >"$tmp/notes.txt"
 expect_run 2 "notes.txt" "$wb" "$h" h200 "$tmp/notes.txt"
+
+# OUT= in the environment (the GPU machine of this project exports one) is not make's OUT=:
+# make baseline, check and run take their folder from the command line only.
+env_plan=$(cd "$src" && OUT=/tmp/env-out-dir make -n baseline GPU=h200 2>&1)
+cli_plan=$(cd "$src" && make -n baseline GPU=h200 OUT=/tmp/cli-out-dir 2>&1)
+if printf '%s' "$env_plan" | grep -q env-out-dir || ! printf '%s' "$env_plan" | grep -q "keep_baseline.sh results/"; then
+    echo "FAIL: make baseline took OUT from the environment:"; printf '%s\n' "$env_plan" | head -n 4
+    failures=$((failures + 1))
+fi
+if ! printf '%s' "$cli_plan" | grep -q cli-out-dir; then
+    echo "FAIL: make baseline OUT=... ignored its OUT:"; printf '%s\n' "$cli_plan" | head -n 4
+    failures=$((failures + 1))
+fi
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "sh_check_latest: ok"
