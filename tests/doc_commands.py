@@ -178,6 +178,7 @@ class Checker:
         return tool == "ncu" or tool.startswith(GPU_SCRIPTS)
 
     def words_of(self, cmd, env):
+        cmd = cmd.replace("/tmp/", self.out + "/")  # the page's outputs into the copy, before paths that may be under /tmp
         cmd = PLUGIN_IN_DOCS.sub(self.plugin or "PLUGIN", cmd)
         for k, v in env.items():
             cmd = re.sub(r"\$\{?" + k + r"\b\}?", v, cmd)
@@ -189,8 +190,8 @@ class Checker:
 
     def run(self, where, words, allow=(0,)):
         argv = []
-        for w in words:  # the binary under test, /tmp/ into the copy, globs expanded there as a shell would
-            a = self.wb if w == "WB" else w.replace("/tmp/", self.out + "/")
+        for w in words:  # the binary under test; globs expanded in the copy as a shell would
+            a = self.wb if w == "WB" else w
             argv += (sorted(glob.glob(a, root_dir=self.work)) if "*" in a else []) or [a]
         r = subprocess.run(argv, cwd=self.work, capture_output=True, text=True, timeout=300)
         if r.returncode not in allow:
