@@ -6,6 +6,7 @@ instruction-count ratio B/A (CUPTI inst); then every point whose instruction cou
 than 1% or whose time differs by more than 10%, with registers on each side.
 Needs h5py and numpy. Exit 2 on bad input, 0 otherwise (it reports, it does not judge)."""
 import math
+import os
 import sys
 from collections import defaultdict
 
@@ -14,6 +15,8 @@ try:
     import numpy as np
 except ImportError as e:
     sys.exit(f"compare_builds.py: {e}: pip install h5py numpy")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness", "tools"))
+from counts_h5 import table  # noqa: E402 (counts as floats, NaN not counted, whatever the schema)
 
 KEY = ["family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target", "block", "sm_limit", "selectivity",
        "table_entries", "groups", "expr_ops", "vector_bytes", "columns", "load_factor", "match_rate", "warm_cache",
@@ -26,7 +29,7 @@ def load(path):
     except OSError as e:
         print(f"compare_builds.py: cannot open {path}: {e}", file=sys.stderr)
         sys.exit(2)
-    pts = f["points"][()]
+    pts = table(f, "points")
     names = pts.dtype.names
     attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
     rows = {}

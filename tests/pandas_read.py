@@ -74,6 +74,20 @@ for label, df in (("csv", points), ("h5", table), ("README h5", front["points"])
         fail.append("%s: a unit inside a column name" % label)
 if len(points) != len(table) or list(points["name"]) != list(table["name"]):
     fail.append("the CSV and the HDF5 file differ in their points")
+# Counts: int64 in the file (schema 8), -1 where not counted; after the snippets NaN there, every
+# value the CSV's (which writes NaN where not counted).
+with h5py.File(h5_path, "r") as f:
+    stored = f["points"].dtype
+version = int(h5py.File(h5_path, "r").attrs["schema_version"])
+for col in ("inst", "dram_sectors_read", "l2_sectors", "l1_sectors"):
+    if version >= 8 and stored[col].kind != "i":
+        fail.append("%s is %s in a schema-%d file, not an integer" % (col, stored[col], version))
+    for label, df in (("h5", table), ("README h5", front["points"])):
+        same = (df[col].isna() == points[col].isna()).all() and (df[col].dropna() == points[col].dropna()).all()
+        if not same or (df[col] == -1).any():
+            fail.append("%s: %s differs from the CSV's (-1 left for not counted?)" % (label, col))
+if not points["inst"].isna().any():
+    fail.append("no point without counts in the file: the -1 -> NaN path is not tested")
 # Shares are percent: the stopping rule's noise is below 5% of the median, not 0.05.
 ok = table[table["status"] == "ok"]
 if len(ok) and not (ok["noise_pct"].dropna() > 0.01).any():

@@ -1,7 +1,7 @@
 /* row_fixture.h - deterministic rows for the HDF5 tests (test_store_h5.c,
  * test_crash.c). Every schema column gets a value derived from the row number
  * and the column's index, cycling through the edge values a store must keep
- * exactly: NaN, infinities, -0.0, -1, extreme integers, empty strings, and
+ * exactly: NaN, infinities, -0.0, -1, extreme integers (counts: NaN, 0, 2^53), empty strings, and
  * strings that fill their whole buffer with no NUL (stored cut by one byte). */
 #ifndef WB_TEST_ROW_FIXTURE_H
 #define WB_TEST_ROW_FIXTURE_H
@@ -35,6 +35,11 @@ static void fixture_fill(wb_row *r, int64_t k, int expected) {
             break;
         }
         case WB_COL_F64: {
+            if (c[i].count) { /* a whole count or NaN (not counted): an int64 in the file, -1 for NaN */
+                double w[4] = {NAN, (double)(k * 1000 + i), 0.0, 9007199254740992.0 /* 2^53 */};
+                memcpy(f, &w[m % 4], sizeof(double));
+                break;
+            }
             double v[6] = {NAN, k * 1.25 + i / 7.0, -1.0, INFINITY, -0.0, -1e300 / (double)(k + 1)};
             /* percent in the file: values that x100 and /100 give back bit for bit */
             if (c[i].enc == WB_ENC_PCT) v[1] = (double)(k + i) * 0.25, v[5] = -3.5;

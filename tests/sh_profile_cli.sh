@@ -93,6 +93,19 @@ expect 2 "--markdown or --json, not both" compare "$tmp/p.h5" "$tmp/p2.h5" --jso
 if ! "$wb" compare "$tmp/p.h5" "$tmp/p2.h5" --json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["matched"]["kernels"] >= 1 and all(isinstance(k["a_ms"], (int, float)) for k in d["kernels"])' 2>/dev/null; then
     echo "FAIL: compare --json on profiles is not JSON with numbers"; failures=$((failures + 1))
 else echo "ok: compare --json on profiles parses, numbers"; fi
+# compare parses its options once for both kinds (no second parser for profiles): a results file's
+# options on two profiles, --top on results files and a profile beside a results file are refused
+expect 2 "--repeat are for results files; two profiles take --markdown or --json" compare "$tmp/p.h5" "$tmp/p2.h5" --points
+expect 2 "--top is for two profile files" compare "$record" "$record" --top 3
+expect 2 "is not a profile file" compare "$tmp/p.h5" "$record"
+expect 0 "more matched kernels not shown (--top)" compare "$tmp/p.h5" "$tmp/p2.h5" --top 1
+# every command that reads files says both kinds in its --help
+for c in report roofline export project compare; do expect 0 "PROFILE.h5" $c --help; done
+for c in check merge; do expect 0 "a profile file (wallbench profile -- CMD)" $c --help; done
+# project opens the profile once, with its launches for -o, and writes a projection that reads back
+expect 0 "projected profile -> $tmp/pl4.h5" project --to l4 "$tmp/p.h5" -o "$tmp/pl4.h5"
+expect 2 "is itself a projection; project the measured profile" project --to a100 "$tmp/pl4.h5"
+expect 0 "kernel_id" export "$tmp/pl4.h5" --table launches --format csv
 [ -s "$tmp/p.h5" ] || { echo "FAIL: no profile file"; failures=$((failures + 1)); }
 
 # A sampled timing pass (--sample): PM samples (S lines) split among the two kernels; the file's

@@ -45,13 +45,26 @@ done < <(find "$src/results" -name '*.h5' | LC_ALL=C sort)
 echo "read $n committed results files"
 [ "$n" -ge 5 ] || no "only $n committed results files found under $src/results"
 
-# This build's schema (7): the record's shards merged here.
+# This build's schema (8: counts as int64): the record's shards merged here.
 shards=("$src"/results/h200-shards/*.h5)
 merged=$tmp/merged.h5
 if "$wb" merge "${shards[@]}" -o "$merged" >"$tmp/merge.log" 2>&1; then
     read_one "$merged"
     "$wb" export "$merged" --points --format json -o "$tmp/points.json" || no "export json of the merged file"
-    grep -q '"schema_version":7' "$tmp/points.json" || no "the merged file is not schema 7 (this build's)"
+    grep -q '"schema_version":8' "$tmp/points.json" || no "the merged file is not schema 8 (this build's)"
+    # Its counts, stored as integers, read back as the record's doubles (the same merge, schema 5)
+    "$wb" export "$merged" --points --format csv -o "$tmp/merged.csv" &&
+        "$wb" export "$src/results/h200/20261201T122005Z-47c0bec.h5" --points --format csv -o "$tmp/record.csv" ||
+        no "export csv of the merged file and the record"
+    python3 - "$tmp/merged.csv" "$tmp/record.csv" <<'PY' || no "the merged file's counts differ from the record's"
+import csv, sys
+rows = [{r["name"]: r for r in csv.DictReader(open(p))} for p in sys.argv[1:]]
+cols = ("inst", "inst_issued", "dram_sectors_read", "dram_sectors_write", "l2_sectors", "l1_sectors")
+bad = [(n, c) for n in rows[1] for c in cols if rows[0][n][c] != rows[1][n][c]]
+counted = sum(rows[0][n]["inst"] not in ("NaN", "") for n in rows[0])
+print(f"{len(rows[0])} points, {counted} counted; {len(bad)} count cells differ {bad[:3]}")
+sys.exit(1 if bad or len(rows[0]) != len(rows[1]) or counted < 700 else 0)
+PY
     grep -q '"ceilings":\[{"name":"' "$tmp/points.json" || no "the merged file's JSON has no ceilings"
     if grep -q '"ceiling_dram_read_gbps"' "$tmp/points.json"; then no "a ceiling attribute in the merged file's provenance"; fi
     # The record (made by the same merge with schema 5) holds them as attributes.

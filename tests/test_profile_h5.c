@@ -2,8 +2,11 @@
  * and /ranges round-trips (NaN, -1, strings), attributes and /columns are
  * there, many launches go through the chunked writer, and the reader refuses
  * a file that is not HDF5, a results file, a foreign HDF5 file and another
- * profile_schema_version; wb_results_open names a profile file. */
+ * profile_schema_version; wb_results_open names a profile file; counts are
+ * int64 in the file (version 3), doubles in the committed version-2 profile. */
 #include <hdf5.h>
+#include <math.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "harness/base/counters_derive.h"
@@ -201,13 +204,39 @@ static void test_refusals(void) {
     if (q.nspans == 1) {
         CHECK(!strcmp(q.spans[0].name, "timed #3") && q.spans[0].last_seq == 2 && q.spans[0].launches == 2);
         CHECK(q.spans[0].c.v[wb_metric_index("inst")] == 12345);
+        CHECK(isnan(q.spans[0].c.v[wb_metric_index("inst_issued")])); /* not counted: -1 in the file, NaN here */
     }
+    wb_profile_free(&q);
+    /* counts (version 3) are int64 in the file, -1 not counted; reals stay floats */
+    hid_t sf = H5Fopen(spans, H5F_ACC_RDONLY, H5P_DEFAULT), sd = H5Dopen2(sf, "counted_ranges", H5P_DEFAULT);
+    hid_t stype = H5Dget_type(sd), one = H5Tcreate(H5T_COMPOUND, sizeof(int64_t));
+    CHECK(H5Tget_member_class(stype, (unsigned)H5Tget_member_index(stype, "inst")) == H5T_INTEGER);
+    CHECK(H5Tget_member_class(stype, (unsigned)H5Tget_member_index(stype, "l1_sectors")) == H5T_INTEGER);
+    CHECK(H5Tget_member_class(stype, (unsigned)H5Tget_member_index(stype, "inst_per_sector")) == H5T_FLOAT);
+    int64_t raw[2] = {0, 0};
+    CHECK(H5Tinsert(one, "inst", 0, H5T_NATIVE_INT64) >= 0 && H5Dread(sd, one, H5S_ALL, H5S_ALL, H5P_DEFAULT, &raw[0]) >= 0);
+    CHECK(H5Tclose(one) >= 0 && (one = H5Tcreate(H5T_COMPOUND, sizeof(int64_t))) >= 0);
+    CHECK(H5Tinsert(one, "inst_issued", 0, H5T_NATIVE_INT64) >= 0 &&
+          H5Dread(sd, one, H5S_ALL, H5S_ALL, H5P_DEFAULT, &raw[1]) >= 0);
+    CHECK(raw[0] == 12345 && raw[1] == -1);
+    CHECK(H5Tclose(one) >= 0 && H5Tclose(stype) >= 0 && H5Dclose(sd) >= 0 && H5Fclose(sf) >= 0);
+    /* the committed profile of record is version 2: counts as doubles, every kernel counted */
+    const char *src = getenv("WB_SOURCE_DIR");
+    char rec[1024];
+    snprintf(rec, sizeof rec, "%s/results/h200-profile/tpch-both.h5", src ? src : ".");
+    CHECK(wb_profile_read(rec, &q, &e) == WB_OK && q.nkernels == 65);
+    int whole = q.nkernels > 0;
+    for (int32_t i = 0; i < q.nkernels; i++) {
+        const double v = q.kernels[i].c.v[wb_metric_index("inst")];
+        whole &= v > 0 && v == round(v);
+    }
+    CHECK(whole);
     wb_profile_free(&q);
     /* a version-1 file (before /counted_ranges) reads with none; a later version is refused */
     const char *old = NULL;
     int versions[2] = {1, WB_PROFILE_SCHEMA_VERSION + 1};
     for (int k = 0; k < 2; k++) {
-        old = synth_path(dir, k ? "v3.h5" : "v1.h5");
+        old = synth_path(dir, k ? "vnext.h5" : "v1.h5");
         CHECK(wb_profile_write(old, &p, &e) == WB_OK);
         f = H5Fopen(old, H5F_ACC_RDWR, H5P_DEFAULT);
         H5Ldelete(f, "counted_ranges", H5P_DEFAULT);
@@ -219,7 +248,9 @@ static void test_refusals(void) {
             wb_profile_free(&q);
         }
     }
-    CHECK(wb_profile_read(old, &q, &e) == WB_ERR && strstr(e.msg, "schema version 3") && strstr(e.msg, old));
+    char newer[32];
+    snprintf(newer, sizeof newer, "schema version %d", WB_PROFILE_SCHEMA_VERSION + 1);
+    CHECK(wb_profile_read(old, &q, &e) == WB_ERR && strstr(e.msg, newer) && strstr(e.msg, old));
     CHECK(wb_profile_file_is(old) == 1); /* still a profile: the tools then say why they cannot read it */
 
     /* attribute names the file keeps for itself */

@@ -183,6 +183,35 @@ static void check_stored_string(const char *path) {
     CHECK(H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
 }
 
+/* Counts (schema 8) in the file itself, as h5py or pandas see them: every count column an integer,
+ * a NaN (not counted) stored as -1, a whole count as itself; a real column (inst_per_sector) stays
+ * a float. check_file reads the same rows back as NaN and the counts. */
+static void check_stored_counts(const char *path) {
+    int n, counts = 0;
+    const wb_column *c = wb_schema_columns(&n);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "points", H5P_DEFAULT);
+    hid_t ft = H5Dget_type(d);
+    for (int i = 0; i < n; i++) {
+        int idx = H5Tget_member_index(ft, c[i].name);
+        H5T_class_t cls = idx < 0 ? H5T_NO_CLASS : H5Tget_member_class(ft, (unsigned)idx);
+        counts += c[i].count;
+        if (c[i].type == WB_COL_F64) CHECK(cls == (c[i].count ? H5T_INTEGER : H5T_FLOAT));
+    }
+    CHECK(counts == 8); /* inst, inst_issued, dram_sectors_read/write, l2_sectors, l1_sectors_ld/st, l1_sectors */
+    CHECK(!wb_schema_find("inst_per_sector")->count && wb_schema_find("l1_sectors")->count);
+    int64_t inst[NROWS];
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(int64_t));
+    CHECK(H5Tinsert(t, "inst", 0, H5T_NATIVE_INT64) >= 0);
+    CHECK(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, inst) >= 0);
+    for (int k = 0; k < NROWS; k++) {
+        wb_row want;
+        fixture_expect(&want, k == 2 ? 1002 : k);
+        const double v = want.c.v[wb_metric_index("inst")];
+        CHECK(isnan(v) ? inst[k] == -1 : inst[k] == (int64_t)v);
+    }
+    CHECK(H5Tclose(t) >= 0 && H5Tclose(ft) >= 0 && H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+}
+
 static void expect_create_refused(const char *path, const char *words) {
     wb_store *s = (wb_store *)&s;
     wb_err e = {""};
@@ -237,10 +266,11 @@ static void raw_file(const char *path, const char *skip, const char *as_float, i
         const wb_column *col = &c[reverse ? n - 1 - j : j];
         const char *name = wb_column_name_in(col, version < 0 ? WB_SCHEMA_VERSION : version);
         if (listed(skip, name)) continue;
-        hid_t mt = col->type == WB_COL_STR   ? wb_h5_str_type(col->size, path, &e)
-                   : col->type == WB_COL_F64 ? H5Tcopy(H5T_IEEE_F64LE)
-                   : col->type == WB_COL_I32 ? H5Tcopy(H5T_STD_I32LE)
-                                             : H5Tcopy(H5T_STD_I64LE);
+        const wb_col_type type = wb_column_file_type(col, version < 0 ? WB_SCHEMA_VERSION : version);
+        hid_t mt = type == WB_COL_STR   ? wb_h5_str_type(col->size, path, &e)
+                   : type == WB_COL_F64 ? H5Tcopy(H5T_IEEE_F64LE)
+                   : type == WB_COL_I32 ? H5Tcopy(H5T_STD_I32LE)
+                                        : H5Tcopy(H5T_STD_I64LE);
         if (as_float && strcmp(as_float, name) == 0) {
             CHECK(H5Tclose(mt) >= 0);
             mt = H5Tcopy(H5T_IEEE_F64LE);
@@ -258,6 +288,7 @@ static void raw_file(const char *path, const char *skip, const char *as_float, i
     for (int k = 0; k < 3; k++) {
         fixture_expect(&rows[k], k);
         if (v >= WB_SCHEMA_RENAMED) wb_row_encode(&rows[k]);
+        if (v >= WB_SCHEMA_COUNTS) wb_row_encode_counts(&rows[k]);
     }
     CHECK(H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
     CHECK(H5Dclose(d) >= 0 && H5Sclose(space) >= 0 && H5Tclose(mem) >= 0 && H5Tclose(ft) >= 0);
@@ -329,6 +360,25 @@ static void test_open_refusals(const char *good) {
 }
 
 /* Columns in another order read by name; foreign attributes read too. */
+/* A schema-7 file, counts as doubles with NaN not counted, reads the same rows as a schema-8 one. */
+static void test_counts_schema7(void) {
+    char p[512];
+    wb_results res;
+    wb_err e = {""};
+    raw_file(in_dir(p, "schema7.h5"), NULL, NULL, 0, 7); /* counts as doubles, NaN not counted */
+    hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "points", H5P_DEFAULT), ft = H5Dget_type(d);
+    CHECK(H5Tget_member_class(ft, (unsigned)H5Tget_member_index(ft, "inst")) == H5T_FLOAT);
+    CHECK(H5Tclose(ft) >= 0 && H5Dclose(d) >= 0 && H5Fclose(f) >= 0);
+    CHECK(wb_results_open(p, &res, &e) == WB_OK);
+    for (int k = 0; k < res.nrows && k < 3; k++) {
+        wb_row want;
+        fixture_expect(&want, k);
+        CHECK(fixture_diff(&res.rows[k], &want, "schema 7") == 0);
+    }
+    CHECK(res.nrows == 3);
+    wb_results_free(&res);
+}
+
 static void test_reordered(void) {
     char p[512];
     wb_results res;
@@ -575,12 +625,14 @@ int main(void) {
     check_file(good);
     check_columns_table(good);
     check_stored_string(good);
+    check_stored_counts(good);
     check_metric_source();
     test_create_refusals(good);
     check_file(good); /* the refused create left it alone */
     test_open_refusals(good);
     test_reordered();
     test_older_schema();
+    test_counts_schema7();
     test_schema6();
     check_record_ceilings();
     /* Nothing left open: no file, dataset, group or attribute, on the

@@ -17,6 +17,10 @@ import csv
 import os
 import sys
 
+# counts as floats, NaN not counted, whatever the profile's version
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "tools"))
+from counts_h5 import table  # noqa: E402
+
 
 def steps(folder):
     with open(os.path.join(folder, "steps.tsv")) as f:
@@ -45,14 +49,14 @@ def ranges(folder, per_kernel):
         print("\n(no %s.h5: no range check)" % per_kernel)
         return
     with h5py.File(ref, "r") as f:
-        L = f["launches"][:]
+        L = table(f, "launches")
     seq, inst = L["seq"], L["inst"]
     for name in ("nvtx", "every50"):
         path = os.path.join(folder, name + ".h5")
         if not os.path.exists(path):
             continue
         with h5py.File(path, "r") as f:
-            S = f["counted_ranges"][:] if "counted_ranges" in f else []
+            S = table(f, "counted_ranges") if "counted_ranges" in f else []
         print("\n%s: %d counted ranges against the per-kernel pass (%s.h5)\n" % (name, len(S), per_kernel))
         print("| range | launches | of them counted per kernel | inst (range) | inst (sum of its kernels) | range / sum - 1 |")
         print("|---|---|---|---|---|---|")
@@ -78,12 +82,12 @@ def sampled(folder, per_kernel, min_intervals=20):
     if not (os.path.exists(sp) and os.path.exists(ref)):
         return
     with h5py.File(sp, "r") as f:
-        S, interval = f["launches"][:], float(f.attrs.get("sample_interval_ns", np.nan))
+        S, interval = table(f, "launches"), float(f.attrs.get("sample_interval_ns", np.nan))
         names = {int(k["kernel_id"]): k["name"].decode(errors="replace") for k in f["kernels"][:]}
         gaps, idle = f.attrs.get("sample_gaps", -1), f.attrs.get("sample_idle_pct", np.nan)
         nsamp = f.attrs.get("samples", -1)
     with h5py.File(ref, "r") as f:
-        K = f["launches"][:]
+        K = table(f, "launches")
     by_seq = {int(r["seq"]): r for r in K}
     rows = []
     for r in S:

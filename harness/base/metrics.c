@@ -84,6 +84,13 @@ int wb_metric_is_core(int i) {
     return 0;
 }
 
+int wb_unit_is_count(const char *unit) {
+    static const char *const counts[] = {"warp inst", "sector"};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (unit && !strcmp(unit, counts[i])) return 1;
+    return 0;
+}
+
 int wb_metric_index(const char *column) {
     for (int i = 0; i < wb_n_metrics; i++)
         if (strcmp(wb_metrics[i].column, column) == 0) return i;

@@ -34,6 +34,11 @@ int wb_metric_index(const char *column);
 extern const char *const wb_core_metrics[];
 int wb_metric_is_core(int i);
 
+/* 1 if values in this unit are whole counts (warp instructions, sectors): the
+ * files store such columns as 64-bit integers, -1 where not counted (results
+ * schema 8, profile schema 3); the tools hold them as doubles, NaN not counted. */
+int wb_unit_is_count(const char *unit);
+
 /* Names of the stall groups (columns "stall_<name>"), seed 000 Fig 6. */
 extern const char *const wb_stall_groups[];
 

@@ -14,8 +14,10 @@
 #include "harness/base/point.h" /* wb_counters, WB_METRICS_MAX */
 
 /* Version of the profile file layout (file_kind "wallbench-profile"). */
-/* 2: /counted_ranges (--ranges nvtx, every:N) and /samples (--sample); version 1 files read with none. */
-#define WB_PROFILE_SCHEMA_VERSION 2
+/* 2: /counted_ranges (--ranges nvtx, every:N) and /samples (--sample); version 1 files read with none.
+ * 3: counts (instructions, sectors: wb_pcol.count) as int64, -1 not counted (doubles, NaN, before). */
+#define WB_PROFILE_SCHEMA_VERSION 3
+#define WB_PROFILE_SCHEMA_COUNTS 3
 #define WB_PROFILE_FILE_KIND "wallbench-profile"
 
 /* How a launch's two passes were joined (wb_prof_launch.match). */

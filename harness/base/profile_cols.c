@@ -33,6 +33,7 @@ static void add(table *t, const char *name, wb_pcol_type type, size_t size, size
     c->computed = computed;
     c->unit = unit;
     c->desc = desc;
+    c->count = type == WB_PCOL_F64 && wb_unit_is_count(unit);
 }
 
 #define F(t, st, field, type, unit, desc) add(t, #field, type, sizeof(((st *)0)->field), offsetof(st, field), FIELD, unit, desc)

@@ -32,6 +32,8 @@ typedef struct wb_pcol {
     int computed;     /* 0 a field; else how it is made from the row (profile_cols.c) */
     const char *unit;
     const char *desc;
+    int count;        /* 1: a whole count (wb_unit_is_count) held as a double, NaN not counted; the file
+                         holds an int64, -1 not counted, from WB_PROFILE_SCHEMA_COUNTS on */
 } wb_pcol;
 
 /* "launches", "kernels", "ranges", "counted_ranges", "samples"; NULL for another value. */

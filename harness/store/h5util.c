@@ -161,7 +161,9 @@ hid_t wb_h5_points_type_of(int version, int layout, const char *path, wb_err *e)
     member *m = malloc((size_t)n * sizeof *m);
     if (!m) return wb_fail(e, "%s: out of memory for the /points type", path);
     for (int i = 0; i < n; i++)
-        if (c[i].since <= version) m[k++] = (member){wb_column_name_in(&c[i], version), c[i].type, c[i].size, c[i].offset};
+        if (c[i].since <= version) /* a count: a double field, an int64 in files of WB_SCHEMA_COUNTS on (HDF5 converts) */
+            m[k++] = (member){wb_column_name_in(&c[i], version),
+                              layout == WB_H5_FILE ? wb_column_file_type(&c[i], version) : c[i].type, c[i].size, c[i].offset};
     hid_t t = build(m, k, sizeof(wb_row), layout, path, e);
     free(m);
     return t;

@@ -29,8 +29,10 @@ typedef struct io {
     wb_err *e;
 } io;
 
+/* A count (wb_pcol.count) is a double in memory and an int64 in the file (HDF5 converts both ways). */
 static hid_t member_type(const wb_pcol *c, int layout, const io *x, int *owned) {
     *owned = 0;
+    if (c->count && layout == WB_H5_FILE) return H5T_STD_I64LE;
     switch (c->type) {
     case WB_PCOL_I32: return layout == WB_H5_FILE ? H5T_STD_I32LE : H5T_NATIVE_INT32;
     case WB_PCOL_I64: return layout == WB_H5_FILE ? H5T_STD_I64LE : H5T_NATIVE_INT64;
@@ -177,6 +179,12 @@ static int write_table(hid_t file, const wb_profile *p, wb_prof_table t, const i
             unsigned char *dst = buf + (size_t)r * msize;
             for (int i = 0; i < n; i++) {
                 wb_pcol_get(&c[i], row, at + r, dst);
+                if (c[i].count) { /* whole, -1 not counted (a sampled launch's split share rounds) */
+                    double v;
+                    memcpy(&v, dst, sizeof v);
+                    v = v >= 0 && v < 9e18 ? round(v) : -1; /* NaN, inf or no count at all: -1 */
+                    memcpy(dst, &v, sizeof v);
+                }
                 dst += c[i].size;
             }
         }
@@ -402,7 +410,8 @@ static size_t row_size(wb_prof_table t) {
                                 : sizeof(wb_prof_sample);
 }
 
-/* Every column this build writes must be in the file with the same class. */
+/* Every column this build writes must be in the file with the same class (a count: an integer from
+ * WB_PROFILE_SCHEMA_COUNTS on, a float before; HDF5 converts either to the double it is read into). */
 static int check_members(const char *name, hid_t ft, wb_prof_table t, const io *x) {
     int n;
     const wb_pcol *c = wb_pcols(t, &n);
@@ -411,6 +420,7 @@ static int check_members(const char *name, hid_t ft, wb_prof_table t, const io *
         if (idx < 0) return wb_fail(x->e, "%s: %s lacks column %s: not a profile this build wrote", x->path, name, c[i].name);
         H5T_class_t cls = H5Tget_member_class(ft, (unsigned)idx);
         H5T_class_t want = c[i].type == WB_PCOL_STR ? H5T_STRING : c[i].type == WB_PCOL_F64 ? H5T_FLOAT : H5T_INTEGER;
+        if (c[i].count && cls == H5T_INTEGER) want = cls;
         if (cls != want) return wb_fail(x->e, "%s: %s column %s has another type than this build writes", x->path, name, c[i].name);
     }
     return WB_OK;
@@ -460,7 +470,9 @@ static int read_table(reader *rd, wb_prof_table t) {
             void *row = wb_prof_row(rd->out, t, (int64_t)(at + r));
             const unsigned char *src = buf + r * msize;
             for (int i = 0; i < n; i++) {
-                wb_pcol_set(&c[i], row, src);
+                double v = 0, not_counted = NAN;
+                if (c[i].count && rd->version >= WB_PROFILE_SCHEMA_COUNTS) memcpy(&v, src, sizeof v);
+                wb_pcol_set(&c[i], row, v == -1 ? (const void *)&not_counted : src); /* a count of -1: NaN */
                 src += c[i].size;
             }
         }

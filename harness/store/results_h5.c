@@ -84,6 +84,7 @@ static int check_columns(reader *rd, hid_t ftype) {
         H5T_class_t cls = H5Tget_member_class(ftype, (unsigned)idx);
         if (cls < 0) return wb_h5_fail(rd->e, p, "H5Tget_member_class");
         H5T_class_t want = c[i].type == WB_COL_STR ? H5T_STRING : c[i].type == WB_COL_F64 ? H5T_FLOAT : H5T_INTEGER;
+        if (c[i].count && cls == H5T_INTEGER) want = cls; /* a count: int64 from schema 8, a double before; HDF5 converts */
         if (cls != want)
             return wb_fail(rd->e, "%s: /points column %s is %s, this build expects %s", p, name, class_name(cls),
                            class_name(want));
@@ -117,6 +118,7 @@ static void take_row(wb_row *dst, const wb_row *src, int version) {
         if (c[i].type == WB_COL_STR) ((char *)dst + c[i].offset)[c[i].size - 1] = '\0';
     }
     if (version >= WB_SCHEMA_RENAMED) wb_row_decode(dst);
+    if (version >= WB_SCHEMA_COUNTS) wb_row_decode_counts(dst); /* HDF5 converted the int64 counts; -1 is NaN */
     wb_point_name(&dst->p, dst->name, sizeof dst->name);
 }
 

@@ -152,9 +152,11 @@ static void build(void) {
         columns[k++] = c;
     }
     for (int i = 0; i < NFIX(fixed_after); i++) columns[k++] = fixed_after[i];
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++) {
         for (int j = 0; j < NFIX(added); j++)
             if (strcmp(columns[i].name, added[j].name) == 0) columns[i].since = added[j].since;
+        columns[i].count = columns[i].type == WB_COL_F64 && wb_unit_is_count(columns[i].unit);
+    }
     ncolumns = k;
 }
 
@@ -241,6 +243,27 @@ void wb_row_decode(wb_row *r) {
     const wb_column *c = wb_schema_columns(&n);
     for (int i = 0; i < n; i++)
         if (c[i].enc != WB_ENC_NONE) field_set(r, &c[i], decode(&c[i], field_get(r, &c[i])));
+}
+
+void wb_row_encode_counts(wb_row *r) {
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++) {
+        if (!c[i].count) continue;
+        double v = field_get(r, &c[i]);
+        field_set(r, &c[i], v >= 0 && v < 9e18 ? round(v) : -1); /* NaN, inf or no count at all: -1 */
+    }
+}
+
+void wb_row_decode_counts(wb_row *r) {
+    int n;
+    const wb_column *c = wb_schema_columns(&n);
+    for (int i = 0; i < n; i++)
+        if (c[i].count && field_get(r, &c[i]) == -1) field_set(r, &c[i], NAN);
+}
+
+wb_col_type wb_column_file_type(const wb_column *c, int version) {
+    return c->count && version >= WB_SCHEMA_COUNTS ? WB_COL_I64 : c->type;
 }
 
 const char *wb_row_str(const wb_row *r, const wb_column *c) {

@@ -10,8 +10,12 @@
 /* Bump when a column is added, removed, renamed or changes type. Readers
  * read files of WB_SCHEMA_OLDEST..WB_SCHEMA_VERSION: a column newer than
  * the file (wb_column.since) reads as its "not applicable" value. */
-#define WB_SCHEMA_VERSION 7
+#define WB_SCHEMA_VERSION 8
 #define WB_SCHEMA_OLDEST 1
+
+/* The schema that stores counts (wb_column.count) as 64-bit integers, -1
+ * where not counted; older files hold them as doubles, NaN not counted. */
+#define WB_SCHEMA_COUNTS 8
 
 typedef enum { WB_COL_I32, WB_COL_I64, WB_COL_F64, WB_COL_STR } wb_col_type;
 
@@ -38,6 +42,8 @@ typedef struct wb_column {
     int since;          /* schema version that added it; 0: every version */
     wb_col_enc enc;     /* file value vs field, in files of schema >= WB_SCHEMA_RENAMED */
     const char *name_before_6; /* its name in files of schema < WB_SCHEMA_RENAMED; NULL: unchanged */
+    int count;          /* 1: a whole count (wb_unit_is_count) held as a double, NaN not counted; from
+                           schema WB_SCHEMA_COUNTS on the file holds an int64, -1 not counted */
 } wb_column;
 
 /* All columns, in file order. */
@@ -58,6 +64,15 @@ double wb_row_get(const wb_row *r, const wb_column *c);
  * writer encodes a copy, the reader decodes what a schema-6+ file held. */
 void wb_row_encode(wb_row *r);
 void wb_row_decode(wb_row *r);
+/* The counts of r (wb_column.count) as a schema-WB_SCHEMA_COUNTS file holds
+ * them: NaN (or anything not a count: infinite, negative) -> -1, else rounded
+ * to a whole count (the writer, on a copy); and
+ * back: -1 -> NaN (the reader, for files of that schema on). */
+void wb_row_encode_counts(wb_row *r);
+void wb_row_decode_counts(wb_row *r);
+/* The file type of column c in a file of schema version: its type, but a
+ * count's int64 from WB_SCHEMA_COUNTS on. */
+wb_col_type wb_column_file_type(const wb_column *c, int version);
 /* Pointer to a string column's bytes, or NULL for numeric columns. */
 const char *wb_row_str(const wb_row *r, const wb_column *c);
 

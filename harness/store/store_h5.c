@@ -294,7 +294,7 @@ int wb_store_create(const char *path, wb_store **out, wb_err *e) {
 }
 
 /* The row as stored: named after its point, in the file's conventions
- * (wb_col_enc: percent, -1), string columns ending in NUL inside their width
+ * (wb_col_enc: percent, -1; counts whole, -1 not counted), string columns ending in NUL inside their width
  * (a string that filled its buffer loses its last byte) and zero after it,
  * so that no stale bytes reach the file. */
 static void normalize(wb_row *r) {
@@ -309,6 +309,7 @@ static void normalize(wb_row *r) {
     }
     wb_point_name(&r->p, r->name, sizeof r->name); /* after the strings it is made of end in NUL */
     wb_row_encode(r);
+    wb_row_encode_counts(r);
 }
 
 /* A point is stored in two flushes: its row and samples, then the "flushed"

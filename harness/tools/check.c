@@ -314,7 +314,9 @@ static int usage(FILE *f) {
                "  2 bad input (unreadable or foreign file, another GPU model, a projected file, a file against\n"
                "  itself, a thresholds error as file:line).\n"
                "  --json: one object (sides, mismatches, counts, violations with units); --csv: the violations.\n"
-               "  Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n");
+               "  Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n"
+               "  Results files only: a profile file (wallbench profile -- CMD) has no thresholds; report,\n"
+               "  roofline, export, compare and project read both kinds.\n");
     return f == stdout ? 0 : 2;
 }
 

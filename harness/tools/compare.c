@@ -16,8 +16,8 @@
 #include "harness/base/cli.h"
 #include "harness/commands.h"
 #include "harness/tools/compare.h"
-#include "harness/tools/project.h"
 #include "harness/tools/profile_tools.h"
+#include "harness/tools/rows.h"
 #include "harness/tools/sides.h"
 #include "harness/base/json.h"
 
@@ -47,24 +47,6 @@ static int usage(FILE *f) {
                "            with their spread and each side's in-run noise\n"
                "  exit codes: 0 compared, 2 bad input (unreadable, foreign or empty file, bad option)\n");
     return f == stdout ? 0 : 2;
-}
-
-/* Opens one side and checks what compare needs beyond the schema, which
- * wb_results_open checks: points, and at least one with a measured time. */
-int wb_cmp_open_side(wb_cmp_side *s, const char *path, const char *tag, const wb_gpu_table *t, wb_err *e) {
-    memset(s, 0, sizeof *s);
-    s->tag = tag;
-    if (wb_results_open(path, &s->r, e) != WB_OK) return WB_ERR;
-    s->open = 1;
-    int64_t timed = 0;
-    for (int64_t i = 0; i < s->r.nrows; i++)
-        timed += !strcmp(s->r.rows[i].m.status, "ok") && isfinite(s->r.rows[i].m.time_median_ms);
-    if (!s->r.nrows) return wb_fail(e, "%s: no points", path);
-    if (!timed) return wb_fail(e, "%s: no point with status ok and a measured time", path);
-    wb_gpu_view_init(&s->r, t, &s->v);
-    s->projected = !strcmp(s->v.kind, "projected");
-    wb_project_file_roof(&s->r, t, &s->roof, s->roof_source, sizeof s->roof_source);
-    return WB_OK;
 }
 
 /* "H200 (measured)", "L4 (PROJECTED from H200)". */
@@ -317,30 +299,52 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
     wb_textable_free(&t);
 }
 
+/* Two profiles (every path one: compare.c knows the kinds before it reads a file), opened through
+ * rows.h and handed to compare_profile.c; only --markdown, --json and --top apply. */
+static int compare_profiles(const char *const *paths, int np, int md, int json, int top, int results_only) {
+    if (np != 2) return wb_cli_bad("compare", "two profile files, please (wallbench compare A.h5 B.h5), not %d files", np);
+    if (results_only)
+        return wb_cli_bad("compare", "--csv, --family, --points, --min-effect and --repeat are for results files; two "
+                                     "profiles take --markdown or --json and --top N");
+    if (md && json) return wb_cli_bad("compare", "--markdown or --json, not both");
+    wb_rows a, b;
+    if (wb_rows_open("compare", paths[0], &a) != 0) return 2;
+    int rc = 2;
+    if (wb_rows_open("compare", paths[1], &b) == 0) {
+        rc = wb_compare_profiles(&a, &b, json ? 2 : md, top);
+        wb_rows_free(&b);
+    }
+    wb_rows_free(&a);
+    return rc;
+}
+
 int wb_cmd_compare(int argc, char **argv) {
-    if (wb_profile_in_argv(argc, argv)) return wb_compare_profiles(argc, argv); /* compare_profile.c */
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0, repeat = 0, k, first = argc, json = 0, csv = 0;
+    int np = 0, repeat = 0, k, first = argc, json = 0, csv = 0, top = -1, results_only = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"family", required_argument, NULL, 'f'},
                                           {"points", no_argument, NULL, 'p'},
                                           {"min-effect", required_argument, NULL, 'e'},
                                           {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
-                                          {"repeat", no_argument, NULL, 'r'}, {0, 0, 0, 0}};
+                                          {"repeat", no_argument, NULL, 'r'}, {"top", required_argument, NULL, 't'},
+                                          {0, 0, 0, 0}};
     c.min_effect = WB_CMP_MIN_EFFECT;
     wb_cli cli = {"compare", longs, 0};
     const char *v;
     while ((k = wb_cli_next(&cli, argc, argv, &v, &first)) != WB_CLI_END) {
         if (k == WB_CLI_HELP) return usage(stdout);
         if (k == WB_CLI_BAD) return usage(stderr);
+        results_only |= k != 'm' && k != 'J' && k != 't';
         if (k == 'm') c.md = 1;
         else if (k == 'r') repeat = 1;
         else if (k == 'p') c.points = 1;
         else if (k == 'J') json = 1;
         else if (k == 'C') csv = 1;
-        else if (k == 'e') {
+        else if (k == 't') {
+            if (wb_profile_top_count("compare", v, &top) != WB_OK) return 2;
+        } else if (k == 'e') {
             char *end;
             double pct = strtod(v, &end);
             if (end == v || *end || !(pct >= 0) || pct >= 100)
@@ -349,10 +353,18 @@ int wb_cmd_compare(int argc, char **argv) {
             c.min_effect = pct / 100;
         } else c.family = v;
     }
+    int profiles = 0;
     for (; first < argc; first++) {
         if (np == WB_CMP_FLEET_MAX) return fprintf(stderr, "wallbench compare: unexpected argument '%s'\n", argv[first]), usage(stderr);
+        profiles += wb_rows_kind_of(argv[first]) == WB_ROWS_PROFILE;
         paths[np++] = argv[first];
     }
+    for (int i = 0; profiles && i < np; i++) /* one kind on both sides */
+        if (wb_rows_kind_of(paths[i]) != WB_ROWS_PROFILE)
+            return fprintf(stderr, "wallbench compare: %s is not a profile file: a profile compares only with another "
+                                   "profile (results files compare with results files)\n", paths[i]), 2;
+    if (profiles) return compare_profiles(paths, np, c.md, json, top > 0 ? top : 30, results_only);
+    if (top > 0) return wb_cli_bad("compare", "--top is for two profile files (wallbench profile -- CMD)");
     if (np < 2) return fprintf(stderr, "wallbench compare: give two results files (or more, for the fleet matrix)\n"), usage(stderr);
     if (np > 2 && repeat) return fprintf(stderr, "wallbench compare: --repeat takes two files\n"), usage(stderr);
     if (json + csv + c.md > 1) return fprintf(stderr, "wallbench compare: give one of --markdown, --json, --csv\n"), usage(stderr);

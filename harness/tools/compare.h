@@ -13,6 +13,7 @@
 #include "harness/base/mwu.h"
 #include "harness/store/store_h5.h"
 #include "harness/base/textable.h"
+#include "harness/tools/rows.h"
 
 typedef struct wb_cmp_side {
     const char *tag;        /* "A" or "B" */
@@ -62,8 +63,9 @@ typedef struct wb_cmp {
     wb_cmp_family all;      /* every operator family (ceiling left out: it calibrates) */
 } wb_cmp;
 
-/* Opens one side: the file, its GPU view and the roof its ratios use;
- * WB_ERR when it has no measured point. */
+/* Opens one side (compare_side.c): the file, its GPU view and the roof its
+ * ratios use; WB_ERR when it cannot be read (said on stderr, e empty), is a
+ * profile, or has no measured point (e says which). */
 int wb_cmp_open_side(wb_cmp_side *s, const char *path, const char *tag, const wb_gpu_table *t, wb_err *e);
 
 /* `wallbench compare` of n >= 3 files (compare_fleet.c): per family the
@@ -77,6 +79,11 @@ int wb_cmp_fleet(const char *const *paths, int n, int md, const char *family);
  * family, in order of first appearance in A, then B; only c->family when
  * set. *fam is malloc'ed (caller frees, also on error). */
 int wb_cmp_families(wb_cmp *c, wb_cmp_family **fam, int *nfam, wb_err *e);
+/* `wallbench compare` of two profile files (compare_profile.c), opened by
+ * compare.c through rows.h: kernels matched by name and launch shape; md 1
+ * markdown, 2 JSON; the top N pairs by time. Returns the exit code. */
+int wb_compare_profiles(const wb_rows *a, const wb_rows *b, int md, int top);
+
 /* Prints the per-point table of one family and the points of it present
  * in one file only. */
 int wb_cmp_points(const wb_cmp *c, const wb_cmp_family *f, wb_err *e);

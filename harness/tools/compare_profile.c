@@ -1,5 +1,6 @@
 /* compare_profile.c - `wallbench compare A.h5 B.h5 [--markdown | --json] [--top N]`
- * (compare.c hands argv here when a file is a profile) on two profiles of the same program (two GPUs, two versions): kernels
+ * (compare.c parses the options and opens both files through rows.h, and
+ * hands two profiles here) on two profiles of the same program (two GPUs, two versions): kernels
  * matched by readable name and launch shape (the kernels of one side that
  * share both, template instances of one function, are summed first), each
  * pair's time, instruction and DRAM sector ratio B / A, the totals, and the
@@ -13,6 +14,7 @@
 #include "harness/base/metrics.h"
 #include "harness/base/textable.h"
 #include "harness/store/profile_h5.h"
+#include "harness/tools/compare.h"
 #include "harness/tools/profile_tools.h"
 
 typedef struct group {
@@ -25,7 +27,7 @@ typedef struct group {
 
 typedef struct side {
     const char *path;
-    wb_profile p;
+    const wb_profile *p;
     group *g;
     int n;
 } side;
@@ -36,12 +38,12 @@ static double add(double sum, double x) {
 }
 
 static int group_kernels(side *s) {
-    s->g = calloc((size_t)s->p.nkernels + 1, sizeof *s->g);
+    s->g = calloc((size_t)s->p->nkernels + 1, sizeof *s->g);
     if (!s->g) return WB_ERR;
     const int inst = wb_metric_index("inst"), rd = wb_metric_index("dram_sectors_read"),
               wr = wb_metric_index("dram_sectors_write");
-    for (int32_t i = 0; i < s->p.nkernels; i++) {
-        const wb_prof_kernel *k = &s->p.kernels[i];
+    for (int32_t i = 0; i < s->p->nkernels; i++) {
+        const wb_prof_kernel *k = &s->p->kernels[i];
         char shape[48], key[320];
         snprintf(shape, sizeof shape, "%dx%dx%d/%dx%dx%d", k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
                  k->block[2]);
@@ -100,10 +102,10 @@ static void json_side(const side *s, const char *key, int first) {
     wb_json_str(stdout, s->path);
     static const char *const attrs[] = {"gpu_name", "gpu_uuid", "git_revision", "program_command", "counter_mode"};
     for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
-        const char *v = wb_profile_attr(&s->p, attrs[i]);
+        const char *v = wb_profile_attr(s->p, attrs[i]);
         wb_json_kv_str(stdout, attrs[i], v ? v : "");
     }
-    wb_json_kv_num(stdout, "kernels", s->p.nkernels);
+    wb_json_kv_num(stdout, "kernels", s->p->nkernels);
     printf("}");
 }
 
@@ -198,8 +200,8 @@ static int compare(side *a, side *b, int md, int top) {
     }
     const char *nl = md ? "\n" : "";
     printf("%scompare two profiles, ratios B / A:\n", md ? "**Profiles** " : "");
-    wb_profile_describe(stdout, a->path, &a->p, md ? "- A: " : "  A: ");
-    wb_profile_describe(stdout, b->path, &b->p, md ? "- B: " : "  B: ");
+    wb_profile_describe(stdout, a->path, a->p, md ? "- A: " : "  A: ");
+    wb_profile_describe(stdout, b->path, b->p, md ? "- B: " : "  B: ");
     printf("%s", md ? "\n" : "");
     wb_textable t;
     wb_textable_init(&t, 8);
@@ -255,32 +257,9 @@ static int compare(side *a, side *b, int md, int top) {
     return 0;
 }
 
-int wb_compare_profiles(int argc, char **argv) {
-    int first, md = 0, top = 30;
-    int rc = wb_profile_md_top("compare", argc, argv,
-                               "usage: wallbench compare A-PROFILE.h5 B-PROFILE.h5 [--markdown | --json] [--top N]   (two profiles of one program)\n"
-                               "  --json: one object, every matched kernel with its times (ms) and ratios B / A, the totals,\n"
-                               "  the kernels of one side only\n"
-                               "       (results files: wallbench compare A.h5 B.h5 [C.h5 ...], see its --help without a profile)\n",
-                               0, &md, &top, &first);
-    if (rc >= 0) return rc;
-    if (argc - first != 2)
-        return wb_cli_bad("compare", "two profile files, please (wallbench compare A.h5 B.h5), not %d files", argc - first);
-    for (int i = 0; i < 2; i++)
-        if (wb_profile_file_is(argv[first + i]) != 1)
-            return fprintf(stderr, "wallbench compare: %s is not a profile file: a profile compares only with another "
-                                   "profile (results files compare with results files)\n",
-                           argv[first + i]),
-                   2;
-    side s[2] = {{argv[first], {0}, NULL, 0}, {argv[first + 1], {0}, NULL, 0}};
-    rc = 2;
-    if (wb_profile_load("compare", s[0].path, &s[0].p, 0) == WB_OK) {
-        if (wb_profile_load("compare", s[1].path, &s[1].p, 0) == WB_OK) {
-            rc = compare(&s[0], &s[1], md, top);
-            wb_profile_free(&s[1].p);
-        }
-        wb_profile_free(&s[0].p);
-    }
+int wb_compare_profiles(const wb_rows *a, const wb_rows *b, int md, int top) {
+    side s[2] = {{a->path, &a->p, NULL, 0}, {b->path, &b->p, NULL, 0}};
+    int rc = compare(&s[0], &s[1], md, top);
     free(s[0].g);
     free(s[1].g);
     return rc;

@@ -196,24 +196,13 @@ static int export_sidecar(const char *out, wb_table_kind kind) {
     return rc;
 }
 
-/* --points / --samples: the table to FILE (or stdout; CSV: its sidecar FILE.columns.json). */
-static int export_rows(const char *path, wb_table_kind kind, const char *format, const char *out) {
-    wb_table_format fmt = WB_TABLE_CSV;
-    if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
-        return wb_cli_bad("export", "--points and --samples need --format csv or --format json%s%s%s",
-                          format ? " (not '" : "", format ? format : "", format ? "')" : "");
-    if (!strcmp(format, "json")) fmt = WB_TABLE_JSON;
-    if (!path) return wb_cli_bad("export", "give a results file");
-    wb_results r;
+/* --points / --samples: the table of r to FILE (or stdout; CSV: its sidecar FILE.columns.json). */
+static int export_rows(const wb_results *r, wb_table_kind kind, wb_table_format fmt, const char *out) {
     wb_err e = {""};
-    if (wb_results_open(path, &r, &e) != WB_OK) {
-        fprintf(stderr, "wallbench export: %s\n", e.msg);
-        return 2;
-    }
     FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
     int rc = 2;
     if (!f) fprintf(stderr, "wallbench export: %s: cannot write: %s\n", out, strerror(errno));
-    else if (wb_export_rows(&r, kind, fmt, f, &e) != WB_OK)
+    else if (wb_export_rows(r, kind, fmt, f, &e) != WB_OK)
         fprintf(stderr, "wallbench export: %s: %s\n", out ? out : "stdout", e.msg);
     else rc = 0;
     if (f && f != stdout && fclose(f) != 0 && rc == 0) {
@@ -221,8 +210,45 @@ static int export_rows(const char *path, wb_table_kind kind, const char *format,
         rc = 2;
     }
     if (rc == 0 && fmt == WB_TABLE_CSV && f != stdout) rc = export_sidecar(out, kind);
-    wb_results_free(&r);
     return rc;
+}
+
+/* The options a results file does not take, refused before it is read: 0, or the exit code after the
+ * sentence. rows: the table of --points/--samples, -1 none, -2 both. */
+static int check_results_args(const char *path, int rows, int all, const char *fig, const char *with, const char *dir,
+                              const char *file, const char *format, const char *table) {
+    if (table) return wb_cli_bad("export", "--table is for a profile file; a results file's tables: --points or --samples");
+    if (rows == -2) return wb_cli_bad("export", "give one of --points or --samples");
+    if (rows >= 0) {
+        if (all || fig || with) return wb_cli_bad("export", "--points/--samples do not take --fig, --all or --with");
+        if (dir)
+            return wb_cli_bad("export", "--out is a folder (for --fig and --all); the rows go to a file: -o/--output "
+                                        "FILE, or stdout without it");
+        if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
+            return wb_cli_bad("export", "--points and --samples need --format csv or --format json%s%s%s",
+                              format ? " (not '" : "", format ? format : "", format ? "')" : "");
+        return path ? 0 : wb_cli_bad("export", "give a results file");
+    }
+    if (file)
+        return wb_cli_bad("export", "-o/--output is a file (for --points and --samples); a figure's tables go to a "
+                                    "folder: --out DIR");
+    if (format) return wb_cli_bad("export", "--format goes with --points or --samples");
+    if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
+    if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
+    if (!path && (all || figure_named(wb_export_resolve(fig))->needs_file))
+        return fprintf(stderr, "wallbench export: give a results file\n"), usage(stderr);
+    return 0;
+}
+
+/* A figure's folder without --out: one of its own, never the current one: <file stem>-tables, or
+ * reference-tables without a file. */
+static const char *default_dir(const char *path, char *buf, size_t len) {
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", path ? path : "reference.h5");
+    char *stem = basename(copy), *dot = strstr(stem, ".h5");
+    if (dot) *dot = '\0';
+    snprintf(buf, len, "%s-tables", stem);
+    return buf;
 }
 
 int wb_cmd_export(int argc, char **argv) {
@@ -262,57 +288,49 @@ int wb_cmd_export(int argc, char **argv) {
     }
     if (first < argc) path = argv[first];
     if (first + 1 < argc) return fprintf(stderr, "wallbench export: unexpected argument '%s'\n", argv[first + 1]), usage(stderr);
-    if (path && wb_rows_kind_of(path) == WB_ROWS_PROFILE) { /* the same options, a profile's tables and figure */
-        if (rows != -1)
-            return wb_cli_bad("export", "--points/--samples are a results file's tables; a profile's: --table "
-                                        "launches|kernels|ranges");
-        wb_export_profile_args a = {all ? "fig4" : fig, table, format, file, dir, with};
-        return wb_export_profile(path, &a);
-    }
-    if (table) return wb_cli_bad("export", "--table is for a profile file; a results file's tables: --points or --samples");
-    if (rows == -2) return wb_cli_bad("export", "give one of --points or --samples");
-    if (rows >= 0) {
-        if (all || fig || with) return wb_cli_bad("export", "--points/--samples do not take --fig, --all or --with");
-        if (dir)
-            return wb_cli_bad("export", "--out is a folder (for --fig and --all); the rows go to a file: -o/--output "
-                                        "FILE, or stdout without it");
-        return export_rows(path, (wb_table_kind)rows, format, file);
-    }
-    if (file)
-        return wb_cli_bad("export", "-o/--output is a file (for --points and --samples); a figure's tables go to a "
-                                    "folder: --out DIR");
-    if (format) return wb_cli_bad("export", "--format goes with --points or --samples");
-    char default_dir[600];
-    if (!dir) { /* a folder of its own, never the current one: <file stem>-tables, or reference-tables */
-        char copy[512];
-        snprintf(copy, sizeof copy, "%s", path ? path : "reference.h5");
-        char *stem = basename(copy), *dot = strstr(stem, ".h5");
-        if (dot) *dot = '\0';
-        snprintf(default_dir, sizeof default_dir, "%s-tables", stem);
-        dir = default_dir;
-    }
-    if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
-    if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
-    if (!path && (all || figure_named(wb_export_resolve(fig))->needs_file))
-        return fprintf(stderr, "wallbench export: give a results file\n"), usage(stderr);
+    /* the options are checked for the file's kind before it is read; then it is read once, either kind (rows.h) */
+    const int profile = path && wb_rows_kind_of(path) == WB_ROWS_PROFILE;
+    wb_export_profile_args pa = {all ? "fig4" : fig, table, format, file, dir, with};
+    int bad = profile ? rows != -1 ? wb_cli_bad("export", "--points/--samples are a results file's tables; a profile's: "
+                                                          "--table launches|kernels|ranges")
+                                   : wb_export_profile_check(&pa)
+                      : check_results_args(path, rows, all, fig, with, dir, file, format, table);
+    if (bad) return bad;
+    char dir_buf[600];
+    if (!dir && !table && rows < 0) pa.dir = dir = default_dir(path, dir_buf, sizeof dir_buf);
 
     wb_err e = {""};
-    wb_gpu_table t;
-    wb_results r, other;
+    wb_gpu_table t = {NULL, 0};
+    wb_rows in;
+    wb_results other;
     int have_r = 0, have_other = 0, rc = 2;
-    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) goto out;
-    if (path && wb_results_open(path, &r, &e) != WB_OK) goto out;
-    have_r = path != NULL;
+    if (path) {
+        /* a profile's launch rows only for --table launches */
+        int open = profile && table && !strcmp(table, "launches") ? wb_rows_open_launches("export", path, &in)
+                                                                  : wb_rows_open("export", path, &in);
+        if (open != 0) return 2;
+        have_r = 1;
+    }
+    if (rows >= 0) {
+        rc = export_rows(&in.r, (wb_table_kind)rows, strcmp(format, "json") ? WB_TABLE_CSV : WB_TABLE_JSON, file);
+        goto out;
+    }
+    if (!table && wb_gpu_table_load(NULL, &t, &e) != WB_OK) goto out;
+    if (profile) {
+        rc = wb_export_profile(&in, &t, &pa);
+        goto out;
+    }
     if (have_r && (all || strcmp(wb_export_resolve(fig), "fig-compare") == 0)) {
-        have_other = open_other(&r, with, &other, &e);
+        have_other = open_other(&in.r, with, &other, &e);
         if (have_other < 0) goto out;
     }
     if (wb_make_dirs(dir, &e) != WB_OK) goto out;
-    if (fig) rc = export_one(wb_export_resolve(fig), have_r ? &r : NULL, have_other > 0 ? &other : NULL, &t, &shape, dir);
+    const wb_results *r = have_r ? &in.r : NULL;
+    if (fig) rc = export_one(wb_export_resolve(fig), r, have_other > 0 ? &other : NULL, &t, &shape, dir);
     else {
         rc = 0;
         for (int i = 0; i < NFIG; i++) {
-            int one = export_one(figure(i)->name, &r, have_other > 0 ? &other : NULL, &t, &shape, dir);
+            int one = export_one(figure(i)->name, r, have_other > 0 ? &other : NULL, &t, &shape, dir);
             if (one == 2) rc = 2;
         }
     }
@@ -320,7 +338,7 @@ int wb_cmd_export(int argc, char **argv) {
 out:
     if (e.msg[0]) fprintf(stderr, "wallbench export: %s\n", e.msg);
     if (have_other > 0) wb_results_free(&other);
-    if (have_r) wb_results_free(&r);
+    if (have_r) wb_rows_free(&in);
     if (t.rows) wb_gpu_table_free(&t);
     return rc;
 }

@@ -18,10 +18,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "harness/base/cli.h"
 #include "harness/base/csv.h"
+#include "harness/base/dirs.h"
 #include "harness/base/json.h"
 #include "harness/tools/export.h"
 #include "harness/tools/export_profile.h"
@@ -114,14 +114,11 @@ static void table_json(const char *path, const wb_profile *p, wb_prof_table t, F
 }
 
 static int export_table(const char *path, const wb_profile *p, const char *table, const char *format, const char *out) {
-    int t = wb_prof_table_find(table);
-    if (t < 0) return wb_cli_bad("export", "--table launches, kernels, ranges, counted_ranges or samples, not '%s'", table);
-    if (!format || (strcmp(format, "csv") && strcmp(format, "json")))
-        return wb_cli_bad("export", "--table needs --format csv or --format json");
+    wb_prof_table t = (wb_prof_table)wb_prof_table_find(table); /* checked by wb_export_profile_check */
     FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
     if (!f) return fprintf(stderr, "wallbench export: %s: cannot write: %s\n", out, strerror(errno)), 2;
-    if (!strcmp(format, "csv")) table_csv(p, (wb_prof_table)t, f);
-    else table_json(path, p, (wb_prof_table)t, f);
+    if (!strcmp(format, "csv")) table_csv(p, t, f);
+    else table_json(path, p, t, f);
     int bad = fflush(f) != 0 || ferror(f);
     if (f != stdout && fclose(f) != 0) bad = 1;
     if (bad) return fprintf(stderr, "wallbench export: %s: write error\n", out ? out : "stdout"), 2;
@@ -260,59 +257,50 @@ static int write_timeline(wb_export *x, const char *path, const wb_profile *p, i
     return write_info(x, path, p, e);
 }
 
-static int export_fig(const char *path, const wb_profile *p, const char *dir, const char *fig) {
+/* The figure from the rows export.c opened: the profile's kernels as results rows (rows->r: the GPU
+ * view, the roofs) and the profile itself (rows->p: the order by time, the samples, the title). */
+static int export_fig(const wb_rows *rows, const wb_gpu_table *t, const char *dir, const char *fig) {
     wb_err e = {""};
-    wb_gpu_table t;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return fprintf(stderr, "wallbench export: %s: cannot create: %s\n", dir, strerror(errno)), 2;
-    if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) return fprintf(stderr, "wallbench export: %s\n", e.msg), 2;
-    wb_results r;
-    int rc = 2, rows = 0, off = 0;
+    const char *path = rows->path;
+    const wb_profile *p = &rows->p;
+    int rc = 2, rows_written = 0, off = 0;
     int timeline = !strcmp(fig, TIMELINE);
-    if (wb_profile_as_results(p, WB_PT_KERNELS, path, &r, &e) == WB_OK) {
-        wb_export x = {timeline ? TIMELINE : FIG, dir, &r, NULL, &t, {{0}}, 0, wb_shape_fastest};
-        wb_gpu_view_init(&r, &t, &x.v);
-        if ((timeline ? write_timeline(&x, path, p, &rows, &e) : write_fig4(&x, path, p, &rows, &off, &e)) == WB_OK) rc = 0;
-        wb_results_free(&r);
+    if (wb_make_dirs(dir, &e) == WB_OK) {
+        wb_export x = {timeline ? TIMELINE : FIG, dir, &rows->r, NULL, t, {{0}}, 0, wb_shape_fastest};
+        wb_gpu_view_init(&rows->r, t, &x.v);
+        if ((timeline ? write_timeline(&x, path, p, &rows_written, &e) : write_fig4(&x, path, p, &rows_written, &off, &e)) == WB_OK) rc = 0;
     }
     fig = timeline ? TIMELINE : FIG;
-    if (rc == 0 && rows == 0) {
+    if (rc == 0 && rows_written == 0) {
         printf("%s: skipped: %s has no %s\n", fig, path,
                timeline ? "sampled timeline (wallbench profile --sample makes one)"
                         : "kernel with counters and a time to place on the roofline");
         rc = EXPORT_ABSENT;
     } else if (rc == 0) {
-        printf("%s: %d rows -> %s/%s.dat%s", fig, rows, dir, fig, off ? "" : "\n");
+        printf("%s: %d rows -> %s/%s.dat%s", fig, rows_written, dir, fig, off ? "" : "\n");
         if (off) printf(" (%d kernels without DRAM sectors or rate: in the shares, not on the log axes)\n", off);
     } else {
         fprintf(stderr, "wallbench export: %s: %s\n", fig, e.msg);
     }
-    wb_gpu_table_free(&t);
     return rc;
 }
 
-int wb_export_profile(const char *path, const wb_export_profile_args *a) {
-    const char *fig = a->fig, *out = a->dir, *file = a->file, *table = a->table, *format = a->format;
+int wb_export_profile_check(const wb_export_profile_args *a) {
+    const char *fig = a->fig, *table = a->table, *format = a->format;
     if (a->with && a->with[0]) return wb_cli_bad("export", "--with is for fig-compare of results files; compare two profiles with wallbench compare A.h5 B.h5");
     if (!!fig == !!table) return wb_cli_bad("export", "give one of --fig fig4 or --table NAME for a profile file");
     if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0 && strcmp(fig, TIMELINE) != 0)
         return wb_cli_bad("export", "a profile file has two figures, fig4 (fig4-profile) and fig-timeline, not '%s'", fig);
     if (fig && format) return wb_cli_bad("export", "--format goes with --table");
-    if (table && out) return wb_cli_bad("export", "--out is a folder (for --fig); a table goes to a file: -o/--output FILE, or stdout without it");
-    if (fig && file) return wb_cli_bad("export", "-o/--output is a file (for --table); a figure's table goes to a folder: --out DIR");
-    char default_dir[600];
-    if (fig && !out) { /* a folder of its own, never the current one: <file stem>-tables */
-        char copy[512];
-        snprintf(copy, sizeof copy, "%s", path);
-        char *stem = basename(copy), *dot = strstr(stem, ".h5");
-        if (dot) *dot = '\0';
-        snprintf(default_dir, sizeof default_dir, "%s-tables", stem);
-        out = default_dir;
-    }
-    wb_profile p;
-    /* the launch rows only for --table launches */
-    if (wb_profile_load("export", path, &p, table && strcmp(table, "launches") == 0) != WB_OK) return 2;
-    int rc = table ? export_table(path, &p, table, format, file) : export_fig(path, &p, out, fig);
-    wb_profile_free(&p);
-    return rc;
+    if (table && a->dir) return wb_cli_bad("export", "--out is a folder (for --fig); a table goes to a file: -o/--output FILE, or stdout without it");
+    if (fig && a->file) return wb_cli_bad("export", "-o/--output is a file (for --table); a figure's table goes to a folder: --out DIR");
+    if (table && wb_prof_table_find(table) < 0)
+        return wb_cli_bad("export", "--table launches, kernels, ranges, counted_ranges or samples, not '%s'", table);
+    if (table && (!format || (strcmp(format, "csv") && strcmp(format, "json"))))
+        return wb_cli_bad("export", "--table needs --format csv or --format json");
+    return 0;
+}
+
+int wb_export_profile(const wb_rows *rows, const wb_gpu_table *t, const wb_export_profile_args *a) {
+    return a->table ? export_table(rows->path, &rows->p, a->table, a->format, a->file) : export_fig(rows, t, a->dir, a->fig);
 }

@@ -1,11 +1,15 @@
 /* export_profile.h - `wallbench export` on a profile file: its one figure
  * (fig4-profile: the kernels on the roofline) or one of its tables
  * (launches, kernels, ranges) as CSV or JSON. export.c parses the options
- * of both file kinds and hands a profile's here. */
+ * of both file kinds, opens the file once (rows.h) and hands a profile's here. */
 #ifndef WB_EXPORT_PROFILE_H
 #define WB_EXPORT_PROFILE_H
 
-/* The options as given (NULL: not given); fig "fig4" also for --all. */
+#include "harness/base/gpus.h"
+#include "harness/tools/rows.h"
+
+/* The options as given (NULL: not given); fig "fig4" also for --all; dir the figure's folder (export.c
+ * gives its default). */
 typedef struct wb_export_profile_args {
     const char *fig, *table, *format;
     const char *file; /* -o/--output */
@@ -13,7 +17,11 @@ typedef struct wb_export_profile_args {
     const char *with; /* refused: fig-compare is for results files */
 } wb_export_profile_args;
 
-/* Writes what a asks; the exit code (0, 2 bad input, 3 no kernel to draw). */
-int wb_export_profile(const char *path, const wb_export_profile_args *a);
+/* The options a profile does not take, refused before it is read: 0, or 2 after the sentence. */
+int wb_export_profile_check(const wb_export_profile_args *a);
+
+/* Writes what a asks from rows (a profile opened by export.c through rows.h, with its launch rows for
+ * --table launches; t the reference GPUs of a figure); the exit code (0, 2 bad input, 3 nothing to draw). */
+int wb_export_profile(const wb_rows *rows, const wb_gpu_table *t, const wb_export_profile_args *a);
 
 #endif

@@ -14,6 +14,7 @@ import sys
 import h5py
 import numpy as np
 
+from counts_h5 import table
 from results_attrs import attrs_with_ceilings
 
 
@@ -27,7 +28,7 @@ def parse_shape(s):
 
 def load(path):
     with h5py.File(path, "r") as f:
-        p = f["/points"][:]
+        p = table(f, "points")  # counts as floats, NaN not counted, whatever the schema
         attrs = attrs_with_ceilings(f)
     s = lambda col: np.char.decode(p[col].astype("S"), "utf-8", "replace") if p.dtype[col].kind == "S" else p[col]
     cols = {name: s(name) for name in p.dtype.names}

@@ -25,6 +25,8 @@ static int usage(FILE *f) {
                "  measured them; the others' stay in attributes shard<I>_ceiling_*), every shard's\n"
                "  provenance as attributes shard<I>_<name>. Refuses other schema versions, GPU models,\n"
                "  sweeps and overlapping points. Missing shards or points are named and exit 1.\n"
+               "  Results files only: a profile file (wallbench profile -- CMD) has no shards; report,\n"
+               "  roofline, export, compare and project read both kinds.\n"
                "exit codes: 0 complete, 1 written but incomplete (or a write failed), 2 bad input\n");
     return f == stdout ? 0 : 2;
 }

@@ -1,5 +1,5 @@
-/* profile_rows.c - what the profile tools share (see profile_tools.h): the
- * dispatch test, loading, and a profile's kernels or ranges as results rows. */
+/* profile_rows.c - what the profile tools share (see profile_tools.h): a
+ * profile's kernels or ranges as results rows, their order and labels. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,19 +8,6 @@
 #include "harness/base/profile_agg.h"
 #include "harness/store/profile_h5.h"
 #include "harness/tools/profile_tools.h"
-
-int wb_profile_in_argv(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] != '-' && wb_profile_file_is(argv[i]) == 1) return 1;
-    return 0;
-}
-
-int wb_profile_load(const char *cmd, const char *path, wb_profile *p, int launches) {
-    wb_err e = {""};
-    if ((launches ? wb_profile_read(path, p, &e) : wb_profile_read_summary(path, p, &e)) == WB_OK) return WB_OK;
-    fprintf(stderr, "wallbench %s: %s\n", cmd, e.msg);
-    return WB_ERR;
-}
 
 /* A name too long for its column keeps its head and its last scope, the function's own name, with
  * "..." between ("at_cuda_detail::cub::...::DeviceRadixSortOnesweepKernel"): cutting the tail made
@@ -144,26 +131,4 @@ int wb_profile_top_count(const char *cmd, const char *arg, int *top) {
     }
     *top = (int)n;
     return WB_OK;
-}
-
-int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage, int usage_on_bad, int *md, int *top,
-                      int *first) {
-    static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'},
-                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
-    wb_cli cli = {cmd, longs, 0};
-    const char *arg;
-    int k;
-    *first = argc;
-    while ((k = wb_cli_next(&cli, argc, argv, &arg, first)) != WB_CLI_END) {
-        if (k == WB_CLI_HELP) return fputs(usage, stdout), 0;
-        if (k == WB_CLI_BAD) {
-            if (usage_on_bad) fputs(usage, stderr);
-            return 2;
-        }
-        if (k == 'm' || k == 'j') {
-            if (*md && *md != (k == 'm' ? 1 : 2)) return wb_cli_bad(cmd, "--markdown or --json, not both");
-            *md = k == 'm' ? 1 : 2;
-        } else if (wb_profile_top_count(cmd, arg, top) != WB_OK) return 2;
-    }
-    return -1;
 }

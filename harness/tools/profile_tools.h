@@ -1,10 +1,10 @@
 /* profile_tools.h - helpers of the tools on a profile file (`wallbench
- * profile -- CMD`, harness/store/profile_h5.h): loading with one message, a
+ * profile -- CMD`, harness/store/profile_h5.h): a
  * profile's kernels or NVTX ranges seen as the rows of a results file (what
- * rows.h's one reader gives report, roofline, export and project, so that
+ * rows.h's one reader gives report, roofline, export, project and compare, so that
  * the agg.h, ceilings.h and project.h code that works on points works on
- * them unchanged), ordering by time, naming, and compare's entry for two
- * profiles. */
+ * them unchanged), ordering by time, naming, --top's count and the line
+ * naming a profile. */
 #ifndef WB_PROFILE_TOOLS_H
 #define WB_PROFILE_TOOLS_H
 
@@ -16,21 +16,6 @@
 #include "harness/base/profile_agg.h"
 #include "harness/base/profile_cols.h"
 #include "harness/store/store_h5.h"
-
-/* 1 if a positional argument of argv (argv[0] is the command) names a
- * profile file (wb_profile_file_is). Option values are not looked at
- * beyond the fact that they are files: an output that exists is refused
- * later anyway. */
-int wb_profile_in_argv(int argc, char **argv);
-
-/* `wallbench compare` when a positional argument is a profile file (compare.c
- * hands its argv here): two profiles, kernels matched by name and launch
- * shape (compare_profile.c); same exit codes. */
-int wb_compare_profiles(int argc, char **argv);
-
-/* Reads path, printing "wallbench <cmd>: <why>" on failure. launches 0:
- * without the launch rows (wb_profile_read_summary: launches NULL). */
-int wb_profile_load(const char *cmd, const char *path, wb_profile *p, int launches);
 
 /* The kernels (t = WB_PT_KERNELS) or ranges (WB_PT_RANGES) of p as the rows
  * of a results file: family "kernel"/"range", variant the first characters
@@ -51,14 +36,6 @@ int32_t *wb_profile_by_time(const wb_profile *p, wb_prof_table t);
 
 /* --top's value: 1 to 10^6 into *top, else WB_ERR after wb_cli_bad's message. */
 int wb_profile_top_count(const char *cmd, const char *arg, int *top);
-
-/* The options compare takes on a profile: --markdown (*md = 1) or --json (*md = 2) and --top N (*top = N, 1 to 10^6; unchanged without it).
- * usage is printed to stdout on --help, and to stderr after an unknown
- * option when usage_on_bad (report's habit, as for a results file). Returns
- * -1 with *first = the first positional argument, else the exit code: 0
- * after --help, 2 after a bad option (its sentence printed). */
-int wb_profile_md_top(const char *cmd, int argc, char **argv, const char *usage, int usage_on_bad, int *md, int *top,
-                      int *first);
 
 /* One line naming a profile: "file (GPU name, uuid, revision; program)". */
 void wb_profile_describe(FILE *f, const char *path, const wb_profile *p, const char *prefix);

@@ -219,62 +219,36 @@ static int usage(FILE *f) {
     return f == stdout ? 0 : 2;
 }
 
-/* out: the file (-o), or NULL; dir: the folder of the default name (--out), or NULL. */
-static int project(const char *path, const char *profile, const char *out, const char *dir, wb_gpu_table *t) {
+/* out_path: the file to write (output_path); src opened and g found by wb_cmd_project. */
+static int project(const wb_results *src, const wb_gpu_ref *g, const char *out_path, wb_gpu_table *t) {
     proj p = {0};
-    wb_results src;
-    if (wb_results_open(path, &src, &p.e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", p.e.msg), 2;
-    p.src = &src;
+    const char *path = src->path;
+    p.src = src;
+    p.g = g;
     int rc = 2;
-    char out_path[1024];
-    const char **why = calloc((size_t)src.nrows + 1, sizeof *why);
+    const char **why = calloc((size_t)src->nrows + 1, sizeof *why);
     int64_t projected = 0;
     if (!why) {
         wb_fail(&p.e, "out of memory");
-        goto done;
-    }
-    if (wb_results_attr_f64(&src, "projected") == 1) {
-        wb_fail(&p.e, "%s is itself a projection; project the measured file it came from (%s)", path,
-                wb_results_attr(&src, "projected_from") ? wb_results_attr(&src, "projected_from") : "?");
-        goto done;
-    }
-    if (!(p.g = wb_gpu_table_find(t, profile)) || !(p.g->inst_gips > 0) || !(p.g->dram_gbps > 0)) {
-        char list[512] = "";
-        for (int i = 0; i < t->n; i++)
-            if (t->rows[i].inst_gips > 0 && t->rows[i].dram_gbps > 0)
-                snprintf(list + strlen(list), sizeof list - strlen(list), " %s", t->rows[i].profile);
-        wb_fail(&p.e, "unknown GPU profile '%s' (or no inst_gips / dram_gbps in gpus.tsv); valid:%s", profile, list);
         goto done;
     }
     p.to = wb_gpu_ref_roof(p.g);
     p.l4 = wb_gpu_ref_roof(wb_gpu_ref_l4(t));
     p.gh200 = wb_gpu_ref_roof(wb_gpu_ref_gh200(t));
     p.clock_ghz = isfinite(p.g->measured_clock_ghz) ? p.g->measured_clock_ghz : p.g->boost_clock_ghz;
-    if (wb_project_file_roof(&src, t, &p.from, p.from_source, sizeof p.from_source) != 0) {
+    if (wb_project_file_roof(src, t, &p.from, p.from_source, sizeof p.from_source) != 0) {
         wb_fail(&p.e, "%s: no measured ceilings (run the ceiling family) and the GPU is not in gpus.tsv", path);
         goto done;
     }
-    for (int64_t i = 0; i < src.nrows; i++) {
+    for (int64_t i = 0; i < src->nrows; i++) {
         double tt;
-        if (!strcmp(src.rows[i].m.status, "ok") && !why_not(&src.rows[i], &p, &tt)) projected++;
+        if (!strcmp(src->rows[i].m.status, "ok") && !why_not(&src->rows[i], &p, &tt)) projected++;
     }
     if (!projected) {
         wb_fail(&p.e, "%s: no point can be projected (none is ok with instruction and DRAM sector counts)", path);
         goto done;
     }
     projected = 0;
-    if (out) snprintf(out_path, sizeof out_path, "%s", out);
-    else default_out(path, p.g->profile, out_path, sizeof out_path);
-    if (!out && dir) { /* the default name, in the folder given (created, as run and export create theirs) */
-        if (wb_make_dirs(dir, &p.e) != WB_OK) goto done;
-        char name[sizeof out_path];
-        const char *slash = strrchr(out_path, '/');
-        snprintf(name, sizeof name, "%s", slash ? slash + 1 : out_path);
-        if ((size_t)snprintf(out_path, sizeof out_path, "%s/%s", dir, name) >= sizeof out_path) {
-            wb_fail(&p.e, "--out %s: the path is too long", dir);
-            goto done;
-        }
-    }
     if (wb_store_create(out_path, &p.out, &p.e) != WB_OK) goto done;
     rc = attrs(&p) == WB_OK && write_rows(&p, why, &projected) == WB_OK ? 0 : 2;
     wb_err ignored;
@@ -285,27 +259,41 @@ static int project(const char *path, const char *profile, const char *out, const
     }
     printf("projected %lld of %lld points of %s\n  from %s (%s: %.1f G inst/s, %.0f GB/s)\n"
            "  to   %s (%s: %.1f G inst/s, %.0f GB/s, ridge %.1f inst/sector)\n  -> %s\n",
-           (long long)projected, (long long)src.nrows, path, p.from.name, p.from_source, p.from.inst_gips,
+           (long long)projected, (long long)src->nrows, path, p.from.name, p.from_source, p.from.inst_gips,
            p.from.dram_gbps, p.g->model, p.g->profile, p.to.inst_gips, p.to.dram_gbps, p.g->ridge, out_path);
     list_skipped(&p, why);
     p.e.msg[0] = '\0';
 done:
     if (p.e.msg[0]) fprintf(stderr, "wallbench project: %s\n", p.e.msg);
     free(why);
-    wb_results_free(&src);
     return rc;
 }
 
-/* A profile's -o FILE, or with --out DIR the default name in DIR (made); NULL: none. */
-static const char *profile_out(const char *path, const char *to, const char *out, const char *dir, char *buf, size_t len) {
-    if (!dir || !to) return out;
+/* Row `to` of t with both roof numbers, else NULL after the sentence naming the rows that have them. */
+static const wb_gpu_ref *target(const wb_gpu_table *t, const char *to) {
+    const wb_gpu_ref *g = wb_gpu_table_find(t, to);
+    if (g && g->inst_gips > 0 && g->dram_gbps > 0) return g;
+    char list[512] = "";
+    for (int i = 0; i < t->n; i++)
+        if (t->rows[i].inst_gips > 0 && t->rows[i].dram_gbps > 0)
+            snprintf(list + strlen(list), sizeof list - strlen(list), " %s", t->rows[i].profile);
+    fprintf(stderr, "wallbench project: unknown GPU profile '%s' (or no inst_gips / dram_gbps in gpus.tsv); valid:%s\n",
+            to, list);
+    return NULL;
+}
+
+/* The file a projection goes to: -o FILE as given; else <source stem>-projected-<row>.h5 next to
+ * the source, or in --out DIR (made, as run and export make theirs). "" after the sentence when DIR
+ * cannot be made or the path is too long. */
+static const char *output_path(const char *path, const char *row, const char *out, const char *dir, char *buf, size_t len) {
+    if (out) return out;
+    char name[1024];
+    default_out(path, row, name, sizeof name);
+    if (!dir) return snprintf(buf, len, "%s", name), buf;
     wb_err e = {""};
     if (wb_make_dirs(dir, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), "";
-    char name[512], copy[512];
-    snprintf(copy, sizeof copy, "%s", path);
-    const char *slash = strrchr(copy, '/');
-    default_out(slash ? slash + 1 : copy, to, name, sizeof name);
-    if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
+    const char *slash = strrchr(name, '/');
+    if ((size_t)snprintf(buf, len, "%s/%s", dir, slash ? slash + 1 : name) >= len)
         return fprintf(stderr, "wallbench project: --out %s: the path is too long\n", dir), "";
     return buf;
 }
@@ -329,24 +317,41 @@ int wb_cmd_project(int argc, char **argv) {
     if (first < argc) path = argv[first++];
     if (first < argc) return fprintf(stderr, "wallbench project: unexpected argument '%s'\n", argv[first]), usage(stderr);
     if (!path) return fprintf(stderr, "wallbench project: give a results file\n"), usage(stderr);
-    if (wb_rows_kind_of(path) == WB_ROWS_PROFILE) { /* the same options, a profile's kernels */
+    /* the options are checked for the file's kind before it is read; then it is read once, either kind (rows.h) */
+    const int profile = wb_rows_kind_of(path) == WB_ROWS_PROFILE;
+    if (profile) { /* the same options, a profile's kernels */
         if (validate) return wb_cli_bad("project", "--validate needs a results file with SM-limited points, not a profile");
         if (out && dir)
             return wb_cli_bad("project", "give -o FILE (the file) or --out DIR (a folder for the default name), not both");
-        char buf[1024];
-        const char *file = profile_out(path, to, out, dir, buf, sizeof buf);
-        return file && !*file ? 2 : wb_project_profile(path, to, markdown, file);
+        if (!to) return wb_cli_bad("project", "give --to GPU (a row of harness/gpus.tsv)");
+    } else {
+        if (validate == !!to) return fprintf(stderr, "wallbench project: give exactly one of --to PROFILE or --validate\n"), usage(stderr);
+        if (validate && (out || dir)) return fprintf(stderr, "wallbench project: -o and --out go with --to\n"), usage(stderr);
+        if (out && dir)
+            return fprintf(stderr, "wallbench project: give -o FILE (the file) or --out DIR (a folder for the default "
+                                   "name), not both\n"), usage(stderr);
+        if (!validate && markdown) return fprintf(stderr, "wallbench project: --markdown goes with --validate\n"), usage(stderr);
     }
-    if (validate == !!to) return fprintf(stderr, "wallbench project: give exactly one of --to PROFILE or --validate\n"), usage(stderr);
-    if (validate && (out || dir)) return fprintf(stderr, "wallbench project: -o and --out go with --to\n"), usage(stderr);
-    if (out && dir)
-        return fprintf(stderr, "wallbench project: give -o FILE (the file) or --out DIR (a folder for the default "
-                               "name), not both\n"), usage(stderr);
-    if (!validate && markdown) return fprintf(stderr, "wallbench project: --markdown goes with --validate\n"), usage(stderr);
     wb_gpu_table t;
     wb_err e = {""};
     if (wb_gpu_table_load(NULL, &t, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
-    int rc = validate ? wb_project_validate(path, markdown, &t) : project(path, to, out, dir, &t);
+    const wb_gpu_ref *g = to ? target(&t, to) : NULL;
+    char buf[1024];
+    /* the output file; a profile's projection is a table on stdout and a file only with -o or --out */
+    const char *file = g && (!profile || out || dir) ? output_path(path, g->profile, out, dir, buf, sizeof buf) : NULL;
+    wb_rows in;
+    int rc = 2;
+    /* a profile's launch rows only for a projected profile file */
+    if ((to && !g) || (file && !*file) ||
+        (profile && file ? wb_rows_open_launches("project", path, &in) : wb_rows_open("project", path, &in)))
+        return wb_gpu_table_free(&t), 2;
+    if (!validate && wb_results_attr_f64(&in.r, "projected") == 1) {
+        const char *from = wb_results_attr(&in.r, "projected_from");
+        fprintf(stderr, "wallbench project: %s is itself a projection; project the measured %s it came from (%s)\n", path,
+                profile ? "profile" : "file", from ? from : "?");
+    } else if (profile) rc = wb_project_profile(&in, &t, g, markdown, file);
+    else rc = validate ? wb_project_validate(&in.r, markdown, &t) : project(&in.r, g, file, &t);
+    wb_rows_free(&in);
     wb_gpu_table_free(&t);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "harness/base/point.h"
 #include "harness/base/roof.h"
 #include "harness/store/store_h5.h"
+#include "harness/tools/rows.h"
 
 /* The roof a file's points ran under, and where its numbers come from:
  * a projected file: its target's reference numbers (attributes
@@ -36,13 +37,16 @@ double wb_project_work_ms(const wb_row *r, const wb_roof *roof, const char **why
 double wb_project_time_ms(const wb_row *r, const wb_roof *src, const wb_roof *dst, const char **why);
 
 /* `wallbench project --validate FILE [--markdown]` (project_validate.c):
- * the SM-scaling check of the model on the file's own GPU. Prints its
- * tables on stdout; returns the exit code (0, or 2 on bad input). */
-int wb_project_validate(const char *path, int markdown, const wb_gpu_table *t);
+ * the SM-scaling check of the model on the file's own GPU (r, opened by
+ * project.c). Prints its tables on stdout; returns the exit code (0, or 2 on
+ * bad input). */
+int wb_project_validate(const wb_results *r, int markdown, const wb_gpu_table *t);
 
 /* `wallbench project PROFILE.h5 --to GPU` (project_profile.c): each kernel's
- * time and the program's on row `to` of gpus.tsv (NULL: refused), markdown
- * when md; out: also a projected profile file there (NULL: none). The exit code. */
-int wb_project_profile(const char *path, const char *to, int md, const char *out);
+ * time and the program's on target g (a row of t, gpus.tsv), markdown when md,
+ * from rows (the profile project.c opened through rows.h, with its launch
+ * rows when out is given); out: also a projected profile file there (NULL:
+ * none). The exit code. */
+int wb_project_profile(const wb_rows *rows, const wb_gpu_table *t, const wb_gpu_ref *g, int md, const char *out);
 
 #endif

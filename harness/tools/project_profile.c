@@ -20,7 +20,7 @@
 
 typedef struct pproj {
     const char *path;
-    wb_profile *p;
+    const wb_profile *p;
     const wb_gpu_ref *g;
     wb_roof from, to;
     char from_source[96];
@@ -89,31 +89,16 @@ static int write_projection(const pproj *x, const char *out, wb_err *e) {
     return rc;
 }
 
-static int project(pproj *x, int md, const char *out) {
-    wb_profile *p = x->p;
-    wb_results r;
+static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md, const char *out) {
+    const wb_profile *p = x->p;
     wb_err e = {""};
-    if (wb_profile_as_results(p, WB_PT_KERNELS, x->path, &r, &e) != WB_OK)
-        return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
-    if (wb_results_attr_f64(&r, "projected") == 1) {
-        fprintf(stderr, "wallbench project: %s is itself a projection; project the measured profile it came from (%s)\n",
-                x->path, wb_profile_attr(p, "projected_from") ? wb_profile_attr(p, "projected_from") : "?");
-        wb_results_free(&r);
-        return 2;
-    }
-    wb_gpu_table gt;
-    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) {
-        wb_results_free(&r);
-        return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
-    }
-    int rc = 2;
-    if (wb_project_file_roof(&r, &gt, &x->from, x->from_source, sizeof x->from_source) != 0) {
+    if (wb_project_file_roof(r, gt, &x->from, x->from_source, sizeof x->from_source) != 0) {
         fprintf(stderr, "wallbench project: %s: no measured ceilings and its GPU is not in gpus.tsv: nothing to project from\n",
                 x->path);
-        goto done;
+        return 2;
     }
     int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
-    if (!order) goto done;
+    if (!order) return fprintf(stderr, "wallbench project: out of memory\n"), 2;
     wb_textable t;
     wb_textable_init(&t, 6);
     int h = wb_textable_add(&t);
@@ -125,7 +110,7 @@ static int project(pproj *x, int md, const char *out) {
         int32_t i = order[j];
         const wb_prof_kernel *k = &p->kernels[i];
         const char *why = NULL;
-        double to = wb_project_time_ms(&r.rows[i], &x->from, &x->to, &why);
+        double to = wb_project_time_ms(&r->rows[i], &x->from, &x->to, &why);
         x->ratio[i] = isfinite(to) ? to / k->total_ms : NAN;
         x->why[i] = !isfinite(k->total_ms) ? "never timed" : why ? why : "";
         char label[48];
@@ -170,7 +155,7 @@ static int project(pproj *x, int md, const char *out) {
         printf("%s", nl);
     }
     free(order);
-    rc = 0;
+    int rc = 0;
     if (out) {
         if (!projected) {
             fprintf(stderr, "wallbench project: %s: no kernel could be projected; no file written\n", x->path);
@@ -182,38 +167,16 @@ static int project(pproj *x, int md, const char *out) {
             printf("projected profile -> %s\n", out);
         }
     }
-done:
-    wb_gpu_table_free(&gt);
-    wb_results_free(&r);
     return rc;
 }
 
-int wb_project_profile(const char *path, const char *to, int md, const char *out) {
-    if (!to) return wb_cli_bad("project", "give --to GPU (a row of harness/gpus.tsv)");
-    wb_gpu_table gt;
-    wb_err e = {""};
-    if (wb_gpu_table_load(NULL, &gt, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
-    const wb_gpu_ref *g = wb_gpu_table_find(&gt, to);
-    if (!g || !(g->inst_gips > 0) || !(g->dram_gbps > 0)) {
-        char list[512] = "";
-        for (int i = 0; i < gt.n; i++)
-            if (gt.rows[i].inst_gips > 0 && gt.rows[i].dram_gbps > 0)
-                snprintf(list + strlen(list), sizeof list - strlen(list), " %s", gt.rows[i].profile);
-        fprintf(stderr, "wallbench project: unknown GPU '%s' (or no inst_gips / dram_gbps in gpus.tsv); valid:%s\n", to,
-                list);
-        wb_gpu_table_free(&gt);
-        return 2;
-    }
-    wb_gpu_ref target = *g; /* the table is freed before the projection is written */
-    wb_gpu_table_free(&gt);
-    wb_profile p;
-    if (wb_profile_load("project", path, &p, out != NULL) != WB_OK) return 2; /* launches: for -o only */
-    pproj x = {path, &p, &target, {"", NAN, NAN}, wb_gpu_ref_roof(&target), "", NULL, NULL};
-    x.ratio = calloc((size_t)p.nkernels + 1, sizeof *x.ratio);
-    x.why = calloc((size_t)p.nkernels + 1, sizeof *x.why);
-    int rc = x.ratio && x.why ? project(&x, md, out) : (fprintf(stderr, "wallbench project: out of memory\n"), 2);
+int wb_project_profile(const wb_rows *rows, const wb_gpu_table *t, const wb_gpu_ref *g, int md, const char *out) {
+    const wb_profile *p = &rows->p;
+    pproj x = {rows->path, p, g, {"", NAN, NAN}, wb_gpu_ref_roof(g), "", NULL, NULL};
+    x.ratio = calloc((size_t)p->nkernels + 1, sizeof *x.ratio);
+    x.why = calloc((size_t)p->nkernels + 1, sizeof *x.why);
+    int rc = x.ratio && x.why ? project(&x, &rows->r, t, md, out) : (fprintf(stderr, "wallbench project: out of memory\n"), 2);
     free(x.ratio);
     free(x.why);
-    wb_profile_free(&p);
     return rc;
 }

@@ -165,17 +165,16 @@ static int skip_row(const wb_row *x) {
            (!strcmp(x->p.family, WB_CEILING_FAMILY) && !strcmp(x->p.variant, BW_VARIANT)); /* defines the k-SM bandwidth */
 }
 
-int wb_project_validate(const char *path, int md, const wb_gpu_table *gpus) {
+int wb_project_validate(const wb_results *r, int md, const wb_gpu_table *gpus) {
     wb_err e = {""};
-    wb_results r;
-    if (wb_results_open(path, &r, &e) != WB_OK) return fprintf(stderr, "wallbench project: %s\n", e.msg), 2;
-    validation v = {&r, {"", NAN, NAN}, 0, 0, 0, 0, 0};
+    const char *path = r->path;
+    validation v = {r, {"", NAN, NAN}, 0, 0, 0, 0, 0};
     wb_gpu_view view;
-    wb_gpu_view_init(&r, gpus, &view);
+    wb_gpu_view_init(r, gpus, &view);
     v.sms = view.sms;
     v.full = view.roof;
     int rc = 2;
-    if (wb_results_attr_f64(&r, "projected") == 1)
+    if (wb_results_attr_f64(r, "projected") == 1)
         wb_fail(&e, "%s is a projection; validate on a measured file", path);
     else if (!(v.full.inst_gips > 0) || !(v.full.dram_gbps > 0))
         wb_fail(&e, "%s: no measured ceilings (inst_issue, dram_read): the model needs the GPU's measured roof", path);
@@ -183,15 +182,15 @@ int wb_project_validate(const char *path, int md, const wb_gpu_table *gpus) {
         wb_fail(&e, "%s: SM count unknown (attribute sm_count)", path);
     if (e.msg[0]) goto done;
 
-    pair *pairs = malloc((size_t)(r.nrows + 1) * sizeof *pairs);
+    pair *pairs = malloc((size_t)(r->nrows + 1) * sizeof *pairs);
     int npairs = 0;
     int64_t candidates = 0, no_base = 0;
     if (!pairs) {
         wb_fail(&e, "out of memory");
         goto done;
     }
-    for (int64_t i = 0; i < r.nrows; i++) {
-        if (skip_row(&r.rows[i])) continue;
+    for (int64_t i = 0; i < r->nrows; i++) {
+        if (skip_row(&r->rows[i])) continue;
         candidates++;
         int64_t b = base_of(&v, i);
         if (b < 0) no_base++;
@@ -231,6 +230,5 @@ int wb_project_validate(const char *path, int md, const wb_gpu_table *gpus) {
     rc = 0;
 done:
     if (e.msg[0]) fprintf(stderr, "wallbench project: %s\n", e.msg);
-    wb_results_free(&r);
     return rc;
 }

@@ -22,13 +22,14 @@ wb_rows_kind wb_rows_kind_of(const char *path) {
     return wb_profile_file_is(path) == 1 ? WB_ROWS_PROFILE : WB_ROWS_RESULTS;
 }
 
-int wb_rows_open(const char *cmd, const char *path, wb_rows *rows) {
+static int rows_open(const char *cmd, const char *path, wb_rows *rows, int launches) {
     wb_err e = {""};
     memset(rows, 0, sizeof *rows);
     snprintf(rows->path, sizeof rows->path, "%s", path);
     if (wb_rows_kind_of(path) == WB_ROWS_PROFILE) {
         rows->kind = WB_ROWS_PROFILE;
-        if (wb_profile_load(cmd, path, &rows->p, 0) != WB_OK) return 2;
+        if ((launches ? wb_profile_read(path, &rows->p, &e) : wb_profile_read_summary(path, &rows->p, &e)) != WB_OK)
+            return fprintf(stderr, "wallbench %s: %s\n", cmd, e.msg), 2;
         return wb_rows_view(cmd, rows, WB_PT_KERNELS);
     }
     rows->kind = WB_ROWS_RESULTS;
@@ -37,6 +38,10 @@ int wb_rows_open(const char *cmd, const char *path, wb_rows *rows) {
     fprintf(stderr, "wallbench %s: %s\n", cmd, e.msg);
     return 2;
 }
+
+int wb_rows_open(const char *cmd, const char *path, wb_rows *rows) { return rows_open(cmd, path, rows, 0); }
+
+int wb_rows_open_launches(const char *cmd, const char *path, wb_rows *rows) { return rows_open(cmd, path, rows, 1); }
 
 void wb_rows_free(wb_rows *rows) {
     wb_results_free(&rows->r);

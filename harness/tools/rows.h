@@ -28,8 +28,12 @@ typedef struct wb_rows {
  * whose reader then says why). For the commands whose options differ by kind. */
 wb_rows_kind wb_rows_kind_of(const char *path);
 /* Opens path, either kind; on failure prints "wallbench <cmd>: <why>" and
- * returns 2 (bad input), else 0. A profile opens on its kernels. */
+ * returns 2 (bad input), else 0. A profile opens on its kernels, without its
+ * launch rows (rows->p.launches NULL). */
 int wb_rows_open(const char *cmd, const char *path, wb_rows *rows);
+/* The same, a profile with its launch rows too (for what writes or lists
+ * launches: export --table launches, project -o). */
+int wb_rows_open_launches(const char *cmd, const char *path, wb_rows *rows);
 /* A profile's rows as its kernels or its NVTX ranges; 0, or 2 with the message. */
 int wb_rows_view(const char *cmd, wb_rows *rows, wb_prof_table view);
 void wb_rows_free(wb_rows *rows);

@@ -20,6 +20,8 @@ import sys
 import h5py
 import numpy as np
 
+from counts_h5 import table
+
 AXES = ["family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target", "block", "sm_limit",
         "selectivity", "table_entries", "groups", "expr_ops", "vector_bytes", "columns", "load_factor",
         "match_rate", "warm_cache", "repetition"]
@@ -72,7 +74,7 @@ def name_of(k):
 
 def load(path):
     with h5py.File(path, "r") as f:
-        pts = f["points"][()]
+        pts = table(f, "points")  # counts as floats, NaN not counted, whatever the schema
         attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
     rows = {}
     for r in pts:
