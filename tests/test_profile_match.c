@@ -267,7 +267,8 @@ static void test_user_ranges(void) {
 
 /* --sample: PM samples (S lines of the timing pass) split among the kernels by overlap time,
  * sums for counts and overlap-weighted means for the clock; the first sample dropped, idle
- * samples kept, a gap counted. Kernels: A over [1000, 3000), B over [2500, 3500) ns. */
+ * samples kept (two in a row, with nothing lost between them, as one row), a gap counted.
+ * Kernels: A over [1000, 3000), B over [2500, 3500) ns. */
 static void test_sampled(void) {
     char path[256];
     FILE *f = create_raw("timing.12.tsv", path, sizeof path);
@@ -278,11 +279,12 @@ static void test_sampled(void) {
     fprintf(f, "K\t1\t1000\t3000\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\t%s\n", kname('A'));
     fprintf(f, "K\t2\t2500\t3500\t0\t8\t32\t0\t0\t11\t1\t1\t256\t1\t1\t0\t%s\n", kname('B'));
     fprintf(f, "S\t0\t1000\t999\t9\t1e9\nS\t1000\t2000\t100\t10\t1e9\nS\t2000\t3000\t300\t30\t2e9\n");
-    fprintf(f, "S\t3000\t4000\t50\t5\t1e9\nS\t4000\t5000\t0\t0\t1e9\nS\t7000\t8000\t0\t0\t1e9\n# end\n");
+    fprintf(f, "S\t3000\t4000\t50\t5\t1e9\nS\t4000\t5000\t1\t0\t1e9\nS\t5000\t6000\t2\t0\t2e9\n");
+    fprintf(f, "S\t8000\t9000\t0\t0\t1e9\n# end\n");
     fclose(f);
     wb_raw t;
     CHECK(read_raw("timing.12.tsv", &t) == WB_OK);
-    CHECK(t.nsamples == 6 && t.sample_ns == 1000);
+    CHECK(t.nsamples == 7 && t.sample_ns == 1000);
     wb_select sel;
     wb_err e;
     CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
@@ -292,9 +294,9 @@ static void test_sampled(void) {
     CHECK(wb_match_passes(&t, 1, NULL, 0, &sel, &p, &st, &e) == WB_OK && p.nlaunches == 2);
     wb_sample_stats ss = {0};
     CHECK(wb_attribute_samples(&p, &t, &ss, &e) == WB_OK);
-    CHECK(p.nsamples == 5 && ss.samples == 5 && ss.attributed == 2);
+    CHECK(p.nsamples == 5 && ss.samples == 6 && ss.attributed == 2);
     CHECK(ss.gaps == 1 && fabs(ss.gap_ms - 0.002) < 1e-12);
-    CHECK(fabs(ss.idle_pct - 50.0) < 1e-9); /* busy 1000 + 1000 + 500 of 5 x 1000 ns */
+    CHECK(fabs(ss.idle_pct - 100.0 * 3500 / 6000) < 1e-9); /* busy 1000 + 1000 + 500 of 6 x 1000 ns */
     int clk = wb_metric_index("sm_clock_hz"), rd = wb_metric_index("dram_sectors_read");
     for (int i = 0; i < 2; i++) {
         const wb_prof_launch *l = &p.launches[i];
@@ -308,7 +310,10 @@ static void test_sampled(void) {
         const wb_prof_sample *x = &p.samples[1]; /* [2000, 3000): both kernels */
         CHECK(x->kernels == 2 && x->busy_ns == 1000 && x->launch >= 0 && p.launches[x->launch].seq == 0);
         CHECK(!strcmp(x->nvtx, "step") && x->c.v[wb_metric_index("inst")] == 300);
-        CHECK(p.samples[3].kernels == 0 && p.samples[3].launch == -1 && p.samples[3].busy_ns == 0);
+        const wb_prof_sample *idle = &p.samples[3]; /* [4000, 5000) and [5000, 6000), one row */
+        CHECK(idle->kernels == 0 && idle->launch == -1 && idle->busy_ns == 0);
+        CHECK(idle->start_ns == 4000 && idle->end_ns == 6000 && idle->c.v[wb_metric_index("inst")] == 3);
+        CHECK(fabs(idle->c.v[clk] - 1.5e9) < 1.0 && p.samples[4].start_ns == 8000);
     }
     free(p.samples);
     free_profile(&p);

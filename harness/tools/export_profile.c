@@ -219,20 +219,27 @@ static int write_timeline(wb_export *x, const char *path, const wb_profile *p, i
     FILE *f = wb_export_open(x, "", "t_ms gips dram_gbps busy_pct nvtx", e);
     if (!f) return WB_ERR;
     const int64_t t0 = p->samples[0].start_ns;
+    const double interval = wb_profile_attr_f64(p, "sample_interval_ns");
     int rd = wb_metric_index("dram_sectors_read"), wr = wb_metric_index("dram_sectors_write");
     for (int64_t i = 0; i < p->nsamples; i++) {
         const wb_prof_sample *s = &p->samples[i];
         double ns = (double)(s->end_ns - s->start_ns);
         if (!(ns > 0)) continue;
         char top[128];
-        wb_export_num(f, 1e-6 * (0.5 * (double)(s->start_ns + s->end_ns) - (double)t0));
-        wb_export_num(f, s->c.v[wb_metric_index("inst")] / ns); /* warp inst per ns = G inst/s */
-        wb_export_num(f, 32.0 * (s->c.v[rd] + s->c.v[wr]) / ns); /* bytes per ns = GB/s */
-        wb_export_num(f, 100.0 * s->busy_ns / ns);
-        fputc(' ', f);
-        wb_export_str(f, outermost(s->nvtx, top, sizeof top));
-        fputc('\n', f);
-        (*rows)++;
+        /* a sample at its middle; a row of merged idle samples (attribute.c) at both its ends, so
+         * that the lines stay flat across it */
+        int merged = s->kernels == 0 && interval > 0 && ns > 1.5 * interval;
+        for (int end = 0; end <= merged; end++) {
+            double t = merged ? (double)(end ? s->end_ns : s->start_ns) : 0.5 * (double)(s->start_ns + s->end_ns);
+            wb_export_num(f, 1e-6 * (t - (double)t0));
+            wb_export_num(f, s->c.v[wb_metric_index("inst")] / ns); /* warp inst per ns = G inst/s */
+            wb_export_num(f, 32.0 * (s->c.v[rd] + s->c.v[wr]) / ns); /* bytes per ns = GB/s */
+            wb_export_num(f, 100.0 * s->busy_ns / ns);
+            fputc(' ', f);
+            wb_export_str(f, outermost(s->nvtx, top, sizeof top));
+            fputc('\n', f);
+            (*rows)++;
+        }
     }
     if (wb_export_close(f, x, "", e) != WB_OK) return WB_ERR;
     if (!(f = wb_export_open(x, "-ranges", "start_ms end_ms name", e))) return WB_ERR;
