@@ -39,7 +39,7 @@ W = 1300; H = 900
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout 2, 1 title sprintf("{/:Italic %s} over time, one point per PM sample\n{/*0.8 %s (%s), revision %s; %d samples over %.0f ms, shown: %.0f to %.0f ms, where kernels ran}", \
+    set multiplot layout 2, 1 title sprintf("{/:Italic %s} over time, one point per PM sample (an idle stretch: a flat line)\n{/*0.8 %s (%s), revision %s; %d points over %.0f ms, shown: %.0f to %.0f ms, where kernels ran}", \
         esc(short_program), source, esc(uuid), revision[1:12], NS, tall, tmin, tmax)
     set xrange [tmin:tmax]
     # both panels on one time axis: fixed side margins (their keys differ in width)
