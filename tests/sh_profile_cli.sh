@@ -131,5 +131,33 @@ if ! grep -q "step_0" "$tmp/tl/fig-timeline-ranges.dat" 2>/dev/null || ! grep -q
 else echo "ok: fig-timeline's NVTX spans"; fi
 expect 3 "has no sampled timeline" export "$tmp/p.h5" --fig fig-timeline --out "$tmp/tl2"
 
+# issue 49's limiter tables of one profile split the same launches: per kernel and per NVTX
+# range, their Program rows agree and hold every timed launch's time; the rows of each table
+# sum to no more than it, each row's shares to 100%.
+src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+if "$wb" report "$src/results/h200-profile/tpch-both.h5" --json --top 1000 > "$tmp/lim.json" 2>"$tmp/lim.err" &&
+    python3 - "$tmp/lim.json" "$src/results/h200-profile/tpch-both.h5" <<'PY'
+import json, sys
+tables = [t["table"] for t in json.load(open(sys.argv[1]))["tables"] if t["title"].startswith("Limiter")]
+assert len(tables) == 2, "two limiter tables, got %d" % len(tables)
+programs = [t["rows"][-1] for t in tables]
+assert programs[0][0] == "Program" and programs[0] == programs[1], programs
+for t in tables:
+    for row in t["rows"]:
+        assert abs(sum(row[2:]) - 100.0) < 1e-6, row
+    assert sum(r[1] for r in t["rows"][:-1]) <= programs[0][1] * (1 + 1e-9) + 1e-9
+    assert abs(sum(r[1] for r in t["rows"][:-1]) - programs[0][1]) < 1e-6 * programs[0][1], "top 1000 covers every group"
+try:
+    import h5py, numpy
+    with h5py.File(sys.argv[2], "r") as f:
+        t = f["launches"]["time_ms"]
+        total = float(numpy.nansum(t[t > 0]))
+    assert abs(total - programs[0][1]) < 1e-9 * total, (total, programs[0][1])
+except ImportError:
+    pass
+PY
+then echo "ok: limiter tables per kernel and per range agree"
+else echo "FAIL: limiter tables of tpch-both.h5"; cat "$tmp/lim.err"; failures=$((failures + 1)); fi
+
 [ $failures -eq 0 ] && echo "sh_profile_cli: all passed" || echo "sh_profile_cli: $failures failure(s)"
 exit $((failures > 0))

@@ -27,6 +27,7 @@
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
 #include "harness/profile/sampler.h"
+#include "harness/tools/ceilings.h"
 #include "harness/run/provenance.h"
 #include "harness/store/profile_h5.h"
 #include "harness/store/store_h5.h"
@@ -66,11 +67,12 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         char self[4096], outdir[4200];
         if (self_path(self, sizeof self) != 0) return wb_fail(e, "readlink /proc/self/exe: %s", strerror(errno));
         snprintf(outdir, sizeof outdir, "%s/ceilings", rawdir);
-        /* The roof's two ceilings, named by the roof contract (the harness names no family elsewhere). */
-        char *argv[] = {self, "run", "--family", WB_CEILING_FAMILY, "--variant", WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT,
-                        "--sweep", "quick", "--out", outdir, NULL};
-        fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s, %s)\n", WB_CEILING_FAMILY,
-                WB_ROOF_DRAM_VARIANT, WB_ROOF_INST_VARIANT);
+        /* The roof's two ceilings and the L2's (the limiter, report's), named by the roof contract
+         * (the harness names no family elsewhere). */
+        char *argv[] = {self, "run", "--family", WB_CEILING_FAMILY, "--variant",
+                        WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT "," WB_ROOF_L2_VARIANT, "--sweep", "quick", "--out", outdir, NULL};
+        fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s, %s, %s)\n", WB_CEILING_FAMILY,
+                WB_ROOF_DRAM_VARIANT, WB_ROOF_INST_VARIANT, WB_ROOF_L2_VARIANT);
         wb_child_result cr;
         if (wb_child_run(argv, NULL, 0, &cr, e) != WB_OK) return WB_ERR;
         if (cr.exit_code == 3) /* run's "no usable GPU": the program needs the GPU too, so no option helps here */
@@ -95,7 +97,7 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
     const char *uuid = wb_results_attr(&r, "gpu_uuid"), *name = wb_results_attr(&r, "gpu_name");
     char src[1200];
     snprintf(src, sizeof src, "%s: %s (%s, %s)", o->ceilings_from ? "results file" : "measured in this command",
-             o->ceilings_from ? o->ceilings_from : "wallbench run --family ceiling --variant dram_read,inst_issue --sweep quick",
+             o->ceilings_from ? o->ceilings_from : "wallbench run --family ceiling --variant dram_read,inst_issue,l2_read --sweep quick",
              name ? name : "?", uuid ? uuid : "?");
     int rc = wb_profile_attr_str(p, "ceilings_source", src, e);
     if (rc == WB_OK && uuid) rc = wb_profile_attr_str(p, "ceilings_gpu_uuid", uuid, e);
@@ -105,7 +107,9 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         const char *v = wb_results_attr(&r, copied[i]);
         if (v) rc = wb_profile_attr_str(p, copied[i], v, e);
     }
+    const double l2 = wb_ceiling_value(&r, WB_ROOF_L2_VARIANT, "gbps"); /* NaN without one: no L2 limiter */
     wb_results_free(&r);
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_l2_read_gbps", l2, e);
     if (rc == WB_OK && !(isfinite(roof->inst_gips) && isfinite(roof->dram_gbps)))
         fprintf(stderr, "wallbench profile: warning: %s has no dram_read/inst_issue ceiling: no measured roof\n", file);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_inst_issue_gips", roof->inst_gips, e);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/tools/limiter.h"
 #include "harness/base/cli.h"
 #include "harness/base/json.h"
 #include "harness/commands.h"
@@ -113,6 +114,36 @@ static void table9(report *rp, const wb_rtab_items *it) {
     free(order);
 }
 
+/* The limiter (limiter.h) of every operator point, its time split per family and in all. */
+static void limiter_table(report *rp, const wb_rtab_items *it) {
+    char agg[600];
+    snprintf(agg, sizeof agg,
+             "time_median_ms of the operator points per family, split by each point's limiter: the resource whose rate is "
+             "the highest share of its measured ceiling (DRAM: sectors read + written x 32 B over dram_read; L2: sectors x "
+             "32 B over l2_read; issue: inst_issued over inst_issue); latency: none reaches %.0f%%, or what binds has no "
+             "ceiling here (atomics, the host link); unknown: no counters or ceilings", WB_LIMIT_MIN_PCT);
+    wb_rtab_title(&rp->o, "Limiter (issue 49): share of time by the resource nearest its measured ceiling", agg);
+    const char *fam[64];
+    wb_limit_split split[64] = {{{0}}}, all = {{0}};
+    int nf = 0;
+    for (int i = 0; i < it->n; i++) {
+        const wb_row *x = it->row[i];
+        wb_limit l;
+        wb_limit_of(&x->c, x->m.time_median_ms, &rp->roofs.v, &l);
+        int f = 0;
+        while (f < nf && strcmp(fam[f], x->p.family)) f++;
+        if (f == nf && nf < 64) fam[nf++] = x->p.family;
+        if (f < nf) wb_limit_add(&split[f], l.cls, x->m.time_median_ms);
+        wb_limit_add(&all, l.cls, x->m.time_median_ms);
+    }
+    wb_textable t;
+    wb_limit_table_init(&t, "Family");
+    for (int f = 0; f < nf; f++) wb_limit_table_row(&t, fam[f], &split[f]);
+    wb_limit_table_row(&t, "All", &all);
+    wb_rtab_emit(&rp->o, &t);
+    wb_textable_free(&t);
+}
+
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench report RESULTS.h5 [--markdown | --json | --csv] [--shape RULE]\n"
                "       wallbench report PROFILE.h5 [--markdown | --json | --csv] [--top N]\n"
@@ -147,6 +178,7 @@ static int report_results(report *rp, wb_results *r, const wb_gpu_table *gt) {
     table7(rp, &ops);
     table8(rp, &ops);
     table9(rp, &ops);
+    limiter_table(rp, &ops);
     wb_rtab_items_free(&ops);
     return 0;
 }
@@ -187,7 +219,8 @@ int wb_cmd_report(int argc, char **argv) {
         fprintf(stderr, "wallbench report: %s\n", e.msg);
         return 2;
     }
-    if (wb_rows_open("report", path, &rows) != 0) return wb_gpu_table_free(&gt), 2;
+    /* a profile with its launches: the limiter tables split their time (report_profile.c) */
+    if (wb_rows_open_launches("report", path, &rows) != 0) return wb_gpu_table_free(&gt), 2;
     const int profile = rows.kind == WB_ROWS_PROFILE;
     int rc = 0;
     if (profile && shape_arg) rc = 2, fprintf(stderr, "wallbench report: --shape is for a results file; %s is a profile\n", path);

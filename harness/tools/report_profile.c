@@ -11,6 +11,7 @@
 
 #include "harness/base/textable.h"
 #include "harness/tools/agg.h"
+#include "harness/tools/limiter.h"
 #include "harness/tools/profile_tools.h"
 #include "harness/tools/report_profile.h"
 
@@ -192,6 +193,63 @@ static void table9(const preport *rp, const wb_rtab_items *it) {
     free(order);
 }
 
+static int by_total(const void *a, const void *b) {
+    const wb_limit_split *x = *(wb_limit_split *const *)a, *y = *(wb_limit_split *const *)b;
+    return x->total < y->total ? 1 : x->total > y->total ? -1 : 0;
+}
+
+/* One limiter table: the top groups by time, then the program's total. */
+static void limiter_table(const preport *rp, const char *title, const char *first, const char *word, wb_limit_split *split, int n,
+                          const char *(*label)(const wb_profile *p, int i), const wb_limit_split *all) {
+    wb_limit_split **order = malloc(((size_t)n + 1) * sizeof *order);
+    if (!order) return (void)fprintf(stderr, "wallbench report: out of memory for the limiter table\n");
+    for (int i = 0; i < n; i++) order[i] = &split[i];
+    qsort(order, (size_t)n, sizeof *order, by_total);
+    char agg[600];
+    snprintf(agg, sizeof agg,
+             "timed launch time (ms) per %s, split by each launch's limiter: the resource whose rate is the highest share "
+             "of its measured ceiling (DRAM: sectors read + written x 32 B over dram_read; L2: sectors x 32 B over "
+             "l2_read; issue: inst_issued over inst_issue); latency: none reaches %.0f%%, or what binds has no ceiling "
+             "here (atomics); unknown: not counted, or no ceiling; the top %d, then the program",
+             word, WB_LIMIT_MIN_PCT, rp->top);
+    wb_rtab_title(rp->o, title, agg);
+    wb_textable t;
+    wb_limit_table_init(&t, first);
+    for (int k = 0; k < n && k < rp->top && order[k]->total > 0; k++) wb_limit_table_row(&t, label(rp->p, (int)(order[k] - split)), order[k]);
+    wb_limit_table_row(&t, "Program", all);
+    wb_rtab_emit(rp->o, &t);
+    wb_textable_free(&t);
+    free(order);
+}
+
+static const char *kernel_label(const wb_profile *p, int i) { return p->kernels[i].demangled[0] ? p->kernels[i].demangled : p->kernels[i].name; }
+static const char *range_label(const wb_profile *p, int i) { return i < p->nranges ? p->ranges[i].path : "(outside any range)"; }
+
+/* The limiter of every timed launch (limiter.h), its time split per kernel and per NVTX range:
+ * both tables add the same launches, so their Program rows are one total. */
+static int limiters(const preport *rp) {
+    const wb_profile *p = rp->p;
+    if (!p->launches) return 0;
+    wb_limit_split *k = calloc((size_t)p->nkernels + 1, sizeof *k), *g = calloc((size_t)p->nranges + 2, sizeof *g), all = {{0}};
+    if (!k || !g) return free(k), free(g), fprintf(stderr, "wallbench report: out of memory\n"), 2;
+    for (int64_t i = 0; i < p->nlaunches; i++) {
+        const wb_prof_launch *l = &p->launches[i];
+        if (!(l->time_ms > 0)) continue;
+        wb_limit lim;
+        wb_limit_of(&l->c, l->time_ms, &rp->roofs.v, &lim);
+        if (l->kernel >= 0 && l->kernel < p->nkernels) wb_limit_add(&k[l->kernel], lim.cls, l->time_ms);
+        wb_limit_add(&g[l->range >= 0 && l->range < p->nranges ? l->range : p->nranges], lim.cls, l->time_ms);
+        wb_limit_add(&all, lim.cls, l->time_ms);
+    }
+    limiter_table(rp, "Limiter (issue 49), per kernel: share of time by the resource nearest its measured ceiling", "Kernel", "kernel",
+                  k, p->nkernels, kernel_label, &all);
+    if (p->nranges)
+        limiter_table(rp, "Limiter (issue 49), per NVTX range: the same launches by range", "NVTX range", "NVTX range", g, p->nranges + 1,
+                      range_label, &all);
+    free(k), free(g);
+    return 0;
+}
+
 static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     wb_err e = {""};
     wb_rtab_roofs_init(&rp->roofs, rp->r, gt, NULL);
@@ -222,6 +280,7 @@ int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int
     fprintf(f, "%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n%s", o->md ? "\n" : "  ",
             (long long)p->nlaunches, p->nkernels, p->nranges, src ? src : "none recorded", "\n");
     int rc = tables(&rp, gt, 1);
+    if (rc == 0) rc = limiters(&rp);
     if (rc == 0 && p->nranges > 0) {
         if ((rc = wb_rows_view("report", rows, WB_PT_RANGES)) != 0) return rc;
         rp.t = WB_PT_RANGES, rp.what = "NVTX range", rp.r = &rows->r;

@@ -1,0 +1,80 @@
+/* limiter.c - the limiter rule and its time splits (limiter.h). */
+#include "harness/tools/limiter.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "harness/base/metrics.h"
+
+static double dram_ceiling(const wb_gpu_view *v) { return v->dram_read_gbps; }
+static double l2_ceiling(const wb_gpu_view *v) { return v->l2_read_gbps; }
+static double issue_ceiling(const wb_gpu_view *v) { return v->inst_gips; }
+
+/* A resource: the counters summed into its traffic (the first present list wins), what one
+ * counts (bytes of a sector, or one warp instruction) and the measured ceiling it is read
+ * against (GB/s, G warp inst/s). Not here yet (issue 49, item 1): atomics (a global atomic per
+ * selected row keeps the L2's atomic unit busy while DRAM moves 57 GB/s), the host link, shared
+ * memory. Nsight's L2 throughput % of peak is no stand-in: every DRAM sector crosses the L2, so
+ * it named streaming kernels at the DRAM roof L2-bound. */
+static const struct resource {
+    const char *name;
+    const char *counters[2][3]; /* alternatives, each NULL-ended */
+    double unit;
+    double (*ceiling)(const wb_gpu_view *v);
+} resources[WB_LIM_RESOURCES] = {
+    [WB_LIM_DRAM] = {"DRAM", {{"dram_sectors_read", "dram_sectors_write", NULL}}, 32.0, dram_ceiling},
+    [WB_LIM_L2] = {"L2", {{"l2_sectors", NULL}}, 32.0, l2_ceiling},
+    [WB_LIM_ISSUE] = {"issue", {{"inst_issued", NULL}, {"inst", NULL}}, 1.0, issue_ceiling},
+};
+
+static double traffic(const wb_counters *c, const struct resource *r) {
+    for (int a = 0; a < 2 && r->counters[a][0]; a++) {
+        double sum = 0;
+        int ok = 1;
+        for (int k = 0; r->counters[a][k] && ok; k++) {
+            int m = wb_metric_index(r->counters[a][k]);
+            ok = m >= 0 && isfinite(c->v[m]);
+            if (ok) sum += c->v[m];
+        }
+        if (ok) return sum * r->unit;
+    }
+    return NAN;
+}
+
+void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_limit *out) {
+    double best = -1;
+    out->cls = WB_LIM_UNKNOWN;
+    for (int i = 0; i < WB_LIM_RESOURCES; i++) {
+        double ceil = resources[i].ceiling(v), per_s = traffic(c, &resources[i]) / (1e-3 * time_ms);
+        out->pct[i] = time_ms > 0 && ceil > 0 ? 100.0 * per_s / (1e9 * ceil) : NAN;
+        if (isfinite(out->pct[i]) && out->pct[i] > best) best = out->pct[i], out->cls = i;
+    }
+    if (out->cls != WB_LIM_UNKNOWN && best < WB_LIMIT_MIN_PCT) out->cls = WB_LIM_LATENCY;
+}
+
+const char *wb_limit_class_name(int cls) {
+    static const char *const names[WB_LIM_CLASSES] = {"DRAM", "L2", "issue", "latency", "unknown"};
+    return cls >= 0 && cls < WB_LIM_CLASSES ? names[cls] : "?";
+}
+
+void wb_limit_add(wb_limit_split *s, int cls, double ms) {
+    if (!(ms > 0) || cls < 0 || cls >= WB_LIM_CLASSES) return;
+    s->ms[cls] += ms;
+    s->total += ms;
+}
+
+void wb_limit_table_init(wb_textable *t, const char *first) {
+    wb_textable_init(t, 2 + WB_LIM_CLASSES);
+    int row = wb_textable_add(t);
+    wb_textable_set(t, row, 0, "%s", first);
+    wb_textable_set(t, row, 1, "Time (ms)");
+    for (int k = 0; k < WB_LIM_CLASSES; k++) wb_textable_set(t, row, 2 + k, "%s %%", wb_limit_class_name(k));
+}
+
+void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split *s) {
+    int row = wb_textable_add(t);
+    wb_textable_set(t, row, 0, "%s", label);
+    wb_textable_set_num(t, row, 1, s->total, 3);
+    for (int k = 0; k < WB_LIM_CLASSES; k++)
+        wb_textable_set_num(t, row, 2 + k, s->total > 0 ? 100.0 * s->ms[k] / s->total : NAN, 1);
+}

@@ -1,0 +1,45 @@
+/* limiter.h - which resource a kernel or a suite point is nearest to the
+ * measured ceiling of (issue 49): DRAM, L2 or instruction issue, each as its
+ * rate's share of the file's measured ceiling (ceilings.h: dram_read, l2_read,
+ * inst_issue); `latency` when none reaches WB_LIMIT_MIN_PCT, `unknown` when
+ * the row lacks the counters or the file the ceilings. Seed 000's two-class
+ * split (the side of the ridge, agg.h) stays beside it: a kernel far below
+ * both roofs is "compute" or "memory" there and `latency` here. Splits by
+ * time are kept per group (a family, a kernel, an NVTX range) from the rows
+ * or launches they hold, so that every table of one file sums to the same
+ * total. */
+#ifndef WB_LIMITER_H
+#define WB_LIMITER_H
+
+#include "harness/base/point.h"
+#include "harness/base/textable.h"
+#include "harness/tools/ceilings.h"
+
+enum { WB_LIM_DRAM, WB_LIM_L2, WB_LIM_ISSUE, WB_LIM_RESOURCES };
+enum { WB_LIM_LATENCY = WB_LIM_RESOURCES, WB_LIM_UNKNOWN, WB_LIM_CLASSES };
+/* The share of its ceiling a resource must reach to be the limiter, percent. */
+#define WB_LIMIT_MIN_PCT 50.0
+
+typedef struct wb_limit {
+    double pct[WB_LIM_RESOURCES]; /* rate / measured ceiling x 100; NaN: no counter or no ceiling */
+    int cls;                      /* the resource with the highest pct, WB_LIM_LATENCY or WB_LIM_UNKNOWN */
+} wb_limit;
+
+/* The limit of counters c over time_ms (the timing pass's time of the same work) on view v. */
+void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_limit *out);
+/* "DRAM", "L2", "issue", "latency", "unknown". */
+const char *wb_limit_class_name(int cls);
+
+/* Time per limiter class of one group. */
+typedef struct wb_limit_split {
+    double ms[WB_LIM_CLASSES];
+    double total;
+} wb_limit_split;
+void wb_limit_add(wb_limit_split *s, int cls, double ms);
+
+/* A table of splits: the heading (first column named first), then one row
+ * per group: label, its time (ms) and the share of that time per class (%). */
+void wb_limit_table_init(wb_textable *t, const char *first);
+void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split *s);
+
+#endif

@@ -1,0 +1,80 @@
+/* test_limiter.c - the limiter rule of issue 49 (harness/tools/limiter.h): the
+ * resource with the highest share of its measured ceiling, latency under 50%,
+ * unknown without counters or ceilings; instructions issued, else executed;
+ * a resource whose ceiling the file lacks never wins; time splits and their
+ * table rows (shares of the group's time). */
+#include <math.h>
+#include <string.h>
+
+#include "tests/check.h"
+#include "harness/base/metrics.h"
+#include "harness/tools/limiter.h"
+
+static void counters(wb_counters *c, double rd, double wr, double l2, double issued, double inst) {
+    memset(c, 0, sizeof *c);
+    for (int m = 0; m < WB_METRICS_MAX; m++) c->v[m] = NAN;
+    c->v[wb_metric_index("dram_sectors_read")] = rd;
+    c->v[wb_metric_index("dram_sectors_write")] = wr;
+    c->v[wb_metric_index("l2_sectors")] = l2;
+    c->v[wb_metric_index("inst_issued")] = issued;
+    c->v[wb_metric_index("inst")] = inst;
+}
+
+int main(void) {
+    wb_gpu_view v;
+    wb_gpu_view_init(NULL, NULL, &v);
+    v.dram_read_gbps = 4000, v.l2_read_gbps = 8000, v.inst_gips = 1000;
+    wb_counters c;
+    wb_limit l;
+    /* 1 ms: 93.75e6 sectors x 32 B = 3,000 GB/s, 75% of 4,000 */
+    counters(&c, 60e6, 33.75e6, 100e6, 100e6, 100e6);
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_DRAM && fabs(l.pct[WB_LIM_DRAM] - 75.0) < 1e-9);
+    CHECK(fabs(l.pct[WB_LIM_L2] - 40.0) < 1e-9 && fabs(l.pct[WB_LIM_ISSUE] - 10.0) < 1e-9);
+    counters(&c, 30e6, 0, 50e6, 600e6, 500e6); /* issue 60%, DRAM 24% */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_ISSUE && fabs(l.pct[WB_LIM_ISSUE] - 60.0) < 1e-9);
+    counters(&c, 30e6, 0, 50e6, NAN, 550e6); /* no inst_issued: executed instead */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_ISSUE && fabs(l.pct[WB_LIM_ISSUE] - 55.0) < 1e-9);
+    counters(&c, 30e6, 0, 200e6, 400e6, 400e6); /* the highest share is the L2's 80% */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_L2);
+    counters(&c, 1e6, 1e6, 2e6, 49e6, 49e6); /* 49% at most: latency */
+    wb_limit_of(&c, 0.1, &v, &l);
+    CHECK(l.cls == WB_LIM_LATENCY && fabs(l.pct[WB_LIM_ISSUE] - 49.0) < 1e-9);
+    counters(&c, NAN, NAN, NAN, NAN, NAN);
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_UNKNOWN && !strcmp(wb_limit_class_name(l.cls), "unknown"));
+    counters(&c, 60e6, 33.75e6, 100e6, 100e6, 100e6);
+    wb_limit_of(&c, 0.0, &v, &l); /* no time */
+    CHECK(l.cls == WB_LIM_UNKNOWN);
+    v.l2_read_gbps = NAN; /* a file without the L2 ceiling: L2 never wins */
+    counters(&c, 30e6, 0, 200e6, 400e6, 400e6);
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(!isfinite(l.pct[WB_LIM_L2]) && l.cls == WB_LIM_LATENCY);
+
+    wb_limit_split s;
+    memset(&s, 0, sizeof s);
+    wb_limit_add(&s, WB_LIM_DRAM, 3.0);
+    wb_limit_add(&s, WB_LIM_LATENCY, 1.0);
+    wb_limit_add(&s, WB_LIM_ISSUE, NAN); /* not timed: not counted */
+    wb_limit_add(&s, 99, 5.0);
+    CHECK(s.total == 4.0 && s.ms[WB_LIM_DRAM] == 3.0 && s.ms[WB_LIM_LATENCY] == 1.0 && s.ms[WB_LIM_ISSUE] == 0);
+    wb_textable t;
+    wb_limit_table_init(&t, "Family");
+    wb_limit_table_row(&t, "scan", &s);
+    CHECK(t.nrows == 2 && t.ncols == 2 + WB_LIM_CLASSES);
+    FILE *f = tmpfile();
+    if (f) {
+        wb_textable_csv(f, &t);
+        rewind(f);
+        char buf[512] = "";
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        CHECK(strstr(buf, "DRAM %") && strstr(buf, "\"scan\",\"4.000\",\"75.0\",\"0.0\",\"0.0\",\"25.0\",\"0.0\""));
+        fclose(f);
+    }
+    wb_textable_free(&t);
+    return TEST_DONE();
+}
