@@ -149,6 +149,13 @@ static void test_project(const char *path) {
     const char *line = strstr(out, "Total (2 kernels projected)");
     CHECK(line && strstr(line, want));
     CHECK(strstr(out, "1 kernels not projected") && strstr(out, "cub::DeviceSort"));
+    /* issue 49's limiter model beside it: every timed launch scaled by its limiter's ratio, a
+     * range where the target has no counterpart; low <= high, over the timed time */
+    const char *lim = strstr(out, "by limiter (issue 49)");
+    double measured = NAN, lo = NAN, hi = NAN;
+    CHECK(strstr(out, "By limiter ms (low)") && lim && (lim = strstr(lim, "Of ")) &&
+          sscanf(lim, "Of %lf ms measured: %lf to %lf ms on l4", &measured, &lo, &hi) == 3);
+    CHECK(measured > 0 && lo > 0 && lo <= hi);
 
     const char *proj = synth_path(dir, "p-l4.h5");
     unlink(proj);

@@ -343,7 +343,7 @@ int wb_cmd_project(int argc, char **argv) {
     int rc = 2;
     /* a profile's launch rows only for a projected profile file */
     if ((to && !g) || (file && !*file) ||
-        (profile && file ? wb_rows_open_launches("project", path, &in) : wb_rows_open("project", path, &in)))
+        (profile ? wb_rows_open_launches("project", path, &in) : wb_rows_open("project", path, &in)))
         return wb_gpu_table_free(&t), 2;
     if (!validate && wb_results_attr_f64(&in.r, "projected") == 1) {
         const char *from = wb_results_attr(&in.r, "projected_from");

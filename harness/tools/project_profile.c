@@ -5,7 +5,13 @@
  * t_to = t_measured x W(to) / W(from), W = max(inst / inst_gips, DRAM sectors
  * x 32 / dram_gbps). With -o, a projected profile file: every launch of a
  * projected kernel scaled by its kernel's ratio, no timeline (start/end -1),
- * aggregated again against the target's roof and marked projected. */
+ * aggregated again against the target's roof and marked projected.
+ * Beside it, the limiter's model (issue 49, limiter.h): each timed launch
+ * scaled by the ratio of what limits it, DRAM bandwidth or instruction issue
+ * (the same roofs), and where the target has no measured counterpart of the
+ * limiter a range: latency from the SM clock (a chain of dependent steps) to
+ * SMs x clock (as many chains as SMs), L2 from SMs x clock to the DRAM ratio;
+ * unknown (not counted) keeps the roofline model's ratio. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +21,7 @@
 #include "harness/base/textable.h"
 #include "harness/store/profile_h5.h"
 #include "harness/tools/ceilings.h"
+#include "harness/tools/limiter.h"
 #include "harness/tools/profile_tools.h"
 #include "harness/tools/project.h"
 
@@ -89,6 +96,48 @@ static int write_projection(const pproj *x, const char *out, wb_err *e) {
     return rc;
 }
 
+/* The limiter model's ratio range [lo, hi] (target time / measured time) for class cls. */
+static void limiter_ratio(int cls, const pproj *x, const wb_gpu_view *v, double roofline, double *lo, double *hi) {
+    const wb_gpu_ref *g = x->g, *s = v->ref; /* the source's clock and SMs: its ceilings', else its row's */
+    double clk_to = isfinite(g->measured_clock_ghz) ? g->measured_clock_ghz : g->boost_clock_ghz;
+    double clk_from = isfinite(v->clock_ghz) ? v->clock_ghz
+                      : !s                  ? NAN
+                      : isfinite(s->measured_clock_ghz) ? s->measured_clock_ghz : s->boost_clock_ghz;
+    int sms_from = v->sms > 0 ? v->sms : s ? s->sms : -1;
+    double clk = clk_from / clk_to, chip = sms_from > 0 && g->sms > 0 ? (sms_from * clk_from) / (g->sms * clk_to) : NAN;
+    double dram = x->from.dram_gbps / x->to.dram_gbps, issue = x->from.inst_gips / x->to.inst_gips;
+    switch (cls) {
+    case WB_LIM_DRAM: *lo = *hi = dram; break;
+    case WB_LIM_ISSUE: *lo = *hi = issue; break;
+    case WB_LIM_L2: *lo = fmin(chip, dram), *hi = fmax(chip, dram); break;
+    case WB_LIM_LATENCY: *lo = fmin(clk, chip), *hi = fmax(clk, chip); break;
+    default: *lo = *hi = roofline;
+    }
+}
+
+/* The limiter model, kernel by kernel: every timed launch's limiter and its ratio range; the kernel's
+ * time the limiter that holds most of it (cls), lo and hi its projected time. */
+typedef struct lproj {
+    double lo, hi;
+    double by_class[WB_LIM_CLASSES];
+} lproj;
+
+static void limiter_model(const pproj *x, const wb_results *r, const wb_gpu_table *gt, lproj *k) {
+    const wb_profile *p = x->p;
+    wb_gpu_view v;
+    wb_gpu_view_init(r, gt, &v);
+    for (int64_t i = 0; i < p->nlaunches; i++) {
+        const wb_prof_launch *l = &p->launches[i];
+        if (!(l->time_ms > 0) || l->kernel < 0 || l->kernel >= p->nkernels) continue;
+        wb_limit lim;
+        wb_limit_of(&l->c, l->time_ms, &v, &lim);
+        double lo, hi;
+        limiter_ratio(lim.cls, x, &v, x->ratio[l->kernel], &lo, &hi);
+        lproj *y = &k[l->kernel];
+        y->lo += l->time_ms * lo, y->hi += l->time_ms * hi, y->by_class[lim.cls] += l->time_ms;
+    }
+}
+
 static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md, const char *out) {
     const wb_profile *p = x->p;
     wb_err e = {""};
@@ -99,11 +148,22 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
     }
     int32_t *order = wb_profile_by_time(p, WB_PT_KERNELS);
     if (!order) return fprintf(stderr, "wallbench project: out of memory\n"), 2;
+    /* the roofline model's ratios first: the limiter model falls back on them */
+    for (int32_t i = 0; i < p->nkernels; i++) {
+        const char *why = NULL;
+        double to = wb_project_time_ms(&r->rows[i], &x->from, &x->to, &why);
+        x->ratio[i] = isfinite(to) ? to / p->kernels[i].total_ms : NAN;
+    }
+    lproj *lk = calloc((size_t)p->nkernels + 1, sizeof *lk);
+    if (!lk) return free(order), fprintf(stderr, "wallbench project: out of memory\n"), 2;
+    if (p->launches) limiter_model(x, r, gt, lk);
     wb_textable t;
-    wb_textable_init(&t, 6);
+    wb_textable_init(&t, 9);
     int h = wb_textable_add(&t);
-    const char *heads[6] = {"#", "Kernel", "Measured ms", "Projected ms", "Ratio", "Bound there"};
-    for (int c = 0; c < 6; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
+    const char *heads[9] = {"#", "Kernel", "Measured ms", "Projected ms", "Ratio", "Bound there", "Limiter",
+                            "By limiter ms (low)", "(high)"};
+    for (int c = 0; c < 9; c++) wb_textable_set(&t, h, c, "%s", heads[c]);
+    double lim_lo = 0, lim_hi = 0, lim_ms = 0;
     double sum_from = 0, sum_to = 0, left_ms = 0;
     int projected = 0, left = 0;
     for (int32_t j = 0; j < p->nkernels; j++) {
@@ -123,6 +183,13 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
         const char *b = isfinite(to) ? wb_roof_bound(&x->to, k->c.inst_per_sector) : "";
         if (isinf(k->c.inst_per_sector) && isfinite(to)) b = "compute";
         wb_textable_set(&t, row, 5, "%s", b[0] ? b : "-");
+        int top = -1; /* the class holding most of the kernel's time */
+        for (int c = 0; c < WB_LIM_CLASSES; c++)
+            if (lk[i].by_class[c] > 0 && (top < 0 || lk[i].by_class[c] > lk[i].by_class[top])) top = c;
+        wb_textable_set(&t, row, 6, "%s", top >= 0 ? wb_limit_class_name(top) : "-");
+        wb_textable_set_num(&t, row, 7, top >= 0 ? lk[i].lo : NAN, 3);
+        wb_textable_set_num(&t, row, 8, top >= 0 ? lk[i].hi : NAN, 3);
+        if (top >= 0 && isfinite(lk[i].lo) && isfinite(lk[i].hi)) lim_lo += lk[i].lo, lim_hi += lk[i].hi, lim_ms += k->total_ms;
         if (isfinite(to)) sum_from += k->total_ms, sum_to += to, projected++;
         else {
             left++;
@@ -134,6 +201,8 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
     wb_textable_set_num(&t, row, 2, sum_from, 3);
     wb_textable_set_num(&t, row, 3, sum_to, 3);
     wb_textable_set_num(&t, row, 4, sum_from > 0 ? sum_to / sum_from : NAN, 2);
+    wb_textable_set_num(&t, row, 7, lim_ms > 0 ? lim_lo : NAN, 3);
+    wb_textable_set_num(&t, row, 8, lim_ms > 0 ? lim_hi : NAN, 3);
     const char *nl = md ? "\n\n" : "\n";
     printf("%s%s on %s (%s)%s", md ? "**Projection** of " : "projection of ", x->path, x->g->model, x->g->profile, nl);
     printf("  from %s (%s: %.1f G inst/s, %.0f GB/s)%s  to   %s (%s: %.1f G inst/s, %.0f GB/s, ridge %.1f inst/sector)%s",
@@ -144,6 +213,12 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
     printf("%smodel: a kernel's time x W(target) / W(source), W = max(inst / inst_gips, DRAM sectors x 32 / dram_gbps) "
            "of its counted launches (project.h); its efficiency on the source is kept.%s",
            md ? "\n" : "", nl);
+    if (lim_ms > 0)
+        printf("%sby limiter (issue 49): each timed launch x the ratio of what limits it (limiter.h): DRAM bandwidth or "
+               "instruction issue of the two roofs above; latency: from the SM clock ratio to SMs x clock; L2 (no L2 "
+               "bandwidth in gpus.tsv): from SMs x clock to the DRAM ratio; not counted: the roofline model's ratio. "
+               "Of %.3f ms measured: %.3f to %.3f ms on %s.%s",
+               md ? "\n" : "", lim_ms, lim_lo, lim_hi, x->g->profile, nl);
     if (left) {
         printf("%d kernels not projected (%.3f ms measured, not in the total):", left, left_ms);
         for (int32_t j = 0, shown = 0; j < p->nkernels && shown < 10; j++)
@@ -155,6 +230,7 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
         printf("%s", nl);
     }
     free(order);
+    free(lk);
     int rc = 0;
     if (out) {
         if (!projected) {
