@@ -144,7 +144,10 @@ programs = [t["rows"][-1] for t in tables]
 assert programs[0][0] == "Program" and programs[0] == programs[1], programs
 for t in tables:
     for row in t["rows"]:
-        assert abs(sum(row[2:]) - 100.0) < 1e-6, row
+        assert abs(sum(row[2:7]) - 100.0) < 1e-6, row
+        # at the roofs: not slower than measured, within the few % a kernel may pass a measured
+        # ceiling by (a cub reduce of the example: 101.5% of dram_read)
+        assert row[7] is None or row[7] <= row[1] * 1.05, row
     assert sum(r[1] for r in t["rows"][:-1]) <= programs[0][1] * (1 + 1e-9) + 1e-9
     assert abs(sum(r[1] for r in t["rows"][:-1]) - programs[0][1]) < 1e-6 * programs[0][1], "top 1000 covers every group"
 try:

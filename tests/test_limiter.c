@@ -1,8 +1,9 @@
 /* test_limiter.c - the limiter rule of issue 49 (harness/tools/limiter.h): the
  * resource with the highest share of its measured ceiling, latency under 50%,
  * unknown without counters or ceilings; instructions issued, else executed;
- * a resource whose ceiling the file lacks never wins; time splits and their
- * table rows (shares of the group's time). */
+ * a resource whose ceiling the file lacks never wins; the time at each roof
+ * and at the roofs (the longest); time splits and their table rows (shares of
+ * the group's time, its time at the roofs and the headroom). */
 #include <math.h>
 #include <string.h>
 
@@ -31,6 +32,8 @@ int main(void) {
     wb_limit_of(&c, 1.0, &v, &l);
     CHECK(l.cls == WB_LIM_DRAM && fabs(l.pct[WB_LIM_DRAM] - 75.0) < 1e-9);
     CHECK(fabs(l.pct[WB_LIM_L2] - 40.0) < 1e-9 && fabs(l.pct[WB_LIM_ISSUE] - 10.0) < 1e-9);
+    CHECK(fabs(l.roof_ms[WB_LIM_DRAM] - 0.75) < 1e-12 && fabs(l.roof_ms[WB_LIM_ISSUE] - 0.1) < 1e-12);
+    CHECK(fabs(l.at_roofs_ms - 0.75) < 1e-12);
     counters(&c, 30e6, 0, 50e6, 600e6, 500e6); /* issue 60%, DRAM 24% */
     wb_limit_of(&c, 1.0, &v, &l);
     CHECK(l.cls == WB_LIM_ISSUE && fabs(l.pct[WB_LIM_ISSUE] - 60.0) < 1e-9);
@@ -52,11 +55,12 @@ int main(void) {
     v.l2_read_gbps = NAN; /* a file without the L2 ceiling: L2 never wins */
     counters(&c, 30e6, 0, 200e6, 400e6, 400e6);
     wb_limit_of(&c, 1.0, &v, &l);
-    CHECK(!isfinite(l.pct[WB_LIM_L2]) && l.cls == WB_LIM_LATENCY);
+    CHECK(!isfinite(l.pct[WB_LIM_L2]) && l.cls == WB_LIM_LATENCY && fabs(l.at_roofs_ms - 0.4) < 1e-12);
 
     wb_limit_split s;
     memset(&s, 0, sizeof s);
-    wb_limit_add(&s, WB_LIM_DRAM, 3.0);
+    wb_limit rowlim = {{0}, WB_LIM_DRAM, {0}, 1.5};
+    wb_limit_add_row(&s, &rowlim, 3.0); /* 3 ms that would take 1.5 at the roofs */
     wb_limit_add(&s, WB_LIM_LATENCY, 1.0);
     wb_limit_add(&s, WB_LIM_ISSUE, NAN); /* not timed: not counted */
     wb_limit_add(&s, 99, 5.0);
@@ -64,7 +68,7 @@ int main(void) {
     wb_textable t;
     wb_limit_table_init(&t, "Family");
     wb_limit_table_row(&t, "scan", &s);
-    CHECK(t.nrows == 2 && t.ncols == 2 + WB_LIM_CLASSES);
+    CHECK(t.nrows == 2 && t.ncols == 4 + WB_LIM_CLASSES);
     FILE *f = tmpfile();
     if (f) {
         wb_textable_csv(f, &t);
@@ -72,7 +76,7 @@ int main(void) {
         char buf[512] = "";
         size_t n = fread(buf, 1, sizeof buf - 1, f);
         buf[n] = '\0';
-        CHECK(strstr(buf, "DRAM %") && strstr(buf, "\"scan\",\"4.000\",\"75.0\",\"0.0\",\"0.0\",\"25.0\",\"0.0\""));
+        CHECK(strstr(buf, "DRAM %") && strstr(buf, "\"scan\",\"4.000\",\"75.0\",\"0.0\",\"0.0\",\"25.0\",\"0.0\",\"1.500\",\"2.0\""));
         fclose(f);
     }
     wb_textable_free(&t);

@@ -44,10 +44,13 @@ static double traffic(const wb_counters *c, const struct resource *r) {
 void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_limit *out) {
     double best = -1;
     out->cls = WB_LIM_UNKNOWN;
+    out->at_roofs_ms = NAN;
     for (int i = 0; i < WB_LIM_RESOURCES; i++) {
-        double ceil = resources[i].ceiling(v), per_s = traffic(c, &resources[i]) / (1e-3 * time_ms);
-        out->pct[i] = time_ms > 0 && ceil > 0 ? 100.0 * per_s / (1e9 * ceil) : NAN;
+        double ceil = resources[i].ceiling(v), amount = traffic(c, &resources[i]);
+        out->roof_ms[i] = ceil > 0 ? 1e3 * amount / (1e9 * ceil) : NAN;
+        out->pct[i] = time_ms > 0 ? 100.0 * out->roof_ms[i] / time_ms : NAN;
         if (isfinite(out->pct[i]) && out->pct[i] > best) best = out->pct[i], out->cls = i;
+        if (isfinite(out->roof_ms[i]) && !(out->roof_ms[i] <= out->at_roofs_ms)) out->at_roofs_ms = out->roof_ms[i];
     }
     if (out->cls != WB_LIM_UNKNOWN && best < WB_LIMIT_MIN_PCT) out->cls = WB_LIM_LATENCY;
 }
@@ -63,12 +66,19 @@ void wb_limit_add(wb_limit_split *s, int cls, double ms) {
     s->total += ms;
 }
 
+void wb_limit_add_row(wb_limit_split *s, const wb_limit *l, double ms) {
+    wb_limit_add(s, l->cls, ms);
+    if (ms > 0 && isfinite(l->at_roofs_ms)) s->at_roofs_ms += l->at_roofs_ms, s->covered_ms += ms;
+}
+
 void wb_limit_table_init(wb_textable *t, const char *first) {
-    wb_textable_init(t, 2 + WB_LIM_CLASSES);
+    wb_textable_init(t, 4 + WB_LIM_CLASSES);
     int row = wb_textable_add(t);
     wb_textable_set(t, row, 0, "%s", first);
     wb_textable_set(t, row, 1, "Time (ms)");
     for (int k = 0; k < WB_LIM_CLASSES; k++) wb_textable_set(t, row, 2 + k, "%s %%", wb_limit_class_name(k));
+    wb_textable_set(t, row, 2 + WB_LIM_CLASSES, "At the roofs (ms)");
+    wb_textable_set(t, row, 3 + WB_LIM_CLASSES, "Headroom (x)");
 }
 
 void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split *s) {
@@ -77,4 +87,6 @@ void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split 
     wb_textable_set_num(t, row, 1, s->total, 3);
     for (int k = 0; k < WB_LIM_CLASSES; k++)
         wb_textable_set_num(t, row, 2 + k, s->total > 0 ? 100.0 * s->ms[k] / s->total : NAN, 1);
+    wb_textable_set_num(t, row, 2 + WB_LIM_CLASSES, s->covered_ms > 0 ? s->at_roofs_ms : NAN, 3);
+    wb_textable_set_num(t, row, 3 + WB_LIM_CLASSES, s->at_roofs_ms > 0 ? s->covered_ms / s->at_roofs_ms : NAN, 1);
 }

@@ -23,6 +23,10 @@ enum { WB_LIM_LATENCY = WB_LIM_RESOURCES, WB_LIM_UNKNOWN, WB_LIM_CLASSES };
 typedef struct wb_limit {
     double pct[WB_LIM_RESOURCES]; /* rate / measured ceiling x 100; NaN: no counter or no ceiling */
     int cls;                      /* the resource with the highest pct, WB_LIM_LATENCY or WB_LIM_UNKNOWN */
+    /* Headroom (issue 49 item 3): the time the same traffic takes at each measured ceiling, and
+     * at the roofs: the longest of those (each resource at its ceiling at once). NaN unknown. */
+    double roof_ms[WB_LIM_RESOURCES];
+    double at_roofs_ms;
 } wb_limit;
 
 /* The limit of counters c over time_ms (the timing pass's time of the same work) on view v. */
@@ -34,11 +38,17 @@ const char *wb_limit_class_name(int cls);
 typedef struct wb_limit_split {
     double ms[WB_LIM_CLASSES];
     double total;
+    double at_roofs_ms;  /* the summed at_roofs_ms of the rows with one */
+    double covered_ms;   /* the time of those rows */
 } wb_limit_split;
 void wb_limit_add(wb_limit_split *s, int cls, double ms);
+/* wb_limit_add of l's class, and its time at the roofs. */
+void wb_limit_add_row(wb_limit_split *s, const wb_limit *l, double ms);
 
 /* A table of splits: the heading (first column named first), then one row
- * per group: label, its time (ms) and the share of that time per class (%). */
+ * per group: label, its time (ms), the share of that time per class (%), the
+ * time of its rows at the roofs (ms) and the headroom: time / time at the
+ * roofs over the rows that have one (x). */
 void wb_limit_table_init(wb_textable *t, const char *first);
 void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split *s);
 

@@ -133,8 +133,8 @@ static void limiter_table(report *rp, const wb_rtab_items *it) {
         int f = 0;
         while (f < nf && strcmp(fam[f], x->p.family)) f++;
         if (f == nf && nf < 64) fam[nf++] = x->p.family;
-        if (f < nf) wb_limit_add(&split[f], l.cls, x->m.time_median_ms);
-        wb_limit_add(&all, l.cls, x->m.time_median_ms);
+        if (f < nf) wb_limit_add_row(&split[f], &l, x->m.time_median_ms);
+        wb_limit_add_row(&all, &l, x->m.time_median_ms);
     }
     wb_textable t;
     wb_limit_table_init(&t, "Family");

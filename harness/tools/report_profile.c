@@ -237,9 +237,9 @@ static int limiters(const preport *rp) {
         if (!(l->time_ms > 0)) continue;
         wb_limit lim;
         wb_limit_of(&l->c, l->time_ms, &rp->roofs.v, &lim);
-        if (l->kernel >= 0 && l->kernel < p->nkernels) wb_limit_add(&k[l->kernel], lim.cls, l->time_ms);
-        wb_limit_add(&g[l->range >= 0 && l->range < p->nranges ? l->range : p->nranges], lim.cls, l->time_ms);
-        wb_limit_add(&all, lim.cls, l->time_ms);
+        if (l->kernel >= 0 && l->kernel < p->nkernels) wb_limit_add_row(&k[l->kernel], &lim, l->time_ms);
+        wb_limit_add_row(&g[l->range >= 0 && l->range < p->nranges ? l->range : p->nranges], &lim, l->time_ms);
+        wb_limit_add_row(&all, &lim, l->time_ms);
     }
     limiter_table(rp, "Limiter (issue 49), per kernel: share of time by the resource nearest its measured ceiling", "Kernel", "kernel",
                   k, p->nkernels, kernel_label, &all);
