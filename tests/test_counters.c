@@ -318,6 +318,30 @@ static void test_chip_survey(void) {
         if (!strcmp(chips[c], "GH100") || !strcmp(chips[c], "AD104") || !strcmp(chips[c], "GA100") ||
             !strcmp(chips[c], "GB100"))
             CHECK(k1.passes == 1);
+        /* --rotate's groups of the whole set: each one pass, together every collected row (or
+         * a row that needs more than one pass alone, left out), the core rows in group 0 where
+         * the core set is one pass: every launch keeps its roofline. On GH100 at least three rows
+         * need several passes even alone (the L2 hit rate, the L2 and L1 throughputs: maxima over
+         * many units): --rotate leaves them to the kernel's first launch (replayed). */
+        int group[WB_METRICS_MAX];
+        int ng = wb_counters_groups(chips[c], WB_COUNTER_SET_ALL, group, &e);
+        CHECK(ng >= 1 && ng >= p.passes - 1);
+        int left = 0;
+        for (int i = 0; i < wb_n_metrics; i++) {
+            CHECK(p.used[i] ? group[i] >= WB_GROUP_EVERY && group[i] < ng : group[i] == -1);
+            if (p.used[i] && wb_metric_is_core(i) && k1.passes == 1) CHECK(group[i] == WB_GROUP_EVERY);
+            left += p.used[i] && group[i] == -1;
+        }
+        for (int g = 0; g < ng; g++) {
+            int rows = 0;
+            for (int i = 0; i < wb_n_metrics; i++) rows += group[i] == g;
+            CHECK(rows > 0);
+        }
+        printf("  %-8s rotation: %d one-pass groups of the whole set (%d passes), %d row(s) left out\n", chips[c], ng,
+               p.passes, left);
+        if (!strcmp(chips[c], "GH100"))
+            CHECK(left >= 3 && ng >= 2 && group[wb_metric_index("l2_hit_pct")] == -1 &&
+                  group[wb_metric_index("inst")] == WB_GROUP_EVERY);
         /* /columns' text for a NaN column says why. */
         for (int i = 0; i < wb_n_metrics; i++) {
             char buf[240];

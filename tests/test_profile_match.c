@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness/base/metrics.h"
+#include "harness/base/profile_agg.h"
 #include "harness/profile/attribute.h"
 #include "harness/profile/match.h"
 #include "tests/check.h"
@@ -377,6 +378,51 @@ static void test_sampled_device(void) {
     wb_raw_free(&t[0]), wb_raw_free(&t[1]), wb_raw_free(&s), wb_raw_free(&old);
 }
 
+/* --rotate: C lines hold the whole set's columns, NaN where a launch's group had none; a kernel's
+ * count of such a column is the mean over the launches that have it times its counted launches;
+ * the "# rotation" line becomes the file's attributes. Kernel A launched three times: the first
+ * with every column (replayed), the second without l1_sectors_ld (another group). */
+static void test_rotated(void) {
+    char path[256];
+    FILE *f = create_raw("timing.21.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=21 ppid=1\n");
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "L\t%d\t%d\t0\t0\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", i, i + 1, kname('A'));
+        fprintf(f, "K\t%d\t%d\t%d\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\t%s\n", i + 1, 1000 * i, 1000 * i + 500, kname('A'));
+    }
+    fprintf(f, "# end\n");
+    fclose(f);
+    f = create_raw("counters.22.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=22 ppid=1\n# metrics\tinst\tl1_sectors_ld\n");
+    fprintf(f, "# groups\t-2\t0\n# passes 6\tbatch 256\tcache all\n");
+    for (int i = 0; i < 3; i++) fprintf(f, "L\t%d\t%d\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", i, i + 1, kname('A'));
+    fprintf(f, "C\t0\t100\t40\nC\t1\t110\tnan\nC\t2\t120\t20\n");
+    fprintf(f, "# cost\tcounted 3\tlaunch_s 0.1\tbatch_s 0.01\tflush_s 0.01\n");
+    fprintf(f, "# rotation\tgroups 18\treplayed 1\tone_pass 2\tshapes 1\n# end\n");
+    fclose(f);
+    wb_raw t, c;
+    CHECK(read_raw("timing.21.tsv", &t) == WB_OK && read_raw("counters.22.tsv", &c) == WB_OK);
+    CHECK(c.rotation[0] == 18 && c.rotation[1] == 1 && c.rotation[2] == 2 && c.rotation[3] == 1);
+    CHECK(isnan(c.launches[1].v[wb_metric_index("l1_sectors_ld")]) && c.launches[1].v[wb_metric_index("inst")] == 110);
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    wb_profile p;
+    memset(&p, 0, sizeof p);
+    wb_match_stats st;
+    CHECK(wb_match_passes(&t, 1, &c, 1, &sel, &p, &st, &e) == WB_OK && p.nkernels == 1 && st.counted == 3);
+    wb_roof roof = {"measured", 1000.0, 4000.0};
+    CHECK(wb_profile_aggregate(&p, &roof, &e) == WB_OK);
+    if (p.nkernels == 1) {
+        const wb_counters *k = &p.kernels[0].c;
+        CHECK(k->v[wb_metric_index("inst")] == 330);                 /* every launch has it: the sum */
+        CHECK(fabs(k->v[wb_metric_index("l1_sectors_ld")] - 90) < 1e-9); /* (40 + 20) / 2 x 3 */
+    }
+    free_profile(&p);
+    wb_select_free(&sel);
+    wb_raw_free(&t), wb_raw_free(&c);
+}
+
 static void test_short_names(void) {
     char out[256];
     wb_kernel_short_name("_ZN3cub18DeviceReduceKernelIiEEvPi", out, sizeof out);
@@ -397,6 +443,7 @@ int main(void) {
     test_user_ranges();
     test_sampled();
     test_sampled_device();
+    test_rotated();
     test_short_names();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

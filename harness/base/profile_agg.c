@@ -41,6 +41,7 @@ typedef struct acc {
     int64_t launches, timed, counted, counted_untimed;
     double total_ms, counted_ms;
     double sum[WB_METRICS_MAX], wsum[WB_METRICS_MAX], w[WB_METRICS_MAX];
+    int64_t n[WB_METRICS_MAX]; /* counted launches that have the metric (--rotate: fewer than counted) */
 } acc;
 
 static void acc_init(acc *a) {
@@ -60,12 +61,16 @@ static void acc_add(acc *a, const wb_prof_launch *l) {
         double x = l->c.v[i];
         if (!isfinite(x)) continue;
         a->sum[i] += x;
+        a->n[i]++;
         a->wsum[i] += w * x;
         a->w[i] += w;
     }
 }
 
-/* Counters of the row from its sums, then its groups and derived columns.
+/* Counters of the row from its sums, then its groups and derived columns. A count that not every
+ * counted launch has (--rotate counts each later launch with one group of the set) is the mean
+ * over those that have it times the counted launches: exact for a kernel whose launches do the
+ * same work, an estimate for a range of several kernels.
  * gips divides by the time of the counted launches when all were timed,
  * else (NaN) by their summed counter-pass kernel_time_ms. */
 static void acc_counters(const acc *a, wb_counters *c, const wb_roof *measured, const wb_roof *l4,
@@ -74,7 +79,9 @@ static void acc_counters(const acc *a, wb_counters *c, const wb_roof *measured, 
     if (!a->counted) return;
     for (int i = 0; i < wb_n_metrics; i++) {
         if (a->w[i] <= 0) continue;
-        c->v[i] = wb_profile_metric_summed(i) ? a->sum[i] : a->wsum[i] / a->w[i];
+        c->v[i] = !wb_profile_metric_summed(i) ? a->wsum[i] / a->w[i]
+                  : a->n[i] < a->counted    ? a->sum[i] * (double)a->counted / (double)a->n[i]
+                                            : a->sum[i];
     }
     c->launches = (int)(a->counted < 2147483647 ? a->counted : 2147483647);
     wb_counters_group(c);

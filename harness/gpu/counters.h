@@ -107,6 +107,12 @@ typedef struct wb_counters_plan_info {
 
 /* Without a GPU: the plan of a set of wb_metrics[] for a chip name ("GH100", "GB202"). */
 int wb_counters_plan(const char *chip, wb_counter_set set, wb_counters_plan_info *plan, wb_err *e);
+/* The rotation groups of `set` on chip (offline): group[i] per row of
+ * wb_metrics[] (-1: not collected, or more than one pass alone; WB_GROUP_EVERY:
+ * in every group, the core rows where they fit one pass), each group one pass
+ * (wallbench profile --rotate). Returns the number of groups, or -1 with e. */
+#define WB_GROUP_EVERY (-2)
+int wb_counters_groups(const char *chip, wb_counter_set set, int *group, wb_err *e);
 /* The chips CUPTI's host API knows (cuptiProfilerHostGetSupportedChips);
  * *names stays valid while the process runs. */
 int wb_counters_chips(const char *const **names, int *n, wb_err *e);

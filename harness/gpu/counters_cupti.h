@@ -73,6 +73,19 @@ int wb_cupti_load_nvperf(wb_counters_session *s, int rc, wb_err *e);
  * s->plan says per row what was collected or why not. */
 int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t *avail, wb_counter_set set, int rc,
                         wb_err *e);
+/* Counter-group rotation (wallbench profile --rotate): the rows full collects
+ * (a session wb_cupti_host_build made) split into groups that each fit one
+ * pass, greedily in wb_metrics[] order; the core set's rows in every group
+ * (WB_GROUP_EVERY) where they fit one pass together, else packed first.
+ * group[i] per row of wb_metrics[], -1 for a row full does not collect or that
+ * needs more than one pass alone (with the core rows). Returns the number of
+ * groups, or -1 (rc's class) with e. Offline: avail may be NULL. */
+int wb_cupti_one_pass_groups(const wb_counters_session *full, const uint8_t *avail, int *group, int rc, wb_err *e);
+/* s: a host object and config image of exactly the rows of full in group g
+ * (s->names, s->column, s->n, s->passes, s->plan as full's). */
+int wb_cupti_host_build_group(wb_counters_session *s, const wb_counters_session *full, const uint8_t *avail,
+                              const int *group, int g, int rc, wb_err *e);
+
 /* Member m of a batch is counted in the range named WB_RANGE_PREFIX "<m>". */
 #define WB_RANGE_PREFIX "wb_point_"
 

@@ -194,6 +194,51 @@ int wb_cupti_host_build(wb_counters_session *s, const char *chip, const uint8_t 
     return WB_OK;
 }
 
+int wb_cupti_host_build_group(wb_counters_session *s, const wb_counters_session *full, const uint8_t *avail,
+                              const int *group, int g, int rc, wb_err *e) {
+    s->plan = full->plan;
+    int order[WB_METRICS_MAX], out = 0; /* every collected row outside g (and outside every group) is dropped */
+    for (int i = 0; i < wb_n_metrics; i++)
+        if (full->plan.used[i] && group[i] != g && group[i] != WB_GROUP_EVERY) order[out++] = i;
+    return configure(s, full->chip, avail, order, out, rc, e);
+}
+
+int wb_cupti_one_pass_groups(const wb_counters_session *full, const uint8_t *avail, int *group, int rc, wb_err *e) {
+    wb_counters_session t;
+    memset(&t, 0, sizeof t);
+    /* The core rows in every group where they fit one pass together: every launch keeps its
+     * roofline; else they are packed like the rest, first. */
+    for (int i = 0; i < wb_n_metrics; i++) group[i] = full->plan.used[i] && wb_metric_is_core(i) ? WB_GROUP_EVERY : -1;
+    if (wb_cupti_host_build_group(&t, full, avail, group, 0, rc, e) != WB_OK) return wb_cupti_host_free(&t), -1;
+    int every = t.passes <= 1;
+    int order[WB_METRICS_MAX], n = 0;
+    for (int core = 1; core >= 0; core--)
+        for (int i = 0; i < wb_n_metrics; i++)
+            if (full->plan.used[i] && wb_metric_is_core(i) == core && !(every && core)) order[n++] = i;
+    if (!every)
+        for (int i = 0; i < wb_n_metrics; i++) group[i] = -1;
+    int g = 0, in_g = 0; /* the group being filled, and its rows so far */
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        group[i] = g;
+        if (wb_cupti_host_build_group(&t, full, avail, group, g, rc, e) != WB_OK) return wb_cupti_host_free(&t), -1;
+        if (t.passes <= 1) {
+            in_g++;
+            continue;
+        }
+        group[i] = -1;
+        if (in_g == 0) continue; /* more than one pass alone (with the core rows): no group holds it */
+        g++, in_g = 0;           /* a new group, begun with this row */
+        group[i] = g;
+        if (wb_cupti_host_build_group(&t, full, avail, group, g, rc, e) != WB_OK) return wb_cupti_host_free(&t), -1;
+        if (t.passes <= 1) in_g = 1;
+        else group[i] = -1;
+    }
+    wb_cupti_host_free(&t);
+    int groups = g + (in_g > 0);
+    return groups ? groups : every; /* the core rows alone: one group */
+}
+
 const char *wb_counters_column_source(const wb_counters_plan_info *p, int i, char *buf, size_t len) {
     if (!p || i < 0 || i >= wb_n_metrics) snprintf(buf, len, "%s", i >= 0 && i < wb_n_metrics ? wb_metrics[i].ncu : "");
     else if (p->used[i]) snprintf(buf, len, "%s%s", p->used[i], p->used[i] != wb_metrics[i].ncu ? " (fallback name on this chip)" : "");
@@ -254,6 +299,19 @@ int wb_counters_plan(const char *chip, wb_counter_set set, wb_counters_plan_info
     if (s->nvperf) dlclose(s->nvperf);
     free(s);
     return rc;
+}
+
+int wb_counters_groups(const char *chip, wb_counter_set set, int *group, wb_err *e) {
+    wb_counters_session *s = calloc(1, sizeof *s);
+    if (!s) return wb_fail(e, "wb_counters_groups: out of host memory"), -1;
+    snprintf(s->chip, sizeof s->chip, "%s", chip); /* the groups' host objects are made for full->chip */
+    int n = wb_cupti_load_nvperf(s, WB_ERR, e) == WB_OK && wb_cupti_host_build(s, chip, NULL, set, WB_ERR, e) == WB_OK
+                ? wb_cupti_one_pass_groups(s, NULL, group, WB_ERR, e)
+                : -1;
+    wb_cupti_host_free(s);
+    if (s->nvperf) dlclose(s->nvperf);
+    free(s);
+    return n;
 }
 
 int wb_counters_chips(const char *const **names, int *n, wb_err *e) {

@@ -158,7 +158,7 @@ static void report_errors(const char *pass, const wb_raw *r, int n) {
 
 static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib,
                     wb_child_result *cr, wb_err *e) {
-    static char env[9][4200];
+    static char env[10][4200];
     int n = 0;
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
     snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", lib); /* NVTX ranges: inject/nvtx.c */
@@ -168,7 +168,8 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_BATCH=%d", o->batch);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_SET=%s", o->counter_set);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_RANGES=%s", o->ranges);
-    char *ptrs[9];
+    snprintf(env[n++], sizeof env[0], "WB_PROFILE_ROTATE=%d", o->rotate);
+    char *ptrs[10];
     for (int i = 0; i < n; i++) ptrs[i] = env[i];
     fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
     /* --sample: PM sampling from this process, around the program's timing pass, never inside it */
@@ -299,6 +300,14 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
         for (int k = 0; rc == WB_OK && k < 3; k++) {
             double sum = craw[i].cost[k] + (i ? wb_profile_attr_f64(p, cost_names[k]) : 0.0);
             rc = wb_profile_attr_num(p, cost_names[k], sum, e);
+        }
+        /* --rotate: how many launches were replayed (each kernel shape's first) and how many counted
+         * one group in one pass (summed over the processes) */
+        static const char *const rot_names[] = {"counter_rotation_groups", "launches_counted_replayed",
+                                                "launches_counted_one_pass", "counter_rotation_shapes"};
+        for (int k = 0; rc == WB_OK && craw[i].rotation[0] && k < 4; k++) {
+            double prev = k && wb_profile_attr(p, rot_names[k]) ? wb_profile_attr_f64(p, rot_names[k]) : 0.0;
+            rc = wb_profile_attr_num(p, rot_names[k], (double)craw[i].rotation[k] + prev, e);
         }
     }
     static const char *const env_names[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_LAUNCH_BLOCKING",

@@ -43,6 +43,10 @@ static void usage(FILE *f) {
             "                           default), or per outermost NVTX range, or per N launches (nvtx,\n"
             "                           every:N: kernels run as the program runs them, nothing serialized,\n"
             "                           no flush; every launch counts; a one-pass set only)\n"
+            "  --rotate                 counter pass, --counters roofline|all: each kernel's first launch (per launch\n"
+            "                           shape) counted with the whole set (replayed), each later one with one group\n"
+            "                           of it that fits one pass (the core rows in each), the groups in turn: the\n"
+            "                           whole set without replay where the program repeats its kernels\n"
             "  --sample                 (experimental) a sampled timeline instead of the counter pass: PM sampling of the\n"
             "                           core set, device-wide, by the profiler's own process during the\n"
             "                           timing pass (the program runs as under the timing pass alone:\n"
@@ -109,6 +113,10 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
             if (!o->sample_us) o->sample_us = 100;
             continue;
         }
+        if (!strcmp(a, "--rotate")) {
+            o->rotate = 1;
+            continue;
+        }
         if (a[0] != '-') return wb_fail(e, "'%s': put the program after --: wallbench profile [options] -- CMD [ARGS]", a);
         if (!strcmp(a, "--pass")) pass_given = 1;
         if (need(argc, argv, i, e) != WB_OK) return WB_ERR;
@@ -166,6 +174,9 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
     int every;
     if (wb_ranges_parse(o->ranges, &mode, &every) == 0 && mode >= WB_RANGES_NVTX && strcmp(o->counter_set, "core"))
         return wb_fail(e, "--ranges %s counts without replay: it needs --counters core (one pass)", o->ranges);
+    if (o->rotate && (!strcmp(o->counter_set, "core") || mode != WB_RANGES_KERNEL))
+        return wb_fail(e, "--rotate rotates the groups of a set of several passes over repeated launches: it needs "
+                          "--counters roofline or all and --ranges kernel");
     if (wb_select_init(&o->select, kernel, nvtx, skip, count, e) != WB_OK) return WB_ERR;
     snprintf(o->selection_text, sizeof o->selection_text, "kernel-name '%s', nvtx-include '%s', launch-skip %" PRId64
              ", launch-count %s", o->select.kernel, o->select.nvtx, skip, count < 0 ? "all" : "");

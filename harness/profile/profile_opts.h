@@ -21,6 +21,7 @@ typedef struct wb_profile_opts {
     const char *ranges;         /* --ranges kernel|nvtx|every:N (default kernel) */
     int sample_us;              /* --sample [--sample-interval US]: PM sampling interval; 0 off */
     int sample_device;          /* --sample-device N: the CUDA device sampled (default 0) */
+    int rotate;                 /* --rotate: counter groups rotated over repeated launches */
     int list_metrics;
     wb_select select;           /* -k, -s, -c, --nvtx-include */
     char selection_text[600];   /* the selection in words, for the file */

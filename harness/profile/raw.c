@@ -93,6 +93,12 @@ static int header(wb_raw *r, char *line) {
         snprintf(r->device, sizeof r->device, "%s", line + 9);
         return 0;
     }
+    if (!strncmp(line, "# rotation\t", 11)) {
+        if (sscanf(line + 11, "groups %lld\treplayed %lld\tone_pass %lld\tshapes %lld", &r->rotation[0], &r->rotation[1],
+                   &r->rotation[2], &r->rotation[3]) != 4)
+            return -1;
+        return 0;
+    }
     if (!strncmp(line, "# cost\t", 7)) {
         if (sscanf(line + 7, "counted %*d\tlaunch_s %lf\tbatch_s %lf\tflush_s %lf", &r->cost[0], &r->cost[1], &r->cost[2]) != 3)
             return -1;

@@ -54,6 +54,8 @@ typedef struct wb_raw {
     int nmetrics, passes;
     char cache[16];           /* counter pass: "all" or "none" */
     double cost[3];           /* counter pass "# cost": seconds in counted launches, batch ends, flushes */
+    long long rotation[4];    /* counter pass "# rotation" (--rotate): groups, launches replayed, launches
+                               * counted in one pass, kernel shapes; all 0 without it */
     char mode[160];           /* counter pass "# mode" line: set, ranges, replay, flush */
     wb_raw_urange *uranges;   /* U lines */
     int nuranges, cap_uranges;

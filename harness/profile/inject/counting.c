@@ -11,6 +11,14 @@
  *   nvtx       one user range per outermost NVTX range of the launching thread:
  *              kernels run as the program runs them, nothing is synchronized.
  *   every:N    one user range per N launches, likewise.
+ * With --rotate (WB_PROFILE_ROTATE, kernel mode, a set of several passes) the
+ * first launch of each kernel and launch shape is counted with the whole set
+ * (kernel replay, the flush in a context of our own) and each later one with
+ * one group of it that fits one pass (user replay, the flush on the stream),
+ * the groups taken in turn, each holding the core rows where they fit: a
+ * program that repeats its kernels gets the whole set of every kernel and the
+ * roofline of every launch, replaying only first launches. A C line holds
+ * the whole set's columns, NaN for those its group lacks.
  * User ranges need a one-pass set. A graph launch (cuGraphLaunch) runs uncounted
  * in kernel mode, with an N line saying so; in nvtx and every:N it counts in
  * the range around it. Each way of counting it alone failed on the H200 (CUDA
@@ -26,6 +34,7 @@
  * seq), U lines (a user range) and F lines (our flush) after each batch's decode;
  * the host half (metric set, images, passes) is the suite's own
  * (harness/gpu/counters_host.c). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,6 +68,13 @@ typedef struct counting {
     int started;            /* the profiler is between Start and Stop */
     CUpti_ProfilerRange range_now; /* the range mode the profiler was started in */
     int user_replay;        /* one pass: no replay, user-replay mode (kernel mode too) */
+    wb_counters_session *active; /* the batch's set: &s, or a rotation group */
+    wb_counters_session *groups; /* --rotate: the one-pass groups of s */
+    int ngroups;
+    int pos[WB_METRICS_MAX];     /* row of wb_metrics[] -> its place in the "# metrics" line (s's order); -1 */
+    struct shape_seen { char *key; int64_t n; } *shapes; /* --rotate: launches so far per kernel + shape */
+    int nshapes, cap_shapes;
+    int64_t replayed, rotated;   /* --rotate: launches counted with the whole set / with a group */
     slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
     int user_open;          /* a user range is pushed (nvtx, every) */
@@ -92,8 +108,11 @@ static int fail(const char *call, CUptiResult r) {
         if (r_ != CUPTI_SUCCESS) return fail(#call, r_);        \
     } while (0)
 
+/* One pass and not forced to replay: user replay (nothing saved or restored). */
+static int no_replay(const wb_counters_session *s) { return s->passes == 1 && !wb_inj.force_kernel_replay; }
+
 static int arm(CUpti_ProfilerRange range) {
-    wb_counters_session *s = &cnt.s;
+    wb_counters_session *s = cnt.active;
     memset(s->data, 0, s->data_size);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
@@ -103,14 +122,15 @@ static int arm(CUpti_ProfilerRange range) {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = s->rp,
         .configSize = s->config_size, .pConfig = s->config, .counterDataImageSize = s->data_size,
         .pCounterDataImage = s->data, .range = range,
-        .replayMode = range == CUPTI_UserRange || cnt.user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay,
+        .replayMode = range == CUPTI_UserRange || no_replay(s) ? CUPTI_UserReplay : CUPTI_KernelReplay,
         .maxRangesPerPass = (size_t)wb_inj.batch, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
         .targetNestingLevel = 1};
     TRY(cuptiRangeProfilerSetConfig, &sc);
     return 0;
 }
 
-static int start(CUpti_ProfilerRange range) {
+static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
+    cnt.active = set;
     if (arm(range) != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = cnt.s.rp};
@@ -122,8 +142,12 @@ static int start(CUpti_ProfilerRange range) {
 
 /* One range's values as a C line (a launch), a U line (user range) or an F line
  * (our flush before launch seq: what it wrote back is the previous kernel's dirty lines). */
-static void write_slot(const slot *sl, const double *v) {
+static void write_slot(const slot *sl, const double *got) {
     wb_counters_session *s = &cnt.s;
+    double v[WB_METRICS_MAX]; /* the active set's values in the whole set's order, NaN where it has none */
+    for (int k = 0; k < s->n; k++) v[k] = NAN;
+    for (int k = 0; k < cnt.active->n; k++)
+        if (cnt.pos[cnt.active->column[k]] >= 0) v[cnt.pos[cnt.active->column[k]]] = got[k];
     char line[WB_METRICS_MAX * 26 + WB_NVTX_PATH + 96];
     int len = sl->kind == SLOT_USER
                   ? snprintf(line, sizeof line, "U\t%lld\t%lld\t%lld\t%s", (long long)sl->seq, (long long)sl->last,
@@ -144,7 +168,7 @@ static void not_attributable(const slot *sl, const char *why) {
 /* The lines of a decoded batch. CUPTI may or may not make a range of our flush
  * kernel (it is launched from inside the launch callback): both counts are taken. */
 static int eval_range(size_t at, double *v) {
-    wb_counters_session *s = &cnt.s;
+    wb_counters_session *s = cnt.active;
     CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
         .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
         .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = at,
@@ -153,7 +177,7 @@ static int eval_range(size_t at, double *v) {
 }
 
 static int evaluate(int ranges) {
-    wb_counters_session *s = &cnt.s;
+    wb_counters_session *s = cnt.active;
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
         .counterDataImageSize = s->data_size};
@@ -243,9 +267,11 @@ typedef struct flusher {
     unsigned blocks;
 } flusher;
 
-static flusher fl;
+/* On the launch's stream (one pass) and in a context of our own (kernel replay); --rotate uses both. */
+static flusher fl_stream, fl_own;
 
-static int flush_setup(CUdevice dev, int own_context) {
+static int flush_setup(flusher *f, CUdevice dev, int own_context) {
+    flusher fl = {0};
     int l2 = 0, sms = 0;
     if (cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) != CUDA_SUCCESS || l2 <= 0) l2 = 64 << 20;
     if (cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS || sms <= 0) sms = 32;
@@ -267,11 +293,13 @@ static int flush_setup(CUdevice dev, int own_context) {
         wb_raw_line("# cache none (the flush could not be set up)");
         fl.fn = NULL;
     }
+    *f = fl;
     return 0;
 }
 
 /* Launches the flush; 0 when it was launched on the stream (in-stream flush), -1 otherwise. */
-static int flush_l2(int64_t seq, CUstream stream) {
+static int flush_l2(const flusher *f, int64_t seq, CUstream stream) {
+    flusher fl = *f; /* a copy: cuLaunchKernel takes its arguments' addresses */
     if (!fl.fn) return -1;
     CUdeviceptr sink = fl.buf + fl.words * 4;
     void *args[] = {&fl.buf, &fl.words, &sink};
@@ -295,6 +323,57 @@ static int flush_l2(int64_t seq, CUstream stream) {
 static const char *range_mode_name(void) {
     static const char *names[] = {"kernel", "nvtx", "every"};
     return names[wb_inj.ranges];
+}
+
+/* --rotate: the whole set's one-pass groups, each a host object and config image of its own
+ * (counters_host.c). On failure an E line, and every launch is counted with the whole set. */
+static void setup_groups(void) {
+    wb_counters_session *s = &cnt.s;
+    int group[WB_METRICS_MAX];
+    wb_err e = {""};
+    int n = wb_cupti_one_pass_groups(s, s->avail, group, WB_ERR, &e);
+    if (n > 0 && !(cnt.groups = calloc((size_t)n, sizeof *cnt.groups))) n = -1, snprintf(e.msg, sizeof e.msg, "out of host memory");
+    for (int g = 0; g < n; g++) {
+        if (wb_cupti_host_build_group(&cnt.groups[g], s, s->avail, group, g, WB_ERR, &e) != WB_OK || cnt.groups[g].passes != 1) {
+            if (!e.msg[0]) snprintf(e.msg, sizeof e.msg, "group %d needs %d passes", g, cnt.groups[g].passes);
+            n = -1;
+            break;
+        }
+        snprintf(cnt.groups[g].chip, sizeof cnt.groups[g].chip, "%s", s->chip);
+    }
+    if (n <= 0) {
+        wb_raw_error("counter pass: --rotate: %s; every launch is counted with the whole set (replayed)", e.msg[0] ? e.msg : "no group");
+        free(cnt.groups), cnt.groups = NULL;
+        return;
+    }
+    cnt.ngroups = n;
+    char line[WB_METRICS_MAX * 8 + 32];
+    int len = snprintf(line, sizeof line, "# groups");
+    for (int k = 0; k < s->n && len < (int)sizeof line; k++) len += snprintf(line + len, sizeof line - (size_t)len, "\t%d", group[s->column[k]]);
+    wb_raw_line("%s", line); /* per column of "# metrics": its group (-2 every group, -1 first launches only) */
+}
+
+/* --rotate: the set this launch is counted with: the whole set for the first launch of its kernel
+ * and shape, then the groups in turn. */
+static wb_counters_session *rotation_set(const wb_launch_info *l) {
+    if (!cnt.ngroups) return &cnt.s;
+    char key[WB_NVTX_PATH + 600];
+    snprintf(key, sizeof key, "%u,%u,%u/%u,%u,%u/%s", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+             l->block[2], l->name ? l->name : "");
+    int i = 0;
+    while (i < cnt.nshapes && strcmp(cnt.shapes[i].key, key)) i++;
+    if (i == cnt.nshapes) {
+        if (cnt.nshapes == cnt.cap_shapes) {
+            int cap = cnt.cap_shapes ? 2 * cnt.cap_shapes : 64;
+            struct shape_seen *g = realloc(cnt.shapes, (size_t)cap * sizeof *g);
+            if (!g) return &cnt.s;
+            cnt.shapes = g, cnt.cap_shapes = cap;
+        }
+        if (!(cnt.shapes[i].key = strdup(key))) return &cnt.s;
+        cnt.shapes[i].n = 0, cnt.nshapes++;
+    }
+    int64_t k = cnt.shapes[i].n++;
+    return k == 0 ? &cnt.s : &cnt.groups[(k - 1) % cnt.ngroups];
 }
 
 /* Everything the first counted launch needs: the chip's metric set, the
@@ -335,18 +414,26 @@ static int setup(CUcontext ctx) {
         wb_raw_error("counter pass: %s", cnt.why);
         return cnt.failed = 1, -1;
     }
-    cnt.user_replay = s->passes == 1 && !wb_inj.force_kernel_replay;
+    cnt.user_replay = no_replay(s);
+    for (int i = 0; i < WB_METRICS_MAX; i++) cnt.pos[i] = -1;
+    for (int k = 0; k < s->n; k++) cnt.pos[s->column[k]] = k;
+    if (wb_inj.rotate && !cnt.user_replay && wb_inj.ranges == WB_RANGES_KERNEL) setup_groups();
     char line[WB_METRICS_MAX * 40 + 16];
     int len = snprintf(line, sizeof line, "# metrics");
     for (int k = 0; k < s->n && len < (int)sizeof line; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, "\t%s", wb_metrics[s->column[k]].column);
     wb_raw_line("%s", line);
     wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
-    wb_raw_line("# mode\tset %s\tranges %s\tevery %d\treplay %s\tflush %s", wb_counter_set_name((wb_counter_set)wb_inj.set),
-                range_mode_name(), wb_inj.every, cnt.user_replay ? "none" : "kernel",
-                !wb_inj.flush_l2 ? "none" : cnt.user_replay ? "stream" : "context");
+    wb_raw_line("# mode\tset %s\tranges %s\tevery %d\treplay %s\tflush %s\trotate %d", wb_counter_set_name((wb_counter_set)wb_inj.set),
+                range_mode_name(), wb_inj.every,
+                cnt.ngroups ? "kernel for each kernel's first launch, none after" : cnt.user_replay ? "none" : "kernel",
+                !wb_inj.flush_l2 ? "none" : cnt.ngroups ? "context, then stream" : cnt.user_replay ? "stream" : "context",
+                cnt.ngroups);
     wb_inject_write_device((CUdevice)dev, s->chip);
-    if (wb_inj.flush_l2 && wb_inj.ranges == WB_RANGES_KERNEL) flush_setup((CUdevice)dev, !cnt.user_replay);
+    if (wb_inj.flush_l2 && wb_inj.ranges == WB_RANGES_KERNEL) {
+        if (cnt.user_replay || cnt.ngroups) flush_setup(&fl_stream, (CUdevice)dev, 0);
+        if (!cnt.user_replay) flush_setup(&fl_own, (CUdevice)dev, 1);
+    }
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
     TRY(cuptiRangeProfilerEnable, &en);
     s->rp = en.pRangeProfilerObject;
@@ -356,6 +443,15 @@ static int setup(CUcontext ctx) {
         .maxNumRangeTreeNodes = (uint32_t)wb_inj.batch};
     TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
     s->data_size = ds.counterDataSize;
+    for (int g = 0; g < cnt.ngroups; g++) { /* each group's own counter data image */
+        wb_counters_session *x = &cnt.groups[g];
+        x->rp = s->rp;
+        ds.pMetricNames = x->names, ds.numMetrics = (size_t)x->n;
+        TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
+        x->data_size = ds.counterDataSize;
+        if (!(x->data = calloc(x->data_size ? x->data_size : 1, 1))) return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
+    }
+    cnt.active = s;
     cnt.batch = calloc((size_t)wb_inj.batch, sizeof *cnt.batch);
     if (!(s->data = calloc(s->data_size ? s->data_size : 1, 1)) || !cnt.batch)
         return fail("calloc", CUPTI_ERROR_OUT_OF_MEMORY);
@@ -369,11 +465,13 @@ static slot *add_slot(slot_kind kind, int64_t seq, const char *name) {
     return sl;
 }
 
-/* Room for `need` more ranges in the batch, in the range mode asked for: ends the batch
- * when it is full or was started in the other mode, starts one when none is. */
-static int room(int need, CUpti_ProfilerRange range) {
-    if (cnt.started && (cnt.range_now != range || cnt.in_batch + need > wb_inj.batch) && end_batch() != 0) return -1;
-    if (!cnt.started && start(range) != 0) return -1;
+/* Room for `need` more ranges in the batch, in the range mode and with the set asked for: ends
+ * the batch when it is full or was started in another mode or set, starts one when none is. */
+static int room(int need, CUpti_ProfilerRange range, wb_counters_session *set) {
+    if (cnt.started && (cnt.range_now != range || cnt.active != set || cnt.in_batch + need > wb_inj.batch) &&
+        end_batch() != 0)
+        return -1;
+    if (!cnt.started && start(range, set) != 0) return -1;
     return 0;
 }
 
@@ -411,12 +509,15 @@ static int countable(const wb_launch_info *l) {
 
 /* kernel mode: one auto range for this launch (after our flush, if any). */
 static void count_launch(const wb_launch_info *l) {
-    if (room(2, CUPTI_AutoRange) != 0) {
+    wb_counters_session *set = rotation_set(l);
+    if (room(2, CUPTI_AutoRange, set) != 0) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
     }
     double t0 = now_s();
-    if (wb_inj.flush_l2 && flush_l2(l->seq, l->stream) == 0) add_slot(SLOT_FLUSH, l->seq, "");
+    if (wb_inj.flush_l2 && flush_l2(no_replay(set) ? &fl_stream : &fl_own, l->seq, l->stream) == 0)
+        add_slot(SLOT_FLUSH, l->seq, "");
+    if (cnt.ngroups) *(set == &cnt.s ? &cnt.replayed : &cnt.rotated) += 1;
     cnt.flush_s += now_s() - t0;
     add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
@@ -437,7 +538,7 @@ void wb_counting_enter(const wb_launch_info *l) {
         if (wb_inj.ranges == WB_RANGES_EVERY && !cnt.user_open && countable(l) == 0 && cnt.s.passes == 1) {
             char name[64];
             snprintf(name, sizeof name, "launches from %lld", (long long)l->seq);
-            if (room(1, CUPTI_UserRange) != 0 || push_user(l->seq, name) != 0)
+            if (room(1, CUPTI_UserRange, &cnt.s) != 0 || push_user(l->seq, name) != 0)
                 wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         }
         if (cnt.user_open) {
@@ -490,7 +591,7 @@ void wb_counting_nvtx(const char *outermost) {
                 pthread_mutex_lock(&wb_inj.lock);
                 next = wb_inj.seq;
                 pthread_mutex_unlock(&wb_inj.lock);
-                if (room(1, CUPTI_UserRange) == 0) push_user(next, outermost);
+                if (room(1, CUPTI_UserRange, &cnt.s) == 0) push_user(next, outermost);
             }
         } else if (!outermost && cnt.user_open) {
             pop_user();
@@ -521,8 +622,11 @@ void wb_counting_finish(void) {
         (void)cuptiRangeProfilerDisable(&p);
         cnt.s.rp = NULL;
     }
-    if (fl.ctx) (void)cuCtxDestroy(fl.ctx);
+    if (fl_own.ctx) (void)cuCtxDestroy(fl_own.ctx);
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f", (long long)cnt.counted, cnt.launch_s,
                 cnt.batch_s, cnt.flush_s);
+    if (cnt.ngroups)
+        wb_raw_line("# rotation\tgroups %d\treplayed %lld\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.replayed,
+                    (long long)cnt.rotated, cnt.nshapes);
     pthread_mutex_unlock(&count_lock);
 }

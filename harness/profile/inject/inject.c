@@ -310,6 +310,8 @@ static int counter_mode_from_env(void) {
         return -1;
     }
     wb_inj.force_kernel_replay = replay && !strcmp(replay, "kernel");
+    const char *rotate = getenv("WB_PROFILE_ROTATE");
+    wb_inj.rotate = rotate && !strcmp(rotate, "1");
     return 0;
 }
 

@@ -43,6 +43,7 @@ typedef struct wb_inject {
     wb_ranges ranges;        /* counter pass: WB_PROFILE_RANGES */
     int every;               /* launches per range with WB_RANGES_EVERY */
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
+    int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
 } wb_inject;
 
 extern wb_inject wb_inj;
