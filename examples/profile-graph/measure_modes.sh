@@ -19,6 +19,7 @@
 #   nvtx, every50       --ranges nvtx / every:50
 #   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
+#   rotate              --counters all --rotate (each kernel's first launch replayed, later ones one group)
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
 #   ncu4, ncu7, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
@@ -91,6 +92,7 @@ for s in "${LIST[@]}"; do
     every50) prof every50 --pass counters --ranges every:50 ;;
     roofline) prof roofline --pass counters --counters roofline ;;
     all) prof all --pass counters --counters all ;;
+    rotate) prof rotate --pass counters --counters all --rotate ;;
     all-k) prof all-k --pass counters --counters all -k "$ALL_K" ;;
     both) prof both ;;
     ncu4 | ncu7 | ncu35)
