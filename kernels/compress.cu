@@ -54,11 +54,59 @@ __device__ __forceinline__ uint32_t unpack(const uint32_t (&words)[W > 0 ? W : 1
 // streams, tile_end(row0, row_of(m, j)) once a tile (all lanes), done()
 // once at the end. ----
 
+// The code-domain items (for; dict's selection): code c < tc says v < t,
+// since v = ref + c (for) or the dictionary is sorted (dict). At W <= 16 a
+// count bit K = 2^21 is or-ed into each code by the unpacking's mask
+// instruction, so that one add sums the codes (< 2^21 for 32 of them) and
+// counts them (above bit 21); a stream's sum is folded into the int64 total
+// as csum + ref * count. Four ALU instructions a row: shift, mask, compare,
+// add (the ALU pipe, half the issue rate, is what binds).
+template <int W>
+constexpr uint32_t count_bit() { return W <= 16 ? 1u << 21 : 0u; }
+
+// The threshold in the code domain of a tile: codes below it qualify (with
+// count_bit<W>() added where the codes carry it).
+template <int W>
+__device__ __forceinline__ uint32_t code_threshold(long long tc) {
+    if (tc <= 0) return count_bit<W>();
+    if constexpr (W < 32) {
+        if (tc > (1ll << W)) tc = 1ll << W;
+    }
+    return (uint32_t)tc + count_bit<W>();
+}
+
 struct sum_op {
     int32_t t;
     long long acc = 0;
+    uint32_t part = 0, cnt = 0;
+    unsigned long long wide = 0;
     __device__ __forceinline__ sum_op(int32_t t_, unsigned long long *, int32_t *) : t(t_) {}
     __device__ __forceinline__ void item(int32_t v, int) { acc += v < t ? (long long)v : 0LL; }
+    template <int W>
+    __device__ __forceinline__ void code(uint32_t c, uint32_t tc, int) {
+        const bool p = c < tc;
+        if constexpr (W <= 16) {
+            part += p ? c : 0u;
+        } else if constexpr (W <= 26) {
+            part += p ? c : 0u;
+            cnt += p;
+        } else {
+            wide += p ? (unsigned long long)c : 0ull;
+            cnt += p;
+        }
+    }
+    template <int W>
+    __device__ __forceinline__ void fold(int32_t ref) {
+        if constexpr (W <= 16) {
+            acc += (long long)(part & ((1u << 21) - 1)) + (long long)ref * (long long)(part >> 21);
+        } else if constexpr (W <= 26) {
+            acc += (long long)part + (long long)ref * (long long)cnt;
+        } else {
+            acc += (long long)wide + (long long)ref * (long long)cnt;
+            wide = 0;
+        }
+        part = cnt = 0;
+    }
     __device__ __forceinline__ void stream_end() {}
     template <typename RowOf>
     __device__ __forceinline__ void tile_end(int64_t, RowOf &&) {}
@@ -68,27 +116,31 @@ struct sum_op {
     }
 };
 
-// A lane's 128 rows as 4 flag words (the current stream's in f, shifted
-// down to f3 as streams end, so that no word is indexed at run time); at the
-// tile's end a warp scan of the lanes' counts and one atomic give each lane
-// the start of its run of row indices.
+// A lane's 128 rows as 4 flag words (the current stream's in f, moved on
+// to a, b, c, d as streams end, so that no word is indexed at run time); at
+// the tile's end a warp scan of the lanes' counts and one atomic give each
+// lane the start of its run of row indices.
 struct select_op {
     int32_t t;
     unsigned long long *count;
     int32_t *out;
-    uint32_t f = 0, f1 = 0, f2 = 0, f3 = 0;
-    __device__ __forceinline__ select_op(int32_t t_, unsigned long long *c, int32_t *o) : t(t_), count(c), out(o) {}
+    uint32_t f = 0, a = 0, b = 0, c = 0, d = 0;
+    __device__ __forceinline__ select_op(int32_t t_, unsigned long long *cu, int32_t *o) : t(t_), count(cu), out(o) {}
     __device__ __forceinline__ void item(int32_t v, int j) { f |= (v < t ? 1u : 0u) << j; }
-    __device__ __forceinline__ void stream_end() { f3 = f2, f2 = f1, f1 = f, f = 0; }
+    template <int W>
+    __device__ __forceinline__ void code(uint32_t cd, uint32_t tc, int j) { f |= (cd < tc ? 1u : 0u) << j; }
+    template <int W>
+    __device__ __forceinline__ void fold(int32_t) {}
+    __device__ __forceinline__ void stream_end() { d = c, c = b, b = a, a = f, f = 0; }
     template <typename RowOf>
     __device__ __forceinline__ void tile_end(int64_t row0, RowOf &&row_of) {
         const int lane = threadIdx.x & 31;
-        const int mine = __popc(f1) + __popc(f2) + __popc(f3) + __popc(f);
+        const int mine = __popc(a) + __popc(b) + __popc(c) + __popc(d);
         int at = mine;
 #pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            const int up = __shfl_up_sync(0xffffffffu, at, d);
-            if (lane >= d) at += up;
+        for (int k = 1; k < 32; k <<= 1) {
+            const int up = __shfl_up_sync(0xffffffffu, at, k);
+            if (lane >= k) at += up;
         }
         const int total = __shfl_sync(0xffffffffu, at, 31);
         if (total) { // warp-uniform
@@ -96,12 +148,13 @@ struct select_op {
             if (lane == 0) base = atomicAdd(count, (unsigned long long)total);
             base = __shfl_sync(0xffffffffu, base, 0);
             int32_t *o = out + base + (at - mine);
-            const uint32_t words[4] = {f3, f2, f1, f};
+            const uint32_t words[4] = {d, c, b, a}; /* streams 0..3 */
 #pragma unroll
             for (int m = 0; m < 4; m++)
-                for (uint32_t b = words[m]; b; b &= b - 1) *o++ = (int32_t)(row0 + row_of(m, __ffs(b) - 1));
+                for (uint32_t bits = words[m]; bits; bits &= bits - 1)
+                    *o++ = (int32_t)(row0 + row_of(m, __ffs(bits) - 1));
         }
-        f = f1 = f2 = f3 = 0;
+        a = b = c = d = f = 0;
     }
     __device__ __forceinline__ void done(unsigned long long *) {}
 };
@@ -146,18 +199,22 @@ __device__ __forceinline__ void plain_tile(const int32_t *in, int64_t row0, int 
 }
 
 // The compressed forms: the header, then the lane's 4 streams in order, each
-// its W coalesced loads and its 32 values, each value handed to
-// value(m*32 + j, ref, code), which makes the row's int32 (for: ref + code;
-// delta: a running sum; dict: a lookup). The stream loop is not unrolled:
-// one copy of each width's 32 unpacks.
-template <bool FULL, int WMAX, typename Value, typename Op>
-__device__ __forceinline__ void packed_tile(const wb_compress_col &c, int64_t tile, int valid, Value &&value, Op &op) {
+// its W coalesced loads and its 32 values. In the code domain (for; dict's
+// selection: CODE) each code goes to op.code against the tile's threshold
+// tc(ref) and each stream is folded with ref; otherwise value(m*32 + j,
+// ref, code) makes the row's int32 (delta: a running sum; dict: a lookup)
+// for op.item. The stream loop is not unrolled: one copy of each width's 32
+// unpacks.
+template <bool FULL, int WMAX, bool CODE, typename Value, typename Tc, typename Op>
+__device__ __forceinline__ void packed_tile(const wb_compress_col &c, int64_t tile, int valid, Value &&value, Tc &&tc_of,
+                                            Op &op) {
     const int lane = threadIdx.x & 31;
     const uint4 h = __ldg(reinterpret_cast<const uint4 *>(c.head + tile));
     const int32_t ref = (int32_t)h.x;
     const uint32_t *p = c.payload + h.y;
     with_width<0, WMAX>(h.z, [&](auto wc) {
         constexpr int W = decltype(wc)::value;
+        const uint32_t tc = CODE ? code_threshold<W>(tc_of(ref)) : 0u;
 #pragma unroll 1
         for (int m = 0; m < 4; m++) {
             uint32_t words[W > 0 ? W : 1];
@@ -165,9 +222,16 @@ __device__ __forceinline__ void packed_tile(const wb_compress_col &c, int64_t ti
             for (int k = 0; k < W; k++) words[k] = __ldg(p + wb_compress_word_at(W, m, k, lane));
 #pragma unroll
             for (int j = 0; j < 32; j++) {
-                const int32_t v = value(m * 32 + j, ref, unpack<W>(words, j));
-                if (FULL || wb_compress_row_at(lane, m * 32 + j) < valid) op.item(v, j);
+                const bool here = FULL || wb_compress_row_at(lane, m * 32 + j) < valid;
+                if constexpr (CODE) {
+                    const uint32_t code = unpack<W>(words, j) | count_bit<W>();
+                    if (here) op.template code<W>(code, tc, j);
+                } else {
+                    const int32_t v = value(m * 32 + j, ref, unpack<W>(words, j));
+                    if (here) op.item(v, j);
+                }
             }
+            if constexpr (CODE) op.template fold<W>(ref);
             op.stream_end();
         }
     });
@@ -178,31 +242,34 @@ struct kargs {
     const int32_t *plain;
     wb_compress_col col;
     int64_t n;
-    int32_t t;
+    int32_t t, rank_t;
     unsigned long long *sum, *count;
     int32_t *out;
 };
 
 template <wb_compress_form F, typename Full, typename Op>
-__device__ __forceinline__ void one_tile(const kargs &a, const int32_t *dict, int64_t tile, int valid, Full full, Op &op) {
-    constexpr bool FULL = decltype(full)::value;
+__device__ __forceinline__ void one_tile(const kargs &a, const int32_t *dict, int64_t tile, int valid, Full, Op &op) {
+    constexpr bool FULL = Full::value, SELECT = std::is_same<Op, select_op>::value;
     const int lane = threadIdx.x & 31;
+    const auto none = [](int32_t) { return 0ll; };
     if constexpr (F == WB_FORM_PLAIN) {
         plain_tile<FULL>(a.plain, tile * TILE, valid, op);
     } else if constexpr (F == WB_FORM_FOR) {
-        packed_tile<FULL, 32>(a.col, tile, valid, [](int, int32_t ref, uint32_t code) {
-            return (int32_t)((uint32_t)ref + code);
-        }, op);
+        const int32_t t = a.t;
+        packed_tile<FULL, 32, true>(a.col, tile, valid, none, [t](int32_t ref) { return (long long)t - ref; }, op);
     } else if constexpr (F == WB_FORM_DELTA) {
         uint32_t run = (uint32_t)__ldg(a.col.base + tile * 32 + lane);
-        packed_tile<FULL, 32>(a.col, tile, valid, [&run](int s, int32_t, uint32_t code) {
+        packed_tile<FULL, 32, false>(a.col, tile, valid, [&run](int s, int32_t, uint32_t code) {
             if (s > 0) run += code;
             return (int32_t)run;
-        }, op);
+        }, none, op);
     } else {
-        packed_tile<FULL, WB_COMPRESS_DICT_BITS_MAX>(a.col, tile, valid, [dict](int, int32_t ref, uint32_t code) {
+        // the selection compares ranks (the dictionary is sorted: v < t iff
+        // rank < rank_t); the sum needs the values
+        const int32_t rank_t = a.rank_t;
+        packed_tile<FULL, WB_COMPRESS_DICT_BITS_MAX, SELECT>(a.col, tile, valid, [dict](int, int32_t ref, uint32_t code) {
             return dict[ref + (int32_t)code];
-        }, op);
+        }, [rank_t](int32_t ref) { return (long long)rank_t - ref; }, op);
     }
 }
 
@@ -293,7 +360,7 @@ extern "C" cudaError_t wb_compress_launch(int variant, const wb_launch *l, const
         size_t bytes = io->temp_bytes;
         return cub_sum(io->temp, bytes, io->plain, io->sum, io->n, io->t, s);
     }
-    const kargs a{io->plain, io->col, io->n, io->t, io->sum, io->count, io->out};
+    const kargs a{io->plain, io->col, io->n, io->t, io->rank_t, io->sum, io->count, io->out};
     return with_variant(variant, l->block, [&](auto k) -> cudaError_t {
         if (l->grid == 0) return cudaSuccess;
         k<<<l->grid, l->block, l->smem_bytes, s>>>(a);

@@ -91,6 +91,7 @@ typedef struct wb_compress_io {
     wb_compress_col col;           /* the encoded column (the others) */
     int64_t n;
     int32_t t;                     /* v < t qualifies */
+    int32_t rank_t;                /* dict: the dictionary's entries below t */
     unsigned long long *sum;       /* sum variants: += the qualifying values (two's complement int64) */
     unsigned long long *count;     /* select variants: the cursor, 0 before the launch */
     int32_t *out;                  /* select variants: n slots */
