@@ -97,7 +97,7 @@ static int export_compress(wb_export *x, wb_err *e) {
     if (!b) return wb_fail(e, "out of memory");
     if (!collect(x->r, b)) {
         free(b);
-        return wb_skip(e, "no ok compressed point of the compress family (run --family compress)");
+        return wb_skip(e, "no ok point of the compress family (run --family compress)");
     }
     const wb_gpu_ref *l4 = wb_gpu_ref_l4(x->gpus), *gh = wb_gpu_ref_gh200(x->gpus);
     wb_roof r_l4 = l4 ? wb_gpu_ref_roof(l4) : (wb_roof){"L4", NAN, NAN};

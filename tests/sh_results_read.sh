@@ -51,7 +51,7 @@ merged=$tmp/merged.h5
 if "$wb" merge "${shards[@]}" -o "$merged" >"$tmp/merge.log" 2>&1; then
     read_one "$merged"
     "$wb" export "$merged" --points --format json -o "$tmp/points.json" || no "export json of the merged file"
-    grep -q '"schema_version":7' "$tmp/points.json" || no "the merged file is not schema 7 (this build's)"
+    grep -q '"schema_version":8' "$tmp/points.json" || no "the merged file is not schema 8 (this build's)"
     grep -q '"ceilings":\[{"name":"' "$tmp/points.json" || no "the merged file's JSON has no ceilings"
     if grep -q '"ceiling_dram_read_gbps"' "$tmp/points.json"; then no "a ceiling attribute in the merged file's provenance"; fi
     # The record (made by the same merge with schema 5) holds them as attributes.
