@@ -21,7 +21,7 @@ W = 1100; H = 720
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set title sprintf("Trading instructions for bytes: compressed scan's speedup over the plain scan, n = 2^{%.0f}\n{/*0.8 %s; solid: %s, dashed: projected to L4, dotted: projected to GH200, grey: the bytes ratio}", log(NN) / log(2), source_shaped, measured_word)
+    set title sprintf("Trading instructions for bytes: a compressed scan's speedup over the plain scan, n = 2^{%.0f}\n{/*0.8 %s; solid: %s; projections keep each point's efficiency (wallbench project)}", log(NN) / log(2), source_shaped, measured_word)
     set logscale y 2
     set xrange [0.5:XMAX + 0.5]
     set xtics 1, 1, 32 font ",9"
@@ -35,6 +35,9 @@ do for [t = 1:3] {
     plot for [b = 1:NB] F index (b - 1) using 2:6 with lines lw 1 lc rgb "#aaaaaa" notitle, \
          for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 pt pair_pt(b) lc rgb col(b - 1) title esc(SER[b]), \
          for [b = 1:NB] F index (b - 1) using 2:4 with lines lw 1.5 dt 2 lc rgb col(b - 1) notitle, \
-         for [b = 1:NB] F index (b - 1) using 2:5 with lines lw 1.5 dt 3 lc rgb col(b - 1) notitle
+         for [b = 1:NB] F index (b - 1) using 2:5 with lines lw 1.5 dt 3 lc rgb col(b - 1) notitle, \
+         NaN with lines lw 1.5 dt 2 lc rgb "#000000" title "projected to L4", \
+         NaN with lines lw 1.5 dt 3 lc rgb "#000000" title "projected to GH200", \
+         NaN with lines lw 1 lc rgb "#aaaaaa" title "bytes ratio (plain / compressed)"
     set output
 }
