@@ -9,11 +9,14 @@
  *   fig-compress.dat        one block per form/operator/layout: series
  *                           bit_width speedup speedup_l4 speedup_gh200
  *                           bytes_ratio time_ms plain_ms pct_of_roof
- *                           inst_per_sector n
+ *                           inst_per_sector n limiter limiter_l4
+ *                           limiter_gh200
  *   fig-compress-roofs.dat  the rooflines (the file's, L4, GH200)
  * pct_of_roof: the compressed point's time against its counted work on the
  * file's measured roof (max(instructions / issue ceiling, DRAM bytes / read
- * ceiling)), in percent. */
+ * ceiling)), in percent; limiter: which of the two binds the compressed
+ * point on the file's roof, L4's and GH200's ("inst" or "dram"): where
+ * "inst" binds, the speedup falls under the bytes ratio. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,13 +87,25 @@ static double speedup(const wb_row *plain, const wb_row *comp, const wb_roof *sr
     return wb_project_time_ms(plain, src, dst, &why) / wb_project_time_ms(comp, src, dst, &why);
 }
 
+/* Which term of the projection's max binds the point on roof: "inst" or
+ * "dram" ("-" without counters). The instruction term alone is the work on
+ * the same roof with a bandwidth too large to matter. */
+static const char *limiter(const wb_row *r, const wb_roof *roof) {
+    const char *why;
+    wb_roof inst_only = *roof;
+    inst_only.dram_gbps = 1e30;
+    const double all = wb_project_work_ms(r, roof, &why), inst = wb_project_work_ms(r, &inst_only, &why);
+    return !isfinite(all) || !isfinite(inst) ? "-" : inst >= all ? "inst" : "dram";
+}
+
 static double pct_of_roof(const wb_row *r, const wb_roof *roof) {
     const char *why;
     return 100.0 * wb_project_work_ms(r, roof, &why) / r->m.time_median_ms;
 }
 
 #define COLUMNS \
-    "series bit_width speedup speedup_l4 speedup_gh200 bytes_ratio time_ms plain_ms pct_of_roof inst_per_sector n"
+    "series bit_width speedup speedup_l4 speedup_gh200 bytes_ratio time_ms plain_ms pct_of_roof inst_per_sector n " \
+    "limiter limiter_l4 limiter_gh200"
 
 static int export_compress(wb_export *x, wb_err *e) {
     best *b = malloc(sizeof *b);
@@ -126,7 +141,7 @@ static int export_compress(wb_export *x, wb_err *e) {
                                           c->c.inst_per_sector,
                                           (double)c->p.n};
                     for (int k = 0; k < 10; k++) wb_export_num(f, v[k]);
-                    fputc('\n', f);
+                    fprintf(f, " %s %s %s\n", limiter(c, &x->v.roof), limiter(c, &r_l4), limiter(c, &r_gh));
                     x->rows++;
                 }
             }

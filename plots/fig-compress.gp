@@ -6,7 +6,7 @@
 # are bandwidth-bound; under it, decoding's instructions bind.
 # Reads DATA/fig-compress.dat: series bit_width speedup speedup_l4
 # speedup_gh200 bytes_ratio time_ms plain_ms pct_of_roof inst_per_sector n
-# (one block per form_operator/layout), -info.dat.
+# limiter limiter_l4 limiter_gh200 (one block per form_operator/layout), -info.dat.
 # Run: gnuplot -e "data='DIR'; out='STEM'" plots/fig-compress.gp
 fig = "fig-compress"
 d = ARG0; gpdir = ""; while (strstrt(d, "/") > 0) { gpdir = gpdir.d[1:strstrt(d, "/")]; d = d[strstrt(d, "/") + 1:] }

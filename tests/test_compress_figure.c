@@ -5,7 +5,7 @@
  * The table pairs each compressed point with the plain one of its width;
  * the measured speedup, the bytes ratio, the share of the roof and the L4
  * projection (where bandwidth is scarcer, so the speedup comes closer to the
- * bytes ratio) are what the rows must hold. `test_compress_figure --write
+ * bytes ratio) and which roof binds (limiter) are what the rows must hold. `test_compress_figure --write
  * PATH` only writes the file (tests/sh_plots.sh). */
 #include <math.h>
 #include <stdlib.h>
@@ -60,6 +60,24 @@ static int write_file(const char *path) {
     return synth_close(&z);
 }
 
+/* Word col (1-based) of the data row whose bit width is w; "" if none. */
+static void word(const char *path, int w, int col, char *out, size_t len) {
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    out[0] = '\0';
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *save, *tok = strtok_r(line, " \n", &save);
+        int k = 1, here = 0;
+        while ((tok = strtok_r(NULL, " \n", &save))) {
+            k++;
+            if (k == 2) here = atoi(tok) == w;
+            if (here && k == col) snprintf(out, len, "%s", tok);
+        }
+    }
+    if (f) fclose(f);
+}
+
 /* Column col (1-based) of the data row whose bit width is w; NaN if none. */
 static double cell(const char *path, int w, int col) {
     FILE *f = fopen(path, "r");
@@ -104,6 +122,12 @@ int main(int argc, char **argv) {
         CHECK(l4 <= ratio * (1 + 1e-9));
     }
     CHECK(cell(dat, 32, 3) < 1); /* at 32 bits the compressed scan only costs */
+    /* the limiters: instructions bind the narrow compressed scan on this roof, never on L4's */
+    char h200[16], l4[16], h200_wide[16];
+    word(dat, 2, 12, h200, sizeof h200);
+    word(dat, 2, 13, l4, sizeof l4);
+    word(dat, 24, 12, h200_wide, sizeof h200_wide);
+    CHECK(strcmp(h200, "inst") == 0 && strcmp(l4, "dram") == 0 && strcmp(h200_wide, "dram") == 0);
     wb_results_free(&r);
     wb_gpu_table_free(&t);
     synth_remove_dir(dir);
