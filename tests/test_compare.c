@@ -51,7 +51,8 @@ static void expect(int got, int want, const char *needle, const char *what) {
 static void test_axes(void) {
     static const char *const want[] = {"family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target",
                                        "block", "sm_limit", "selectivity", "table_entries", "groups", "expr_ops",
-                                       "vector_bytes", "columns", "load_factor", "match_rate", "partitions", "warm_cache"};
+                                       "vector_bytes", "columns", "load_factor", "match_rate", "partitions", "warm_cache",
+                                       "bit_width"};
     const wb_column *axes[64];
     int n = wb_match_axes(axes, 64);
     CHECK(n == (int)(sizeof want / sizeof want[0]));

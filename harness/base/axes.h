@@ -26,7 +26,8 @@
     X(load_factor, F64, NAN, "fraction", "hash table load factor", 0)                               \
     X(match_rate, F64, NAN, "fraction", "share of probes that match", 0)                            \
     X(partitions, I32, -1, "partitions", "probe keys partitioned by table slice first; -1 n/a", 2)  \
-    X(warm_cache, I32, 0, "bool", "1: L2 not flushed between samples", 0)
+    X(warm_cache, I32, 0, "bool", "1: L2 not flushed between samples", 0)                          \
+    X(bit_width, I32, -1, "bits", "bits a value the column's data is drawn to fill (compression)", 9)
 
 /* The launch axes a sweep chooses (fields of wb_launch, kernels/launch.h;
  * plan fills the rest of wb_launch), in the same form. */

@@ -146,7 +146,7 @@ void wb_registry_clear(void);
  * the entry point the harness looks up after dlopen. The harness refuses a
  * plugin built against another interface: bump WB_FAMILY_INTERFACE_VERSION
  * whenever wb_family, wb_point, wb_launch, wb_device or wb_err change. */
-#define WB_FAMILY_INTERFACE_VERSION 4 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings; 3: wb_point.places; 4: wb_point.lookups, fallback, wb_variant.role */
+#define WB_FAMILY_INTERFACE_VERSION 5 /* 2: variant tables, sweeps by kind, data_create's seed, ceilings; 3: wb_point.places; 4: wb_point.lookups, fallback, wb_variant.role; 5: wb_point.bit_width */
 #define WB_PLUGIN_ENTRY "wb_plugin_entry"
 
 typedef struct wb_plugin {

@@ -1,0 +1,378 @@
+/* compress_ref.c - the compress family's columns, encoders, CPU decoder and
+ * reference (compress_ref.h). Every row is a function of (seed, row) or a
+ * prefix of such, so the parallel loops give the same data on any number of
+ * workers. */
+#include "micro/compress_ref.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "micro/data.h"
+#include "micro/parallel.h"
+
+#define CHUNK_TILES 64
+#define CHUNK ((int64_t)CHUNK_TILES * WB_COMPRESS_TILE)
+
+static const char *const layout_names[WB_CLAYOUTS] = {"uniform", "skewed", "sorted", "dict"};
+
+const char *wb_clayout_name(wb_clayout l) { return l >= 0 && l < WB_CLAYOUTS ? layout_names[l] : "?"; }
+int wb_clayout_of(const char *name) {
+    for (int l = 0; l < WB_CLAYOUTS; l++)
+        if (strcmp(name, layout_names[l]) == 0) return l;
+    return -1;
+}
+
+static uint32_t low_bits(uint64_t r, int w) { return w >= 32 ? (uint32_t)r : (uint32_t)(r & ((1ull << w) - 1)); }
+
+typedef struct fill_job {
+    const wb_ccolumn *c;
+    wb_clayout layout;
+    int w;
+    uint64_t seed;
+    int32_t lo;
+    uint32_t *chunk_sums; /* sorted: the gaps of each chunk, summed */
+} fill_job;
+
+/* uniform, skewed, dict: each row on its own; sorted: the gaps, summed up
+ * within the chunk (the chunks' prefix is added by offset_chunk). */
+static void fill_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    const fill_job *j = ctx;
+    (void)worker;
+    int32_t *x = j->c->x;
+    uint32_t run = 0;
+    for (int64_t i = begin; i < end; i++) {
+        const uint64_t r = wb_rng_at(j->seed, (uint64_t)i);
+        switch (j->layout) {
+        case WB_CLAYOUT_UNIFORM: x[i] = (int32_t)((uint32_t)j->lo + low_bits(r, j->w)); break;
+        case WB_CLAYOUT_SKEWED:
+            x[i] = (r >> 48) < (1ull << (16 - WB_COMPRESS_OUTLIER_BITS)) ? (int32_t)(uint32_t)(r >> 16)
+                                                                          : (int32_t)((uint32_t)j->lo + low_bits(r, j->w));
+            break;
+        case WB_CLAYOUT_SORTED: run += low_bits(r, j->w), x[i] = (int32_t)run; break;
+        default: x[i] = j->c->dict[wb_mulhi(r, (uint64_t)j->c->dict_n)]; break;
+        }
+    }
+    if (j->layout == WB_CLAYOUT_SORTED) j->chunk_sums[chunk] = run;
+}
+
+static void offset_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    const fill_job *j = ctx;
+    (void)worker;
+    const uint32_t add = j->chunk_sums[chunk];
+    for (int64_t i = begin; i < end; i++) j->c->x[i] = (int32_t)((uint32_t)j->c->x[i] + add);
+}
+
+static int cmp_i32(const void *a, const void *b) {
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 2^w distinct values spread over int32, sorted: draws, sorted, and each
+ * duplicate replaced by the next free value (at most 4096 of them). */
+static int make_dict(wb_ccolumn *c, int w, uint64_t seed, wb_err *e) {
+    c->dict_n = (int32_t)1 << w;
+    c->dict = wb_host_alloc((size_t)c->dict_n * sizeof(int32_t), "compress dictionary", e);
+    if (!c->dict) return WB_ERR;
+    uint64_t s = seed ^ 0xD1C7D1C7D1C7D1C7ull;
+    for (int32_t i = 0; i < c->dict_n; i++) c->dict[i] = (int32_t)(uint32_t)wb_rng_next(&s);
+    qsort(c->dict, (size_t)c->dict_n, sizeof(int32_t), cmp_i32);
+    for (int32_t i = 1; i < c->dict_n; i++)
+        if (c->dict[i] <= c->dict[i - 1]) {
+            if (c->dict[i - 1] == INT32_MAX) return wb_fail(e, "compress dictionary: no room above %d", INT32_MAX);
+            c->dict[i] = c->dict[i - 1] + 1;
+        }
+    return WB_OK;
+}
+
+int wb_ccolumn_make(wb_ccolumn *c, wb_clayout layout, int w, int64_t n, uint64_t seed, wb_err *e) {
+    memset(c, 0, sizeof *c);
+    if (layout < 0 || layout >= WB_CLAYOUTS) return wb_fail(e, "compress: no layout %d", (int)layout);
+    const int most = layout == WB_CLAYOUT_DICT ? WB_COMPRESS_DICT_BITS_MAX : 32;
+    if (w < 1 || w > most)
+        return wb_fail(e, "compress: bit width %d outside 1..%d for the %s layout", w, most, wb_clayout_name(layout));
+    if (n < 0) return wb_fail(e, "compress: %lld rows", (long long)n);
+    c->n = n;
+    c->x = wb_host_alloc((size_t)(n ? n : 1) * sizeof(int32_t), "compress column", e);
+    if (!c->x || (layout == WB_CLAYOUT_DICT && make_dict(c, w, seed, e) != WB_OK)) return wb_ccolumn_free(c), WB_ERR;
+    uint64_t s = seed;
+    const uint32_t span = w >= 32 ? 0 : 1u << w; /* lo + [0, 2^w) stays in int32 */
+    const int32_t lo = w >= 32 ? INT32_MIN : (int32_t)((uint32_t)INT32_MIN + (uint32_t)wb_rng_below(&s, (1ull << 32) - span + 1));
+    const int64_t chunks = (n + CHUNK - 1) / CHUNK;
+    fill_job j = {c, layout, w, wb_rng_next(&s), lo, NULL};
+    if (layout == WB_CLAYOUT_SORTED &&
+        !(j.chunk_sums = wb_host_alloc((size_t)(chunks ? chunks : 1) * sizeof(uint32_t), "compress prefix", e)))
+        return wb_ccolumn_free(c), WB_ERR;
+    wb_par_chunks(n, CHUNK, fill_chunk, &j);
+    if (layout == WB_CLAYOUT_SORTED) {
+        uint32_t prefix = (uint32_t)lo; /* the column starts at lo */
+        for (int64_t k = 0; k < chunks; k++) {
+            const uint32_t sum = j.chunk_sums[k];
+            j.chunk_sums[k] = prefix;
+            prefix += sum;
+        }
+        wb_par_chunks(n, CHUNK, offset_chunk, &j);
+        free(j.chunk_sums);
+    }
+    return WB_OK;
+}
+
+void wb_ccolumn_free(wb_ccolumn *c) {
+    free(c->x);
+    free(c->dict);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- the encoders ---- */
+
+static int bits_of(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+/* The rank of v in the dictionary, or -1. */
+static int32_t rank_of(const int32_t *dict, int32_t dict_n, int32_t v) {
+    int32_t lo = 0, hi = dict_n;
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (dict[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < dict_n && dict[lo] == v ? lo : -1;
+}
+
+typedef struct enc_job {
+    wb_cenc *enc;
+    const int32_t *x;
+    const int32_t *dict;
+    int32_t dict_n;
+    _Atomic int64_t missing; /* tiles with a value missing from the dictionary */
+} enc_job;
+
+/* Row r of a tile's codes: code[lane*128 + slot] (0 past n). ref and the
+ * lane bases are the tile's. */
+static void tile_codes(const enc_job *j, int64_t tile, uint32_t *code, int32_t *ref, int32_t *base, int *bad) {
+    const int64_t row0 = tile * WB_COMPRESS_TILE, n = j->enc->n;
+    const int valid = n - row0 < WB_COMPRESS_TILE ? (int)(n - row0) : WB_COMPRESS_TILE;
+    const int32_t *x = j->x + row0;
+    *bad = 0;
+    switch (j->enc->form) {
+    case WB_FORM_DELTA:
+        *ref = 0;
+        for (int l = 0; l < 32; l++) {
+            const int r0 = l * WB_COMPRESS_LANE_ROWS;
+            base[l] = r0 < valid ? x[r0] : 0;
+            for (int s = 0; s < WB_COMPRESS_LANE_ROWS; s++) {
+                const int r = r0 + s;
+                code[r] = s > 0 && r < valid ? (uint32_t)x[r] - (uint32_t)x[r - 1] : 0;
+            }
+        }
+        return;
+    case WB_FORM_DICT: {
+        int32_t lo = INT32_MAX;
+        for (int r = 0; r < valid; r++) {
+            const int32_t k = rank_of(j->dict, j->dict_n, x[r]);
+            if (k < 0) {
+                *bad = 1;
+                code[r] = 0;
+                continue;
+            }
+            code[r] = (uint32_t)k;
+            if (k < lo) lo = k;
+        }
+        *ref = lo;
+        for (int r = 0; r < WB_COMPRESS_TILE; r++) code[r] = r < valid ? code[r] - (uint32_t)lo : 0;
+        return;
+    }
+    default: {
+        int32_t lo = INT32_MAX;
+        for (int r = 0; r < valid; r++)
+            if (x[r] < lo) lo = x[r];
+        *ref = lo;
+        for (int r = 0; r < WB_COMPRESS_TILE; r++) code[r] = r < valid ? (uint32_t)x[r] - (uint32_t)lo : 0;
+    }
+    }
+}
+
+/* Pass 1 (pack = 0): each tile's width into head[].width; pass 2: the words. */
+static void tiles_pass(enc_job *j, int64_t first, int64_t last, int pack) {
+    uint32_t code[WB_COMPRESS_TILE];
+    int32_t base[32];
+    wb_cenc *enc = j->enc;
+    for (int64_t t = first; t < last; t++) {
+        int32_t ref;
+        int bad;
+        tile_codes(j, t, code, &ref, base, &bad);
+        if (bad) j->missing++;
+        wb_compress_tile *h = &enc->head[t];
+        if (!pack) {
+            uint32_t any = 0;
+            for (int r = 0; r < WB_COMPRESS_TILE; r++) any |= code[r];
+            h->ref = ref, h->width = (uint32_t)bits_of(any), h->pad = 0;
+            continue;
+        }
+        if (enc->base) memcpy(enc->base + t * 32, base, sizeof base);
+        const int w = (int)h->width;
+        uint32_t *p = enc->payload + h->off;
+        memset(p, 0, (size_t)128 * (size_t)w * sizeof(uint32_t));
+        for (int l = 0; l < 32; l++)
+            for (int m = 0; m < 4; m++)
+                for (int jv = 0; jv < 32 && w > 0; jv++) {
+                    const uint64_t v = code[wb_compress_row_at(l, m * 32 + jv)];
+                    const int bit = jv * w, k = bit >> 5, sh = bit & 31;
+                    p[wb_compress_word_at(w, m, k, l)] |= (uint32_t)(v << sh);
+                    if (sh + w > 32) p[wb_compress_word_at(w, m, k + 1, l)] |= (uint32_t)(v >> (32 - sh));
+                }
+    }
+}
+
+static void widths_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    (void)worker, (void)chunk;
+    tiles_pass(ctx, begin, end, 0);
+}
+static void pack_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    (void)worker, (void)chunk;
+    tiles_pass(ctx, begin, end, 1);
+}
+
+int wb_cenc_make(wb_cenc *enc, wb_compress_form form, const int32_t *x, int64_t n, const int32_t *dict,
+                 int32_t dict_n, wb_err *e) {
+    memset(enc, 0, sizeof *enc);
+    if (form != WB_FORM_FOR && form != WB_FORM_DELTA && form != WB_FORM_DICT)
+        return wb_fail(e, "compress: form %d is not an encoding", (int)form);
+    if (form == WB_FORM_DICT) {
+        if (!dict || dict_n < 1 || dict_n > (1 << WB_COMPRESS_DICT_BITS_MAX))
+            return wb_fail(e, "compress: a dictionary of %d entries (1..%d)", (int)dict_n, 1 << WB_COMPRESS_DICT_BITS_MAX);
+        for (int32_t i = 1; i < dict_n; i++)
+            if (dict[i] <= dict[i - 1]) return wb_fail(e, "compress: dictionary not sorted and distinct at %d", (int)i);
+    }
+    enc->form = form, enc->n = n;
+    enc->tiles = (n + WB_COMPRESS_TILE - 1) / WB_COMPRESS_TILE;
+    const size_t tiles = (size_t)(enc->tiles ? enc->tiles : 1);
+    enc->head = wb_host_alloc(tiles * sizeof *enc->head, "compress tile headers", e);
+    if (!enc->head) return WB_ERR;
+    if (form == WB_FORM_DELTA && !(enc->base = wb_host_alloc(tiles * 32 * sizeof(int32_t), "compress lane bases", e)))
+        return wb_cenc_free(enc), WB_ERR;
+    if (form == WB_FORM_DICT) {
+        if (!(enc->dict = wb_host_alloc((size_t)dict_n * sizeof(int32_t), "compress dictionary copy", e)))
+            return wb_cenc_free(enc), WB_ERR;
+        memcpy(enc->dict, dict, (size_t)dict_n * sizeof(int32_t));
+        enc->dict_n = dict_n;
+    }
+    enc_job j = {enc, x, dict, dict_n, 0};
+    wb_par_chunks(enc->tiles, CHUNK_TILES, widths_chunk, &j);
+    if (j.missing) return wb_cenc_free(enc), wb_fail(e, "compress: %lld tile(s) hold a value missing from the dictionary", (long long)j.missing);
+    uint64_t off = 0;
+    for (int64_t t = 0; t < enc->tiles; t++) {
+        if (off > UINT32_MAX) return wb_cenc_free(enc), wb_fail(e, "compress: payload above 2^32 words");
+        enc->head[t].off = (uint32_t)off;
+        off += 128u * enc->head[t].width;
+    }
+    enc->words = (int64_t)off;
+    /* 4 words more than the payload, so that a 16-byte copy never ends short */
+    if (!(enc->payload = wb_host_alloc((size_t)(off + 4) * sizeof(uint32_t), "compress payload", e)))
+        return wb_cenc_free(enc), WB_ERR;
+    memset(enc->payload + off, 0, 4 * sizeof(uint32_t));
+    wb_par_chunks(enc->tiles, CHUNK_TILES, pack_chunk, &j);
+    return WB_OK;
+}
+
+void wb_cenc_free(wb_cenc *enc) {
+    free(enc->head);
+    free(enc->payload);
+    free(enc->base);
+    free(enc->dict);
+    memset(enc, 0, sizeof *enc);
+}
+
+double wb_cenc_bytes(const wb_cenc *enc) {
+    return 4.0 * (double)enc->words + (double)sizeof(wb_compress_tile) * (double)enc->tiles +
+           (enc->base ? 128.0 * (double)enc->tiles : 0) + 4.0 * (double)enc->dict_n;
+}
+
+double wb_cenc_mean_width(const wb_cenc *enc) {
+    return enc->tiles ? (double)enc->words / (128.0 * (double)enc->tiles) : 0;
+}
+
+/* ---- the CPU decoder: row i from the bytes, as compress.h lays them ---- */
+
+int32_t wb_cenc_at(const wb_cenc *enc, int64_t i) {
+    const int64_t t = i / WB_COMPRESS_TILE;
+    const int r = (int)(i % WB_COMPRESS_TILE), lane = r / WB_COMPRESS_LANE_ROWS, slot = r % WB_COMPRESS_LANE_ROWS;
+    const wb_compress_tile *h = &enc->head[t];
+    const int w = (int)h->width;
+    uint32_t words[33], run = 0;
+    for (int m = 0; m <= slot / 32; m++) {
+        /* the stream's words, then its values: delta sums every slot before this one */
+        for (int k = 0; k < w; k++) words[k] = enc->payload[h->off + wb_compress_word_at(w, m, k, lane)];
+        words[w] = 0;
+        if (enc->form != WB_FORM_DELTA && m < slot / 32) continue;
+        if (enc->form == WB_FORM_FOR) return (int32_t)((uint32_t)h->ref + wb_compress_unpack(words, w, slot % 32));
+        if (enc->form == WB_FORM_DICT) return enc->dict[h->ref + (int32_t)wb_compress_unpack(words, w, slot % 32)];
+        if (m == 0) run = (uint32_t)enc->base[t * 32 + lane];
+        const int last = m < slot / 32 ? 31 : slot % 32;
+        for (int jv = m == 0 ? 1 : 0; jv <= last; jv++) run += wb_compress_unpack(words, w, jv);
+        if (m == slot / 32) return (int32_t)run;
+    }
+    return 0; /* not reached */
+}
+
+/* ---- threshold, reference, the selection's check ---- */
+
+int32_t wb_compress_threshold(const int32_t *x, int64_t n, double s, uint64_t seed) {
+    enum { SAMPLE = 4097 };
+    if (n <= 0) return 0;
+    int32_t v[SAMPLE];
+    for (int i = 0; i < SAMPLE; i++) v[i] = x[wb_mulhi(wb_rng_at(seed, (uint64_t)i), (uint64_t)n)];
+    qsort(v, SAMPLE, sizeof v[0], cmp_i32);
+    const int k = (int)(s * (SAMPLE - 1) + 0.5);
+    return v[k < 0 ? 0 : k >= SAMPLE ? SAMPLE - 1 : k];
+}
+
+typedef struct ref_job {
+    const int32_t *x;
+    int32_t t;
+    uint64_t sum[WB_PAR_MAX];
+    int64_t count[WB_PAR_MAX];
+} ref_job;
+
+static void ref_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    ref_job *j = ctx;
+    (void)chunk;
+    uint64_t sum = 0;
+    int64_t count = 0;
+    for (int64_t i = begin; i < end; i++)
+        if (j->x[i] < j->t) sum += (uint64_t)(int64_t)j->x[i], count++;
+    j->sum[worker] += sum, j->count[worker] += count;
+}
+
+wb_cref wb_compress_reference(const int32_t *x, int64_t n, int32_t t) {
+    ref_job j = {x, t, {0}, {0}};
+    wb_par_chunks(n, CHUNK, ref_chunk, &j);
+    wb_cref r = {0, 0};
+    for (int w = 0; w < WB_PAR_MAX; w++) r.sum += j.sum[w], r.count += j.count[w];
+    return r;
+}
+
+int wb_compress_check_select(const int32_t *got, int64_t count, const int32_t *x, int64_t n, int32_t t,
+                             int64_t ref_count, wb_err *e) {
+    if (count != ref_count)
+        return wb_fail(e, "compress selection: %lld rows selected, the reference selects %lld", (long long)count,
+                       (long long)ref_count);
+    if (count < 0 || count > n) return wb_fail(e, "compress selection: count %lld of %lld rows", (long long)count, (long long)n);
+    uint64_t *seen = calloc((size_t)(n / 64 + 1), sizeof(uint64_t));
+    if (!seen) return wb_fail(e, "compress selection check: out of host memory");
+    wb_mismatches m;
+    wb_mismatch_init(&m);
+    for (int64_t k = 0; k < count; k++) {
+        const int64_t i = got[k];
+        if (i < 0 || i >= n) {
+            wb_mismatch_add(&m, k, "an index out of range", "a row index");
+        } else if (seen[i / 64] >> (i % 64) & 1) {
+            wb_mismatch_add(&m, k, "a row twice", "each row once");
+        } else {
+            seen[i / 64] |= 1ull << (i % 64);
+            if (x[i] >= t) wb_mismatch_add(&m, k, "a row not below t", "a row below t");
+        }
+    }
+    for (int64_t k = count; k < n; k++)
+        if (got[k] != -1) wb_mismatch_add_i64(&m, k, got[k], -1);
+    free(seen);
+    return wb_mismatch_finish(&m, n, "compress selection", e);
+}

@@ -1,0 +1,176 @@
+/* test_compress_ref.c - the compress family's host side without a GPU: every
+ * layout's column fills its bit width, each encoder round-trips through the
+ * CPU decoder at every width (sizes of one row, a partial tile, several
+ * chunks), the tile widths are the ones the data needs (a per-tile width
+ * pays on the skewed column), the packing is LSB first as the kernels read
+ * it, a value missing from the dictionary is refused, the reference counts
+ * and sums what it should, and the selection's check catches a missing, a
+ * repeated, a wrong and a stray index. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "micro/compress_ref.h"
+#include "micro/parallel.h"
+#include "tests/check.h"
+
+static int bits(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+/* Encode, decode every row, compare; returns the encoding's mean width. */
+static double round_trip(const wb_ccolumn *c, wb_compress_form form, const char *what) {
+    wb_cenc enc;
+    wb_err e = {""};
+    if (wb_cenc_make(&enc, form, c->x, c->n, c->dict, c->dict_n, &e) != WB_OK) {
+        fprintf(stderr, "%s: %s\n", what, e.msg);
+        wb_test_failures++;
+        return -1;
+    }
+    int64_t bad = 0;
+    for (int64_t i = 0; i < c->n; i++)
+        if (wb_cenc_at(&enc, i) != c->x[i] && bad++ < 3)
+            fprintf(stderr, "%s: row %lld decodes to %d, holds %d\n", what, (long long)i, wb_cenc_at(&enc, i), c->x[i]);
+    CHECK(bad == 0);
+    CHECK(enc.tiles == (c->n + WB_COMPRESS_TILE - 1) / WB_COMPRESS_TILE);
+    int64_t words = 0;
+    for (int64_t t = 0; t < enc.tiles; t++) {
+        CHECK(enc.head[t].off == (uint32_t)words && enc.head[t].width <= 32);
+        words += 128 * (int64_t)enc.head[t].width;
+    }
+    CHECK(words == enc.words);
+    const double mean = wb_cenc_mean_width(&enc);
+    wb_cenc_free(&enc);
+    return mean;
+}
+
+static void test_round_trips(void) {
+    static const int64_t sizes[] = {1, 4097, 3 * 64 * WB_COMPRESS_TILE + 129};
+    for (int l = 0; l < WB_CLAYOUTS; l++)
+        for (int w = 1; w <= 32; w++) {
+            if (l == WB_CLAYOUT_DICT && w > WB_COMPRESS_DICT_BITS_MAX) continue;
+            for (int s = 0; s < 3; s++) {
+                const int64_t n = sizes[s];
+                if (n > 4097 && w % 5 != 1 && w != 32) continue; /* the big size at a few widths */
+                wb_ccolumn c;
+                wb_err e = {""};
+                CHECK(wb_ccolumn_make(&c, l, w, n, 1000 + (uint64_t)w, &e) == WB_OK);
+                if (!c.x) continue;
+                char what[64];
+                snprintf(what, sizeof what, "%s w %d n %lld", wb_clayout_name(l), w, (long long)n);
+                /* the column fills its width: the largest code of a tile needs w bits (uniform) */
+                const double fw = round_trip(&c, WB_FORM_FOR, what);
+                if (l == WB_CLAYOUT_UNIFORM && n > 4097) CHECK(fw > w - 0.01 && fw <= w);
+                if (l == WB_CLAYOUT_SKEWED && n > 4097 && w <= 16) CHECK(fw < 0.5 * 32 + 0.5 * w); /* most tiles narrow */
+                if (l == WB_CLAYOUT_SORTED || l == WB_CLAYOUT_UNIFORM) { /* delta: any column round-trips */
+                    const double dw = round_trip(&c, WB_FORM_DELTA, what);
+                    if (l == WB_CLAYOUT_SORTED && n > 4097) CHECK(dw > w - 0.01 && dw <= w);
+                }
+                if (l == WB_CLAYOUT_DICT) {
+                    const double cw = round_trip(&c, WB_FORM_DICT, what);
+                    if (n > 4097) CHECK(cw > w - 0.01 && cw <= w);
+                    if (n > 4097 && w <= 8) CHECK(fw > 24); /* spread over int32: FOR cannot narrow it */
+                }
+                wb_ccolumn_free(&c);
+            }
+        }
+}
+
+/* The bits sit where compress.h says: a known column by hand. */
+static void test_layout(void) {
+    int32_t x[WB_COMPRESS_TILE];
+    for (int r = 0; r < WB_COMPRESS_TILE; r++) x[r] = 100 + (r % 5); /* ref 100, codes 0..4: width 3 */
+    wb_cenc enc;
+    wb_err e = {""};
+    CHECK(wb_cenc_make(&enc, WB_FORM_FOR, x, WB_COMPRESS_TILE, NULL, 0, &e) == WB_OK);
+    CHECK(enc.head[0].ref == 100 && enc.head[0].width == 3 && enc.words == 128 * 3);
+    /* lane 1, stream 2, value 11 is row 1*128 + 2*32 + 11 = 203, code 203 % 5 = 3, bits 33..35: word 1, bit 1 */
+    CHECK((enc.payload[wb_compress_word_at(3, 2, 1, 1)] >> 1 & 7) == 3);
+    /* value 10 straddles words 0 and 1 (bits 30..32): row 202, code 2 = 0b010 */
+    CHECK((enc.payload[wb_compress_word_at(3, 2, 0, 1)] >> 30) == 2 && (enc.payload[wb_compress_word_at(3, 2, 1, 1)] & 1) == 0);
+    wb_cenc_free(&enc);
+    /* a constant column: width 0, no payload */
+    for (int r = 0; r < WB_COMPRESS_TILE; r++) x[r] = -7;
+    CHECK(wb_cenc_make(&enc, WB_FORM_FOR, x, 100, NULL, 0, &e) == WB_OK);
+    CHECK(enc.words == 0 && enc.head[0].width == 0 && wb_cenc_at(&enc, 99) == -7);
+    CHECK(wb_cenc_bytes(&enc) == 16);
+    wb_cenc_free(&enc);
+    /* the extremes: INT32_MIN and INT32_MAX in one tile take 32 bits */
+    x[0] = INT32_MIN, x[1] = INT32_MAX;
+    CHECK(wb_cenc_make(&enc, WB_FORM_FOR, x, 2, NULL, 0, &e) == WB_OK);
+    CHECK(enc.head[0].width == 32 && wb_cenc_at(&enc, 0) == INT32_MIN && wb_cenc_at(&enc, 1) == INT32_MAX);
+    wb_cenc_free(&enc);
+}
+
+static void test_refusals(void) {
+    wb_ccolumn c;
+    wb_err e = {""};
+    CHECK(wb_ccolumn_make(&c, WB_CLAYOUT_UNIFORM, 0, 10, 1, &e) == WB_ERR && strstr(e.msg, "bit width 0"));
+    CHECK(wb_ccolumn_make(&c, WB_CLAYOUT_DICT, 13, 10, 1, &e) == WB_ERR && strstr(e.msg, "1..12"));
+    const int32_t dict[3] = {1, 5, 9}, x[4] = {1, 9, 4, 5};
+    wb_cenc enc;
+    CHECK(wb_cenc_make(&enc, WB_FORM_DICT, x, 4, dict, 3, &e) == WB_ERR && strstr(e.msg, "missing from the dictionary"));
+    const int32_t unsorted[3] = {5, 1, 9};
+    CHECK(wb_cenc_make(&enc, WB_FORM_DICT, x, 2, unsorted, 3, &e) == WB_ERR && strstr(e.msg, "not sorted"));
+    CHECK(wb_cenc_make(&enc, WB_FORM_DICT, x, 2, dict, 3, &e) == WB_OK && enc.head[0].ref == 0 && enc.head[0].width == 2);
+    wb_cenc_free(&enc);
+    CHECK(wb_clayout_of("sorted") == WB_CLAYOUT_SORTED && wb_clayout_of("zipf") == -1);
+}
+
+/* The column is the same on 1 and 4 workers, its widths are what the data
+ * needs, and the reference counts and sums the rows below t. */
+static void test_columns_and_reference(void) {
+    const int64_t n = 5 * 64 * WB_COMPRESS_TILE + 17;
+    wb_ccolumn a, b;
+    wb_err e = {""};
+    wb_par_set_workers(1);
+    CHECK(wb_ccolumn_make(&a, WB_CLAYOUT_SORTED, 6, n, 77, &e) == WB_OK);
+    wb_par_set_workers(4);
+    CHECK(wb_ccolumn_make(&b, WB_CLAYOUT_SORTED, 6, n, 77, &e) == WB_OK);
+    wb_par_set_workers(0);
+    CHECK(memcmp(a.x, b.x, (size_t)n * 4) == 0);
+    uint32_t most = 0;
+    for (int64_t i = 1; i < n; i++) {
+        const uint32_t d = (uint32_t)a.x[i] - (uint32_t)a.x[i - 1];
+        if (d > most) most = d;
+    }
+    CHECK(bits(most) == 6);
+    const int32_t t = wb_compress_threshold(a.x, n, 0.5, 3);
+    uint64_t sum = 0;
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (a.x[i] < t) sum += (uint64_t)(int64_t)a.x[i], count++;
+    const wb_cref r = wb_compress_reference(a.x, n, t);
+    CHECK(r.sum == sum && r.count == count);
+    CHECK(count > n / 2 - n / 20 && count < n / 2 + n / 20); /* the threshold's quantile */
+    wb_ccolumn_free(&a);
+    wb_ccolumn_free(&b);
+    /* skewed: the outliers are rare, but there */
+    CHECK(wb_ccolumn_make(&a, WB_CLAYOUT_SKEWED, 4, n, 5, &e) == WB_OK);
+    int64_t wide = 0;
+    for (int64_t i = 0; i < n; i++) wide += (uint32_t)a.x[i] - (uint32_t)a.x[0] + 16u > 32u; /* not within 15 of row 0 */
+    CHECK(wide > 0 && wide < n / 10000);
+    wb_ccolumn_free(&a);
+}
+
+static void test_check_select(void) {
+    const int32_t x[8] = {5, 1, 7, 2, 9, 0, 3, 8}; /* below 4: rows 1, 3, 5, 6 */
+    int32_t got[8] = {6, 1, 5, 3, -1, -1, -1, -1};
+    wb_err e = {""};
+    CHECK(wb_compress_check_select(got, 4, x, 8, 4, 4, &e) == WB_OK);
+    CHECK(wb_compress_check_select(got, 3, x, 8, 4, 4, &e) == WB_ERR); /* one missing */
+    got[2] = 1;
+    CHECK(wb_compress_check_select(got, 4, x, 8, 4, 4, &e) == WB_ERR && strstr(e.msg, "twice"));
+    got[2] = 2;
+    CHECK(wb_compress_check_select(got, 4, x, 8, 4, 4, &e) == WB_ERR && strstr(e.msg, "not below"));
+    got[2] = 5, got[7] = 0;
+    CHECK(wb_compress_check_select(got, 4, x, 8, 4, 4, &e) == WB_ERR); /* a stray write past the count */
+    got[7] = -1, got[0] = 8;
+    CHECK(wb_compress_check_select(got, 4, x, 8, 4, 4, &e) == WB_ERR && strstr(e.msg, "out of range"));
+}
+
+int main(void) {
+    test_layout();
+    test_refusals();
+    test_round_trips();
+    test_columns_and_reference();
+    test_check_select();
+    return TEST_DONE();
+}
