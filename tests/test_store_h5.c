@@ -373,6 +373,8 @@ static void test_counts_schema7(void) {
     for (int k = 0; k < res.nrows && k < 3; k++) {
         wb_row want;
         fixture_expect(&want, k);
+        want.p.bit_width = -1; /* a column newer than the file (schema 9) reads as "does not apply" */
+        wb_point_name(&want.p, want.name, sizeof want.name);
         CHECK(fixture_diff(&res.rows[k], &want, "schema 7") == 0);
     }
     CHECK(res.nrows == 3);

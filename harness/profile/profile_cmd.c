@@ -421,6 +421,9 @@ int wb_cmd_profile(int argc, char **argv) {
         exit_code = o.ceilings_from ? 2 : 3; /* a file given that holds no roof is bad input; else the GPU's run failed */
         goto done;
     }
+    if (o.rotate)
+        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): in its one H200 run the "
+                        "replayed first launches kept at most 10 of the set's 35 columns\n");
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);

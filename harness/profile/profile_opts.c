@@ -43,7 +43,7 @@ static void usage(FILE *f) {
             "                           default), or per outermost NVTX range, or per N launches (nvtx,\n"
             "                           every:N: kernels run as the program runs them, nothing serialized,\n"
             "                           no flush; every launch counts; a one-pass set only)\n"
-            "  --rotate                 counter pass, --counters roofline|all: each kernel's first launch (per launch\n"
+            "  --rotate                 (experimental) counter pass, --counters roofline|all: each kernel's first launch (per launch\n"
             "                           shape) counted with the whole set (replayed), each later one with one group\n"
             "                           of it that fits one pass (the core rows in each), the groups in turn: the\n"
             "                           whole set without replay where the program repeats its kernels\n"
