@@ -24,6 +24,7 @@ f5_title(b) = b == 1 ? "all families (every SM)" : (is_sm(b) ? "sm\\_limit point
 f5_lc(b) = b == 1 ? "#000000" : (is_sm(b) ? "#777777" : COL[((b - 2) % 6) + 1])   # black is "all" alone
 stats F using 2 nooutput
 XMIN = 2**floor(log(STATS_min) / log(2)); XMAX = 2**ceil(log(STATS_max) / log(2))
+if (XMAX <= XMIN) { XMIN = XMIN / 2; XMAX = XMAX * 2 }   # one size only (a family swept at 2^28): a range around it
 COLS = 3
 ROWS = int((NB + COLS - 1) / COLS)
 W = 1200; H = 140 + ROWS * 250
