@@ -101,6 +101,17 @@ static int run_match(const char *tseq, const char *cseq, const char *csel, wb_se
     return rc;
 }
 
+/* Every launch selected: the passes t and c matched into p. */
+static int match_all(wb_raw *t, wb_raw *c, wb_profile *p, wb_match_stats *st) {
+    wb_select sel;
+    wb_err e;
+    memset(p, 0, sizeof *p);
+    if (wb_select_init(&sel, NULL, NULL, 0, -1, &e) != WB_OK) return WB_ERR;
+    int rc = wb_match_passes(t, 1, c, c ? 1 : 0, &sel, p, st, &e);
+    wb_select_free(&sel);
+    return rc;
+}
+
 static void free_profile(wb_profile *p) {
     free(p->launches), free(p->kernels), free(p->ranges);
     memset(p, 0, sizeof *p);
@@ -194,18 +205,14 @@ static void test_graph_and_crash(void) {
     CHECK(read_raw("timing.9.tsv", &t) == WB_OK);
     CHECK(read_raw("counters.78.tsv", &c) == WB_OK);
     CHECK(t.ended == 1 && c.ended == 0 && c.nlaunches == 1);
-    wb_select sel;
     wb_err e;
-    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
     wb_profile p;
-    memset(&p, 0, sizeof p);
     wb_match_stats st;
-    CHECK(wb_match_passes(&t, 1, &c, 1, &sel, &p, &st, &e) == WB_OK);
+    CHECK(match_all(&t, &c, &p, &st) == WB_OK);
     CHECK(st.graph_nodes == 2 && p.nlaunches == 3);
     CHECK(p.launches[1].api == WB_API_GRAPH && p.launches[1].seq == 1 && isnan(inst_of(&p.launches[1])));
     CHECK(p.launches[0].range == -1); /* no NVTX range */
     free_profile(&p);
-    wb_select_free(&sel);
     wb_raw_free(&t), wb_raw_free(&c);
     /* A malformed line before the end is refused with its line number. */
     FILE *f = fopen(path, "w");
@@ -404,13 +411,10 @@ static void test_rotated(void) {
     CHECK(read_raw("timing.21.tsv", &t) == WB_OK && read_raw("counters.22.tsv", &c) == WB_OK);
     CHECK(c.rotation[0] == 18 && c.rotation[1] == 1 && c.rotation[2] == 2 && c.rotation[3] == 1);
     CHECK(isnan(c.launches[1].v[wb_metric_index("l1_sectors_ld")]) && c.launches[1].v[wb_metric_index("inst")] == 110);
-    wb_select sel;
-    wb_err e;
-    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
     wb_profile p;
-    memset(&p, 0, sizeof p);
     wb_match_stats st;
-    CHECK(wb_match_passes(&t, 1, &c, 1, &sel, &p, &st, &e) == WB_OK && p.nkernels == 1 && st.counted == 3);
+    wb_err e;
+    CHECK(match_all(&t, &c, &p, &st) == WB_OK && p.nkernels == 1 && st.counted == 3);
     wb_roof roof = {"measured", 1000.0, 4000.0};
     CHECK(wb_profile_aggregate(&p, &roof, &e) == WB_OK);
     if (p.nkernels == 1) {
@@ -419,7 +423,6 @@ static void test_rotated(void) {
         CHECK(fabs(k->v[wb_metric_index("l1_sectors_ld")] - 90) < 1e-9); /* (40 + 20) / 2 x 3 */
     }
     free_profile(&p);
-    wb_select_free(&sel);
     wb_raw_free(&t), wb_raw_free(&c);
 }
 
