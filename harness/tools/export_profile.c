@@ -177,7 +177,7 @@ static int write_fig4(wb_export *x, const char *path, const wb_profile *p, int *
         }
         char label[48];
         fprintf(f, "%d ", order[j]);
-        wb_export_str(f, wb_profile_kernel_label(k, label, sizeof label));
+        wb_export_str(f, wb_profile_kernel_label_in(p, order[j], label, sizeof label));
         wb_export_num(f, xi);
         wb_export_num(f, k->c.gips);
         wb_export_num(f, k->total_ms);

@@ -32,6 +32,22 @@ const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t l
     return buf;
 }
 
+const char *wb_profile_kernel_label_in(const wb_profile *p, int32_t i, char *buf, size_t len) {
+    wb_profile_kernel_label(&p->kernels[i], buf, len);
+    char other[512];
+    for (int32_t k = 0; k < p->nkernels; k++)
+        if (k != i && !strcmp(wb_profile_kernel_label(&p->kernels[k], other, len < sizeof other ? len : sizeof other), buf)) {
+            char suffix[16];
+            int n = snprintf(suffix, sizeof suffix, " #%d", (int)i);
+            if ((size_t)n + 8 < len) {
+                wb_profile_kernel_label(&p->kernels[i], buf, len - (size_t)n); /* room for the suffix */
+                strncat(buf, suffix, len - strlen(buf) - 1);
+            }
+            break;
+        }
+    return buf;
+}
+
 static const wb_profile *sort_p;
 static wb_prof_table sort_t;
 

@@ -29,6 +29,10 @@ int wb_profile_as_results(const wb_profile *p, wb_prof_table t, const char *path
 
 /* Readable name of kernel k, cut to len: demangled, else the mangled name. */
 const char *wb_profile_kernel_label(const wb_prof_kernel *k, char *buf, size_t len);
+/* The label of kernel i of p, made unique: where another kernel of p has the same label (template
+ * instances, launch shapes of one function), " #i" follows it, i the row of /kernels, which holds
+ * the full name (issue 49: two kernels must never read as one row). */
+const char *wb_profile_kernel_label_in(const wb_profile *p, int32_t i, char *buf, size_t len);
 
 /* Row order by total_ms, largest first (untimed last); returns a malloc'd
  * index array of n, or NULL when out of memory. */

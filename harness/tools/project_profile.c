@@ -176,7 +176,7 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
         char label[48];
         int row = wb_textable_add(&t);
         wb_textable_set(&t, row, 0, "%d", i);
-        wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label(k, label, sizeof label));
+        wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label_in(p, i, label, sizeof label));
         wb_textable_set_num(&t, row, 2, k->total_ms, 3);
         wb_textable_set_num(&t, row, 3, to, 3);
         wb_textable_set_num(&t, row, 4, x->ratio[i], 2);
@@ -224,7 +224,7 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
         for (int32_t j = 0, shown = 0; j < p->nkernels && shown < 10; j++)
             if (isnan(x->ratio[order[j]])) {
                 char label[48];
-                printf("%s %s (%s)", shown++ ? ";" : "", wb_profile_kernel_label(&p->kernels[order[j]], label, sizeof label),
+                printf("%s %s (%s)", shown++ ? ";" : "", wb_profile_kernel_label_in(p, order[j], label, sizeof label),
                        x->why[order[j]]);
             }
         printf("%s", nl);

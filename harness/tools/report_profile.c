@@ -95,7 +95,7 @@ static void top_table(const preport *rp) {
         char label[48];
         if (rp->t == WB_PT_KERNELS) {
             const wb_prof_kernel *k = &rp->p->kernels[i];
-            wb_profile_kernel_label(k, label, sizeof label);
+            wb_profile_kernel_label_in(rp->p, i, label, sizeof label);
             c = &k->c, launches = k->launches, total = k->total_ms, share = k->share_pct;
         } else {
             const wb_prof_range *g = &rp->p->ranges[i];
@@ -222,7 +222,10 @@ static void limiter_table(const preport *rp, const char *title, const char *firs
     free(order);
 }
 
-static const char *kernel_label(const wb_profile *p, int i) { return p->kernels[i].demangled[0] ? p->kernels[i].demangled : p->kernels[i].name; }
+static const char *kernel_label(const wb_profile *p, int i) {
+    static char buf[64]; /* the table copies it */
+    return wb_profile_kernel_label_in(p, i, buf, sizeof buf);
+}
 static const char *range_label(const wb_profile *p, int i) { return i < p->nranges ? p->ranges[i].path : "(outside any range)"; }
 
 /* The limiter of every timed launch (limiter.h), its time split per kernel and per NVTX range:

@@ -32,7 +32,7 @@ static int kernels_table(const wb_profile *p, const wb_roof *roofs, const double
         char label[48];
         int row = wb_textable_add(&t);
         wb_textable_set(&t, row, 0, "%d", order[j]);
-        wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label(k, label, sizeof label));
+        wb_textable_set(&t, row, 1, "%s", wb_profile_kernel_label_in(p, order[j], label, sizeof label));
         if (isfinite(k->share_pct)) wb_textable_set(&t, row, 2, "%.1f%%", k->share_pct);
         else wb_textable_set(&t, row, 2, "-");
         if (isinf(k->c.inst_per_sector)) wb_textable_set(&t, row, 3, "inf");
