@@ -133,7 +133,7 @@ expect 3 "has no sampled timeline" export "$tmp/p.h5" --fig fig-timeline --out "
 
 # issue 49's limiter tables of one profile split the same launches: per kernel and per NVTX
 # range, their Program rows agree and hold every timed launch's time; the rows of each table
-# sum to no more than it, each row's shares to 100%.
+# sum to no more than it, each row's shares to 100%; no two kernel rows read alike.
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 if "$wb" report "$src/results/h200-profile/tpch-both.h5" --json --top 1000 > "$tmp/lim.json" 2>"$tmp/lim.err" &&
     python3 - "$tmp/lim.json" "$src/results/h200-profile/tpch-both.h5" <<'PY'
@@ -141,6 +141,8 @@ import json, sys
 tables = [t["table"] for t in json.load(open(sys.argv[1]))["tables"] if t["title"].startswith("Limiter")]
 assert len(tables) == 2, "two limiter tables, got %d" % len(tables)
 programs = [t["rows"][-1] for t in tables]
+labels = [r[0] for r in tables[0]["rows"]]  # kernels: a name two kernels share carries its /kernels row
+assert len(labels) == len(set(labels)), "a kernel label repeats: %s" % [l for l in labels if labels.count(l) > 1][:3]
 assert programs[0][0] == "Program" and programs[0] == programs[1], programs
 for t in tables:
     for row in t["rows"]:
