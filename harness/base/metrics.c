@@ -30,7 +30,11 @@ const wb_metric wb_metrics[] = {
     {"l2_sectors", "lts__t_sectors.sum", "sector", 1.0, "L2 sectors accessed (all clients)"},
     {"l1_sectors_ld", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", 1.0, "global load sectors at L1"},
     {"l1_sectors_st", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sector", 1.0, "global store sectors at L1"},
-    {"l2_hit_pct", "lts__t_sector_hit_rate.pct", "%", 1.0, "L2 sector hit rate"},
+    /* Above 100% (to 101.1%) on 11 of record c2dfc31's 2,001 points, all kernels that read next to
+     * nothing (the dram_write, fma, int_alu, inst_issue and h2d ceilings): their few sectors do not
+     * balance CUPTI's hit and lookup counts. */
+    {"l2_hit_pct", "lts__t_sector_hit_rate.pct", "%", 1.0,
+     "L2 sector hit rate; a kernel that reads next to nothing can show up to ~101%"},
     {"l1_hit_pct", "l1tex__t_sector_hit_rate.pct", "%", 1.0, "L1 sector hit rate"},
     {"occupancy_achieved_pct", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", 1.0,
      "achieved occupancy: active warps over the SM's maximum"},
