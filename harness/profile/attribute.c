@@ -89,13 +89,20 @@ int wb_attribute_samples(wb_profile *p, const wb_raw *r, wb_sample_stats *st, wb
         for (int k = 0; k < act.n; k++)
             if (p->launches[act.row[k]].end_ns > x->start_ns) act.row[keep++] = act.row[k];
         act.n = keep;
-        int idle = 1; /* no launch of ours overlaps it */
-        for (int k = 0; k < act.n && idle; k++) {
+        /* the launches overlapping it, once: their overlaps, total and the one with the most */
+        double total = 0, best = 0;
+        int n = 0, most = -1;
+        for (int k = 0; k < act.n; k++) {
             const wb_prof_launch *l = &p->launches[act.row[k]];
-            idle = !((l->start_ns > x->start_ns ? l->start_ns : x->start_ns) < (l->end_ns < x->end_ns ? l->end_ns : x->end_ns));
+            int64_t a = l->start_ns > x->start_ns ? l->start_ns : x->start_ns;
+            int64_t b = l->end_ns < x->end_ns ? l->end_ns : x->end_ns;
+            if (b <= a) continue;
+            lo[n] = a, hi[n] = b, n++;
+            total += (double)(b - a);
+            if ((double)(b - a) > best) best = (double)(b - a), most = (int)act.row[k];
         }
         wb_prof_sample *prev = p->nsamples ? &p->samples[p->nsamples - 1] : NULL;
-        if (idle && prev && prev->kernels == 0 && prev->end_ns == x->start_ns && s > 1) { /* merged into prev */
+        if (n == 0 && prev && prev->kernels == 0 && prev->end_ns == x->start_ns && s > 1) { /* merged into prev */
             double a = (double)(prev->end_ns - prev->start_ns), b = (double)(x->end_ns - x->start_ns);
             for (int m = 0; m < wb_n_metrics; m++) {
                 if (!strcmp(wb_metrics[m].column, "kernel_time_ms")) continue;
@@ -107,20 +114,9 @@ int wb_attribute_samples(wb_profile *p, const wb_raw *r, wb_sample_stats *st, wb
         }
         wb_prof_sample *out = &p->samples[p->nsamples++];
         memset(out, 0, sizeof *out);
-        out->pid = r->pid, out->start_ns = x->start_ns, out->end_ns = x->end_ns, out->launch = -1;
+        out->pid = r->pid, out->start_ns = x->start_ns, out->end_ns = x->end_ns, out->launch = most;
         wb_counters_clear(&out->c, "");
         for (int m = 0; m < wb_n_metrics; m++) out->c.v[m] = x->v[m];
-        double total = 0, best = 0;
-        int n = 0;
-        for (int k = 0; k < act.n; k++) {
-            const wb_prof_launch *l = &p->launches[act.row[k]];
-            int64_t a = l->start_ns > x->start_ns ? l->start_ns : x->start_ns;
-            int64_t b = l->end_ns < x->end_ns ? l->end_ns : x->end_ns;
-            if (b <= a) continue;
-            lo[n] = a, hi[n] = b, n++;
-            total += (double)(b - a);
-            if ((double)(b - a) > best) best = (double)(b - a), out->launch = (int32_t)act.row[k];
-        }
         out->kernels = n;
         out->busy_ns = n ? union_ns(lo, hi, n) : 0;
         double len = (double)(x->end_ns - x->start_ns);
