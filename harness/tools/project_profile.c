@@ -153,6 +153,7 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
         const char *why = NULL;
         double to = wb_project_time_ms(&r->rows[i], &x->from, &x->to, &why);
         x->ratio[i] = isfinite(to) ? to / p->kernels[i].total_ms : NAN;
+        x->why[i] = !isfinite(p->kernels[i].total_ms) ? "never timed" : why ? why : "";
     }
     lproj *lk = calloc((size_t)p->nkernels + 1, sizeof *lk);
     if (!lk) return free(order), fprintf(stderr, "wallbench project: out of memory\n"), 2;
@@ -169,10 +170,7 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
     for (int32_t j = 0; j < p->nkernels; j++) {
         int32_t i = order[j];
         const wb_prof_kernel *k = &p->kernels[i];
-        const char *why = NULL;
-        double to = wb_project_time_ms(&r->rows[i], &x->from, &x->to, &why);
-        x->ratio[i] = isfinite(to) ? to / k->total_ms : NAN;
-        x->why[i] = !isfinite(k->total_ms) ? "never timed" : why ? why : "";
+        const double to = x->ratio[i] * k->total_ms; /* NaN where the model could not project it */
         char label[48];
         int row = wb_textable_add(&t);
         wb_textable_set(&t, row, 0, "%d", i);
