@@ -228,6 +228,7 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     if (fclose(sm->out) != 0 && rc == WB_OK) rc = wb_fail(e, "PM sampling: the sampled timeline's file: write failed");
     free(sm->image);
     free(sm->s.avail);
+    wb_cupti_host_free(&sm->s); /* its host object and config image */
     free(sm);
     return rc;
 }
