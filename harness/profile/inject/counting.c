@@ -72,8 +72,8 @@ typedef struct counting {
     wb_counters_session *groups; /* --rotate: the one-pass groups of s */
     int ngroups;
     int pos[WB_METRICS_MAX];     /* row of wb_metrics[] -> its place in the "# metrics" line (s's order); -1 */
-    struct shape_seen { char *key; int64_t n; } *shapes; /* --rotate: launches so far per kernel + shape */
-    int nshapes, cap_shapes;
+    struct shape_seen { char *key; int64_t n; } *shapes; /* --rotate: launches so far per kernel + shape (shape_slot) */
+    int nshapes, cap_shapes;                             /* shapes seen; table slots, a power of 2 */
     int64_t replayed, rotated;   /* --rotate: launches counted with the whole set / with a group */
     slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
@@ -353,6 +353,26 @@ static void setup_groups(void) {
     wb_raw_line("%s", line); /* per column of "# metrics": its group (-2 every group, -1 first launches only) */
 }
 
+/* --rotate: the slot of key in the open-addressed table of kernel shapes (FNV-1a, linear probing,
+ * grown at half full): each counted launch looks itself up inside the program's launch call, so
+ * no walk over every shape seen. NULL when out of memory. */
+static struct shape_seen *shape_slot(const char *key) {
+    if (2 * (cnt.nshapes + 1) > cnt.cap_shapes) {
+        int cap = cnt.cap_shapes ? 2 * cnt.cap_shapes : 256;
+        struct shape_seen *t = calloc((size_t)cap, sizeof *t), *old = cnt.shapes;
+        if (!t) return NULL;
+        int oldcap = cnt.cap_shapes;
+        cnt.shapes = t, cnt.cap_shapes = cap;
+        for (int i = 0; i < oldcap; i++)
+            if (old[i].key) *shape_slot(old[i].key) = old[i];
+        free(old);
+    }
+    uint64_t h = 1469598103934665603ull;
+    for (const char *c = key; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    for (int i = (int)(h & (uint64_t)(cnt.cap_shapes - 1));; i = (i + 1) & (cnt.cap_shapes - 1))
+        if (!cnt.shapes[i].key || !strcmp(cnt.shapes[i].key, key)) return &cnt.shapes[i];
+}
+
 /* --rotate: the set this launch is counted with: the whole set for the first launch of its kernel
  * and shape, then the groups in turn. */
 static wb_counters_session *rotation_set(const wb_launch_info *l) {
@@ -360,19 +380,13 @@ static wb_counters_session *rotation_set(const wb_launch_info *l) {
     char key[WB_NVTX_PATH + 600];
     snprintf(key, sizeof key, "%u,%u,%u/%u,%u,%u/%s", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
              l->block[2], l->name ? l->name : "");
-    int i = 0;
-    while (i < cnt.nshapes && strcmp(cnt.shapes[i].key, key)) i++;
-    if (i == cnt.nshapes) {
-        if (cnt.nshapes == cnt.cap_shapes) {
-            int cap = cnt.cap_shapes ? 2 * cnt.cap_shapes : 64;
-            struct shape_seen *g = realloc(cnt.shapes, (size_t)cap * sizeof *g);
-            if (!g) return &cnt.s;
-            cnt.shapes = g, cnt.cap_shapes = cap;
-        }
-        if (!(cnt.shapes[i].key = strdup(key))) return &cnt.s;
-        cnt.shapes[i].n = 0, cnt.nshapes++;
+    struct shape_seen *e = shape_slot(key);
+    if (!e) return &cnt.s;
+    if (!e->key) {
+        if (!(e->key = strdup(key))) return &cnt.s;
+        e->n = 0, cnt.nshapes++;
     }
-    int64_t k = cnt.shapes[i].n++;
+    int64_t k = e->n++;
     return k == 0 ? &cnt.s : &cnt.groups[(k - 1) % cnt.ngroups];
 }
 
