@@ -1,7 +1,7 @@
 # fig-compress.gp - where compression stops paying (issue 51): for each bit
 # width, a compressed scan's speedup over the plain scan of the same column
 # and operator, measured on this GPU (solid), projected to L4 (dashed) and
-# GH200 (dotted) with `wallbench project`'s model, and the bytes ratio (grey:
+# GH200 (dotted) with `wallbench project`'s model, and its bytes ratio (dash-dot:
 # plain bytes over compressed bytes), the speedup's bound while both scans
 # are bandwidth-bound; under it, decoding's instructions bind.
 # Reads DATA/fig-compress.dat: series bit_width speedup speedup_l4
@@ -31,13 +31,15 @@ do for [t = 1:3] {
     set grid ytics lc rgb "#dddddd"
     load gpdir."lib-footer.gp"
     set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb "#000000"
-    set label 2 "1x: compression stops paying" at graph 0.01, first 1.06 left font ",9"
-    plot for [b = 1:NB] F index (b - 1) using 2:6 with lines lw 1 lc rgb "#aaaaaa" notitle, \
+    set label 2 "1x: compression stops paying" at graph 0.01, first 0.94 left font ",9"  # under the line: the series run above it there
+    # each series' bytes ratio in its own colour: a sum's and a selection's differ (a selection writes
+    # its rows), and one grey for both could not say which is whose
+    plot for [b = 1:NB] F index (b - 1) using 2:6 with lines lw 1 dt 4 lc rgb col(b - 1) notitle, \
          for [b = 1:NB] F index (b - 1) using 2:3 with linespoints lw 2 pt pair_pt(b) lc rgb col(b - 1) title esc(SER[b]), \
          for [b = 1:NB] F index (b - 1) using 2:4 with lines lw 1.5 dt 2 lc rgb col(b - 1) notitle, \
          for [b = 1:NB] F index (b - 1) using 2:5 with lines lw 1.5 dt 3 lc rgb col(b - 1) notitle, \
          NaN with lines lw 1.5 dt 2 lc rgb "#000000" title "projected to L4", \
          NaN with lines lw 1.5 dt 3 lc rgb "#000000" title "projected to GH200", \
-         NaN with lines lw 1 lc rgb "#aaaaaa" title "bytes ratio (plain / compressed)"
+         NaN with lines lw 1 dt 4 lc rgb "#000000" title "the series' bytes ratio (plain / compressed)"
     set output
 }
