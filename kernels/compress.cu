@@ -64,6 +64,24 @@ __device__ __forceinline__ uint32_t unpack(const uint32_t (&words)[W > 0 ? W : 1
 template <int W>
 constexpr uint32_t count_bit() { return W <= 16 ? 1u << 21 : 0u; }
 
+// Code j of a stream with the count bit, kbit = count_bit<W>() held in a
+// register (1 from a kernel argument, shifted): ptxas cannot fold it, so
+// the mask and the or stay one LOP3 ((x & mask) | kbit), where with both as
+// immediates it emitted two (5.5 ALU instructions a row at W = 4, H200).
+template <int W>
+__device__ __forceinline__ uint32_t code_of(const uint32_t (&words)[W > 0 ? W : 1], int j, uint32_t kbit) {
+    if constexpr (W == 0 || W > 16) {
+        return unpack<W>(words, j) | count_bit<W>();
+    } else {
+        const int bit = j * W, k = bit >> 5, sh = bit & 31;
+        uint32_t x, d;
+        if (sh + W > 32) x = __funnelshift_r(words[k], words[k + 1], sh);
+        else x = words[k] >> sh;
+        asm("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(d) : "r"(x), "n"((1u << W) - 1u), "r"(kbit));
+        return d;
+    }
+}
+
 // The threshold in the code domain of a tile: codes below it qualify (with
 // count_bit<W>() added where the codes carry it).
 template <int W>
@@ -77,22 +95,24 @@ __device__ __forceinline__ uint32_t code_threshold(long long tc) {
 
 struct sum_op {
     int32_t t;
+    uint32_t one; // 1, from a kernel argument (see code())
     long long acc = 0;
     uint32_t part = 0, cnt = 0;
     unsigned long long wide = 0;
-    __device__ __forceinline__ sum_op(int32_t t_, unsigned long long *, int32_t *) : t(t_) {}
+    __device__ __forceinline__ sum_op(int32_t t_, uint32_t one_, unsigned long long *, int32_t *) : t(t_), one(one_) {}
     __device__ __forceinline__ void item(int32_t v, int) { acc += v < t ? (long long)v : 0LL; }
     template <int W>
     __device__ __forceinline__ void code(uint32_t c, uint32_t tc, int) {
-        const bool p = c < tc;
         if constexpr (W <= 16) {
-            part += p ? c : 0u;
+            // a compare (ALU) and a predicated multiply-add by 1 (the FMA pipe; one is opaque to
+            // ptxas, which otherwise made SEL + IADD3: 1.5 more ALU instructions a row, and the
+            // ALU pipe, half the issue rate, is what bound the narrow widths)
+            asm("{\n .reg .pred q;\n setp.lt.u32 q, %1, %2;\n @q mad.lo.u32 %0, %1, %3, %0;\n}"
+                : "+r"(part) : "r"(c), "r"(tc), "r"(one));
         } else if constexpr (W <= 26) {
-            part += p ? c : 0u;
-            cnt += p;
+            if (c < tc) part += c, cnt++;
         } else {
-            wide += p ? (unsigned long long)c : 0ull;
-            cnt += p;
+            if (c < tc) wide += c, cnt++;
         }
     }
     template <int W>
@@ -118,41 +138,49 @@ struct sum_op {
 
 // A lane's 128 rows as 4 flag words (the current stream's in f, moved on
 // to a, b, c, d as streams end, so that no word is indexed at run time); at
-// the tile's end a warp scan of the lanes' counts and one atomic give each
-// lane the start of its run of row indices.
+// the tile's end one atomic a warp reserves the tile's run, and each of the
+// 128 slots is written by a ballot: the lanes whose row of that slot
+// qualifies store side by side (coalesced). Writing each lane's own run
+// instead (stores 32 runs apart) took 2.8-3.2 ms at 2^28 rows, s = 0.5,
+// against 0.25 ms for the sum (0a5345e, H200).
 struct select_op {
     int32_t t;
     unsigned long long *count;
     int32_t *out;
     uint32_t f = 0, a = 0, b = 0, c = 0, d = 0;
-    __device__ __forceinline__ select_op(int32_t t_, unsigned long long *cu, int32_t *o) : t(t_), count(cu), out(o) {}
-    __device__ __forceinline__ void item(int32_t v, int j) { f |= (v < t ? 1u : 0u) << j; }
+    uint32_t one;
+    __device__ __forceinline__ select_op(int32_t t_, uint32_t one_, unsigned long long *cu, int32_t *o)
+        : t(t_), count(cu), out(o), one(one_) {}
+    __device__ __forceinline__ void item(int32_t v, int j) {
+        if (v < t) f |= 1u << j;
+    }
     template <int W>
-    __device__ __forceinline__ void code(uint32_t cd, uint32_t tc, int j) { f |= (cd < tc ? 1u : 0u) << j; }
+    __device__ __forceinline__ void code(uint32_t cd, uint32_t tc, int j) {
+        if (cd < tc) f |= 1u << j;
+    }
     template <int W>
     __device__ __forceinline__ void fold(int32_t) {}
     __device__ __forceinline__ void stream_end() { d = c, c = b, b = a, a = f, f = 0; }
     template <typename RowOf>
     __device__ __forceinline__ void tile_end(int64_t row0, RowOf &&row_of) {
         const int lane = threadIdx.x & 31;
-        const int mine = __popc(a) + __popc(b) + __popc(c) + __popc(d);
-        int at = mine;
-#pragma unroll
-        for (int k = 1; k < 32; k <<= 1) {
-            const int up = __shfl_up_sync(0xffffffffu, at, k);
-            if (lane >= k) at += up;
-        }
-        const int total = __shfl_sync(0xffffffffu, at, 31);
+        const int total = wb_warp_sum(__popc(a) + __popc(b) + __popc(c) + __popc(d));
         if (total) { // warp-uniform
             unsigned long long base = 0;
             if (lane == 0) base = atomicAdd(count, (unsigned long long)total);
             base = __shfl_sync(0xffffffffu, base, 0);
-            int32_t *o = out + base + (at - mine);
+            const uint32_t below = (1u << lane) - 1u;
             const uint32_t words[4] = {d, c, b, a}; /* streams 0..3 */
 #pragma unroll
-            for (int m = 0; m < 4; m++)
-                for (uint32_t bits = words[m]; bits; bits &= bits - 1)
-                    *o++ = (int32_t)(row0 + row_of(m, __ffs(bits) - 1));
+            for (int m = 0; m < 4; m++) {
+#pragma unroll 4
+                for (int j = 0; j < 32; j++) {
+                    const bool mine = (words[m] >> j) & 1u;
+                    const uint32_t ballot = __ballot_sync(0xffffffffu, mine);
+                    if (mine) out[base + __popc(ballot & below)] = (int32_t)(row0 + row_of(m, j));
+                    base += __popc(ballot);
+                }
+            }
         }
         a = b = c = d = f = 0;
     }
@@ -215,6 +243,7 @@ __device__ __forceinline__ void packed_tile(const wb_compress_col &c, int64_t ti
     with_width<0, WMAX>(h.z, [&](auto wc) {
         constexpr int W = decltype(wc)::value;
         const uint32_t tc = CODE ? code_threshold<W>(tc_of(ref)) : 0u;
+        const uint32_t kbit = count_bit<W>() ? op.one << 21 : 0u;
 #pragma unroll 1
         for (int m = 0; m < 4; m++) {
             uint32_t words[W > 0 ? W : 1];
@@ -224,7 +253,7 @@ __device__ __forceinline__ void packed_tile(const wb_compress_col &c, int64_t ti
             for (int j = 0; j < 32; j++) {
                 const bool here = FULL || wb_compress_row_at(lane, m * 32 + j) < valid;
                 if constexpr (CODE) {
-                    const uint32_t code = unpack<W>(words, j) | count_bit<W>();
+                    const uint32_t code = code_of<W>(words, j, kbit);
                     if (here) op.template code<W>(code, tc, j);
                 } else {
                     const int32_t v = value(m * 32 + j, ref, unpack<W>(words, j));
@@ -245,6 +274,7 @@ struct kargs {
     int32_t t, rank_t;
     unsigned long long *sum, *count;
     int32_t *out;
+    uint32_t one; // 1: an operand ptxas cannot fold (sum_op::code, code_of)
 };
 
 template <wb_compress_form F, typename Full, typename Op>
@@ -282,7 +312,7 @@ __global__ void __launch_bounds__(BT) compress_kernel(const kargs a) {
         for (int i = threadIdx.x; i < a.col.dict_n; i += BT) dict[i] = a.col.dict[i];
         __syncthreads();
     }
-    std::conditional_t<SELECT, select_op, sum_op> op(a.t, a.count, a.out);
+    std::conditional_t<SELECT, select_op, sum_op> op(a.t, a.one, a.count, a.out);
     const int warp = threadIdx.x >> 5;
     wb_for_tiles<LANE_ROWS>(a.n, [&](int64_t base, auto) {
         const int64_t row0 = base + (int64_t)warp * TILE;
@@ -360,7 +390,7 @@ extern "C" cudaError_t wb_compress_launch(int variant, const wb_launch *l, const
         size_t bytes = io->temp_bytes;
         return cub_sum(io->temp, bytes, io->plain, io->sum, io->n, io->t, s);
     }
-    const kargs a{io->plain, io->col, io->n, io->t, io->rank_t, io->sum, io->count, io->out};
+    const kargs a{io->plain, io->col, io->n, io->t, io->rank_t, io->sum, io->count, io->out, 1u};
     return with_variant(variant, l->block, [&](auto k) -> cudaError_t {
         if (l->grid == 0) return cudaSuccess;
         k<<<l->grid, l->block, l->smem_bytes, s>>>(a);
