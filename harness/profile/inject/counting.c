@@ -113,6 +113,17 @@ static int no_replay(const wb_counters_session *s) { return s->passes == 1 && !w
 
 static int arm(CUpti_ProfilerRange range) {
     wb_counters_session *s = cnt.active;
+    if (cnt.ngroups) {
+        /* The image takes its layout from the profiler object's last GetCounterDataSize call, not
+         * from the config: with --rotate's sets, each image laid out for the last group made
+         * (setup) collected that group's metrics alone, 7-10 of 35 columns (H200, 2026-12-04). */
+        CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+            .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE, .pRangeProfilerObject = cnt.s.rp,
+            .pMetricNames = s->names, .numMetrics = (size_t)s->n, .maxNumOfRanges = (size_t)wb_inj.batch,
+            .maxNumRangeTreeNodes = (uint32_t)wb_inj.batch};
+        TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
+        if (ds.counterDataSize != s->data_size) return fail("cuptiRangeProfilerGetCounterDataSize (size changed)", CUPTI_ERROR_UNKNOWN);
+    }
     memset(s->data, 0, s->data_size);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
