@@ -11,7 +11,7 @@ Rows of the record: status ok, at the pair's n, sm_limit 0 or -1 (all SMs), the 
 agree on every other axis that both have (not NaN, not -1), launch shape and vector_bytes aside; of each form's launch shapes the fastest (report
 --shape fastest's rule). When several axis tuples remain, the one where the slow form takes longest.
 Predicted gain: the slow form's top kernel (the profile's per-kernel limiter table, the L2 flush
-kernel left out) time / its time at the roofs (its headroom). Measured gain: slow median / fast median
+kernel and kernels launched fewer than 10 times - the data's set-up - left out) time / its time at the roofs (its headroom). Measured gain: slow median / fast median
 in the record. The faster form is at its roof when its own top kernel's headroom is <= 1.25 (>= 80%).
 Exit 2 on bad input, with the reason."""
 import json
@@ -27,6 +27,7 @@ AXES = ("dtype", "layout", "selectivity", "table_entries", "groups", "expr_ops",
         "load_factor", "match_rate", "partitions", "warm_cache", "l2_fetch_bytes")
 FLUSH = re.compile(r"wb_flush_kernel")  # the run's L2 flush between samples, not the form's work
 NA = ("nan", "-1", "")                  # an axis that does not apply to a row
+MIN_LAUNCHES = 10                       # a timed form: --reps 10 samples, 2 warm-ups, a verified launch
 AT_ROOF = 1.25                           # headroom <= 1.25: >= 80% of the roof
 COUNTS = ("inst", "dram_sectors_read", "dram_sectors_write")
 
@@ -124,17 +125,32 @@ def plan(record, pairs):
             print("\t".join([p["pair"], role, p["family"], text(r["variant"]), str(int(r["n"])), text(r["name"])]))
 
 
+def launches_by_time(rep):
+    """Launches of each kernel of the report's "Top kernels by time" table, keyed by its total ms
+    (the limiter table's rows carry the same total and no launch count)."""
+    for t in rep.get("tables", []):
+        if t.get("title", "").startswith("Top kernels by time"):
+            head = t["table"]["header"]
+            if "Launches" in head and "Total ms" in head:
+                return {r[head.index("Total ms")]: r[head.index("Launches")] for r in t["table"]["rows"]}
+    return {}
+
+
 def top_kernel(path):
-    """The profile report's per-kernel limiter row of the most time, the flush kernel left out."""
+    """The profile report's per-kernel limiter row of the most time among the kernels launched at
+    least MIN_LAUNCHES times (the form's kernel runs at every sample; the data's set-up kernels
+    once), the flush kernel left out."""
     try:
         rep = json.load(open(path))
     except (OSError, ValueError) as e:
         die("%s: %s" % (path, e))
+    launches = launches_by_time(rep)
     for t in rep.get("tables", []):
         if t.get("title", "").startswith("Limiter (issue 49), per kernel"):
             head = t["table"]["header"]
             rows = [dict(zip(head, r)) for r in t["table"]["rows"] if r[0] != "Program" and not FLUSH.search(str(r[0]))]
-            rows = [r for r in rows if isinstance(r.get("Time (ms)"), (int, float))]
+            rows = [r for r in rows if isinstance(r.get("Time (ms)"), (int, float)) and
+                    launches.get(r["Time (ms)"], MIN_LAUNCHES) >= MIN_LAUNCHES]
             if not rows:
                 die("%s: no kernel in the per-kernel limiter table" % path)
             top = max(rows, key=lambda r: r["Time (ms)"])

@@ -46,7 +46,7 @@ while IFS=$'\t' read -r pair role fam var n name; do
     "$W" profile -o "$out/$pair-$role.h5" --ceilings-from "$ceil" -- "$W" run --no-counters --family "$fam" \
         --variant "$var" --sweep "$sweep" --n "$n" --reps 10 --out "$out/runs" "--benchmark_filter=$filter" \
         > "$log" 2>&1 || fail "profile of $pair $role" "$log"
-    "$W" report "$out/$pair-$role.h5" --json > "$out/$pair-$role.json" 2>> "$log" || fail "report of $pair $role" "$log"
+    "$W" report "$out/$pair-$role.h5" --json --top 1000 > "$out/$pair-$role.json" 2>> "$log" || fail "report of $pair $role" "$log"
 done < "$out/plan.tsv"
 
 WB_PAIR_CEILINGS=$ceil WB_PAIR_COMMAND="harness/tools/pair_check.sh $* ($("$W" --version 2>/dev/null | head -n 1))" \
