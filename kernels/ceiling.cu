@@ -162,6 +162,40 @@ __global__ void gather_sector_kernel(const uint4 *__restrict__ table, uint64_t s
                   sum);
 }
 
+// Atomics: reps passes over requests [0, n), ILP requests per thread issued
+// back to back; the return value is unused (PTX atom.add: ptxas may make it
+// a RED, which the L2 counts apart from ATOM; the limiter sums both; the SASS
+// is not checked yet).
+template <int ILP>
+__device__ __forceinline__ void atom_passes(uint32_t *table, uint64_t entries, int64_t n, int reps, uint32_t seed) {
+    for (int r = 0; r < reps; r++)
+        wb_for_tiles<ILP>(n, [&](int64_t base, auto full) {
+            wb_tile_items<ILP>(base, n, full, [&](int, int64_t i) {
+                atomicAdd(table + wb_ceiling_gather_slot((uint64_t)i, seed, entries),
+                          wb_ceiling_atom_value((uint64_t)i, seed));
+            });
+        });
+}
+
+template <int ILP>
+__global__ void atom_global_kernel(uint32_t *table, uint64_t entries, int64_t n, int reps, uint32_t seed) {
+    atom_passes<ILP>(table, entries, n, reps, seed);
+}
+
+// The block's requests into its own table in shared memory, which it then
+// adds to the global table (entries x blocks global atomics, a small share
+// of the n x reps the point counts).
+template <int ILP>
+__global__ void atom_shared_kernel(uint32_t *table, uint64_t entries, int64_t n, int reps, uint32_t seed) {
+    extern __shared__ uint32_t bins[];
+    for (uint64_t e = threadIdx.x; e < entries; e += blockDim.x) bins[e] = 0;
+    __syncthreads();
+    atom_passes<ILP>(bins, entries, n, reps, seed);
+    __syncthreads();
+    for (uint64_t e = threadIdx.x; e < entries; e += blockDim.x)
+        if (bins[e]) atomicAdd(table + e, bins[e]);
+}
+
 __global__ void gather_fill_kernel(uint4 *__restrict__ table, uint64_t quads, uint32_t seed) {
     wb_for_grid_items(quads, [&](uint64_t q) {
         table[q] = make_uint4(wb_ceiling_gather_word(4 * q, seed), wb_ceiling_gather_word(4 * q + 1, seed),
@@ -196,6 +230,8 @@ const void *pick(wb_ceiling_variant v, int ilp) {
         case WB_CEILING_FMA: return reinterpret_cast<const void *>(inst_kernel<WB_CEILING_FMA>);
         case WB_CEILING_GATHER_WORD: return reinterpret_cast<const void *>(gather_word_kernel<K>);
         case WB_CEILING_GATHER_SECTOR: return reinterpret_cast<const void *>(gather_sector_kernel<K>);
+        case WB_CEILING_ATOM_GLOBAL: return reinterpret_cast<const void *>(atom_global_kernel<K>);
+        case WB_CEILING_ATOM_SHARED: return reinterpret_cast<const void *>(atom_shared_kernel<K>);
         default: return nullptr;
         }
     });
@@ -243,6 +279,12 @@ extern "C" cudaError_t wb_ceiling_plan(const wb_ceiling_args *c, wb_launch *l) {
         return wb_plan_kernel(k, l, c->n, per_block, l->sm_limit > 0 ? wb_grid_mode::persistent : wb_grid_mode::cover, 0);
     case WB_CEILING_GATHER_SECTOR:  // two threads per request
         return wb_plan_kernel(k, l, 2 * c->n, per_block, wb_grid_mode::persistent, 0);
+    case WB_CEILING_ATOM_SHARED:  // the block's table in shared memory
+        if (c->table_words == 0 || c->table_words > WB_CEILING_ATOM_SHARED_MAX) return cudaErrorInvalidValue;
+        return wb_plan_kernel(k, l, c->n, per_block, wb_grid_mode::persistent, (int)(c->table_words * sizeof(uint32_t)));
+    case WB_CEILING_ATOM_GLOBAL:
+        if (c->table_words == 0) return cudaErrorInvalidValue;
+        return wb_plan_kernel(k, l, c->n, per_block, wb_grid_mode::persistent, 0);
     default:  // reads, gathers and inst kernels: persistent
         return wb_plan_kernel(k, l, c->n, per_block, wb_grid_mode::persistent, 0);
     }
@@ -288,6 +330,12 @@ extern "C" cudaError_t wb_ceiling_launch(const wb_ceiling_args *c, const wb_laun
             break;
         case WB_CEILING_GATHER_SECTOR:
             gather_sector_kernel<K><<<g, b, sm, s>>>(src, c->table_words / 8, c->n, c->seed, c->sum);
+            break;
+        case WB_CEILING_ATOM_GLOBAL:
+            atom_global_kernel<K><<<g, b, sm, s>>>(out, c->table_words, c->n, c->reps, c->seed);
+            break;
+        case WB_CEILING_ATOM_SHARED:
+            atom_shared_kernel<K><<<g, b, sm, s>>>(out, c->table_words, c->n, c->reps, c->seed);
             break;
         default: return cudaErrorInvalidValue;
         }

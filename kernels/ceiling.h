@@ -57,7 +57,17 @@ extern "C" {
     X(WB_CEILING_GATHER_WORD, "gather_word", "the random-request ceiling the probes are judged against") \
     /* random aligned 32-byte sectors, two lanes per sector (16 B each, one request
      * per sector at the memory system) */ \
-    X(WB_CEILING_GATHER_SECTOR, "gather_sector", "the same wall with whole sectors")
+    X(WB_CEILING_GATHER_SECTOR, "gather_sector", "the same wall with whole sectors") \
+    /* atomicAdd, return value unused (ptxas may issue RED), of a hashed word to a hashed
+     * entry of a global table of 1 to 2^24 words: one word (every request contends), 32 words, or a
+     * table far larger than the L2 holds lines for (uncontended: the L2's atomic rate) */ \
+    X(WB_CEILING_ATOM_GLOBAL, "atom_global", "global atomics, contended to uncontended") \
+    /* the same requests into a table of 1 to 4096 words in each block's shared
+     * memory, reps passes; each block adds its table to the global one at the end */ \
+    X(WB_CEILING_ATOM_SHARED, "atom_shared", "shared-memory atomics, contended to uncontended")
+/* The largest shared atomic table, words: 16 KiB, so that several blocks fit an SM. */
+#define WB_CEILING_ATOM_SHARED_MAX 4096
+
 typedef enum wb_ceiling_variant { WB_CEILING_VARIANT_LIST(WB_VARIANT_ENUM) WB_CEILING_VARIANTS } wb_ceiling_variant;
 
 typedef struct wb_ceiling_args {
@@ -69,15 +79,18 @@ typedef struct wb_ceiling_args {
     uint32_t seed;   /* dram_write pattern, inst start state */
     uint32_t *sum;   /* device: checksum of the reads (l2/l1/smem/dram_read add to it, cub_reduce sets it) */
     void *temp;      /* cub_reduce scratch, l->temp_bytes */
-    uint64_t table_words; /* gathers: 4-byte words of the table src (a multiple of 8); n is the requests */
+    uint64_t table_words; /* gathers: 4-byte words of the table src (a multiple of 8); n is the requests;
+                             atomics: words of the table dst the requests add to (shared: per block) */
 } wb_ceiling_args;
 
 /* Completes l for the kernel variants through wb_plan_kernel (reads,
  * l2/l1/smem and inst: persistent grid; write and copy: cover grid, or
  * persistent when l->sm_limit > 0); for cub_reduce sets l->temp_bytes only;
  * for the copies through the runtime changes nothing. cudaErrorInvalidValue:
- * ILP outside {1, 2, 4, 8, 16}, or for l1/smem a set of n words that is not a
- * multiple of block * ILP. */
+ * ILP outside {1, 2, 4, 8, 16}, for l1/smem a set of n words that is not a
+ * multiple of block * ILP, for the atomics a table of 0 words (atom_shared:
+ * or over WB_CEILING_ATOM_SHARED_MAX). The atomics run a persistent grid,
+ * atom_shared with table_words x 4 bytes of shared memory per block. */
 cudaError_t wb_ceiling_plan(const wb_ceiling_args *c, wb_launch *l);
 
 /* Enqueues the variant on s and returns the launch error; nothing else. A
@@ -144,6 +157,15 @@ WB_CEILING_HD uint64_t wb_ceiling_gather_slot(uint64_t r, uint32_t seed, uint64_
 #else
     return (uint64_t)(((unsigned __int128)h * count) >> 64);
 #endif
+}
+
+/* ---- atomics: request r adds wb_ceiling_atom_value(r) to entry
+ * wb_ceiling_gather_slot(r, seed, entries); the table's check is the sum of
+ * entry e times 2e + 1 (mod 2^32), which a value added to a wrong entry or
+ * lost changes ---- */
+
+WB_CEILING_HD uint32_t wb_ceiling_atom_value(uint64_t r, uint32_t seed) {
+    return wb_ceiling_gather_word(r, ~seed);
 }
 
 /* The instruction kernels' steps are bijections of the chain state (an odd

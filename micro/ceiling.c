@@ -9,7 +9,8 @@
  * odd words and a destination), l2, l1, smem (small sets), inst (one output
  * per thread id, per variant), h2d and d2h (pinned host memory), gather (a
  * table of 16 MB to 16 GiB written on the device by a hash of the index, so
- * that its CPU reference needs no copy of it). */
+ * that its CPU reference needs no copy of it), atom (the table the atomics add
+ * to: 1 to 2^24 words, zeroed before every launch). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@
                                         : WB_ROLE_NONE)
 WB_VARIANT_TABLE_ROLES(variant_names, WB_CEILING_VARIANT_LIST, WB_CEILING_VARIANTS);
 
-enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H, C_GATHER };
+enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H, C_GATHER, C_ATOM };
 
 #define HOST_WORDS ((int64_t)1 << 24)  /* 256 MiB over the interconnect */
 #define L1_WORDS 2048                  /* 32 KiB per SM, whatever the L1/shared split */
@@ -45,6 +46,8 @@ enum { C_DRAM, C_L2, C_L1, C_SMEM, C_INST, C_H2D, C_D2H, C_GATHER };
 #define INST_SAMPLE 4096
 #define CHUNK_WORDS ((int64_t)1 << 24) /* verify downloads 64 MiB at a time */
 #define GATHER_REQUESTS ((int64_t)1 << 28) /* per launch: 6-7 ms at the ~40 G/s DRAM wall, ~2 ms from L2 */
+#define ATOM_SHARED_REPS 16            /* passes of the shared atomics over their requests: the CPU check
+                                          hashes n requests once, the GPU adds n x 16 */
 
 static int class_of(int v) {
     switch (v) {
@@ -58,6 +61,8 @@ static int class_of(int v) {
     case WB_CEILING_D2H: return C_D2H;
     case WB_CEILING_GATHER_WORD:
     case WB_CEILING_GATHER_SECTOR: return C_GATHER;
+    case WB_CEILING_ATOM_GLOBAL:
+    case WB_CEILING_ATOM_SHARED: return C_ATOM;
     default: return C_DRAM;
     }
 }
@@ -68,6 +73,7 @@ static int reps_of(int v) {
     case C_L1: return L1_REPS;
     case C_SMEM: return SMEM_REPS;
     case C_INST: return INST_TURNS;
+    case C_ATOM: return v == WB_CEILING_ATOM_SHARED ? ATOM_SHARED_REPS : 1;
     default: return 1;
     }
 }
@@ -129,6 +135,40 @@ static int add_gathers(const wb_sink *sink, int64_t n, int lo, int hi, const int
     return WB_OK;
 }
 
+/* n atomic requests into a table of `entries` words (global, or each
+ * block's shared memory), ILP requests per thread. */
+static int add_atom(const wb_sink *sink, int v, int64_t n, int64_t entries, int ilp) {
+    wb_point p;
+    wb_point_init(&p);
+    p.variant_id = v;
+    p.n = n;
+    p.table_entries = entries;
+    p.table_bytes = 4.0 * (double)entries;
+    p.vector_bytes = 4;
+    p.launch.block = 256;
+    p.launch.ilp = ilp;
+    p.launch.occupancy_target = 1.0;
+    return wb_sink_add(sink, &p);
+}
+
+/* The atomic ceilings at their sizes (a list, data): table words and
+ * requests per pass. Global: one word (all contend: the rate of one L2
+ * address), 32 words (one warp's worth), 2^24 words (64 MiB, over 500,000
+ * 128-byte lines, more than the L2 holds: uncontended, the L2's atomic
+ * rate). Shared: one word, 32 words, 4096 words (16 KiB) per block, 16
+ * passes. Requests chosen for a few ms each at rates guessed before any
+ * measurement (1-2 G/s for one global word, ~100 G/s uncontended; shared
+ * ~10x global); the CPU check hashes each request once (2^28: ~0.3 s). */
+static const struct {
+    int variant;
+    int64_t entries, n;
+} atom_points[] = {
+    {WB_CEILING_ATOM_GLOBAL, 1, (int64_t)1 << 22},  {WB_CEILING_ATOM_GLOBAL, 32, (int64_t)1 << 24},
+    {WB_CEILING_ATOM_GLOBAL, (int64_t)1 << 24, (int64_t)1 << 28},
+    {WB_CEILING_ATOM_SHARED, 1, (int64_t)1 << 22},  {WB_CEILING_ATOM_SHARED, 32, (int64_t)1 << 24},
+    {WB_CEILING_ATOM_SHARED, WB_CEILING_ATOM_SHARED_MAX, (int64_t)1 << 26},
+};
+
 /* The L2 set: the largest power of two of 16-byte words within a third of
  * the L2 (16 MiB on a 50-60 MB L2), so that it stays resident. */
 static int64_t l2_words(const wb_device *dev) {
@@ -185,6 +225,14 @@ static int sweep_test(const wb_sink *sink) {
         for (int s = 0; s < 3; s++)
             for (int v = WB_CEILING_GATHER_WORD; v <= WB_CEILING_GATHER_SECTOR; v++)
                 if (add_gather(sink, v, dram_n[s], gather_bytes[t], ilps[s])) return WB_ERR;
+    /* Atomics: tables of 1, 32 and 1000 (global) or 4096 (shared) words, no/one/odd requests. */
+    static const int64_t atom_entries[2][3] = {{1, 32, 1000}, {1, 32, WB_CEILING_ATOM_SHARED_MAX}};
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t < 3; t++)
+            for (int s = 0; s < 3; s++)
+                if (add_atom(sink, k ? WB_CEILING_ATOM_SHARED : WB_CEILING_ATOM_GLOBAL, dram_n[s], atom_entries[k][t],
+                             ilps[s]))
+                    return WB_ERR;
     return WB_OK;
 }
 
@@ -225,6 +273,12 @@ static int sweep_run(int full, const wb_sink *sink) {
     if (add_gathers(sink, GATHER_REQUESTS, full ? 20 : 24, 34, full ? ilps_full : gather_ilps, full ? 5 : 3,
                     gather_ilps, 3))
         return WB_ERR;
+    /* Atomics: ILP 4 (quick), 1, 4 and 16 (full), at the sizes of atom_points. */
+    static const int atom_ilps[] = {1, 4, 16};
+    for (size_t i = 0; i < sizeof atom_points / sizeof atom_points[0]; i++)
+        for (int k = full ? 0 : 1; k < (full ? 3 : 2); k++)
+            if (add_atom(sink, atom_points[i].variant, atom_points[i].n, atom_points[i].entries, atom_ilps[k]))
+                return WB_ERR;
     for (int64_t w = full ? HOST_WORDS / 4 : HOST_WORDS; w <= (full ? 4 : 1) * HOST_WORDS; w *= 4)
         if (add_point(sink, WB_CEILING_H2D, w, -1, 0, -1) || add_point(sink, WB_CEILING_D2H, w, -1, 0, -1))
             return WB_ERR;
@@ -260,9 +314,11 @@ typedef struct cdata {
     int64_t sample_ids[INST_SAMPLE];
     uint32_t sample_ref[INST_SAMPLE];
     int nsample;
-    uint64_t table_words;   /* gather table */
+    uint64_t table_words;   /* gather table; atomics: the table's words */
     uint32_t gather_ref[2]; /* checksum of gather_word, gather_sector; computed at the first verify */
     int have_ref[2];
+    uint32_t atom_ref;      /* the atomics' table check for one pass, at the first verify */
+    int have_atom_ref;
 } cdata;
 
 static double ceiling_device_bytes(const wb_point *p) {
@@ -271,6 +327,7 @@ static double ceiling_device_bytes(const wb_point *p) {
     case C_DRAM: return 32 * n + (1 << 20); /* + cub_reduce's scratch, well under 1 MiB */
     case C_INST: return 4 * n;
     case C_GATHER: return p->table_bytes + 4;
+    case C_ATOM: return p->table_bytes;
     default: return 16 * n + 4;
     }
 }
@@ -278,7 +335,7 @@ static double ceiling_device_bytes(const wb_point *p) {
 static int ceiling_same_data(const wb_point *a, const wb_point *b) {
     const int ca = class_of(a->variant_id);
     return ca == class_of(b->variant_id) && a->n == b->n && (ca != C_INST || a->variant_id == b->variant_id) &&
-           (ca != C_GATHER || a->table_bytes == b->table_bytes);
+           ((ca != C_GATHER && ca != C_ATOM) || a->table_bytes == b->table_bytes);
 }
 
 static void ceiling_data_destroy(void *data) {
@@ -338,8 +395,19 @@ static int create_gather(cdata *d, double bytes, wb_err *e) {
     return WB_CUDA(e, cudaDeviceSynchronize());
 }
 
+/* The atomics' table and a stage to download it by chunks for the check. */
+static int create_atom(cdata *d, double bytes, wb_err *e) {
+    d->table_words = (uint64_t)(bytes / 4);
+    const int64_t chunk = (int64_t)d->table_words < CHUNK_WORDS ? (int64_t)d->table_words : CHUNK_WORDS;
+    if (!(d->stage = wb_host_alloc((size_t)chunk * 4, "atomics verify chunk", e))) return WB_ERR;
+    return wb_dev_alloc(&d->d_dst, (size_t)bytes, "atomics table", e);
+}
+
 static int ceiling_data_create(const wb_point *p, uint64_t run_seed, void **data, wb_err *e) {
     *data = NULL;
+    if (class_of(p->variant_id) == C_ATOM &&
+        !(p->table_bytes >= 4 && fmod(p->table_bytes, 4) == 0 && p->table_bytes <= (double)((int64_t)1 << 40)))
+        return wb_fail(e, "ceiling: atomics table of %g bytes: must be a positive multiple of 4", p->table_bytes);
     if (class_of(p->variant_id) == C_GATHER &&
         !(p->table_bytes >= 32 && fmod(p->table_bytes, 32) == 0 && p->table_bytes / 4 <= (double)UINT64_MAX / 2))
         return wb_fail(e, "ceiling: gather table of %g bytes: must be a positive multiple of 32", p->table_bytes);
@@ -352,8 +420,8 @@ static int ceiling_data_create(const wb_point *p, uint64_t run_seed, void **data
     d->n = p->n;
     uint64_t s = run_seed ^ ((uint64_t)d->cls << 56) ^ (uint64_t)p->n;
     d->seed = (uint32_t)wb_rng_next(&s);
-    if (d->cls == C_GATHER) {
-        if (create_gather(d, p->table_bytes, e) != WB_OK) {
+    if (d->cls == C_GATHER || d->cls == C_ATOM) {
+        if ((d->cls == C_GATHER ? create_gather(d, p->table_bytes, e) : create_atom(d, p->table_bytes, e)) != WB_OK) {
             ceiling_data_destroy(d);
             return WB_ERR;
         }
@@ -430,6 +498,13 @@ static void set_model(const cdata *d, wb_point *p) {
         snprintf(p->note, sizeof p->note, "items: random %d-B requests into %.4g MiB, hashed indices; bytes: requested",
                  gather_entry_bytes(v), (double)d->table_words / (1 << 18));
         break;
+    case WB_CEILING_ATOM_GLOBAL:
+    case WB_CEILING_ATOM_SHARED:
+        /* Items: atomics (the rate the ceiling table holds, G req/s at the table's size). */
+        p->items = n * reps, p->bytes_model = 4 * n * reps;
+        snprintf(p->note, sizeof p->note, "items: atomicAdds, hashed entries of %llu %s words, %d pass(es)",
+                 (unsigned long long)d->table_words, v == WB_CEILING_ATOM_SHARED ? "shared" : "global", (int)reps);
+        break;
     case WB_CEILING_CUB_REDUCE:
         p->bytes_model = 16 * n;
         snprintf(p->note, sizeof p->note, "cub::DeviceReduce::Sum of dram_read's words (uint32, mod 2^32)");
@@ -442,6 +517,9 @@ static int ceiling_plan(void *data, wb_point *p, wb_err *e) {
     cdata *d = data;
     const int v = p->variant_id;
     if (v < 0 || v >= WB_CEILING_VARIANTS) return wb_fail(e, "ceiling: no variant %d", v);
+    if (v == WB_CEILING_ATOM_SHARED && d->table_words > WB_CEILING_ATOM_SHARED_MAX)
+        return wb_skip(e, "a shared atomics table of %llu words is over the %d this ceiling holds in shared memory",
+                       (unsigned long long)d->table_words, WB_CEILING_ATOM_SHARED_MAX);
     if ((v == WB_CEILING_L1_READ || v == WB_CEILING_SMEM_READ) &&
         (d->n <= 0 || d->n % ((int64_t)p->launch.block * p->launch.ilp) != 0))
         return wb_skip(e, "the %lld-word set is not a multiple of block %d x ILP %d", (long long)d->n, p->launch.block,
@@ -477,6 +555,9 @@ static int ceiling_reset(void *data, const wb_point *p, int poison, cudaStream_t
     case WB_CEILING_GATHER_WORD:
     case WB_CEILING_GATHER_SECTOR:
         return WB_CUDA(e, cudaMemsetAsync(d->d_sum, 0, sizeof(uint32_t), s));
+    case WB_CEILING_ATOM_GLOBAL: /* the atomics add to the table: it must start at 0 */
+    case WB_CEILING_ATOM_SHARED:
+        return WB_CUDA(e, cudaMemsetAsync(d->d_dst, 0, (size_t)d->table_words * 4, s));
     case WB_CEILING_CUB_REDUCE:
         return poison ? WB_CUDA(e, cudaMemsetAsync(d->d_sum, WB_CEILING_POISON_SUM, sizeof(uint32_t), s)) : WB_OK;
     case WB_CEILING_D2H: /* host memory: poisoned in stream order by a host function */
@@ -507,13 +588,30 @@ static int verify_words(cdata *d, const uint32_t *got, int on_host, const uint32
     return wb_mismatch_finish(&m, nwords, what, e);
 }
 
-static int verify_sum(cdata *d, uint32_t expect, const char *what, wb_err *e) {
-    uint32_t got = 0;
-    if (wb_download(&got, d->d_sum, sizeof got, e) != WB_OK) return WB_ERR;
+static int sum_matches(uint32_t got, uint32_t expect, const char *what, wb_err *e) {
     wb_mismatches m;
     wb_mismatch_init(&m);
     if (got != expect) wb_mismatch_add_i64(&m, 0, got, expect);
     return wb_mismatch_finish(&m, 1, what, e);
+}
+
+static int verify_sum(cdata *d, uint32_t expect, const char *what, wb_err *e) {
+    uint32_t got = 0;
+    if (wb_download(&got, d->d_sum, sizeof got, e) != WB_OK) return WB_ERR;
+    return sum_matches(got, expect, what, e);
+}
+
+/* The atomics' table, summed by chunks (wb_ceiling_atom_table_sum), against
+ * reps passes of the CPU's hashed requests. */
+static int verify_atom(cdata *d, int reps, wb_err *e) {
+    uint32_t got = 0;
+    for (int64_t first = 0; first < (int64_t)d->table_words; first += CHUNK_WORDS) {
+        const int64_t left = (int64_t)d->table_words - first, count = left < CHUNK_WORDS ? left : CHUNK_WORDS;
+        if (wb_download(d->stage, (const uint32_t *)d->d_dst + first, (size_t)count * 4, e) != WB_OK) return WB_ERR;
+        got += wb_ceiling_atom_table_sum(d->stage, (uint64_t)first, count);
+    }
+    if (!d->have_atom_ref) d->atom_ref = wb_ceiling_atom_ref(d->n, d->table_words, d->seed), d->have_atom_ref = 1;
+    return sum_matches(got, d->atom_ref * (uint32_t)reps, "weighted sum of the atomics' table (CPU: the same hashed requests)", e);
 }
 
 static int verify_inst(cdata *d, wb_err *e) {
@@ -544,6 +642,8 @@ static int ceiling_verify(void *data, const wb_point *p, wb_err *e) {
         if (!d->have_ref[k]) d->gather_ref[k] = wb_ceiling_gather_ref(k, d->n, d->table_words, d->seed), d->have_ref[k] = 1;
         return verify_sum(d, d->gather_ref[k], "checksum of the gathered words (CPU: the same hashed requests)", e);
     }
+    case WB_CEILING_ATOM_GLOBAL:
+    case WB_CEILING_ATOM_SHARED: return verify_atom(d, reps_of(p->variant_id), e);
     case WB_CEILING_DRAM_WRITE: return verify_words(d, d->d_dst, 0, NULL, "dram_write pattern", e);
     case WB_CEILING_D2H: return verify_words(d, d->pinned, 1, d->h_words, "d2h copy", e);
     case WB_CEILING_INST_ISSUE:
@@ -557,7 +657,7 @@ const wb_family wb_family_ceiling = {
     .name = WB_CEILING_FAMILY,
     .ceilings = 1,
     .summary = "measured roofs: DRAM read/write/copy, memcpy, L2, L1, shared memory, issue limit, ALU, FMA, PCIe, "
-               "random gather",
+               "random gather, global and shared atomics",
     .variants = variant_names,
     .nvariants = WB_VARIANT_COUNT(variant_names),
     .sweep = {sweep_test, sweep_quick, sweep_full},

@@ -86,35 +86,70 @@ void wb_ceiling_check_inst(const uint32_t *got, int64_t first, int64_t count, co
             wb_mismatch_add_i64(m, ids[i], got[ids[i] - first], ref[i]);
 }
 
-typedef struct gather_job {
-    int sector;
-    uint64_t table_words;
+/* A sum mod 2^32 over [0, n) on all CPUs: each worker's share in sum[worker], then their total
+ * (sums of any split add up to the same). The gathers' and the atomics' references. */
+typedef struct sum_job {
+    int sector;            /* gather: 32-byte sectors (1) or words (0) */
+    const uint32_t *table; /* atomics' table check: entries [first, first + n) */
+    uint64_t count, first; /* gather: table words; atomics: table entries */
     uint32_t seed;
     uint32_t sum[WB_PAR_MAX];
-} gather_job;
+} sum_job;
+
+static uint32_t par_sum(int64_t n, void (*chunk)(void *, int, int64_t, int64_t, int64_t), sum_job *j) {
+    wb_par_chunks(n, WORD_CHUNK, chunk, j);
+    uint32_t sum = 0;
+    for (int i = 0; i < WB_PAR_MAX; i++) sum += j->sum[i];
+    return sum;
+}
 
 static void gather_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
-    gather_job *j = ctx;
+    sum_job *j = ctx;
     (void)chunk;
     uint32_t sum = 0;
     if (j->sector) {
         for (int64_t r = begin; r < end; r++) {
-            const uint64_t first = 8 * wb_ceiling_gather_slot((uint64_t)r, j->seed, j->table_words / 8);
+            const uint64_t first = 8 * wb_ceiling_gather_slot((uint64_t)r, j->seed, j->count / 8);
             for (int k = 0; k < 8; k++) sum += wb_ceiling_gather_word(first + (uint64_t)k, j->seed);
         }
     } else {
         for (int64_t r = begin; r < end; r++)
-            sum += wb_ceiling_gather_word(wb_ceiling_gather_slot((uint64_t)r, j->seed, j->table_words), j->seed);
+            sum += wb_ceiling_gather_word(wb_ceiling_gather_slot((uint64_t)r, j->seed, j->count), j->seed);
     }
     j->sum[worker] += sum;
 }
 
 uint32_t wb_ceiling_gather_ref(int sector, int64_t n, uint64_t table_words, uint32_t seed) {
-    gather_job j = {.sector = sector, .table_words = table_words, .seed = seed};
-    wb_par_chunks(n, WORD_CHUNK, gather_chunk, &j);
+    sum_job j = {.sector = sector, .count = table_words, .seed = seed};
+    return par_sum(n, gather_chunk, &j);
+}
+
+static void atom_ref_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    sum_job *j = ctx;
+    (void)chunk;
     uint32_t sum = 0;
-    for (int i = 0; i < WB_PAR_MAX; i++) sum += j.sum[i];
-    return sum;
+    for (int64_t r = begin; r < end; r++)
+        sum += wb_ceiling_atom_value((uint64_t)r, j->seed) *
+               (2u * (uint32_t)wb_ceiling_gather_slot((uint64_t)r, j->seed, j->count) + 1u);
+    j->sum[worker] += sum;
+}
+
+static void atom_table_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    sum_job *j = ctx;
+    (void)chunk;
+    uint32_t sum = 0;
+    for (int64_t k = begin; k < end; k++) sum += j->table[k] * (2u * (uint32_t)(j->first + (uint64_t)k) + 1u);
+    j->sum[worker] += sum;
+}
+
+uint32_t wb_ceiling_atom_ref(int64_t n, uint64_t entries, uint32_t seed) {
+    sum_job j = {.count = entries, .seed = seed};
+    return par_sum(n, atom_ref_chunk, &j);
+}
+
+uint32_t wb_ceiling_atom_table_sum(const uint32_t *table, uint64_t first, int64_t count) {
+    sum_job j = {.table = table, .first = first};
+    return par_sum(count, atom_table_chunk, &j);
 }
 
 uint32_t wb_ceiling_inst_ref(wb_ceiling_variant v, uint32_t tid, uint32_t seed, int turns) {

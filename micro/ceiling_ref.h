@@ -46,6 +46,15 @@ uint32_t wb_ceiling_inst_ref(wb_ceiling_variant v, uint32_t tid, uint32_t seed, 
  * wb_ceiling_gather_word defines them, on all CPUs. */
 uint32_t wb_ceiling_gather_ref(int sector, int64_t n, uint64_t table_words, uint32_t seed);
 
+/* The atomics' check (kernels/ceiling.h): what a table that every request
+ * r < n added wb_ceiling_atom_value(r) to at entry wb_ceiling_gather_slot(r,
+ * seed, entries) must give wb_ceiling_atom_table_sum: the sum of entry e
+ * times 2e + 1, mod 2^32. Both on all CPUs; table_sum takes the entries
+ * [first, first + count) of the table, so that a large one is summed by
+ * chunks and the chunks' sums added. */
+uint32_t wb_ceiling_atom_ref(int64_t n, uint64_t entries, uint32_t seed);
+uint32_t wb_ceiling_atom_table_sum(const uint32_t *table, uint64_t first, int64_t count);
+
 /* The ids of the checked sample: every id when n <= count, else count ids
  * spread evenly from 0 to n - 1, both included. Returns how many. */
 int wb_ceiling_sample(int64_t n, int count, int64_t *ids);

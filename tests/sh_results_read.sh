@@ -51,7 +51,7 @@ merged=$tmp/merged.h5
 if "$wb" merge "${shards[@]}" -o "$merged" >"$tmp/merge.log" 2>&1; then
     read_one "$merged"
     "$wb" export "$merged" --points --format json -o "$tmp/points.json" || no "export json of the merged file"
-    grep -q '"schema_version":9' "$tmp/points.json" || no "the merged file is not schema 9 (this build's)"
+    grep -q '"schema_version":10' "$tmp/points.json" || no "the merged file is not schema 10 (this build's)"
     # Its counts, stored as integers, read back as the record's doubles (the same merge, schema 5)
     "$wb" export "$merged" --points --format csv -o "$tmp/merged.csv" &&
         "$wb" export "$src/results/h200/20261201T122005Z-47c0bec.h5" --points --format csv -o "$tmp/record.csv" ||

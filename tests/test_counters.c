@@ -317,7 +317,8 @@ static void test_chip_survey(void) {
             CHECK(wb_metric_is_core(i) ? (k1.used[i] != NULL) == (p.used[i] != NULL) : k1.used[i] == NULL);
         if (!strcmp(chips[c], "GH100") || !strcmp(chips[c], "AD104") || !strcmp(chips[c], "GA100") ||
             !strcmp(chips[c], "GB100"))
-            CHECK(k1.passes == 1);
+            CHECK(k1.passes == 1 && k1.used[wb_metric_index("l2_atom_requests")] &&
+                  k1.used[wb_metric_index("l2_red_requests")]); /* the limiter's atomics, in the one pass */
         /* --rotate's groups of the whole set: each one pass, together every collected row (or
          * a row that needs more than one pass alone, left out), the core rows in group 0 where
          * the core set is one pass: every launch keeps its roofline. On GH100 at least three rows

@@ -2,7 +2,8 @@
  * resource with the highest share of its measured ceiling, latency under 50%,
  * unknown without counters or ceilings; instructions issued, else executed;
  * a resource whose ceiling the file lacks never wins; the time at each roof
- * and at the roofs (the longest); time splits and their table rows (shares of
+ * and at the roofs (the longest); atomics (the L2's ATOM + RED requests
+ * against the atom_global ceiling) only where both are known; time splits and their table rows (shares of
  * the group's time, its time at the roofs and the headroom). */
 #include <math.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 
 static void counters(wb_counters *c, double rd, double wr, double l2, double issued, double inst) {
     memset(c, 0, sizeof *c);
-    for (int m = 0; m < WB_METRICS_MAX; m++) c->v[m] = NAN;
+    for (int m = 0; m < WB_METRICS_MAX; m++) c->v[m] = NAN; /* the atomics' counters too: not counted */
     c->v[wb_metric_index("dram_sectors_read")] = rd;
     c->v[wb_metric_index("dram_sectors_write")] = wr;
     c->v[wb_metric_index("l2_sectors")] = l2;
@@ -57,6 +58,27 @@ int main(void) {
     wb_limit_of(&c, 1.0, &v, &l);
     CHECK(!isfinite(l.pct[WB_LIM_L2]) && l.cls == WB_LIM_LATENCY && fabs(l.at_roofs_ms - 0.4) < 1e-12);
 
+    /* Atomics: L2 requests of ATOM + RED against the atom_global ceiling (G req/s). */
+    v.l2_read_gbps = 8000, v.atomic_greqs = 50; /* 50 G req/s */
+    counters(&c, 1e6, 0, 4e6, 10e6, 10e6);      /* DRAM 0.8%, L2 1.6%, issue 1% of 1 ms */
+    c.v[wb_metric_index("l2_atom_requests")] = 10e6;
+    c.v[wb_metric_index("l2_red_requests")] = 30e6; /* 40e6 in 1 ms: 40 G/s, 80% */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_ATOMICS && fabs(l.pct[WB_LIM_ATOMICS] - 80.0) < 1e-9 && !strcmp(wb_limit_class_name(l.cls), "atomics"));
+    CHECK(fabs(l.roof_ms[WB_LIM_ATOMICS] - 0.8) < 1e-12 && fabs(l.at_roofs_ms - 0.8) < 1e-12);
+    c.v[wb_metric_index("l2_red_requests")] = NAN; /* one of the two not counted: no atomics share */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(!isfinite(l.pct[WB_LIM_ATOMICS]) && l.cls == WB_LIM_LATENCY);
+    c.v[wb_metric_index("l2_red_requests")] = 30e6;
+    v.atomic_greqs = NAN; /* a file without the atomics ceiling: atomics never wins */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(!isfinite(l.pct[WB_LIM_ATOMICS]) && l.cls == WB_LIM_LATENCY);
+    v.atomic_greqs = 50;
+    counters(&c, 60e6, 33.75e6, 100e6, 100e6, 100e6); /* DRAM 75% beats atomics 20% */
+    c.v[wb_metric_index("l2_atom_requests")] = 0, c.v[wb_metric_index("l2_red_requests")] = 10e6;
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(l.cls == WB_LIM_DRAM && fabs(l.pct[WB_LIM_ATOMICS] - 20.0) < 1e-9);
+
     wb_limit_split s;
     memset(&s, 0, sizeof s);
     wb_limit rowlim = {{0}, WB_LIM_DRAM, {0}, 1.5};
@@ -76,7 +98,7 @@ int main(void) {
         char buf[512] = "";
         size_t n = fread(buf, 1, sizeof buf - 1, f);
         buf[n] = '\0';
-        CHECK(strstr(buf, "DRAM %") && strstr(buf, "\"scan\",\"4.000\",\"75.0\",\"0.0\",\"0.0\",\"25.0\",\"0.0\",\"1.500\",\"2.0\""));
+        CHECK(strstr(buf, "DRAM %") && strstr(buf, "atomics %") && strstr(buf, "\"scan\",\"4.000\",\"75.0\",\"0.0\",\"0.0\",\"0.0\",\"25.0\",\"0.0\",\"1.500\",\"2.0\""));
         fclose(f);
     }
     wb_textable_free(&t);

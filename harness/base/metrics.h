@@ -22,6 +22,9 @@ typedef struct wb_metric {
      * version); a new row sets the bumped WB_SCHEMA_VERSION
      * (harness/store/schema.h), and older files read it as NaN. */
     int since;
+    /* The same for profile files (WB_PROFILE_SCHEMA_VERSION, harness/base/profile.h): an older
+     * profile lacks the column and reads it as NaN. */
+    int profile_since;
 } wb_metric;
 
 extern const wb_metric wb_metrics[];

@@ -15,8 +15,9 @@
 
 /* Version of the profile file layout (file_kind "wallbench-profile"). */
 /* 2: /counted_ranges (--ranges nvtx, every:N) and /samples (--sample); version 1 files read with none.
- * 3: counts (instructions, sectors: wb_pcol.count) as int64, -1 not counted (doubles, NaN, before). */
-#define WB_PROFILE_SCHEMA_VERSION 3
+ * 3: counts (instructions, sectors: wb_pcol.count) as int64, -1 not counted (doubles, NaN, before).
+ * 4: the atomics' counters (l2_atom_requests, l2_red_requests); older files read them NaN. */
+#define WB_PROFILE_SCHEMA_VERSION 4
 #define WB_PROFILE_SCHEMA_COUNTS 3
 #define WB_PROFILE_FILE_KIND "wallbench-profile"
 

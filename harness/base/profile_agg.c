@@ -11,11 +11,11 @@
 #include "harness/base/gpus.h"
 #include "harness/base/metrics.h"
 
-/* A counter that adds up over launches (instructions, sectors, GPU time);
+/* A counter that adds up over launches (instructions, sectors, requests, GPU time);
  * the rest (rates, percentages, ipc, clocks, stall ratios) are averaged,
  * weighted by time. Told apart by unit, which metrics.c keeps exact. */
 int wb_profile_metric_summed(int i) {
-    static const char *const summed_units[] = {"warp inst", "sector", "ms"};
+    static const char *const summed_units[] = {"warp inst", "sector", "request", "ms"};
     for (size_t k = 0; k < sizeof summed_units / sizeof summed_units[0]; k++)
         if (strcmp(wb_metrics[i].unit, summed_units[k]) == 0) return 1;
     return 0;

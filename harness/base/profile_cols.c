@@ -12,7 +12,7 @@
 
 enum { FIELD = 0, C_ID, C_SHAPE, C_SMEM };
 
-#define MAXCOLS (WB_METRICS_MAX + WB_STALL_GROUPS + 64)
+#define MAXCOLS WB_PCOLS_MAX
 #define SHAPE_LEN 64
 
 typedef struct table {
@@ -58,9 +58,11 @@ static void add_shape(table *t, size_t grid, size_t block) {
 /* Counter, stall and derived columns of a wb_counters at offset base. The
  * sums and means are explained once per table in `what`. */
 static void add_counters(table *t, size_t base) {
-    for (int i = 0; i < wb_n_metrics; i++)
+    for (int i = 0; i < wb_n_metrics; i++) {
         add(t, wb_metrics[i].column, WB_PCOL_F64, 8, base + offsetof(wb_counters, v) + 8 * (size_t)i, FIELD,
             wb_metrics[i].unit, wb_metrics[i].desc);
+        t->col[t->n - 1].since = wb_metrics[i].profile_since;
+    }
     for (int g = 0; g < WB_STALL_GROUPS; g++) {
         char name[48];
         snprintf(name, sizeof name, "stall_%s", wb_stall_groups[g]);

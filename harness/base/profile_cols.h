@@ -24,6 +24,9 @@ typedef enum {
 #define WB_PT_SINCE_V2(t) ((t) == WB_PT_SPANS || (t) == WB_PT_SAMPLES)
 typedef enum { WB_PCOL_I32, WB_PCOL_I64, WB_PCOL_F64, WB_PCOL_STR } wb_pcol_type;
 
+/* The most columns a table has. */
+#define WB_PCOLS_MAX (WB_METRICS_MAX + WB_STALL_GROUPS + 64)
+
 typedef struct wb_pcol {
     char name[48];
     wb_pcol_type type;
@@ -34,6 +37,8 @@ typedef struct wb_pcol {
     const char *desc;
     int count;        /* 1: a whole count (wb_unit_is_count) held as a double, NaN not counted; the file
                          holds an int64, -1 not counted, from WB_PROFILE_SCHEMA_COUNTS on */
+    int since;        /* the profile schema that added it (0: every version); an older file lacks it
+                         and its rows keep the reader's initial value (NaN for a counter) */
 } wb_pcol;
 
 /* "launches", "kernels", "ranges", "counted_ranges", "samples"; NULL for another value. */

@@ -28,6 +28,8 @@
 #define WB_ROOF_D2H_VARIANT "d2h"              /* host link: not modelled by a projection */
 #define WB_ROOF_GATHER_WORD_VARIANT "gather_word"     /* the random-access wall, 4-byte requests */
 #define WB_ROOF_GATHER_SECTOR_VARIANT "gather_sector" /* the same wall with 32-byte sectors */
+#define WB_ROOF_ATOMIC_VARIANT "atom_global"  /* global atomics: at its largest table, the L2's atomic rate
+                                                  (the limiter's `atomics`, G req/s) */
 
 /* The roles a ceiling plays while a run measures it: a variant's role
  * (wb_variant.role, harness/run/family.h, set by the family) tells the run
@@ -50,6 +52,7 @@ typedef enum wb_roof_role {
 #define WB_ROOF_CONTRACT_VARIANTS                                                                   \
     {WB_ROOF_INST_VARIANT,      WB_ROOF_DRAM_VARIANT,   WB_ROOF_INT_ALU_VARIANT, WB_ROOF_DRAM_WRITE_VARIANT, \
      WB_ROOF_DRAM_COPY_VARIANT, WB_ROOF_MEMCPY_VARIANT, WB_ROOF_L2_VARIANT,      WB_ROOF_L1_VARIANT,         \
-     WB_ROOF_H2D_VARIANT,       WB_ROOF_D2H_VARIANT,    WB_ROOF_GATHER_WORD_VARIANT, WB_ROOF_GATHER_SECTOR_VARIANT}
+     WB_ROOF_H2D_VARIANT,       WB_ROOF_D2H_VARIANT,    WB_ROOF_GATHER_WORD_VARIANT, WB_ROOF_GATHER_SECTOR_VARIANT, \
+     WB_ROOF_ATOMIC_VARIANT}
 
 #endif

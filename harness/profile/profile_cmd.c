@@ -55,7 +55,10 @@ static int self_path(char *out, size_t len) {
     return 0;
 }
 
-/* The roof: measured now by the suite's ceiling family (two variants, quick sizes), or read. */
+/* The ceiling variants a profile measures when not given a file. */
+#define CEILINGS_RUN WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT "," WB_ROOF_L2_VARIANT "," WB_ROOF_ATOMIC_VARIANT
+
+/* The roof: measured now by the suite's ceiling family (four variants, quick sizes), or read. */
 static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p, wb_roof *roof, wb_err *e) {
     roof->inst_gips = roof->dram_gbps = NAN;
     snprintf(roof->name, sizeof roof->name, "measured");
@@ -67,12 +70,10 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         char self[4096], outdir[4200];
         if (self_path(self, sizeof self) != 0) return wb_fail(e, "readlink /proc/self/exe: %s", strerror(errno));
         snprintf(outdir, sizeof outdir, "%s/ceilings", rawdir);
-        /* The roof's two ceilings and the L2's (the limiter, report's), named by the roof contract
-         * (the harness names no family elsewhere). */
-        char *argv[] = {self, "run", "--family", WB_CEILING_FAMILY, "--variant",
-                        WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT "," WB_ROOF_L2_VARIANT, "--sweep", "quick", "--out", outdir, NULL};
-        fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s, %s, %s)\n", WB_CEILING_FAMILY,
-                WB_ROOF_DRAM_VARIANT, WB_ROOF_INST_VARIANT, WB_ROOF_L2_VARIANT);
+        /* The roof's two ceilings, the L2's and the global atomics' (the limiter, report's), named
+         * by the roof contract (the harness names no family elsewhere). */
+        char *argv[] = {self, "run", "--family", WB_CEILING_FAMILY, "--variant", CEILINGS_RUN, "--sweep", "quick", "--out", outdir, NULL};
+        fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s)\n", WB_CEILING_FAMILY, CEILINGS_RUN);
         wb_child_result cr;
         if (wb_child_run(argv, NULL, 0, &cr, e) != WB_OK) return WB_ERR;
         if (cr.exit_code == 3) /* run's "no usable GPU": the program needs the GPU too, so no option helps here */
@@ -97,7 +98,7 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
     const char *uuid = wb_results_attr(&r, "gpu_uuid"), *name = wb_results_attr(&r, "gpu_name");
     char src[1200];
     snprintf(src, sizeof src, "%s: %s (%s, %s)", o->ceilings_from ? "results file" : "measured in this command",
-             o->ceilings_from ? o->ceilings_from : "wallbench run --family ceiling --variant dram_read,inst_issue,l2_read --sweep quick",
+             o->ceilings_from ? o->ceilings_from : "wallbench run --family " WB_CEILING_FAMILY " --variant " CEILINGS_RUN " --sweep quick",
              name ? name : "?", uuid ? uuid : "?");
     int rc = wb_profile_attr_str(p, "ceilings_source", src, e);
     if (rc == WB_OK && uuid) rc = wb_profile_attr_str(p, "ceilings_gpu_uuid", uuid, e);
@@ -108,8 +109,12 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         if (v) rc = wb_profile_attr_str(p, copied[i], v, e);
     }
     const double l2 = wb_ceiling_value(&r, WB_ROOF_L2_VARIANT, "gbps"); /* NaN without one: no L2 limiter */
+    wb_gpu_view v; /* the atomics' ceiling at its largest table; NaN without one: no atomics limiter */
+    wb_gpu_view_init(&r, NULL, &v);
     wb_results_free(&r);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_l2_read_gbps", l2, e);
+    char attr[64];
+    if (rc == WB_OK) rc = wb_profile_attr_num(p, wb_ceiling_attr(WB_ROOF_ATOMIC_VARIANT, "greqs", attr, sizeof attr), v.atomic_greqs, e);
     if (rc == WB_OK && !(isfinite(roof->inst_gips) && isfinite(roof->dram_gbps)))
         fprintf(stderr, "wallbench profile: warning: %s has no dram_read/inst_issue ceiling: no measured roof\n", file);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_inst_issue_gips", roof->inst_gips, e);

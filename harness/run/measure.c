@@ -387,18 +387,24 @@ static wb_roof_role role_of(const wb_run *r) {
 /* In a family of ceilings (wb_family.ceilings): every variant's best goes
  * into /ceilings, and the best ok points of the ceilings whose role is the
  * instruction or the DRAM ceiling make the measured roof. */
+/* The run's best values of the point's ceiling variant; NULL when the table is full. */
+static wb_ceiling *ceiling_of(wb_run *r) {
+    const wb_row *row = &r->row;
+    for (int i = 0; i < r->nceilings; i++)
+        if (strcmp(r->ceilings[i].variant, row->p.variant) == 0) return &r->ceilings[i];
+    if (r->nceilings == WB_CEILINGS_MAX) return NULL;
+    wb_ceiling *c = &r->ceilings[r->nceilings++];
+    snprintf(c->variant, sizeof c->variant, "%s", row->p.variant);
+    c->gbps = c->gips = NAN;
+    wb_wall_init(&c->sized);
+    return c;
+}
+
 static int track_ceiling(wb_run *r, wb_err *e) {
     const wb_row *row = &r->row;
     if (!r->cur->family->ceilings) return WB_OK;
-    wb_ceiling *c = NULL;
-    for (int i = 0; i < r->nceilings; i++)
-        if (strcmp(r->ceilings[i].variant, row->p.variant) == 0) c = &r->ceilings[i];
-    if (!c) {
-        if (r->nceilings == WB_CEILINGS_MAX) return WB_OK;
-        c = &r->ceilings[r->nceilings++];
-        snprintf(c->variant, sizeof c->variant, "%s", row->p.variant);
-        c->gbps = c->gips = NAN;
-    }
+    wb_ceiling *c = ceiling_of(r);
+    if (!c) return WB_OK;
     if (!isnan(row->m.gbps_model) && (isnan(c->gbps) || row->m.gbps_model > c->gbps)) {
         c->gbps = row->m.gbps_model;
         if (store_ceiling(r, row, NAN, "GB/s", c->gbps, e) != WB_OK) return WB_ERR;
@@ -413,8 +419,10 @@ static int track_ceiling(wb_run *r, wb_err *e) {
 }
 
 /* The random-access wall: a gather ceiling point adds its rate at its table
- * size (and a /ceilings row of that size, in G req/s); any other point
- * that reads a table at random gets its rate as a share of the word wall. */
+ * size; any other point that reads a table at random gets its rate as a
+ * share of the word wall. Every ceiling point with a table (the gathers, the
+ * atomics) keeps its variant's best rate at that size as a /ceilings row in
+ * G req/s (items per second: requests, atomics). */
 static int track_wall(wb_run *r, wb_err *e) {
     wb_row *row = &r->row;
     const double t = row->p.table_bytes, s = row->m.time_median_ms * 1e-3;
@@ -426,7 +434,9 @@ static int track_wall(wb_run *r, wb_err *e) {
         return WB_OK;
     }
     const int k = role_of(r) == WB_ROLE_GATHER_SECTOR ? 1 : role_of(r) == WB_ROLE_GATHER_WORD ? 0 : -1;
-    if (k < 0 || !wb_wall_add(&r->walls[k], t, greqs)) return WB_OK;
+    if (k >= 0) wb_wall_add(&r->walls[k], t, greqs);
+    wb_ceiling *c = ceiling_of(r);
+    if (!c || !wb_wall_add(&c->sized, t, greqs)) return WB_OK;
     return store_ceiling(r, row, t, "G req/s", greqs, e);
 }
 

@@ -25,13 +25,14 @@
 #include "harness/run/sweep.h"
 #include "harness/run/timing.h"
 
-#define WB_CEILINGS_MAX 16
+#define WB_CEILINGS_MAX 32
 /* Data sets a counter batch may hold beside the current one. */
 #define WB_DATA_AHEAD 3
 
 typedef struct wb_ceiling {
     char variant[24];
     double gbps, gips; /* best over the variant's ok points; NaN until seen */
+    wb_wall sized;     /* a variant with a table (table_bytes): best G requests/s by table size */
 } wb_ceiling;
 
 enum { WB_SPENT_DATA, WB_SPENT_VERIFY, WB_SPENT_COUNTERS, WB_SPENT_TIMING, WB_SPENT_N };

@@ -410,12 +410,13 @@ static size_t row_size(wb_prof_table t) {
                                 : sizeof(wb_prof_sample);
 }
 
-/* Every column this build writes must be in the file with the same class (a count: an integer from
+/* Every column this build writes but those newer than the file (skip) must be in the file with the same class (a count: an integer from
  * WB_PROFILE_SCHEMA_COUNTS on, a float before; HDF5 converts either to the double it is read into). */
-static int check_members(const char *name, hid_t ft, wb_prof_table t, const io *x) {
+static int check_members(const char *name, hid_t ft, wb_prof_table t, const unsigned char *skip, const io *x) {
     int n;
     const wb_pcol *c = wb_pcols(t, &n);
     for (int i = 0; i < n; i++) {
+        if (skip[i]) continue;
         int idx = H5Tget_member_index(ft, c[i].name);
         if (idx < 0) return wb_fail(x->e, "%s: %s lacks column %s: not a profile this build wrote", x->path, name, c[i].name);
         H5T_class_t cls = H5Tget_member_class(ft, (unsigned)idx);
@@ -436,15 +437,18 @@ static int read_table(reader *rd, wb_prof_table t) {
     hid_t d = H5Dopen2(rd->file, name, H5P_DEFAULT), ft = -1, space = -1, mt = -1;
     if (d < 0) return wb_h5_fail(x->e, x->path, "H5Dopen2");
     hsize_t rows = 0;
-    int rc = WB_OK;
+    int rc = WB_OK, n;
+    const wb_pcol *c = wb_pcols(t, &n);
+    unsigned char skip[WB_PCOLS_MAX] = {0}; /* columns newer than the file: left at init_rows' value */
+    for (int i = 0; i < n && i < WB_PCOLS_MAX; i++) skip[i] = c[i].since > rd->version;
     if ((ft = H5Dget_type(d)) < 0) rc = wb_h5_fail(x->e, x->path, "H5Dget_type");
     else if (H5Tget_class(ft) != H5T_COMPOUND) rc = wb_fail(x->e, "%s: %s is not a table", x->path, name);
-    else if ((rc = check_members(name, ft, t, x)) != WB_OK) {
+    else if ((rc = check_members(name, ft, t, skip, x)) != WB_OK) {
     } else if ((space = H5Dget_space(d)) < 0) rc = wb_h5_fail(x->e, x->path, "H5Dget_space");
     else if (H5Sget_simple_extent_ndims(space) != 1) rc = wb_fail(x->e, "%s: %s is not one-dimensional", x->path, name);
     else if (H5Sget_simple_extent_dims(space, &rows, NULL) < 0) rc = wb_h5_fail(x->e, x->path, "H5Sget_simple_extent_dims");
     size_t msize = 0;
-    if (rc == WB_OK && (mt = table_type(t, WB_H5_MEMORY, NULL, &msize, x)) < 0) rc = WB_ERR;
+    if (rc == WB_OK && (mt = table_type(t, WB_H5_MEMORY, skip, &msize, x)) < 0) rc = WB_ERR;
     void *arr = NULL;
     unsigned char *buf = NULL;
     if (rc == WB_OK) {
@@ -461,8 +465,6 @@ static int read_table(reader *rd, wb_prof_table t) {
         if (t == WB_PT_SAMPLES) rd->out->samples = arr, rd->out->nsamples = (int64_t)rows;
         arr = NULL;
     }
-    int n;
-    const wb_pcol *c = wb_pcols(t, &n);
     for (hsize_t at = 0; rc == WB_OK && at < rows; at += CHUNK_ROWS) {
         hsize_t count = rows - at < CHUNK_ROWS ? rows - at : CHUNK_ROWS;
         rc = block_io(d, mt, at, count, buf, 0, x);
@@ -470,6 +472,7 @@ static int read_table(reader *rd, wb_prof_table t) {
             void *row = wb_prof_row(rd->out, t, (int64_t)(at + r));
             const unsigned char *src = buf + r * msize;
             for (int i = 0; i < n; i++) {
+                if (skip[i]) continue;
                 double v = 0, not_counted = NAN;
                 if (c[i].count && rd->version >= WB_PROFILE_SCHEMA_COUNTS) memcpy(&v, src, sizeof v);
                 wb_pcol_set(&c[i], row, v == -1 ? (const void *)&not_counted : src); /* a count of -1: NaN */

@@ -10,7 +10,7 @@
 /* Bump when a column is added, removed, renamed or changes type. Readers
  * read files of WB_SCHEMA_OLDEST..WB_SCHEMA_VERSION: a column newer than
  * the file (wb_column.since) reads as its "not applicable" value. */
-#define WB_SCHEMA_VERSION 9
+#define WB_SCHEMA_VERSION 10
 #define WB_SCHEMA_OLDEST 1
 
 /* The schema that stores counts (wb_column.count) as 64-bit integers, -1

@@ -27,6 +27,7 @@ typedef struct wb_gpu_view {
     double dram_read_gbps, dram_write_gbps, dram_copy_gbps, memcpy_gbps, l2_read_gbps;
     double l2_mib, mem_gib;   /* attributes l2_bytes / mem_total_bytes, else the reference row */
     double gather_word_1g, gather_sector_1g; /* random-request ceilings at a 1 GiB table, G req/s; NaN */
+    double atomic_greqs;      /* global atomics at the atom_global ceiling's largest table (uncontended), G req/s; NaN */
     wb_roof roof;             /* name "<label> measured|projected": inst_gips over dram_read_gbps */
 } wb_gpu_view;
 
@@ -36,7 +37,8 @@ typedef struct wb_gpu_view {
 double wb_ceiling_value(const wb_results *r, const char *variant, const char *what);
 
 /* The random-access wall of a gather ceiling variant (gather_word,
- * gather_sector): its best rate per table size over the file's ok rows. */
+ * gather_sector), or the rates of any sized ceiling (atom_global): its best
+ * rate (items per second, G) per table size over the file's ok rows. */
 void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w);
 
 /* Fills v from the file (r may be NULL: everything unknown). Never fails:

@@ -5,7 +5,7 @@ int64 with -1 where not counted, older files as float64 with NaN. For the script
 counts (findings.py, wall_targets.py, shard_equivalence.py, harness/profile/*.py, the examples)."""
 import numpy as np
 
-COUNT_UNITS = ("warp inst", "sector")
+COUNT_UNITS = ("warp inst", "sector", "request")
 
 
 def count_columns(f):

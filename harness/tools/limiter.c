@@ -9,13 +9,17 @@
 static double dram_ceiling(const wb_gpu_view *v) { return v->dram_read_gbps; }
 static double l2_ceiling(const wb_gpu_view *v) { return v->l2_read_gbps; }
 static double issue_ceiling(const wb_gpu_view *v) { return v->inst_gips; }
+static double atomic_ceiling(const wb_gpu_view *v) { return v->atomic_greqs; }
 
 /* A resource: the counters summed into its traffic (the first present list wins), what one
- * counts (bytes of a sector, or one warp instruction) and the measured ceiling it is read
- * against (GB/s, G warp inst/s). Not here yet (issue 49, item 1): atomics (a global atomic per
- * selected row keeps the L2's atomic unit busy while DRAM moves 57 GB/s), the host link, shared
- * memory. Nsight's L2 throughput % of peak is no stand-in: every DRAM sector crosses the L2, so
- * it named streaming kernels at the DRAM roof L2-bound. */
+ * counts (bytes of a sector, one warp instruction, one L2 request) and the measured ceiling it
+ * is read against (GB/s, G warp inst/s, G req/s). Atomics: the L2's requests of ATOM and RED
+ * against the atom_global ceiling at its largest table, whose requests are one atomic each at a
+ * random line (a global atomic per selected row keeps the L2's atomic unit busy while DRAM moves
+ * 57 GB/s). Not here yet: the host link, shared memory (inst_shared_atom is counted, but the
+ * ceiling family's atom_shared rate is per request, not per warp instruction). Nsight's L2
+ * throughput % of peak is no stand-in: every DRAM sector crosses the L2, so it named streaming
+ * kernels at the DRAM roof L2-bound. */
 static const struct resource {
     const char *name;
     const char *counters[2][3]; /* alternatives, each NULL-ended */
@@ -25,6 +29,7 @@ static const struct resource {
     [WB_LIM_DRAM] = {"DRAM", {{"dram_sectors_read", "dram_sectors_write", NULL}}, 32.0, dram_ceiling},
     [WB_LIM_L2] = {"L2", {{"l2_sectors", NULL}}, 32.0, l2_ceiling},
     [WB_LIM_ISSUE] = {"issue", {{"inst_issued", NULL}, {"inst", NULL}}, 1.0, issue_ceiling},
+    [WB_LIM_ATOMICS] = {"atomics", {{"l2_atom_requests", "l2_red_requests", NULL}}, 1.0, atomic_ceiling},
 };
 
 static double traffic(const wb_counters *c, const struct resource *r) {
@@ -56,8 +61,8 @@ void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_
 }
 
 const char *wb_limit_class_name(int cls) {
-    static const char *const names[WB_LIM_CLASSES] = {"DRAM", "L2", "issue", "latency", "unknown"};
-    return cls >= 0 && cls < WB_LIM_CLASSES ? names[cls] : "?";
+    if (cls >= 0 && cls < WB_LIM_RESOURCES) return resources[cls].name;
+    return cls == WB_LIM_LATENCY ? "latency" : cls == WB_LIM_UNKNOWN ? "unknown" : "?";
 }
 
 void wb_limit_add(wb_limit_split *s, int cls, double ms) {

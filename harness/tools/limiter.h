@@ -1,7 +1,8 @@
 /* limiter.h - which resource a kernel or a suite point is nearest to the
- * measured ceiling of (issue 49): DRAM, L2 or instruction issue, each as its
- * rate's share of the file's measured ceiling (ceilings.h: dram_read, l2_read,
- * inst_issue); `latency` when none reaches WB_LIMIT_MIN_PCT, `unknown` when
+ * measured ceiling of (issue 49): DRAM, L2, instruction issue or global
+ * atomics, each as its rate's share of the file's measured ceiling
+ * (ceilings.h: dram_read, l2_read, inst_issue, atom_global at its largest
+ * table); a resource whose counter or ceiling the file lacks never wins; `latency` when none reaches WB_LIMIT_MIN_PCT, `unknown` when
  * the row lacks the counters or the file the ceilings. Seed 000's two-class
  * split (the side of the ridge, agg.h) stays beside it: a kernel far below
  * both roofs is "compute" or "memory" there and `latency` here. Splits by
@@ -15,7 +16,7 @@
 #include "harness/base/textable.h"
 #include "harness/tools/ceilings.h"
 
-enum { WB_LIM_DRAM, WB_LIM_L2, WB_LIM_ISSUE, WB_LIM_RESOURCES };
+enum { WB_LIM_DRAM, WB_LIM_L2, WB_LIM_ISSUE, WB_LIM_ATOMICS, WB_LIM_RESOURCES };
 enum { WB_LIM_LATENCY = WB_LIM_RESOURCES, WB_LIM_UNKNOWN, WB_LIM_CLASSES };
 /* The share of its ceiling a resource must reach to be the limiter, percent. */
 #define WB_LIMIT_MIN_PCT 50.0
@@ -31,7 +32,7 @@ typedef struct wb_limit {
 
 /* The limit of counters c over time_ms (the timing pass's time of the same work) on view v. */
 void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_limit *out);
-/* "DRAM", "L2", "issue", "latency", "unknown". */
+/* "DRAM", "L2", "issue", "atomics", "latency", "unknown". */
 const char *wb_limit_class_name(int cls);
 
 /* Time per limiter class of one group. */

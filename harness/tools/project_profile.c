@@ -10,7 +10,9 @@
  * scaled by the ratio of what limits it, DRAM bandwidth or instruction issue
  * (the same roofs), and where the target has no measured counterpart of the
  * limiter a range: latency from the SM clock (a chain of dependent steps) to
- * SMs x clock (as many chains as SMs), L2 from SMs x clock to the DRAM ratio;
+ * SMs x clock (as many chains as SMs), atomics the same (the L2's atomic
+ * units follow its slices and clock, which gpus.tsv lacks), L2 from SMs x
+ * clock to the DRAM ratio;
  * unknown (not counted) keeps the roofline model's ratio. */
 #include <math.h>
 #include <stdlib.h>
@@ -110,6 +112,9 @@ static void limiter_ratio(int cls, const pproj *x, const wb_gpu_view *v, double 
     case WB_LIM_DRAM: *lo = *hi = dram; break;
     case WB_LIM_ISSUE: *lo = *hi = issue; break;
     case WB_LIM_L2: *lo = fmin(chip, dram), *hi = fmax(chip, dram); break;
+    /* Atomics: the L2's atomic units follow its slices and clock, which no gpus.tsv row gives; the
+     * range spans the clock alone and clock x SMs, as for latency. */
+    case WB_LIM_ATOMICS:
     case WB_LIM_LATENCY: *lo = fmin(clk, chip), *hi = fmax(clk, chip); break;
     default: *lo = *hi = roofline;
     }
@@ -213,7 +218,8 @@ static int project(pproj *x, const wb_results *r, const wb_gpu_table *gt, int md
            md ? "\n" : "", nl);
     if (lim_ms > 0)
         printf("%sby limiter (issue 49): each timed launch x the ratio of what limits it (limiter.h): DRAM bandwidth or "
-               "instruction issue of the two roofs above; latency: from the SM clock ratio to SMs x clock; L2 (no L2 "
+               "instruction issue of the two roofs above; latency and atomics (no L2 atomic rate in gpus.tsv): from the "
+               "SM clock ratio to SMs x clock; L2 (no L2 "
                "bandwidth in gpus.tsv): from SMs x clock to the DRAM ratio; not counted: the roofline model's ratio. "
                "Of %.3f ms measured: %.3f to %.3f ms on %s.%s",
                md ? "\n" : "", lim_ms, lim_lo, lim_hi, x->g->profile, nl);

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# sh_pair_check.sh WALLBENCH - harness/tools/pair_check.py without a GPU (issue 49 item 3): `plan` on
+# the committed record picks, for each pair of harness/tools/pairs.tsv, two rows at the pair's n that
+# this build's sweeps hold (by name), the slower first; `table` on report JSON files written here (a
+# per-kernel limiter table whose flush kernel and a once-launched set-up kernel take the most time,
+# and a Program row) writes pairs.md and pairs.json whose predicted gain is the slow form's top
+# timed kernel's headroom, whose measured gain is the record's slow / fast medians (read here with h5py), and whose "why" column
+# is filled exactly where the fast form's headroom is over 1.25. Bad input exits 2.
+# CTest skip (77) without python3 + h5py.
+set -u
+W=$1
+src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+tool=$src/harness/tools/pair_check.py
+pairs=$src/harness/tools/pairs.tsv
+record=$src/results/h200/20261202T140657Z-c2dfc31.h5
+python3 -c 'import h5py' 2>/dev/null || { echo "SKIP: python3 with h5py is missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+no() { echo "FAIL: $1"; exit 1; }
+
+python3 "$tool" plan "$record" "$pairs" > "$tmp/plan.tsv" || no "plan exited $?"
+npairs=$(grep -cv '^#' "$pairs" | tr -d ' ')
+[ "$(wc -l < "$tmp/plan.tsv")" -eq $((2 * npairs)) ] || no "plan gave $(wc -l < "$tmp/plan.tsv") lines for $npairs pairs"
+while IFS=$'\t' read -r pair role fam var n name; do
+    "$W" list --names --family "$fam" --variant "$var" --sweep quick --n "$n" --profile h200 | grep -qxF "$name" ||
+        "$W" list --names --family "$fam" --variant "$var" --sweep full --n "$n" --profile h200 | grep -qxF "$name" ||
+        no "$pair $role: $name is in no sweep of this build"
+done < "$tmp/plan.tsv"
+
+# Report JSON per form: headroom 4.0 for every slow form, 1.1 (at the roof) for the first pair's
+# fast form and 3.0 for the others; the flush kernel and a set-up kernel launched once have more
+# time and must be left out.
+python3 - "$tmp" "$tmp/plan.tsv" <<'EOF' || no "writing the synthetic reports"
+import json, sys
+d, plan = sys.argv[1], sys.argv[2]
+head = ["Kernel", "Time (ms)", "DRAM %", "L2 %", "issue %", "atomics %", "latency %", "unknown %",
+        "At the roofs (ms)", "Headroom (x)"]
+first = None
+for line in open(plan):
+    pair, role = line.split("\t")[:2]
+    first = first or pair
+    h = 4.0 if role == "slow" else (1.1 if pair == first else 3.0)
+    rows = [["wb_flush_kernel", 9.0, 100, 0, 0, 0, 0, 0, 8.0, 1.125],
+            ["data_gen_kernel", 3.0, 100, 0, 0, 0, 0, 0, 2.5, 1.2],
+            ["form_kernel_" + role, 2.0, 0, 0, 0, 100, 0, 0, 2.0 / h, h],
+            ["Program", 14.0, 0, 0, 0, 0, 100, 0, 8.5, 1.3]]
+    top = [[0, "wb_flush_kernel", 13, 9.0], [1, "data_gen_kernel", 1, 3.0], [2, "form_kernel", 13, 2.0]]
+    tables = [{"title": "Top kernels by time", "table": {"header": ["#", "Name", "Launches", "Total ms"], "rows": top}},
+              {"title": "Limiter (issue 49), per kernel: share of time", "table": {"header": head, "rows": rows}}]
+    json.dump({"file": "x.h5", "kind": "profile", "tables": tables}, open("%s/%s-%s.json" % (d, pair, role), "w"))
+EOF
+WB_PAIR_CEILINGS=$record python3 "$tool" table "$record" "$pairs" "$tmp" > "$tmp/out.md" || no "table exited $?"
+[ -s "$tmp/pairs.md" ] && [ -s "$tmp/pairs.json" ] || no "no pairs.md / pairs.json"
+grep -q '^| Pair | n | ' "$tmp/pairs.md" || no "pairs.md has no table heading"
+python3 - "$tmp/pairs.json" "$record" "$tmp/plan.tsv" <<'EOF' || no "pairs.json"
+import json, sys, h5py
+out = json.load(open(sys.argv[1]))
+pts = h5py.File(sys.argv[2], "r")["points"][:]
+time = {p["name"].decode(): float(p["time_median_ms"]) for p in pts}
+plan = [l.rstrip("\n").split("\t") for l in open(sys.argv[3])]
+names = {(l[0], l[1]): l[5] for l in plan}
+rows, bad = out["rows"], []
+if len(rows) != len(plan) // 2: bad.append("%d rows" % len(rows))
+for k, r in enumerate(rows):
+    slow, fast = time[names[(r["pair"], "slow")]], time[names[(r["pair"], "fast")]]
+    if slow < fast: bad.append(r["pair"] + ": slow form faster")
+    if abs(r["measured_gain"] - slow / fast) > 1e-9 * slow / fast: bad.append(r["pair"] + ": measured gain")
+    if r["predicted_gain"] != 4.0 or r["slow_kernel"] != "form_kernel_slow": bad.append(r["pair"] + ": predicted")
+    if r["slow_limiter"] != "atomics": bad.append(r["pair"] + ": limiter " + r["slow_limiter"])
+    at_roof = k == 0
+    if (r["why_not_seen"] is None) != at_roof: bad.append(r["pair"] + ": why column")
+    if at_roof and r["within_25pct"] != (abs(4.0 / r["measured_gain"] - 1) <= 0.25): bad.append("within 25%")
+    if not at_roof and not ("fewer" in r["why_not_seen"] or r["why_not_seen"].startswith("neither")): bad.append(r["pair"] + ": why text")
+if not out["meta"]["board"].startswith("NVIDIA H200"): bad.append("board " + out["meta"]["board"])
+if out["meta"]["profile_board"] != out["meta"]["board"]: bad.append("profile board " + out["meta"]["profile_board"])
+if not rows[0]["slow_profile"].endswith(rows[0]["pair"] + "-slow.h5"): bad.append("profile file")
+print("\n".join(bad) or "pairs.json ok")
+sys.exit(1 if bad else 0)
+EOF
+
+# The one-command driver (pair_check.sh) on a stand-in wallbench: its ceiling run writes a copy of
+# the record, profile writes an empty file, report the synthetic JSON above, list is this build's.
+fake=$tmp/fake_wb
+cat > "$fake" <<EOF
+#!/usr/bin/env bash
+case "\$1" in
+run) while [ \$# -gt 0 ]; do [ "\$1" = --out ] && cp "$record" "\$2/ceil.h5"; shift; done ;;
+list) shift; exec "$W" list "\$@" --profile h200 ;;
+profile) : > "\$3"; echo "profile \$*" >> "$tmp/calls" ;;
+report) cat "$tmp/\$(basename "\$2" .h5).json" ;;
+--version) echo "wallbench fake" ;;
+esac
+EOF
+chmod +x "$fake"
+mkdir -p "$tmp/drv"
+WALLBENCH=$fake "$src/harness/tools/pair_check.sh" "$tmp/drv" > "$tmp/drv.out" 2>&1 || no "pair_check.sh: $(tail -n 3 "$tmp/drv.out")"
+[ -s "$tmp/drv/pairs.json" ] || no "pair_check.sh wrote no pairs.json"
+[ "$(grep -c -- '--ceilings-from .*/ceilings/ceil.h5 -- .* run --no-counters --family' "$tmp/calls")" -eq $((2 * npairs)) ] ||
+    no "pair_check.sh profiled $(wc -l < "$tmp/calls") forms, want $((2 * npairs)) with the ceilings and --no-counters"
+grep -qF -- '--benchmark_filter=^groupby/global/int32/uniform/n:16777216/ilp:4/block:256/occupancy_target:1/groups:1024$' "$tmp/calls" ||
+    no "the point filter is not the record's name, anchored"
+grep -q 'ceil.h5' "$tmp/drv/pairs.md" || no "pairs.md does not name the ceilings file"
+"$src/harness/tools/pair_check.sh" 2> /dev/null; [ $? -eq 2 ] || no "pair_check.sh without OUTDIR must exit 2"
+
+# Bad input: a missing report, a pair the record cannot give, no arguments.
+rm "$tmp/$(head -n 1 "$tmp/plan.tsv" | cut -f1)-fast.json"
+python3 "$tool" table "$record" "$pairs" "$tmp" > /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || no "a missing report must exit 2"
+grep -q 'fast.json' "$tmp/err" || no "the missing report is not named: $(cat "$tmp/err")"
+printf 'x\tgroupby\tglobal\tshared\t12345\t\n' > "$tmp/bad.tsv"
+python3 "$tool" plan "$record" "$tmp/bad.tsv" > /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || no "an absent size must exit 2"
+grep -q 'no rows of both global and shared at n = 12345' "$tmp/err" || no "absent size: $(cat "$tmp/err")"
+python3 "$tool" 2> /dev/null; [ $? -eq 2 ] || no "no arguments must exit 2"
+echo ok
