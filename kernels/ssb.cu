@@ -324,37 +324,9 @@ __device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int6
 // form's bit-packed ones (kernels/ssb_pack.h). Each plain accessor is the
 // load the bitmap form made before the compressed form existed. ----
 
-// Row r of a packed column: the two words that hold its bits (the padding
-// word makes the second safe), a funnel shift, the mask, the base.
+// Row r of a packed column (kernels/ssb_pack.h's decoder).
 __device__ __forceinline__ int32_t unpack_row(const wb_ssb_packed_column &x, int64_t r) {
-    const uint64_t bit = (uint64_t)r * (uint32_t)x.width;
-    const uint32_t *p = x.words + (bit >> 5);
-    const uint32_t lo = __ldcs(p), hi = __ldcs(p + 1);
-    return (int32_t)((__funnelshift_r(lo, hi, (uint32_t)bit & 31u) & wb_ssb_pack_mask(x.width)) + (uint32_t)x.base);
-}
-
-// V consecutive rows from r0 of a packed column: the words that cover them
-// (at most V + 1, each loaded once for the run instead of twice a row), then
-// each row from its two words, picked by selects (an array indexed at run
-// time would live in local memory).
-template <int V>
-__device__ __forceinline__ void unpack_run(const wb_ssb_packed_column &x, int64_t r0, int32_t *v) {
-    const uint32_t w = (uint32_t)x.width, mask = wb_ssb_pack_mask(x.width);
-    const uint64_t bit = (uint64_t)r0 * w;
-    const uint32_t *p = x.words + (bit >> 5);
-    const uint32_t sh = (uint32_t)bit & 31u, need = (sh + V * w + 31u) >> 5;
-    uint32_t wd[V + 1];
-#pragma unroll
-    for (int k = 0; k <= V; k++) wd[k] = (uint32_t)k < need ? __ldcs(p + k) : 0u;
-#pragma unroll
-    for (int i = 0; i < V; i++) {
-        const uint32_t at = sh + (uint32_t)i * w, k = at >> 5; /* k <= i */
-        uint32_t lo = wd[0], hi = wd[1];
-#pragma unroll
-        for (int m = 1; m <= i; m++)
-            if (k == (uint32_t)m) lo = wd[m], hi = wd[m + 1];
-        v[i] = (int32_t)((__funnelshift_r(lo, hi, at & 31u) & mask) + (uint32_t)x.base);
-    }
+    return wb_ssb_unpack(x.words, r, x.base, x.width);
 }
 
 // A batch's gather of a packed column: each flagged row decoded.
@@ -380,33 +352,61 @@ __device__ __forceinline__ const wb_ssb_packed_column &probe_key(const wb_ssb_pa
     return c.key[p];
 }
 
-// A tile's first column, this thread's ILP items (wb_grid_tile's layout:
-// runs of vec consecutive rows). Packed: a full tile decodes each run from
-// the words covering it, the partial tile one row at a time.
-template <int ILP, bool Full>
-__device__ __forceinline__ void load_first(const int32_t *x, int64_t base, int64_t n, int32_t (&v)[ILP]) {
-    wb_grid_tile<ILP>::template load<Full>(x, base, n, v);
-}
-template <int ILP, bool Full>
-__device__ __forceinline__ void load_first(const wb_ssb_packed_column &x, int64_t base, int64_t n, int32_t (&v)[ILP]) {
-    using T = wb_grid_tile<ILP>;
-    if constexpr (Full) {
-#pragma unroll
-        for (int j = 0; j < ILP; j += T::vec) unpack_run<T::vec>(x, T::index(base, j), v + j);
-    } else {
-#pragma unroll
-        for (int j = 0; j < ILP; j++) {
-            const int64_t i = T::index(base, j);
-            v[j] = i < n ? unpack_row(x, i) : 0;
-        }
-    }
-}
-
 // The keys of a tile's first probe, loaded one tile ahead (wb_for_tiles_ahead).
 template <int ILP>
 struct first_keys {
     int32_t k[ILP];
 };
+
+// The compressed form's tile-ahead state: the words of this thread's runs of
+// 4 consecutive rows (grid_tile.cuh's 16-byte layout), decoded only when the
+// tile runs, so that their loads stay in flight over the tile before (the
+// plain form's keys do the same).
+template <int ILP>
+struct first_words {
+    static_assert(wb_grid_tile<ILP>::vec == WB_SSB_PACK_RUN, "a lane's run of consecutive rows is wb_ssb_run_load's");
+    uint32_t wd[ILP / WB_SSB_PACK_RUN][WB_SSB_PACK_RUN + 1];
+};
+
+// What a tile's first column holds ahead: plain, the keys; packed, the words.
+template <int ILP>
+first_keys<ILP> ahead_of(const int32_t *);
+template <int ILP>
+first_words<ILP> ahead_of(const wb_ssb_packed_column &);
+
+// Loads a tile's first column, this thread's ILP items (Full: every item exists).
+template <int ILP, bool Full>
+__device__ __forceinline__ void load_first(const int32_t *x, int64_t base, int64_t n, first_keys<ILP> &v) {
+    wb_grid_tile<ILP>::template load<Full>(x, base, n, v.k);
+}
+template <int ILP, bool Full>
+__device__ __forceinline__ void load_first(const wb_ssb_packed_column &x, int64_t base, int64_t n,
+                                           first_words<ILP> &v) {
+    using T = wb_grid_tile<ILP>;
+#pragma unroll
+    for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
+        const int64_t r0 = T::index(base, r * WB_SSB_PACK_RUN), left = n - r0;
+        const int count = Full || left >= WB_SSB_PACK_RUN ? WB_SSB_PACK_RUN : left > 0 ? (int)left : 0;
+        wb_ssb_run_load(x.words, r0, x.width, count, v.wd[r]);
+    }
+}
+
+// A tile's keys from what was loaded ahead: plain, as loaded; packed, decoded
+// (items past the column's end are not meaningful: first_test skips them).
+template <int ILP>
+__device__ __forceinline__ const first_keys<ILP> &keys_of(const int32_t *, int64_t, const first_keys<ILP> &v) {
+    return v;
+}
+template <int ILP>
+__device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t base,
+                                                   const first_words<ILP> &v) {
+    first_keys<ILP> k;
+#pragma unroll
+    for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++)
+        wb_ssb_run_decode(v.wd[r], wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN), x.base, x.width,
+                          k.k + r * WB_SSB_PACK_RUN);
+    return k;
+}
 
 // What a tile's first test reads: flight 1's date range, the first bitmap,
 // or the first dimension's 4-bit group codes (WB_SSB_CODE_NONE: filtered out).
@@ -729,16 +729,17 @@ __device__ __forceinline__ void queued_scan(const First &first, int64_t n,
     int held = 0;
     int64_t t = 0, oldest = 0;
     constexpr int PUSH = queue_push_items(ILP);
-    using keys_t = first_keys<ILP>;
-    wb_for_tiles_ahead<ILP, keys_t>(
+    using ahead_t = decltype(ahead_of<ILP>(first));
+    wb_for_tiles_ahead<ILP, ahead_t>(
         n,
-        [&](int64_t base, bool full, keys_t &v) {
-            if (full) load_first<ILP, true>(first, base, n, v.k);
-            else load_first<ILP, false>(first, base, n, v.k);
+        [&](int64_t base, bool full, ahead_t &v) {
+            if (full) load_first<ILP, true>(first, base, n, v);
+            else load_first<ILP, false>(first, base, n, v);
         },
-        [&](int64_t base, bool full, const keys_t &v) {
+        [&](int64_t base, bool full, const ahead_t &ahead) {
             tile_codes<ILP> codes = 0;
             queue_entry<CODES> *wq = queues + warp_in_block() * ENTRIES;
+            const auto &v = keys_of<ILP>(first, base, ahead);
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll

@@ -5,7 +5,8 @@
  * words), padded by one word so that a row's decode may always read the word
  * after its first. Plain C with __host__ __device__ under nvcc (ssb_gen.h's
  * convention): the GPU encoder computes each word with wb_ssb_packed_word,
- * the CPU tests check the round trip with the same functions.
+ * the kernels decode with wb_ssb_unpack and wb_ssb_run_load/_decode, and the CPU
+ * tests check the round trip through the same functions.
  *
  * Domains come from the generator's formulas (ssb_gen.h), not from a pass
  * over the data: every value of a column lies in wb_ssb_column_range, which
@@ -49,13 +50,67 @@ static inline WB_SSB_HD uint32_t wb_ssb_packed_word(const int32_t *v, int64_t n,
     return word;
 }
 
-/* Row r of a packed column (the device kernels decode with the same
- * arithmetic: two 32-bit loads, a funnel shift, the mask, the base; modulo
- * 2^32, as the encoder subtracts the base). */
+/* The decoders below are the GPU kernels' own (kernels/ssb.cu calls them),
+ * so the CPU tests check the code the compressed form runs. On the GPU a
+ * word is a streaming load (read once) and a row comes out of its two words
+ * by a funnel shift. */
+#ifdef __CUDA_ARCH__
+#define WB_SSB_PACK_LOAD(p) __ldcs(p)
+#define WB_SSB_PACK_UNROLL _Pragma("unroll")
+#else
+#define WB_SSB_PACK_LOAD(p) (*(p))
+#define WB_SSB_PACK_UNROLL
+#endif
+
+/* The row at bit sh of the pair (lo, hi), w bits (mask), plus the base
+ * (modulo 2^32, as the encoder subtracted it). */
+static inline WB_SSB_HD int32_t wb_ssb_pack_pick(uint32_t lo, uint32_t hi, uint32_t sh, uint32_t mask, int32_t base) {
+#ifdef __CUDA_ARCH__
+    const uint32_t x = __funnelshift_r(lo, hi, sh);
+#else
+    const uint32_t x = (uint32_t)(((uint64_t)hi << 32 | lo) >> sh);
+#endif
+    return (int32_t)((x & mask) + (uint32_t)base);
+}
+
+/* Row r of a packed column: two 32-bit loads (the padding word makes the
+ * second safe), a funnel shift, the mask, the base. */
 static inline WB_SSB_HD int32_t wb_ssb_unpack(const uint32_t *words, int64_t r, int32_t base, int w) {
     const uint64_t bit = (uint64_t)r * (uint64_t)w;
-    const uint64_t pair = (uint64_t)words[bit >> 5] | (uint64_t)words[(bit >> 5) + 1] << 32;
-    return (int32_t)(((uint32_t)(pair >> (bit & 31)) & wb_ssb_pack_mask(w)) + (uint32_t)base);
+    const uint32_t *p = words + (bit >> 5);
+    return wb_ssb_pack_pick(WB_SSB_PACK_LOAD(p), WB_SSB_PACK_LOAD(p + 1), (uint32_t)bit & 31u, wb_ssb_pack_mask(w), base);
+}
+
+/* A lane's run of 4 consecutive rows from r0 in a tile of the compressed
+ * form (grid_tile.cuh's 16-byte layout: 4 consecutive rows a vector), in two
+ * steps, so that a tile's words can be loaded one tile ahead and decoded
+ * when the tile runs. wb_ssb_run_load loads the words that cover the run's
+ * first `count` rows (0 to 4: a partial tile's run may end early), at most 5,
+ * each once (not twice a row), the rest 0; wb_ssb_run_decode makes the 4
+ * rows of them (rows past count are not meaningful), each from its two words
+ * picked by selects, since an index into a register array at run time would
+ * put it in local memory. */
+#define WB_SSB_PACK_RUN 4
+static inline WB_SSB_HD void wb_ssb_run_load(const uint32_t *words, int64_t r0, int w, int count,
+                                             uint32_t wd[WB_SSB_PACK_RUN + 1]) {
+    const uint64_t bit = (uint64_t)r0 * (uint32_t)w;
+    const uint32_t *p = words + (bit >> 5);
+    const uint32_t need = count > 0 ? (((uint32_t)bit & 31u) + (uint32_t)count * (uint32_t)w + 31u) >> 5 : 0u;
+    WB_SSB_PACK_UNROLL
+    for (int k = 0; k <= WB_SSB_PACK_RUN; k++) wd[k] = (uint32_t)k < need ? WB_SSB_PACK_LOAD(p + k) : 0u;
+}
+static inline WB_SSB_HD void wb_ssb_run_decode(const uint32_t wd[WB_SSB_PACK_RUN + 1], int64_t r0, int32_t base, int w,
+                                               int32_t *v) {
+    const uint32_t uw = (uint32_t)w, mask = wb_ssb_pack_mask(w), sh = ((uint32_t)r0 * uw) & 31u;
+    WB_SSB_PACK_UNROLL
+    for (int i = 0; i < WB_SSB_PACK_RUN; i++) {
+        const uint32_t at = sh + (uint32_t)i * uw, k = at >> 5; /* k <= i */
+        uint32_t lo = wd[0], hi = wd[1];
+        WB_SSB_PACK_UNROLL
+        for (int m = 1; m <= i; m++)
+            if (k == (uint32_t)m) lo = wd[m], hi = wd[m + 1];
+        v[i] = wb_ssb_pack_pick(lo, hi, at & 31u, mask, base);
+    }
 }
 
 /* Every value of lineorder column col (WB_SSB_LO_*, kernels/ssb.h) at sizes

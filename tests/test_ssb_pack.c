@@ -1,6 +1,7 @@
 /* test_ssb_pack.c - the compressed form's packed columns (kernels/ssb_pack.h):
  * the round trip at every width 1-32 over sizes that are no multiple of 32 or
- * of a tile, the width rule, the columns' ranges against generated rows (and
+ * of a tile, through the kernels' own decoders (a row, and a tile's run of
+ * 4 rows), the width rule, the columns' ranges against generated rows (and
  * that the data need every bit of the width), and the bytes model over
  * packed columns. */
 #include <stdlib.h>
@@ -11,8 +12,8 @@
 #include "micro/ssb_query.h"
 
 /* Packs v[0..n) at width w and base word by word (as the GPU encoder does,
- * one word a thread) and checks every row, the padding and the bits past
- * the last row. */
+ * one word a thread) and checks every row and every run of 4, the padding
+ * and the bits past the last row. */
 static void round_trip(const int32_t *v, int64_t n, int32_t base, int w) {
     const int64_t words = wb_ssb_pack_words(n, w);
     CHECK(words == (n * w + 31) / 32 + 1);
@@ -24,6 +25,20 @@ static void round_trip(const int32_t *v, int64_t n, int32_t base, int w) {
     for (int64_t k = 0; k < words; k++) p[k] = wb_ssb_packed_word(v, n, base, w, k);
     int bad = 0;
     for (int64_t r = 0; r < n; r++) bad += wb_ssb_unpack(p, r, base, w) != v[r];
+    CHECK(bad == 0);
+    /* the tile load's runs of 4 rows from every first row (every bit offset
+     * in a word), whole, and cut short at the column's end as in a partial tile */
+    for (int64_t r0 = 0; r0 < n; r0++) {
+        const int count = n - r0 < WB_SSB_PACK_RUN ? (int)(n - r0) : WB_SSB_PACK_RUN;
+        uint32_t wd[WB_SSB_PACK_RUN + 1];
+        int32_t run[WB_SSB_PACK_RUN];
+        wb_ssb_run_load(p, r0, w, count, wd);
+        wb_ssb_run_decode(wd, r0, base, w, run);
+        for (int i = 0; i < count; i++) bad += run[i] != v[r0 + i];
+        /* the words it loaded: those of its rows only (none past the column's last) */
+        const int64_t last = ((r0 + count) * w - 1) / 32 - (r0 * w) / 32;
+        for (int k = (int)last + 1; k <= WB_SSB_PACK_RUN; k++) bad += wd[k] != 0;
+    }
     CHECK(bad == 0);
     CHECK(p[words - 1] == 0); /* the padding word */
     const int64_t used = n * w;
