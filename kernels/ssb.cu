@@ -1016,7 +1016,7 @@ extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes) {
 
 extern "C" cudaError_t wb_ssb_pack(const int32_t *src, int64_t n, int32_t base, int w, uint32_t *dst, int *bad,
                                    cudaStream_t s) {
-    if (n < 0 || w < 1 || w > 32) return cudaErrorInvalidValue;
+    if (n < 0 || n > WB_SSB_PACK_ROWS || w < 1 || w > 32) return cudaErrorInvalidValue;
     const int block = 256;
     const int64_t words = wb_ssb_pack_words(n, w), blocks = (words + block - 1) / block;
     pack_kernel<<<(int)(blocks < 65536 ? blocks : 65536), block, 0, s>>>(src, n, base, w, dst, words, bad);

@@ -154,7 +154,8 @@ cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint
 
 /* Packs n values of src (device) at width w (1..32) as value - base into dst
  * (device, wb_ssb_pack_words(n, w) words), one thread a word; a value outside
- * [base, base + 2^w) sets *bad (device, an int the caller zeroes). */
+ * [base, base + 2^w) sets *bad (device, an int the caller zeroes).
+ * cudaErrorInvalidValue for n above WB_SSB_PACK_ROWS (2^32, SF 715). */
 cudaError_t wb_ssb_pack(const int32_t *src, int64_t n, int32_t base, int w, uint32_t *dst, int *bad, cudaStream_t s);
 
 /* Completes l (block, ilp, occupancy_target set) for query q over n rows:

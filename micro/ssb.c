@@ -315,6 +315,9 @@ static int upload_maps(ssb_data *d, wb_err *e) {
 static int pack_columns(ssb_data *d, wb_err *e) {
     int *bad = NULL, host_bad = 0;
     cudaEvent_t t0 = NULL, t1 = NULL;
+    if (d->cols.n > WB_SSB_PACK_ROWS)
+        return wb_fail(e, "ssb: the compressed form packs at most %lld rows (SF 715), not %lld", WB_SSB_PACK_ROWS,
+                       (long long)d->cols.n);
     int rc = wb_dev_alloc((void **)&bad, sizeof(int), "ssb pack flag", e);
     if (rc == WB_OK) rc = WB_CUDA(e, cudaMemset(bad, 0, sizeof(int)));
     if (rc == WB_OK) rc = WB_CUDA(e, cudaEventCreate(&t0));
