@@ -1,4 +1,4 @@
-// ssb.cu - the generator and the four query forms of the ssb family (see
+// ssb.cu - the generator and the five query forms of the ssb family (see
 // ssb.h). Every form runs a query as one kernel. Tiled and direct differ in
 // the grid (a tile per block vs persistent), how the first column is read
 // (striped scalar vs vector), how the date dimension is met (map probe vs
