@@ -1,12 +1,15 @@
-// ssb.cu - the generator and the four query forms of the ssb family (see
+// ssb.cu - the generator and the five query forms of the ssb family (see
 // ssb.h). Every form runs a query as one kernel. Tiled and direct differ in
 // the grid (a tile per block vs persistent), how the first column is read
 // (striped scalar vs vector), how the date dimension is met (map probe vs
 // arithmetic) and where flight 1's sum is reduced (block vs warp); packed
 // changes only the direct form's maps and group table; bitmap holds the
 // filters that fit as shared-memory bitmaps, tests the first over every row
-// and runs the rest of the query over per-warp queues of the rows that pass.
+// and runs the rest of the query over per-warp queues of the rows that pass;
+// compressed is the bitmap form's kernel reading bit-packed columns (the
+// column access a template parameter: plain int32 or packed).
 #include "kernels/ssb.h"
+#include "kernels/ssb_pack.h"
 
 #include "kernels/grid_tile.cuh"
 #include "kernels/launch.cuh"
@@ -29,6 +32,17 @@ __global__ void generate_kernel(wb_ssb_columns c, wb_ssb_sizes z, uint64_t seed)
         c.col[WB_SSB_LO_DISCOUNT][r] = l.discount;
         c.col[WB_SSB_LO_REVENUE][r] = l.revenue;
         c.col[WB_SSB_LO_SUPPLYCOST][r] = l.supplycost;
+    });
+}
+
+// The compressed form's encoder: one thread a word of the packed column
+// (wb_ssb_packed_word), then a check that every value fits the width.
+__global__ void pack_kernel(const int32_t *src, int64_t n, int32_t base, int w, uint32_t *dst, int64_t words,
+                            int *bad) {
+    wb_for_grid_items(words, [&](int64_t k) { dst[k] = wb_ssb_packed_word(src, n, base, w, k); });
+    const uint32_t mask = wb_ssb_pack_mask(w);
+    wb_for_grid_items(n, [&](int64_t r) {
+        if (((uint32_t)src[r] - (uint32_t)base) & ~mask) *bad = 1;
     });
 }
 
@@ -152,8 +166,8 @@ __device__ __forceinline__ void flagged_load(const int32_t *__restrict__ x, int6
 // then discount, then the price, each column loaded by load(column, values)
 // for the items still passing only, and the passing items' price x discount
 // added to sum. The direct form's tiles and the bitmap form's batches share it.
-template <int N, typename Load>
-__device__ __forceinline__ void flight1_rest(const wb_ssb_columns &c, const wb_ssb_query &q, bool (&f)[N],
+template <int N, typename Cols, typename Load>
+__device__ __forceinline__ void flight1_rest(const Cols &c, const wb_ssb_query &q, bool (&f)[N],
                                              int32_t (&v)[N], Load &&load, unsigned long long &sum) {
     int32_t disc[N];
     load(c.col[WB_SSB_LO_QUANTITY], v);
@@ -306,11 +320,93 @@ __device__ __forceinline__ void gather(const int32_t *__restrict__ x, const int6
         if (f[r]) v[r] = __ldcs(x + row[r]);
 }
 
+// ---- column access: the bitmap form's plain int32 columns, the compressed
+// form's bit-packed ones (kernels/ssb_pack.h). Each plain accessor is the
+// load the bitmap form made before the compressed form existed. ----
+
+// Row r of a packed column (kernels/ssb_pack.h's decoder).
+__device__ __forceinline__ int32_t unpack_row(const wb_ssb_packed_column &x, int64_t r) {
+    return wb_ssb_unpack(x.words, r, x.base, x.width);
+}
+
+// A batch's gather of a packed column: each flagged row decoded.
+template <int R>
+__device__ __forceinline__ void gather(const wb_ssb_packed_column &x, const int64_t (&row)[R], const bool (&f)[R],
+                                       int32_t (&v)[R]) {
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (f[r]) v[r] = unpack_row(x, row[r]);
+}
+
+// One row's load.
+__device__ __forceinline__ int32_t load_row(const int32_t *x, int64_t i) { return __ldcs(x + i); }
+__device__ __forceinline__ int32_t load_row(const wb_ssb_packed_column &x, int64_t i) { return unpack_row(x, i); }
+
+// The key column of probe p: the probe's own (plain), or the packed
+// columns' copy in probe order.
+__device__ __forceinline__ const int32_t *probe_key(const wb_ssb_columns &, const wb_ssb_query &q, int p) {
+    return q.probe[p].key;
+}
+__device__ __forceinline__ const wb_ssb_packed_column &probe_key(const wb_ssb_packed_columns &c, const wb_ssb_query &,
+                                                                 int p) {
+    return c.key[p];
+}
+
 // The keys of a tile's first probe, loaded one tile ahead (wb_for_tiles_ahead).
 template <int ILP>
 struct first_keys {
     int32_t k[ILP];
 };
+
+// The compressed form's tile-ahead state: the words of this thread's runs of
+// 4 consecutive rows (grid_tile.cuh's 16-byte layout), decoded only when the
+// tile runs, so that their loads stay in flight over the tile before (the
+// plain form's keys do the same).
+template <int ILP>
+struct first_words {
+    static_assert(wb_grid_tile<ILP>::vec == WB_SSB_PACK_RUN, "a lane's run of consecutive rows is wb_ssb_run_load's");
+    uint32_t wd[ILP / WB_SSB_PACK_RUN][WB_SSB_PACK_RUN + 1];
+};
+
+// What a tile's first column holds ahead: plain, the keys; packed, the words.
+template <int ILP>
+first_keys<ILP> ahead_of(const int32_t *);
+template <int ILP>
+first_words<ILP> ahead_of(const wb_ssb_packed_column &);
+
+// Loads a tile's first column, this thread's ILP items (Full: every item exists).
+template <int ILP, bool Full>
+__device__ __forceinline__ void load_first(const int32_t *x, int64_t base, int64_t n, first_keys<ILP> &v) {
+    wb_grid_tile<ILP>::template load<Full>(x, base, n, v.k);
+}
+template <int ILP, bool Full>
+__device__ __forceinline__ void load_first(const wb_ssb_packed_column &x, int64_t base, int64_t n,
+                                           first_words<ILP> &v) {
+    using T = wb_grid_tile<ILP>;
+#pragma unroll
+    for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
+        const int64_t r0 = T::index(base, r * WB_SSB_PACK_RUN), left = n - r0;
+        const int count = Full || left >= WB_SSB_PACK_RUN ? WB_SSB_PACK_RUN : left > 0 ? (int)left : 0;
+        wb_ssb_run_load(x.words, r0, x.width, count, v.wd[r]);
+    }
+}
+
+// A tile's keys from what was loaded ahead: plain, as loaded; packed, decoded
+// (items past the column's end are not meaningful: first_test skips them).
+template <int ILP>
+__device__ __forceinline__ const first_keys<ILP> &keys_of(const int32_t *, int64_t, const first_keys<ILP> &v) {
+    return v;
+}
+template <int ILP>
+__device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t base,
+                                                   const first_words<ILP> &v) {
+    first_keys<ILP> k;
+#pragma unroll
+    for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++)
+        wb_ssb_run_decode(v.wd[r], wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN), x.base, x.width,
+                          k.k + r * WB_SSB_PACK_RUN);
+    return k;
+}
 
 // What a tile's first test reads: flight 1's date range, the first bitmap,
 // or the first dimension's 4-bit group codes (WB_SSB_CODE_NONE: filtered out).
@@ -370,13 +466,13 @@ __device__ __forceinline__ int queue_push(queue_entry<CODES> *wq, int held, unsi
 }
 
 // Probe p's stage over a batch's R rows a lane (f: the rows still passing):
-// its keys (left in k), then its bit (SPREAD: in the cluster's shared
+// its keys (key: its column; left in k), then its bit (SPREAD: in the cluster's shared
 // memory) or, for date arithmetic and the packed maps, its share of the group.
-template <int R, bool SPREAD>
-__device__ __forceinline__ void batch_probe(const wb_ssb_query &q, const wb_ssb_probe &pr, const int64_t (&row)[R],
-                                            bool (&f)[R], int32_t (&group)[R], int32_t (&k)[R], const uint32_t *bits,
-                                            int32_t at, int lg) {
-    gather<R>(pr.key, row, f, k);
+template <int R, bool SPREAD, typename Key>
+__device__ __forceinline__ void batch_probe(const wb_ssb_query &q, const wb_ssb_probe &pr, const Key &key,
+                                            const int64_t (&row)[R], bool (&f)[R], int32_t (&group)[R],
+                                            int32_t (&k)[R], const uint32_t *bits, int32_t at, int lg) {
+    gather<R>(key, row, f, k);
     if (pr.bits) {
         if constexpr (SPREAD) {
             const uint32_t smem = (uint32_t)__cvta_generic_to_shared(bits);
@@ -416,8 +512,8 @@ __device__ __forceinline__ bool no_late_code(const wb_ssb_probe &pr, int p, int 
 // keys costs registers that the tile loop spills at ILP 8. With one row a
 // lane (a compacted batch) they cost one: a later stage's key stays in its
 // register, an earlier one's is read with the measures.
-template <int R, int FROM, bool CODES, bool SPREAD>
-__device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb_query &q, const int64_t (&row)[R],
+template <int R, int FROM, bool CODES, bool SPREAD, typename Cols>
+__device__ __forceinline__ void batch_rest(const Cols &c, const wb_ssb_query &q, const int64_t (&row)[R],
                                            bool (&f)[R], int32_t (&group)[R], unsigned long long *groups,
                                            const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
     constexpr bool KEEP = R == 1;
@@ -426,7 +522,7 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
 #pragma unroll
     for (int p = FROM; p < WB_SSB_DIMS; p++) {
         if (p >= staged) break;
-        batch_probe<R, SPREAD>(q, q.probe[p], row, f, group, k, bits, bits_at[p], lg);
+        batch_probe<R, SPREAD>(q, q.probe[p], probe_key(c, q, p), row, f, group, k, bits, bits_at[p], lg);
         if constexpr (KEEP) kept[p] = k[0];
     }
     int32_t m[R], cost[R];
@@ -437,7 +533,7 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
     if constexpr (KEEP) {
 #pragma unroll
         for (int p = 0; p < FROM; p++)
-            if (!no_late_code<CODES>(q.probe[p], p, staged) && f[0]) kept[p] = __ldcs(q.probe[p].key + row[0]);
+            if (!no_late_code<CODES>(q.probe[p], p, staged) && f[0]) kept[p] = load_row(probe_key(c, q, p), row[0]);
     }
     if (q.date_last) {
         int32_t stride = 0;
@@ -459,7 +555,7 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
         if constexpr (KEEP) {
             if (f[0]) group[0] += (int32_t)__ldg(pr.packed + kept[p]) * pr.stride;
         } else {
-            gather<R>(pr.key, row, f, k);
+            gather<R>(probe_key(c, q, p), row, f, k);
 #pragma unroll
             for (int r = 0; r < R; r++)
                 if (f[r]) group[r] += (int32_t)__ldg(pr.packed + k[r]) * pr.stride;
@@ -480,8 +576,8 @@ __device__ __forceinline__ void batch_rest(const wb_ssb_columns &c, const wb_ssb
 // are dead after that stage, and every later stage's instructions ran for
 // them too (predicated off). A kernel holds one path or the other, since
 // holding both spilled at ILP 8.
-template <int ILP, int R, bool CODES, bool SPREAD, bool COMPACT>
-__device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_ssb_query &q,
+template <int ILP, int R, bool CODES, bool SPREAD, bool COMPACT, typename Cols>
+__device__ __forceinline__ void bitmap_batch(const Cols &c, const wb_ssb_query &q,
                                              queue_entry<CODES> *slots, int64_t now, const int64_t (&row)[R],
                                              const int32_t (&code)[R], bool (&f)[R], unsigned long long *groups,
                                              const uint32_t *bits, const int32_t (&bits_at)[WB_SSB_DIMS], int lg) {
@@ -493,7 +589,7 @@ __device__ __forceinline__ void bitmap_batch(const wb_ssb_columns &c, const wb_s
         return;
     }
     int32_t k[R];
-    batch_probe<R, SPREAD>(q, q.probe[1], row, f, group, k, bits, bits_at[1], lg);
+    batch_probe<R, SPREAD>(q, q.probe[1], probe_key(c, q, 1), row, f, group, k, bits, bits_at[1], lg);
     // Slot r's entries move to [alive, alive + its count): no further than
     // their own slot, so a slot is read whole before any of it is written
     // and no later slot is touched.
@@ -618,13 +714,13 @@ __global__ void direct_kernel(wb_ssb_columns c, wb_ssb_query q) {
     }
 }
 
-// Tests the first column of every tile (keys loaded one tile ahead) with
+// Tests the first column of every tile (first: plain or packed; keys loaded one tile ahead) with
 // test(key) (first_test), queues the rows that pass in the warp's queue
 // (queues: the block's, bitmap_queue_entries(ILP) a warp; with their codes
 // for first_kind::code) and runs them through batch (queue_drain) in full
 // batches (the last ones partial).
-template <int ILP, first_kind KIND, typename Test, typename Batch>
-__device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
+template <int ILP, first_kind KIND, typename First, typename Test, typename Batch>
+__device__ __forceinline__ void queued_scan(const First &first, int64_t n,
                                             queue_entry<KIND == first_kind::code> *queues, Test &&test,
                                             Batch &&batch) {
     constexpr bool CODES = KIND == first_kind::code;
@@ -633,16 +729,17 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
     int held = 0;
     int64_t t = 0, oldest = 0;
     constexpr int PUSH = queue_push_items(ILP);
-    using keys_t = first_keys<ILP>;
-    wb_for_tiles_ahead<ILP, keys_t>(
+    using ahead_t = decltype(ahead_of<ILP>(first));
+    wb_for_tiles_ahead<ILP, ahead_t>(
         n,
-        [&](int64_t base, bool full, keys_t &v) {
-            if (full) wb_grid_tile<ILP>::template load<true>(first, base, n, v.k);
-            else wb_grid_tile<ILP>::template load<false>(first, base, n, v.k);
+        [&](int64_t base, bool full, ahead_t &v) {
+            if (full) load_first<ILP, true>(first, base, n, v);
+            else load_first<ILP, false>(first, base, n, v);
         },
-        [&](int64_t base, bool full, const keys_t &v) {
+        [&](int64_t base, bool full, const ahead_t &ahead) {
             tile_codes<ILP> codes = 0;
             queue_entry<CODES> *wq = queues + warp_in_block() * ENTRIES;
+            const auto &v = keys_of<ILP>(first, base, ahead);
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll
@@ -673,8 +770,9 @@ __device__ __forceinline__ void queued_scan(const int32_t *first, int64_t n,
 // SPREAD: launched in clusters of q.cluster blocks, the bitmaps after the
 // first spread over them (wb_ssb_query.cluster).
 // COMPACT: its batches compacted after the second probe (bitmap_batch).
-template <int ILP, first_kind KIND, bool SPREAD, bool COMPACT>
-__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
+// Cols: wb_ssb_columns (the bitmap form) or wb_ssb_packed_columns (compressed).
+template <int ILP, first_kind KIND, bool SPREAD, bool COMPACT, typename Cols>
+__device__ __forceinline__ void bitmap_body(const Cols &c, const wb_ssb_query &q) {
     using rows_t = const int64_t(&)[BITMAP_SLOTS];
     using codes_t = const int32_t(&)[BITMAP_SLOTS];
     using flags_t = bool(&)[BITMAP_SLOTS];
@@ -688,7 +786,7 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
             [&](uint16_t *, int64_t, rows_t row, codes_t, flags_t f) {
                 int32_t v[BITMAP_SLOTS] = {};
                 flight1_rest<BITMAP_SLOTS>(
-                    c, q, f, v, [&](const int32_t *x, int32_t(&w)[BITMAP_SLOTS]) { gather<BITMAP_SLOTS>(x, row, f, w); },
+                    c, q, f, v, [&](const auto &x, int32_t(&w)[BITMAP_SLOTS]) { gather<BITMAP_SLOTS>(x, row, f, w); },
                     sum);
             });
         sum = wb_warp_sum(sum);
@@ -722,20 +820,37 @@ __global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_c
                                                                 block_bits, bits_at, lg);
     };
     if constexpr (CODES)
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return code_at(block_bits, k); }, batch);
+        queued_scan<ILP, KIND>(probe_key(c, q, 0), c.n, queues, [&](int32_t k) { return code_at(block_bits, k); },
+                               batch);
     else
-        queued_scan<ILP, KIND>(q.probe[0].key, c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); }, batch);
+        queued_scan<ILP, KIND>(probe_key(c, q, 0), c.n, queues, [&](int32_t k) { return bit_set(block_bits, 0, k); },
+                               batch);
     __syncthreads();
     for (int64_t g = threadIdx.x; g < q.groups; g += blockDim.x)
         if (block_groups[g]) atomicAdd(q.out + g, block_groups[g]);
     if constexpr (SPREAD) cluster_sync();
 }
 
+template <int ILP, first_kind KIND, bool SPREAD, bool COMPACT>
+__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) bitmap_kernel(wb_ssb_columns c, wb_ssb_query q) {
+    bitmap_body<ILP, KIND, SPREAD, COMPACT>(c, q);
+}
+
+// The compressed form: the same kernel over the packed columns.
+template <int ILP, first_kind KIND, bool SPREAD, bool COMPACT>
+__global__ void __launch_bounds__(WB_SSB_BITMAP_BLOCK, 1) compressed_kernel(wb_ssb_packed_columns c, wb_ssb_query q) {
+    bitmap_body<ILP, KIND, SPREAD, COMPACT>(c, q);
+}
+
 using query_kernel_t = void (*)(wb_ssb_columns, wb_ssb_query);
+using packed_kernel_t = void (*)(wb_ssb_packed_columns, wb_ssb_query);
+
+// The forms that run the bitmap form's kernel and plan (compressed: over the packed columns).
+bool is_queued(wb_ssb_form form) { return form == WB_SSB_BITMAP || form == WB_SSB_COMPRESSED; }
 
 // Whether a query runs the bitmap form in clusters.
 bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
-    return form == WB_SSB_BITMAP && q->flight != 1 && q->cluster > 1;
+    return is_queued(form) && q->flight != 1 && q->cluster > 1;
 }
 
 // Whether the bitmap form's batches compact their rows after the second
@@ -743,7 +858,41 @@ bool is_spread(wb_ssb_form form, const wb_ssb_query *q) {
 // wb_ssb_plan_compacts; bitmaps_ok checks that the second probe is a bitmap
 // in a stage).
 bool is_compact(wb_ssb_form form, const wb_ssb_query *q) {
-    return form == WB_SSB_BITMAP && q->flight != 1 && q->compact;
+    return is_queued(form) && q->flight != 1 && q->compact;
+}
+
+// The bitmap kernel of a query's plan: flight 1's, or by the first probe's
+// 4-bit group codes, clusters (is_spread) and compacted batches (is_compact);
+// make(kind, spread, compact) names the kernel (plain or compressed).
+template <typename K, typename Make>
+K bitmap_pick(const wb_ssb_form form, const wb_ssb_query *q, Make &&make) {
+    using date_t = std::integral_constant<first_kind, first_kind::date>;
+    using bit_t = std::integral_constant<first_kind, first_kind::bit>;
+    using code_t = std::integral_constant<first_kind, first_kind::code>;
+    const bool codes = q->nprobe > 0 && q->probe[0].codes, spread = is_spread(form, q);
+    if (q->flight == 1) return make(date_t{}, std::false_type{}, std::false_type{});
+    if (spread && codes) return nullptr;
+    auto plan = [&](auto c) -> K {
+        return spread ? make(bit_t{}, std::true_type{}, c)
+                      : codes ? make(code_t{}, std::false_type{}, c) : make(bit_t{}, std::false_type{}, c);
+    };
+    return is_compact(form, q) ? plan(std::true_type{}) : plan(std::false_type{});
+}
+
+// The compressed form's kernel at ILP I.
+template <int I>
+packed_kernel_t compressed_at(const wb_ssb_query *q) {
+    return bitmap_pick<packed_kernel_t>(WB_SSB_COMPRESSED, q, [](auto k, auto s, auto c) -> packed_kernel_t {
+        return compressed_kernel<I, decltype(k)::value, decltype(s)::value, decltype(c)::value>;
+    });
+}
+
+// The compressed form's kernel, at ILP 4 and 8 only (the bitmap form's best
+// shapes at SF 100): every other ILP would add its seven kernels to this
+// file's compile time.
+packed_kernel_t compressed_kernel_of(const wb_ssb_query *q, int block, int ilp) {
+    if (q->flight < 1 || q->flight > 4 || block < 32 || block % 32 != 0 || block > WB_SSB_BITMAP_BLOCK) return nullptr;
+    return ilp == 4 ? compressed_at<4>(q) : ilp == 8 ? compressed_at<8>(q) : nullptr;
 }
 
 // The kernel of a form and query at the launch's shape, and its tile (rows
@@ -755,8 +904,7 @@ cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int il
     *k = nullptr;
     *tile = (int64_t)block * ilp;
     const int flight = q->flight;
-    const bool f1 = flight == 1, codes = q->nprobe > 0 && q->probe[0].codes, spread = is_spread(form, q),
-               compact = is_compact(form, q);
+    const bool f1 = flight == 1;
     if (flight < 1 || flight > 4) return cudaErrorInvalidValue;
     if (form == WB_SSB_TILED)
         return wb_dispatch_tile(block, ilp, [&](auto bt, auto ipt) {
@@ -764,21 +912,14 @@ cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int il
                     : tiled_kernel<decltype(bt)::value, decltype(ipt)::value, false>;
             return cudaSuccess;
         });
-    if (form < WB_SSB_DIRECT || form >= WB_SSB_FORMS || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
+    if (form < WB_SSB_DIRECT || form > WB_SSB_BITMAP || block < 32 || block % 32 != 0) return cudaErrorInvalidValue;
     if (form == WB_SSB_BITMAP && block > WB_SSB_BITMAP_BLOCK) return cudaErrorInvalidValue;
     *k = wb_with_ilp(ilp, (query_kernel_t)nullptr, [&](auto i) -> query_kernel_t {
         constexpr int I = decltype(i)::value;
-        if (form == WB_SSB_BITMAP) {
-            if (f1) return bitmap_kernel<I, first_kind::date, false, false>;
-            if (spread && codes) return nullptr;
-            auto plan = [&](auto c) -> query_kernel_t {
-                constexpr bool C = decltype(c)::value;
-                return spread  ? bitmap_kernel<I, first_kind::bit, true, C>
-                       : codes ? bitmap_kernel<I, first_kind::code, false, C>
-                               : bitmap_kernel<I, first_kind::bit, false, C>;
-            };
-            return compact ? plan(std::true_type{}) : plan(std::false_type{});
-        }
+        if (form == WB_SSB_BITMAP)
+            return bitmap_pick<query_kernel_t>(form, q, [](auto k, auto s, auto c) -> query_kernel_t {
+                return bitmap_kernel<I, decltype(k)::value, decltype(s)::value, decltype(c)::value>;
+            });
         if (f1) return direct_kernel<I, true, WB_SSB_DIRECT>;
         return form == WB_SSB_PACKED ? direct_kernel<I, false, WB_SSB_PACKED> : direct_kernel<I, false, WB_SSB_DIRECT>;
     });
@@ -788,10 +929,10 @@ cudaError_t kernel_of(wb_ssb_form form, const wb_ssb_query *q, int block, int il
 // Dynamic shared memory the query's kernel needs: the group table (packed,
 // bitmap), the filter bits and the warps' queues (bitmap).
 int64_t smem_of(wb_ssb_form form, const wb_ssb_query *q, const wb_launch *l) {
-    if (form == WB_SSB_BITMAP && q->flight == 1) return wb_ssb_bitmap_queue_bytes(l->block, l->ilp, 0);
+    if (is_queued(form) && q->flight == 1) return wb_ssb_bitmap_queue_bytes(l->block, l->ilp, 0);
     if (form < WB_SSB_PACKED || q->flight == 1) return 0;
     int64_t bytes = q->groups * (int64_t)sizeof(unsigned long long);
-    if (form != WB_SSB_BITMAP) return bytes;
+    if (!is_queued(form)) return bytes;
     const int lg = q->cluster > 1 ? wb_ssb_cluster_lg(q->cluster) : 0;
     for (int p = 0; p < q->nprobe; p++)
         if (q->probe[p].bits)
@@ -837,7 +978,8 @@ cudaLaunchConfig_t cluster_config(const wb_launch *l, int cluster, cudaStream_t 
 // A persistent grid in whole clusters (rounded up: a block without a tile
 // passes the barriers; down where the SMs are limited), no more than can be
 // resident at once (a GPC's SMs not divisible by the cluster stay idle).
-cudaError_t cluster_grid(query_kernel_t k, wb_launch *l, int cluster) {
+template <typename K>
+cudaError_t cluster_grid(K k, wb_launch *l, int cluster) {
     int dev = 0, major = 0, clusters = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
@@ -872,36 +1014,64 @@ extern "C" int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes) {
            (int64_t)(codes ? sizeof(queue_entry<true>) : sizeof(queue_entry<false>));
 }
 
-extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
-    query_kernel_t k;
-    int64_t tile;
-    const bool spread = is_spread(form, q);
-    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
-    if (e != cudaSuccess) return e;
-    if (form == WB_SSB_BITMAP && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
-    if (form != WB_SSB_BITMAP && q->flight != 1 && q->nprobe > 0 && q->probe[0].codes) return cudaErrorInvalidValue;
+extern "C" cudaError_t wb_ssb_pack(const int32_t *src, int64_t n, int32_t base, int w, uint32_t *dst, int *bad,
+                                   cudaStream_t s) {
+    if (n < 0 || n > WB_SSB_PACK_ROWS || w < 1 || w > 32) return cudaErrorInvalidValue;
+    const int block = 256;
+    const int64_t words = wb_ssb_pack_words(n, w), blocks = (words + block - 1) / block;
+    pack_kernel<<<(int)(blocks < 65536 ? blocks : 65536), block, 0, s>>>(src, n, base, w, dst, words, bad);
+    return wb_launched();
+}
+
+// Plans kernel k of the form (tile: the rows of a block's tile; the cover
+// grid's size, or the persistent grid's largest).
+template <typename K>
+cudaError_t plan_kernel(K k, int64_t tile, wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
+    if (is_queued(form) && q->flight != 1 && !bitmaps_ok(q)) return cudaErrorInvalidValue;
+    if (!is_queued(form) && q->flight != 1 && q->nprobe > 0 && q->probe[0].codes) return cudaErrorInvalidValue;
     const int64_t smem = smem_of(form, q, l);
     if (smem > 0x7fffffff) return cudaErrorInvalidValue;
-    e = wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
-                       (int)smem);
-    if (e != cudaSuccess || !spread || l->grid <= 0) return e;
+    cudaError_t e = wb_plan_kernel(k, l, n, tile, form == WB_SSB_TILED ? wb_grid_mode::cover : wb_grid_mode::persistent,
+                                   (int)smem);
+    if (e != cudaSuccess || !is_spread(form, q) || l->grid <= 0) return e;
     return cluster_grid(k, l, q->cluster);
 }
 
-extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c,
-                                     const wb_ssb_query *q, cudaStream_t s) {
-    query_kernel_t k;
-    int64_t tile;
-    const bool spread = is_spread(form, q);
-    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
-    if (e != cudaSuccess) return e;
+// Launches kernel k on cols, in clusters where the plan spreads its bitmaps.
+template <typename K, typename Cols>
+cudaError_t launch_kernel(K k, wb_ssb_form form, const wb_launch *l, const Cols *c, const wb_ssb_query *q,
+                          cudaStream_t s) {
     if (l->grid <= 0) return cudaSuccess;
-    if (spread) {
+    if (!c) return cudaErrorInvalidValue;
+    if (is_spread(form, q)) {
         cudaLaunchAttribute a;
         const cudaLaunchConfig_t cfg = cluster_config(l, q->cluster, s, &a);
-        if ((e = cudaLaunchKernelEx(&cfg, k, *c, *q)) != cudaSuccess) return e;
-        return wb_launched();
+        cudaError_t e = cudaLaunchKernelEx(&cfg, k, *c, *q);
+        return e != cudaSuccess ? e : wb_launched();
     }
     k<<<l->grid, l->block, l->smem_bytes, s>>>(*c, *q);
     return wb_launched();
+}
+
+extern "C" cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n) {
+    if (form == WB_SSB_COMPRESSED) {
+        const packed_kernel_t k = compressed_kernel_of(q, l->block, l->ilp);
+        return k ? plan_kernel(k, (int64_t)l->block * l->ilp, form, q, l, n) : cudaErrorInvalidValue;
+    }
+    query_kernel_t k;
+    int64_t tile;
+    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
+    return e != cudaSuccess ? e : plan_kernel(k, tile, form, q, l, n);
+}
+
+extern "C" cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c,
+                                     const wb_ssb_packed_columns *pc, const wb_ssb_query *q, cudaStream_t s) {
+    if (form == WB_SSB_COMPRESSED) {
+        const packed_kernel_t k = compressed_kernel_of(q, l->block, l->ilp);
+        return k ? launch_kernel(k, form, l, pc, q, s) : cudaErrorInvalidValue;
+    }
+    query_kernel_t k;
+    int64_t tile;
+    cudaError_t e = kernel_of(form, q, l->block, l->ilp, &k, &tile);
+    return e != cudaSuccess ? e : launch_kernel(k, form, l, c, q, s);
 }

@@ -1,5 +1,5 @@
 /* ssb.h - the ssb family's kernels: the data generator (ssb_gen.h's formulas,
- * one thread per row) and the 13 Star Schema Benchmark queries in two forms.
+ * one thread per row) and the 13 Star Schema Benchmark queries in five forms (wb_ssb_form).
  *
  * A query reaches the kernels as a wb_ssb_query: flight 1 is a filtered sum
  * over lineorder ranges (Q1.x filter lo_orderdate directly, as Crystal does);
@@ -56,6 +56,11 @@ typedef enum wb_ssb_form {
                       wb_ssb_query.cluster). Flight 1 the
                       same way: the date range tested over every row, quantity, discount and price over
                       the queued rows */
+    WB_SSB_COMPRESSED, /* the bitmap form's kernel reading lineorder bit-packed (wb_ssb_packed_columns,
+                          kernels/ssb_pack.h): the first column's tile load decodes a lane's consecutive
+                          items from the words that cover them, a batch's gathers decode single rows;
+                          plans, bitmaps, queues and batches as the bitmap form's. Fewer bytes a row
+                          (152 bits instead of 288 at SF 100) for a few instructions a value */
     WB_SSB_FORMS
 } wb_ssb_form;
 
@@ -70,6 +75,23 @@ typedef struct wb_ssb_columns {
     int32_t *col[WB_SSB_LO_COLUMNS]; /* device, n each */
     int64_t n;
 } wb_ssb_columns;
+
+/* A lineorder column bit-packed (kernels/ssb_pack.h): row r is value - base
+ * in the `width` bits at bit r x width of words. */
+typedef struct wb_ssb_packed_column {
+    const uint32_t *words; /* device, wb_ssb_pack_words(n, width) */
+    int32_t base;
+    int32_t width;         /* 1..32 */
+} wb_ssb_packed_column;
+
+/* The compressed form's columns: the nine by name, and the key column of
+ * each probe in the query's probe order (the kernels index these by probe
+ * position in unrolled loops, as wb_ssb_probe.key). */
+typedef struct wb_ssb_packed_columns {
+    wb_ssb_packed_column col[WB_SSB_LO_COLUMNS];
+    wb_ssb_packed_column key[WB_SSB_DIMS];
+    int64_t n;
+} wb_ssb_packed_columns;
 
 /* One dimension probe of a query, in probe order. The kernels index these by
  * probe position in unrolled loops, so that no pointer array is indexed at
@@ -130,11 +152,18 @@ static inline WB_SSB_HD int32_t wb_ssb_spread_words(int32_t words, int lg) {
 /* Fills the nine columns of c from (seed, row) on s. */
 cudaError_t wb_ssb_generate(const wb_ssb_columns *c, const wb_ssb_sizes *z, uint64_t seed, cudaStream_t s);
 
+/* Packs n values of src (device) at width w (1..32) as value - base into dst
+ * (device, wb_ssb_pack_words(n, w) words), one thread a word; a value outside
+ * [base, base + 2^w) sets *bad (device, an int the caller zeroes).
+ * cudaErrorInvalidValue for n above WB_SSB_PACK_ROWS (2^32, SF 715). */
+cudaError_t wb_ssb_pack(const int32_t *src, int64_t n, int32_t base, int w, uint32_t *dst, int *bad, cudaStream_t s);
+
 /* Completes l (block, ilp, occupancy_target set) for query q over n rows:
  * tiled covers the rows with one block per tile, the others are persistent
  * (packed: groups x 8 bytes of shared memory, bitmap: plus the bitmaps).
  * cudaErrorInvalidValue for a shape that is not compiled (tiled: blocks 128,
- * 256, 512; bitmap: at most 1024 threads; all: ILP 1, 2, 4, 8, 16), a bitmap
+ * 256, 512; bitmap, compressed: at most 1024 threads; compressed: ILP 4 and
+ * 8; the others: ILP 1, 2, 4, 8, 16), a bitmap
  * on the date or unaligned, or shared memory beyond a block's. */
 cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, int64_t n);
 
@@ -143,9 +172,11 @@ cudaError_t wb_ssb_plan(wb_ssb_form form, const wb_ssb_query *q, wb_launch *l, i
  * codes where `codes`: what a plan of its bitmaps must leave free. */
 int64_t wb_ssb_bitmap_queue_bytes(int block, int ilp, int codes);
 
-/* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing. */
-cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c, const wb_ssb_query *q,
-                          cudaStream_t s);
+/* Enqueues the query's one kernel on s; a planned grid of 0 launches nothing.
+ * The compressed form reads pc (the others c; either may be NULL where the
+ * form does not read it). */
+cudaError_t wb_ssb_launch(wb_ssb_form form, const wb_launch *l, const wb_ssb_columns *c,
+                          const wb_ssb_packed_columns *pc, const wb_ssb_query *q, cudaStream_t s);
 
 #ifdef __cplusplus
 }

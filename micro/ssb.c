@@ -1,7 +1,8 @@
 /* ssb.c - the ssb family: the 13 Star Schema Benchmark queries (Q1.1-Q4.3),
- * each in the tiled (Crystal), direct, packed and bitmap (seed 002) forms, on data generated
+ * each in the tiled (Crystal), direct, packed and bitmap (seed 002) forms and the
+ * bitmap form over bit-packed columns (compressed), on data generated
  * on the GPU at scale factor SF = n / 6,000,000 (ssb_gen.h) and answered on
- * the CPU (ssb_ref.c). One data set per n serves all 26 variants; the
+ * the CPU (ssb_ref.c). One data set per n serves all 65 variants; the
  * dimension maps of every query are built on the host once per data set,
  * outside the timed region (a resident engine keeps its dimension filters),
  * so a point times the query's one kernel over lineorder. Queries as data:
@@ -13,6 +14,7 @@
 
 #include "harness/run/family.h"
 #include "kernels/ssb.h"
+#include "kernels/ssb_pack.h"
 #include "micro/data.h"
 #include "micro/keys.h"
 #include "micro/ssb_query.h"
@@ -21,14 +23,15 @@
 #define FORMS(q)                                                                                              \
     {q "_tiled", "SSB " q ", Crystal tiles"}, {q "_direct", "SSB " q ", grid-stride direct"},                 \
         {q "_packed", "SSB " q ", direct with 1-byte maps and a private group table"},                        \
-        {q "_bitmap", "SSB " q ", the first filter over every row, the rest over queued survivors"}
+        {q "_bitmap", "SSB " q ", the first filter over every row, the rest over queued survivors"},                \
+        {q "_compressed", "SSB " q ", the bitmap form over bit-packed columns"}
 static const wb_variant ssb_variants[] = {
     FORMS("q1.1"), FORMS("q1.2"), FORMS("q1.3"), FORMS("q2.1"), FORMS("q2.2"), FORMS("q2.3"), FORMS("q3.1"),
     FORMS("q3.2"), FORMS("q3.3"), FORMS("q3.4"), FORMS("q4.1"), FORMS("q4.2"), FORMS("q4.3"),
 };
 #define VARIANTS (WB_SSB_FORMS * WB_SSB_QUERIES)
 _Static_assert(WB_VARIANT_COUNT(ssb_variants) == VARIANTS, "one variant per query and form");
-_Static_assert(WB_SSB_FORMS == 4, "FORMS lists the four forms of wb_ssb_form");
+_Static_assert(WB_SSB_FORMS == 5, "FORMS lists the five forms of wb_ssb_form");
 
 static int query_of(int variant) { return variant / WB_SSB_FORMS; }
 static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_FORMS); }
@@ -43,7 +46,13 @@ static wb_ssb_form form_of(int variant) { return (wb_ssb_form)(variant % WB_SSB_
  * 1024 threads; ILP 16 queues no more than ILP 8): at SF 100 part and
  * supplier still fit beside them for every query. */
 #define BITMAP_QUEUE_ILP 16
-static int block_of(int variant) { return form_of(variant) == WB_SSB_BITMAP ? BITMAP_BLOCK : SSB_BLOCK; }
+/* The forms that run the bitmap form's plan and kernel (compressed: over the packed columns). */
+static int queued(wb_ssb_form f) { return f == WB_SSB_BITMAP || f == WB_SSB_COMPRESSED; }
+static int block_of(int variant) { return queued(form_of(variant)) ? BITMAP_BLOCK : SSB_BLOCK; }
+/* Whether kernels/ssb.cu compiles the variant's form at this ILP: the
+ * compressed form only at 4 and 8 (its kernels' compile time), the others at
+ * 1-16; a sweep adds no point that would only be skipped. */
+static int ilp_compiled(int variant, int ilp) { return form_of(variant) != WB_SSB_COMPRESSED || ilp == 4 || ilp == 8; }
 #define SF(x) ((int64_t)llround((x) * WB_SSB_ROWS_PER_SF))
 
 /* ---- sweep ---- */
@@ -79,15 +88,16 @@ static int add(const wb_sink *s, int variant, int64_t n, int block, int ilp, dou
 
 static int add_all(const wb_sink *s, int64_t n, int ilp, double occ) {
     for (int v = 0; v < VARIANTS; v++)
-        if (add(s, v, n, block_of(v), ilp, occ) != WB_OK) return WB_ERR;
+        if (ilp_compiled(v, ilp) && add(s, v, n, block_of(v), ilp, occ) != WB_OK) return WB_ERR;
     return WB_OK;
 }
 
 /* test: every variant at an odd n near SF 0.01 (60,011 rows: 300 customers,
- * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4, tiled blocks of
- * 128 and 512 too, the bitmap form at ILP 16 (two queue pushes a tile) and
- * on 4 SMs (245 tiles a block: its warps' queues outlive 63 tiles and are
- * drained by age), and a one-row table. 312 points, 3 data sets. */
+ * 20 suppliers, 2,000 parts) and near SF 0.17, ILP 1 and 4 (compressed: 4),
+ * tiled blocks of 128 and 512 too, the bitmap form at ILP 16 (two queue
+ * pushes a tile) and on 4 SMs (245 tiles a block: its warps' queues outlive
+ * 63 tiles and are drained by age), the compressed form at ILP 8 and on one
+ * SM at ILP 4 (245 tiles), and a one-row table. 377 points, 3 data sets. */
 static int sweep_test(const wb_sink *s) {
     static const int64_t ns[] = {60011, 1000003};
     for (int i = 0; i < 2; i++)
@@ -97,7 +107,9 @@ static int sweep_test(const wb_sink *s) {
         if (add(s, v, ns[0], 128, 4, 1) != WB_OK || add(s, v, ns[1], 512, 2, 1) != WB_OK) return WB_ERR;
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++)
         if (add_on(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 1, 1, 4) != WB_OK ||
-            add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK)
+            add(s, qi * WB_SSB_FORMS + WB_SSB_BITMAP, ns[1], BITMAP_BLOCK, 16, 1) != WB_OK ||
+            add_on(s, qi * WB_SSB_FORMS + WB_SSB_COMPRESSED, ns[1], BITMAP_BLOCK, 4, 1, 1) != WB_OK ||
+            add(s, qi * WB_SSB_FORMS + WB_SSB_COMPRESSED, ns[1], BITMAP_BLOCK, 8, 1) != WB_OK)
             return WB_ERR;
     return add_all(s, 1, 4, 1);
 }
@@ -116,26 +128,27 @@ static int add_grid(const wb_sink *s, int query, int64_t n, const shapes *g) {
     for (int f = 0; f < WB_SSB_FORMS; f++) {
         const int v = query * WB_SSB_FORMS + f;
         for (int i = 0; i < g->nilp; i++)
-            if (add(s, v, n, block_of(v), g->ilps[i], 1) != WB_OK) return WB_ERR;
+            if (ilp_compiled(v, g->ilps[i]) && add(s, v, n, block_of(v), g->ilps[i], 1) != WB_OK) return WB_ERR;
         for (int o = 0; o < g->nocc; o++)
             if (add(s, v, n, block_of(v), 4, g->occs[o]) != WB_OK) return WB_ERR;
     }
     return WB_OK;
 }
 
-/* quick: SF 1 and 10, every variant (104); ILP {1, 2, 8, 16} and occupancy
- * {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10 (48). 152
- * points, 2 data sets (SF 10: 2.2 GB, generated in ~10 ms on an H200, CPU
- * reference ~1 s on 16 cores). */
+/* quick: SF 1 and 10, every variant (130); ILP {1, 2, 8, 16} (compressed: 8)
+ * and occupancy {1/4, 1/2} of Q1.1 (a scan) and Q4.1 (four probes) at SF 10
+ * (54). 184 points, 2 data sets (SF 10: 2.2 GB plain and 1.1 GB packed,
+ * generated in ~10 ms on an H200, CPU reference ~1 s on 16 cores). */
 static int sweep_quick(const wb_sink *s) {
     if (add_all(s, SF(1), 4, 1) != WB_OK || add_all(s, SF(10), 4, 1) != WB_OK) return WB_ERR;
     return add_grid(s, 0, SF(10), &wide) == WB_OK && add_grid(s, 10, SF(10), &wide) == WB_OK ? WB_OK : WB_ERR;
 }
 
-/* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB: skipped where it
- * does not fit): every variant (52) and ILP 8 and occupancy 1/2 of every
- * query and form (104). The SF 100 part: generation ~0.1 s, CPU reference
- * ~7 s on 16 cores, 156 points of 1-10 ms launches. 308 points. */
+/* full: the quick sweep, then SF 100 (600 M rows, 21.6 GB plain and 11.4 GB
+ * packed: skipped where it does not fit): every variant (65) and ILP 8 and
+ * occupancy 1/2 of every query and form (130). The SF 100 part: generation
+ * ~0.1 s, CPU reference ~7 s on 16 cores, 195 points of 1-10 ms launches.
+ * 379 points. */
 static int sweep_full(const wb_sink *s) {
     if (sweep_quick(s) != WB_OK || add_all(s, SF(100), 4, 1) != WB_OK) return WB_ERR;
     for (int q = 0; q < WB_SSB_QUERIES; q++)
@@ -154,6 +167,21 @@ static double maps_bytes(const wb_ssb_sizes *z) {
     return b;
 }
 
+/* The compressed form's width of column c at sizes z: its domain's
+ * (wb_ssb_column_range, from the generator's formulas). */
+static int column_width(int c, const wb_ssb_sizes *z) {
+    int32_t lo = 0, hi = 0;
+    wb_ssb_column_range(c, z, &lo, &hi);
+    return wb_ssb_pack_width(lo, hi);
+}
+
+/* The packed columns' bytes (the compressed form's copy beside the plain ones). */
+static double packed_bytes(int64_t n, const wb_ssb_sizes *z) {
+    double b = 0;
+    for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) b += 4.0 * (double)wb_ssb_pack_words(n, column_width(c, z));
+    return b;
+}
+
 static double ssb_device_bytes(const wb_point *p) {
     const wb_ssb_sizes z = wb_ssb_sizes_of(p->n);
     double groups = 0;
@@ -162,7 +190,7 @@ static double ssb_device_bytes(const wb_point *p) {
         wb_ssb_layout_of(&wb_ssb_specs[qi], &l);
         groups += wb_placed_bytes(8.0 * (double)l.groups);
     }
-    return 4.0 * WB_SSB_LO_COLUMNS * (double)p->n + maps_bytes(&z) + groups;
+    return 4.0 * WB_SSB_LO_COLUMNS * (double)p->n + packed_bytes(p->n, &z) + maps_bytes(&z) + groups;
 }
 
 static int ssb_same_data(const wb_point *a, const wb_point *b) { return a->n == b->n; }
@@ -171,6 +199,10 @@ typedef struct ssb_data {
     uint64_t seed;
     wb_ssb_sizes z;
     wb_ssb_columns cols;
+    uint32_t *packed_words[WB_SSB_LO_COLUMNS]; /* the compressed form's columns (device) */
+    wb_ssb_packed_column pcol[WB_SSB_LO_COLUMNS];
+    int bits[WB_SSB_LO_COLUMNS];               /* their widths */
+    float pack_ms;                             /* the encoder's time on the GPU (not a measured operator) */
     int32_t *map[WB_SSB_QUERIES][WB_SSB_DIMS]; /* device; NULL where the query does not join */
     uint8_t *packed[WB_SSB_QUERIES][WB_SSB_DIMS]; /* the same maps, one byte an entry (the group code) */
     wb_ssb_bitmap_plan plan[WB_SSB_QUERIES];      /* the bitmap form's bitmaps and probe order */
@@ -183,7 +215,7 @@ typedef struct ssb_data {
 static void ssb_data_destroy(void *data) {
     ssb_data *d = data;
     if (!d) return;
-    for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) wb_dev_free(d->cols.col[c]);
+    for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) wb_dev_free(d->cols.col[c]), wb_dev_free(d->packed_words[c]);
     for (int qi = 0; qi < WB_SSB_QUERIES; qi++) {
         for (int dim = 0; dim < WB_SSB_DIMS; dim++)
             wb_dev_free(d->map[qi][dim]), wb_dev_free(d->packed[qi][dim]), wb_dev_free(d->bitmap[qi][dim]);
@@ -277,6 +309,43 @@ static int upload_maps(ssb_data *d, wb_err *e) {
     return rc;
 }
 
+/* The compressed form's columns: each generated column packed on the GPU
+ * at its domain's width, once per data set; the encoder's time (events
+ * around the nine kernels) goes into the compressed points' notes. */
+static int pack_columns(ssb_data *d, wb_err *e) {
+    int *bad = NULL, host_bad = 0;
+    cudaEvent_t t0 = NULL, t1 = NULL;
+    if (d->cols.n > WB_SSB_PACK_ROWS)
+        return wb_fail(e, "ssb: the compressed form packs at most %lld rows (SF 715), not %lld", WB_SSB_PACK_ROWS,
+                       (long long)d->cols.n);
+    int rc = wb_dev_alloc((void **)&bad, sizeof(int), "ssb pack flag", e);
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaMemset(bad, 0, sizeof(int)));
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaEventCreate(&t0));
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaEventCreate(&t1));
+    for (int c = 0; c < WB_SSB_LO_COLUMNS && rc == WB_OK; c++) {
+        int32_t lo = 0, hi = 0;
+        wb_ssb_column_range(c, &d->z, &lo, &hi);
+        d->bits[c] = wb_ssb_pack_width(lo, hi);
+        d->pcol[c] = (wb_ssb_packed_column){.base = lo, .width = d->bits[c]};
+        rc = wb_dev_alloc((void **)&d->packed_words[c],
+                          (size_t)wb_ssb_pack_words(d->cols.n, d->bits[c]) * sizeof(uint32_t), "ssb packed column", e);
+        d->pcol[c].words = d->packed_words[c];
+    }
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaEventRecord(t0, 0));
+    for (int c = 0; c < WB_SSB_LO_COLUMNS && rc == WB_OK; c++)
+        rc = WB_CUDA(e, wb_ssb_pack(d->cols.col[c], d->cols.n, d->pcol[c].base, d->bits[c], d->packed_words[c], bad, 0));
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaEventRecord(t1, 0));
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaEventSynchronize(t1));
+    if (rc == WB_OK) rc = WB_CUDA(e, cudaEventElapsedTime(&d->pack_ms, t0, t1));
+    if (rc == WB_OK) rc = wb_download(&host_bad, bad, sizeof(int), e);
+    if (rc == WB_OK && host_bad)
+        rc = wb_fail(e, "ssb: a generated value lies outside its column's range (kernels/ssb_pack.h) and cannot be packed");
+    if (t0) cudaEventDestroy(t0);
+    if (t1) cudaEventDestroy(t1);
+    wb_dev_free(bad);
+    return rc;
+}
+
 static int ssb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_err *e) {
     *out = NULL;
     ssb_data *d = calloc(1, sizeof *d);
@@ -292,6 +361,7 @@ static int ssb_data_create(const wb_point *p, uint64_t run_seed, void **out, wb_
     /* The reference runs on the host while the GPU generates. */
     if (rc == WB_OK) rc = wb_ssb_reference(d->seed, &d->z, d->ans, e);
     if (rc == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
+    if (rc == WB_OK) rc = pack_columns(d, e);
     if (rc == WB_OK) rc = upload_maps(d, e);
     if (rc != WB_OK) {
         ssb_data_destroy(d);
@@ -323,10 +393,10 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
     q.qty_lo = s->qty_lo, q.qty_hi = s->qty_hi, q.disc_lo = s->disc_lo, q.disc_hi = s->disc_hi;
     q.nprobe = s->nprobe;
     const wb_ssb_bitmap_plan *bp = &d->plan[qi];
-    const int *order = form == WB_SSB_BITMAP ? bp->order : s->order;
+    const int *order = queued(form) ? bp->order : s->order;
     for (int p = 0; p < s->nprobe; p++) {
         const int dim = order[p];
-        const int bits = form == WB_SSB_BITMAP && bp->bits[dim];
+        const int bits = queued(form) && bp->bits[dim];
         q.probe[p] = (wb_ssb_probe){.dim = dim,
                                     .key = d->cols.col[wb_ssb_key_column(dim)],
                                     .map = d->map[qi][dim],
@@ -338,9 +408,9 @@ static wb_ssb_query query_args(const ssb_data *d, int qi, wb_ssb_form form) {
                                     .grouped = s->dim[dim].group_level >= 0};
     }
     q.year_base = l->base[WB_SSB_DATE];
-    q.date_last = form == WB_SSB_BITMAP && bp->date_last;
-    q.cluster = form == WB_SSB_BITMAP ? bp->cluster : 0;
-    q.compact = form == WB_SSB_BITMAP && compact_batches() && wb_ssb_plan_compacts(s, bp);
+    q.date_last = queued(form) && bp->date_last;
+    q.cluster = queued(form) ? bp->cluster : 0;
+    q.compact = queued(form) && compact_batches() && wb_ssb_plan_compacts(s, bp);
     q.out = wb_placed_here(&d->out[qi]);
     q.groups = l->groups;
     return q;
@@ -352,7 +422,7 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
     const int qi = query_of(p->variant_id);
     const wb_ssb_spec *q = &wb_ssb_specs[qi];
     const wb_ssb_form form = form_of(p->variant_id);
-    if (form == WB_SSB_BITMAP && q->flight != 1 && d->plan[qi].nbits == 0)
+    if (queued(form) && q->flight != 1 && d->plan[qi].nbits == 0)
         return wb_skip(e, "ssb: no dimension filter of %s fits a block's shared memory as a bitmap at SF %g", q->name,
                        (double)d->cols.n / WB_SSB_ROWS_PER_SF);
     const wb_ssb_query args = query_args(d, qi, form);
@@ -368,14 +438,24 @@ static int ssb_plan(void *data, wb_point *p, wb_err *e) {
                        p->launch.block, p->launch.ilp, (long long)d->ans[qi].layout.groups);
     WB_CUDA_TRY(e, ce);
     double lookups = 0;
-    p->bytes_model = wb_ssb_bytes_model(q, &d->ans[qi], &d->z, &lookups);
+    p->bytes_model = form == WB_SSB_COMPRESSED ? wb_ssb_bytes_model_bits(q, &d->ans[qi], &d->z, d->bits, &lookups)
+                                               : wb_ssb_bytes_model(q, &d->ans[qi], &d->z, &lookups);
     p->items = (double)d->cols.n;
     p->lookups = lookups;
     p->places = d->out[qi].places;
-    char spread[48] = "";
-    if (args.cluster > 1) snprintf(spread, sizeof spread, "; bitmaps spread over clusters of %d", args.cluster);
-    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups%s", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
-             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6, spread);
+    /* The compressed form's note says in fewer words where its bitmaps are,
+     * to leave room for its columns' bits a row and the encoder's time. */
+    char spread[48] = "", packed[48] = "";
+    if (args.cluster > 1)
+        snprintf(spread, sizeof spread, form == WB_SSB_COMPRESSED ? "; clusters of %d" : "; bitmaps spread over clusters of %d",
+                 args.cluster);
+    if (form == WB_SSB_COMPRESSED) {
+        int row_bits = 0;
+        for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) row_bits += d->bits[c];
+        snprintf(packed, sizeof packed, "; %d bits a row, packed in %.3g ms", row_bits, (double)d->pack_ms);
+    }
+    snprintf(p->note, sizeof p->note, "SF %.4g; %lld rows pass; %.4g M map lookups%s%s", (double)d->cols.n / WB_SSB_ROWS_PER_SF,
+             (long long)d->ans[qi].stage[d->ans[qi].nstages - 1], lookups / 1e6, spread, packed);
     return WB_OK;
 }
 
@@ -391,8 +471,15 @@ static int ssb_reset(void *data, const wb_point *p, int poison, cudaStream_t s, 
 
 static int ssb_launch(void *data, const wb_point *p, cudaStream_t s, wb_err *e) {
     ssb_data *d = data;
-    const wb_ssb_query q = query_args(d, query_of(p->variant_id), form_of(p->variant_id));
-    return WB_CUDA(e, wb_ssb_launch(form_of(p->variant_id), &p->launch, &d->cols, &q, s));
+    const wb_ssb_form form = form_of(p->variant_id);
+    const wb_ssb_query q = query_args(d, query_of(p->variant_id), form);
+    /* The compressed form's key columns in the query's probe order. */
+    wb_ssb_packed_columns pc;
+    memcpy(pc.col, d->pcol, sizeof pc.col);
+    memset(pc.key, 0, sizeof pc.key);
+    for (int k = 0; k < q.nprobe; k++) pc.key[k] = d->pcol[wb_ssb_key_column(q.probe[k].dim)];
+    pc.n = d->cols.n;
+    return WB_CUDA(e, wb_ssb_launch(form, &p->launch, &d->cols, &pc, &q, s));
 }
 
 /* Every group of the dense result, the empty ones included. */
@@ -417,7 +504,7 @@ static int ssb_verify(void *data, const wb_point *p, wb_err *e) {
 
 const wb_family wb_family_ssb = {
     .name = "ssb",
-    .summary = "Star Schema Benchmark Q1.1-Q4.3: Crystal-tiled, direct, packed, bitmap; GPU-generated data by SF",
+    .summary = "Star Schema Benchmark Q1.1-Q4.3: Crystal-tiled, direct, packed, bitmap, compressed; GPU-generated data by SF",
     .variants = ssb_variants,
     .nvariants = WB_VARIANT_COUNT(ssb_variants),
     .sweep = {sweep_test, sweep_quick, sweep_full},

@@ -4,9 +4,11 @@
  * time at the file's DRAM read ceiling, and instructions per sector.
  *   fig-ssb.dat        the largest scale factor: one block per form, one row a query
  *   fig-ssb-table.dat  every scale factor (what README's table reads)
- *   fig-ssb-sums.dat   per scale factor with every form of every query: the
- *                      13 queries summed per form, the fastest form of each
- *                      query summed, the models summed
+ *   fig-ssb-sums.dat   per scale factor with the four plain forms of every
+ *                      query: the 13 queries summed per form (compressed:
+ *                      NaN unless every query has it), the fastest form of
+ *                      each query summed (compressed among them where it
+ *                      ran), the plain columns' models summed
  *   fig-ssb-roofs.dat  the rooflines (H200 measured, L4, GH200) for the ridges */
 #include <math.h>
 #include <stdlib.h>
@@ -18,10 +20,11 @@
 #define FAMILY "ssb"
 
 #define QUERIES 13
-#define FORMS 4
+#define FORMS 5
+#define PLAIN_FORMS 4 /* the forms of every record since the bitmap form's; compressed came later */
 #define SFS 8
 
-static const char *const form_names[FORMS] = {"tiled", "direct", "packed", "bitmap"};
+static const char *const form_names[FORMS] = {"tiled", "direct", "packed", "bitmap", "compressed"};
 
 typedef struct best {
     const wb_row *row[SFS][QUERIES][FORMS];
@@ -103,23 +106,28 @@ static void row_out(FILE *f, const wb_export *x, const wb_row *r, int q, int for
 }
 
 static int sums_out(wb_export *x, const best *b, wb_err *e) {
-    FILE *f = wb_export_open(x, "-sums", "sf queries tiled_ms direct_ms packed_ms bitmap_ms best_ms model_ms best_pct_of_model", e);
+    FILE *f = wb_export_open(
+        x, "-sums", "sf queries tiled_ms direct_ms packed_ms bitmap_ms compressed_ms best_ms model_ms best_pct_of_model", e);
     if (!f) return WB_ERR;
     for (int s = 0; s < b->nsf; s++) {
         double t[FORMS] = {0}, bestsum = 0, model = 0;
-        int complete = 0;
+        int complete = 0, compressed = 0;
         for (int q = 0; q < QUERIES; q++) {
             const wb_row *const *r = b->row[s][q];
             if (!r[0] || !r[1] || !r[2] || !r[3]) continue;
             complete++;
             double fastest = INFINITY;
-            for (int form = 0; form < FORMS; form++)
+            for (int form = 0; form < FORMS; form++) {
+                if (!r[form]) continue;
+                compressed += form >= PLAIN_FORMS;
                 t[form] += r[form]->m.time_median_ms, fastest = fmin(fastest, r[form]->m.time_median_ms);
+            }
             bestsum += fastest;
             model += model_ms(x, r[0]);
         }
         fprintf(f, "%.10g %d", (double)b->n[s] / 6e6, complete);
-        for (int form = 0; form < FORMS; form++) wb_export_num(f, t[form]);
+        for (int form = 0; form < FORMS; form++)
+            wb_export_num(f, form < PLAIN_FORMS || compressed == complete ? t[form] : NAN);
         wb_export_num(f, bestsum);
         wb_export_num(f, model);
         wb_export_num(f, 100.0 * model / bestsum);
@@ -141,6 +149,9 @@ static int export_ssb(wb_export *x, wb_err *e) {
     FILE *f = wb_export_open(x, "", COLUMNS, e);
     int rc = f ? WB_OK : WB_ERR;
     for (int form = 0; f && form < FORMS; form++) {
+        int any = 0; /* a record before the compressed form has no block for it (gnuplot would read an empty one) */
+        for (int q = 0; q < QUERIES; q++) any |= b->row[top][q][form] != NULL;
+        if (form >= PLAIN_FORMS && !any) continue;
         if (form) wb_export_block_end(f);
         for (int q = 0; q < QUERIES; q++)
             if (b->row[top][q][form]) row_out(f, x, b->row[top][q][form], q, form), x->rows++;

@@ -419,9 +419,18 @@ int wb_ssb_key_column(int dim) {
     return key_of[dim];
 }
 
-/* Share of 32-byte sectors (8 rows of int32) holding at least one row that
- * survived the stages before a column, for independent rows. */
-static double sector_share(double s) { return s >= 1 ? 1 : 1 - pow(1 - s, 8); }
+/* Share of 32-byte sectors holding at least one row that survived the
+ * stages before a column, for independent rows, at `bits` a row (32: 8 rows
+ * a sector; a packed column: 256 / bits rows). */
+static double sector_share(double s, int bits) { return s >= 1 ? 1 : 1 - pow(1 - s, 256.0 / bits); }
+
+/* The lineorder column stage k of the query reads (flight 1: date,
+ * quantity, discount; the others: the key of the k-th probe in the
+ * specification's order). */
+static int stage_column(const wb_ssb_spec *q, int k) {
+    static const int flight1[3] = {WB_SSB_LO_ORDERDATE, WB_SSB_LO_QUANTITY, WB_SSB_LO_DISCOUNT};
+    return q->flight == 1 ? flight1[k] : wb_ssb_key_column(q->order[k]);
+}
 
 /* The bytes model: each lineorder column at the sectors its readers need
  * (the first column whole; a later one at sector_share of the rows still
@@ -429,24 +438,37 @@ static double sector_share(double s) { return s >= 1 ? 1 : 1 - pow(1 - s, 8); }
  * supplier and part maps at the distinct sectors their lookups hit
  * (S (1 - (1 - 1/S)^m) of S sectors for m random lookups), and the group
  * array written once. The date join costs nothing: it is arithmetic on
- * lo_orderdate (the tiled form's 245 KB date map stays in L2). */
-double wb_ssb_bytes_model(const wb_ssb_spec *q, const wb_ssb_answer *a, const wb_ssb_sizes *z, double *lookups) {
+ * lo_orderdate (the tiled form's 245 KB date map stays in L2). bits: each
+ * column's bits a row (wb_ssb_bytes_model: 32 each). */
+double wb_ssb_bytes_model_bits(const wb_ssb_spec *q, const wb_ssb_answer *a, const wb_ssb_sizes *z,
+                               const int bits[WB_SSB_LO_COLUMNS], double *lookups) {
     const double n = (double)a->stage[0];
     const int filters = a->nstages - 1;
     double bytes = 0;
     *lookups = 0;
     if (n <= 0) return 8.0 * (double)a->layout.groups;
     for (int k = 0; k < filters; k++) {
-        bytes += 4 * n * sector_share((double)a->stage[k] / n);
+        const int b = bits[stage_column(q, k)];
+        bytes += b / 8.0 * n * sector_share((double)a->stage[k] / n, b);
         int dim = q->flight == 1 ? WB_SSB_DATE : q->order[k];
         if (dim == WB_SSB_DATE) continue;
         double m = (double)a->stage[k], sectors = ceil((double)wb_ssb_map_entries(dim, z) / 8);
         bytes += 32 * sectors * (1 - pow(1 - 1 / sectors, m));
         *lookups += m;
     }
-    const int measures = q->flight == 1 ? 1 : q->flight == 4 ? 2 : 1;
-    bytes += measures * 4 * n * sector_share((double)a->stage[filters] / n);
+    /* flight 1: the price (discount was a filter); 4: revenue and supplycost; 2, 3: revenue */
+    const int measure[2] = {q->flight == 1 ? WB_SSB_LO_EXTENDEDPRICE : WB_SSB_LO_REVENUE, WB_SSB_LO_SUPPLYCOST};
+    for (int i = 0; i < (q->flight == 4 ? 2 : 1); i++) {
+        const int b = bits[measure[i]];
+        bytes += b / 8.0 * n * sector_share((double)a->stage[filters] / n, b);
+    }
     return bytes + 8.0 * (double)a->layout.groups;
+}
+
+double wb_ssb_bytes_model(const wb_ssb_spec *q, const wb_ssb_answer *a, const wb_ssb_sizes *z, double *lookups) {
+    int bits[WB_SSB_LO_COLUMNS];
+    for (int c = 0; c < WB_SSB_LO_COLUMNS; c++) bits[c] = 32;
+    return wb_ssb_bytes_model_bits(q, a, z, bits, lookups);
 }
 
 int wb_ssb_group_values(const wb_ssb_spec *q, const wb_ssb_layout *l, int64_t g, int32_t *values) {

@@ -142,6 +142,10 @@ void wb_ssb_answers_free(wb_ssb_answer ans[WB_SSB_QUERIES]);
 /* The bytes the query must read (see ssb_query.c) at its measured stage
  * survivals, and the dimension map lookups it makes. */
 double wb_ssb_bytes_model(const wb_ssb_spec *q, const wb_ssb_answer *a, const wb_ssb_sizes *z, double *lookups);
+/* The same over columns of bits[c] bits a row (the compressed form's packed
+ * columns: a 32-byte sector holds 256 / bits rows). */
+double wb_ssb_bytes_model_bits(const wb_ssb_spec *q, const wb_ssb_answer *a, const wb_ssb_sizes *z,
+                               const int bits[WB_SSB_LO_COLUMNS], double *lookups);
 
 /* Decodes group g into the values of its grouped columns (year, then c, s,
  * p in that order, only those grouped); returns how many. */

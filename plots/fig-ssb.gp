@@ -1,6 +1,6 @@
 # fig-ssb.gp - the 13 Star Schema Benchmark queries (family ssb) at the
 # largest scale factor of the file, each form at its fastest launch shape.
-# Left: time of the tiled (Crystal), direct, packed and bitmap (seed 002) forms against the
+# Left: time of the tiled (Crystal), direct, packed, bitmap (seed 002) and compressed forms against the
 # query's bandwidth model (its bytes model at the file's DRAM read ceiling,
 # the black bars; a bar on a log axis would have a height set by the axis
 # floor, so the model is a line). Q1.x's packed points repeat the direct
@@ -33,7 +33,7 @@ do for [k = 1:NR] { RMAX = RR[k] > RMAX ? RR[k] : RMAX }
 # own (its bitmap form is one: the date range over every row, the rest over
 # queued survivors)
 repeat(b, q) = SER[b] eq "packed" && q < 3
-form_x(b) = (b - 2.5) * 0.18
+form_x(b) = (b - (NB + 1) / 2.0) * 0.16   # four forms, or five with compressed
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
