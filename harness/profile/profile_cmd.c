@@ -427,8 +427,8 @@ int wb_cmd_profile(int argc, char **argv) {
         goto done;
     }
     if (o.rotate)
-        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): in its one H200 run the "
-                        "replayed first launches kept at most 10 of the set's 35 columns\n");
+        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 the "
+                        "later launches' groups came back without most counts (in the example, 52 of 74 without instructions)\n");
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);
