@@ -75,6 +75,13 @@ static void ceilings(synth *z) {
             g.p.items = (sh <= 24 ? 160e9 : 40e9 * (v ? 0.9 : 1)) * 1e-3; /* requests in the 1 ms median */
             put(z, &g);
         }
+    /* global atomics: 36.5 G req/s at the largest table, the L2's atomic rate fig-hierarchical draws */
+    for (int sh = 2; sh <= 26; sh += 24) {
+        wb_row a = op("ceiling", "atom_global", 1 << 28, 1.0);
+        a.p.table_bytes = (double)(1LL << sh);
+        a.p.items = (sh == 26 ? 36.5e9 : 1.4e9) * 1e-3;
+        put(z, &a);
+    }
     wb_row r = op("ceiling", "inst_issue", 1 << 24, 1.0);
     synth_metric(&r, "sm_clock_hz", 1.98e9);
     r.c.gips = 1030;
@@ -116,6 +123,10 @@ static void operators(synth *z) {
                 if (f == 1) r.p.fallback = v == 0 && k == 6; /* shared at 2^20 groups ran the global kernel */
                 if (f == 2) r.p.expr_ops = 1 << k;
                 counters(z, &r, f == 2 && v == 0 ? 6.0 * (1 << k) : 3 + k, 200 + 60 * k, h);
+                if (f == 1 && v == 1) { /* the global group-by: one RED a row at the L2 */
+                    synth_metric(&r, "l2_red_requests", (double)r.p.n);
+                    synth_metric(&r, "l2_atom_requests", 0);
+                }
                 put(z, &r);
             }
     for (int v = 0; v < 2; v++)
@@ -265,6 +276,31 @@ int main(int argc, char **argv) {
     /* the facts: lookups from the column (SF 10) or, in files before it, the note (SF 1); one fallback */
     CHECK(fabs(column_sum(out, "fig-ssb", "-table", 11) - (52 * 1.5 + 52 * 2.5)) < 1e-9);
     CHECK(column_sum(out, "fig-groupby", "", 4) == 1);
+
+    /* fig-hierarchical: the atomic intensity (inst / (ATOM + RED)) of the 7 global group-by rows
+     * alone, and the atom_global roof at its largest table */
+    CHECK(export_rows("fig-hierarchical", &r, NULL, &t, out, WB_OK) > 0);
+    {
+        char hp[600], hl[512];
+        int atomic_rows = 0, bad = 0, roof = 0;
+        snprintf(hp, sizeof hp, "%s/fig-hierarchical.dat", out);
+        FILE *h = fopen(hp, "r");
+        while (h && fgets(hl, sizeof hl, h)) {
+            char fam[64], var[64], a[7][32];
+            if (hl[0] == '#' || sscanf(hl, "%63s %63s %31s %31s %31s %31s %31s", fam, var, a[0], a[1], a[2], a[3], a[4]) != 7)
+                continue;
+            const int has = strcmp(a[4], "NaN") != 0, want = !strcmp(fam, "groupby") && !strcmp(var, "global");
+            atomic_rows += has;
+            bad += has != want || (has && !(strtod(a[4], NULL) > 0));
+        }
+        if (h) fclose(h);
+        snprintf(hp, sizeof hp, "%s/fig-hierarchical-roofs.dat", out);
+        h = fopen(hp, "r");
+        while (h && fgets(hl, sizeof hl, h)) roof += !strcmp(hl, "atom_global atomic 36.5\n");
+        if (h) fclose(h);
+        CHECK(atomic_rows == 7 && bad == 0);
+        CHECK(roof == 1);
+    }
 
     /* compare: without a second file it is absent; against itself every speedup is 1 */
     export_rows("fig-compare", &r, NULL, &t, out, WB_SKIP);

@@ -95,7 +95,7 @@ static double gather_1g(const wb_results *r, const char *variant) {
 
 /* A sized ceiling at its largest table: the file's rows, else its /ceilings rows in G req/s, else
  * the attribute ceiling_<variant>_greqs (a profile's). */
-static double at_largest(const wb_results *r, const char *variant) {
+double wb_ceiling_at_largest(const wb_results *r, const char *variant) {
     wb_wall w;
     wb_gather_wall(r, variant, &w);
     if (w.n > 0) return w.greqs[w.n - 1];
@@ -135,7 +135,7 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
     v->l2_read_gbps = wb_ceiling_value(r, WB_ROOF_L2_VARIANT, "gbps");
     v->gather_word_1g = gather_1g(r, WB_ROOF_GATHER_WORD_VARIANT);
     v->gather_sector_1g = gather_1g(r, WB_ROOF_GATHER_SECTOR_VARIANT);
-    v->atomic_greqs = at_largest(r, WB_ROOF_ATOMIC_VARIANT);
+    v->atomic_greqs = wb_ceiling_at_largest(r, WB_ROOF_ATOMIC_VARIANT);
 
     double l2 = r ? wb_results_attr_f64(r, "l2_bytes") : NAN, mem = r ? wb_results_attr_f64(r, "mem_total_bytes") : NAN;
     v->l2_mib = isfinite(l2) && l2 > 0 ? l2 / (1024.0 * 1024.0) : v->ref ? v->ref->l2_mib : NAN;

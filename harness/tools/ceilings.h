@@ -45,6 +45,10 @@ void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w);
  * what the file lacks stays NaN / -1, and callers print "-". */
 void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v);
 
+/* A sized ceiling (gathers, atomics) at its largest table, G req/s: the file's rows, else its
+ * /ceilings rows, else the attribute ceiling_<variant>_greqs (a profile's); NaN without one. */
+double wb_ceiling_at_largest(const wb_results *r, const char *variant);
+
 /* Short legend name from a model or device name: "NVIDIA H200 SXM" -> "H200". */
 const char *wb_gpu_label(const char *name, char *buf, size_t len);
 

@@ -6,12 +6,16 @@
  * ceilings. The memory walls (unit-stride 4-byte words: 4 sectors per warp
  * request; random: 32) are fixed by the sector size and go in the script.
  * Intensities come from the raw counters, so files written before the
- * inst_per_l1_sector / inst_per_l2_sector columns draw too. */
+ * inst_per_l1_sector / inst_per_l2_sector columns draw too. A fourth, where
+ * a point counted the L2's atomic requests (schema 10 on): warp instructions
+ * per ATOM + RED request, against the atom_global ceiling at its largest
+ * table (G requests/s: the same kind of roof, x times the rate). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/tools/agg.h"
+#include "harness/tools/ceilings.h"
 #include "harness/tools/export.h"
 #include "harness/base/roof_contract.h"
 
@@ -33,6 +37,8 @@ static int hier_roofs(wb_export *x, wb_err *e) {
         double gips = wb_ceiling_value(x->r, inst[i], "gips");
         if (isfinite(gips)) fprintf(f, "%s compute %.6g\n", inst[i], gips);
     }
+    const double atom = wb_ceiling_at_largest(x->r, WB_ROOF_ATOMIC_VARIANT);
+    if (isfinite(atom) && atom > 0) fprintf(f, "%s atomic %.6g\n", WB_ROOF_ATOMIC_VARIANT, atom);
     return wb_export_close(f, x, "-roofs", e);
 }
 
@@ -47,7 +53,7 @@ int wb_export_hierarchical(wb_export *x, wb_err *e) {
         if (k == nf && nf < FAMILIES_MAX) fams[nf++] = r->p.family;
     }
     if (!nf) return wb_skip(e, "no operator point has counters (inst, sectors); run where CUPTI works");
-    FILE *f = wb_export_open(x, "", "family variant inst_per_l1_sector inst_per_l2_sector inst_per_dram_sector gips", e);
+    FILE *f = wb_export_open(x, "", "family variant inst_per_l1_sector inst_per_l2_sector inst_per_dram_sector gips inst_per_atomic", e);
     if (!f) return WB_ERR;
     for (int k = 0; k < nf; k++) {
         if (k) wb_export_block_end(f);
@@ -64,6 +70,7 @@ int wb_export_hierarchical(wb_export *x, wb_err *e) {
             wb_export_num(f, per(inst, wb_agg_metric(r, "l2_sectors")));
             wb_export_num(f, per(inst, dram));
             wb_export_num(f, r->c.gips);
+            wb_export_num(f, per(inst, wb_agg_metric(r, "l2_atom_requests") + wb_agg_metric(r, "l2_red_requests")));
             fputc('\n', f);
             x->rows++;
         }
