@@ -428,7 +428,7 @@ int wb_cmd_profile(int argc, char **argv) {
     }
     if (o.rotate)
         fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 the "
-                        "later launches' groups came back without most counts (in the example, 52 of 74 without instructions)\n");
+                        "later launches' groups came back without most counts (in the example, 52 of 55 without instructions)\n");
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);

@@ -235,7 +235,7 @@ static int end_batch_timed(void) {
     cnt.in_batch = 0;
     /* One pass without replay: CUPTI should have every pass now. If it wants more, the batch's
      * counts are partial (NaN where a pass is missing): say so, which the one-pass groups of
-     * --rotate may need (52 of 74 came back without instructions on the H200; cause not known). */
+     * --rotate may need (52 of 55 came back without instructions on the H200; cause not known). */
     if (!sp.isAllPassSubmitted && no_replay(cnt.active) && ranges > 0)
         wb_raw_error("counter pass: CUPTI reported passes left after a one-pass batch (a set of %d metrics): those "
                      "batches' counts may be incomplete", cnt.active->n); /* one message a set: printed once */
