@@ -13,6 +13,9 @@ agree on every other axis that both have (not NaN, not -1), launch shape and vec
 Predicted gain: the slow form's top kernel (the profile's per-kernel limiter table, the L2 flush
 kernel and kernels launched fewer than 10 times - the data's set-up - left out) time / its time at the roofs (its headroom). Measured gain: slow median / fast median
 in the record. The faster form is at its roof when its own top kernel's headroom is <= 1.25 (>= 80%).
+pairs.tsv's columns after `where` (a rewrite rule for `wallbench report`) are not read here. The row
+rule above is kept once more in C (harness/tools/pairs.c, for `wallbench report PROFILE --suite
+RECORD`); tests/test_rewrites.c checks that it picks plan's rows (results/h200-pairs/plan.tsv).
 Exit 2 on bad input, with the reason."""
 import json
 import math

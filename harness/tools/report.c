@@ -146,10 +146,12 @@ static void limiter_table(report *rp, const wb_rtab_items *it) {
 
 static int usage(FILE *f) {
     fprintf(f, "usage: wallbench report RESULTS.h5 [--markdown | --json | --csv] [--shape RULE]\n"
-               "       wallbench report PROFILE.h5 [--markdown | --json | --csv] [--top N]\n"
+               "       wallbench report PROFILE.h5 [--markdown | --json | --csv] [--top N] [--suite RESULTS.h5]\n"
                "  seed 000 Tables 2, 6, 7, 8, 9: of a results file's operator points (wallbench run), or of a\n"
                "  profiled program's kernels and again of its NVTX ranges (wallbench profile -- CMD), with its\n"
                "  top kernels and ranges by time (--top N rows, default 20)\n"
+               "  --suite RESULTS.h5: the rewrites the suite has measured (a profile's kernels that match a pair's rule\n"
+               "          of harness/tools/pairs.tsv) with that pair's times in that results file\n"
                "  --shape all (default: every measured launch shape) | fastest (per point, best-of) |\n"
                "          ilp=I[,occ=O][,block=B][,sms=S] (only rows at that shape; library peers stay)\n"
                "  --json: {\"file\", \"kind\", \"shape\", \"tables\": [{\"title\", \"table\": {\"header\", \"rows\"}}]}, every\n"
@@ -184,12 +186,13 @@ static int report_results(report *rp, wb_results *r, const wb_gpu_table *gt) {
 }
 
 int wb_cmd_report(int argc, char **argv) {
-    const char *path = NULL, *shape_arg = NULL;
+    const char *path = NULL, *shape_arg = NULL, *suite_path = NULL;
     int md = 0, k, first = argc, top = 20, top_given = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"json", no_argument, NULL, 'J'}, {"csv", no_argument, NULL, 'C'},
                                           {"shape", required_argument, NULL, 's'},
-                                          {"top", required_argument, NULL, 't'}, {0, 0, 0, 0}};
+                                          {"top", required_argument, NULL, 't'},
+                                          {"suite", required_argument, NULL, 'S'}, {0, 0, 0, 0}};
     int fmt = 0;
     wb_cli cli = {"report", longs, 0};
     const char *arg;
@@ -197,6 +200,7 @@ int wb_cmd_report(int argc, char **argv) {
         if (k == WB_CLI_HELP) return usage(stdout), 0;
         if (k == WB_CLI_BAD) return usage(stderr);
         if (k == 's') shape_arg = arg;
+        else if (k == 'S') suite_path = arg;
         else if (k == 't') {
             if (wb_profile_top_count("report", arg, &top) != WB_OK) return 2;
             top_given = 1;
@@ -225,6 +229,13 @@ int wb_cmd_report(int argc, char **argv) {
     int rc = 0;
     if (profile && shape_arg) rc = 2, fprintf(stderr, "wallbench report: --shape is for a results file; %s is a profile\n", path);
     if (!profile && top_given) rc = 2, fprintf(stderr, "wallbench report: --top is for a profile file; %s is a results file\n", path);
+    if (!profile && suite_path) rc = 2, fprintf(stderr, "wallbench report: --suite is for a profile file; %s is a results file\n", path);
+    wb_rows suite = {0};
+    if (rc == 0 && suite_path) { /* the results file whose pairs the rewrites table times */
+        if (wb_rows_open("report", suite_path, &suite) != 0) rc = 2, suite_path = NULL;
+        else if (suite.kind != WB_ROWS_RESULTS)
+            rc = 2, fprintf(stderr, "wallbench report: --suite wants a results file (wallbench run); %s is a profile\n", suite_path);
+    }
     char rule[96] = "every measured launch shape";
     if (rc == 0 && !profile && shape_arg && strcmp(shape_arg, "all") != 0) {
         if (wb_shape_filter(&rows.r, &shape) < 0) rc = 2, fprintf(stderr, "wallbench report: out of memory\n");
@@ -233,6 +244,7 @@ int wb_cmd_report(int argc, char **argv) {
     FILE *prose = rc == 0 && fmt ? fopen("/dev/null", "w") : stdout; /* --json/--csv: the tables alone */
     if (!prose) rc = 2, fprintf(stderr, "wallbench report: /dev/null: cannot open\n");
     if (rc) {
+        if (suite_path) wb_rows_free(&suite);
         wb_rows_free(&rows);
         wb_gpu_table_free(&gt);
         return rc;
@@ -253,9 +265,10 @@ int wb_cmd_report(int argc, char **argv) {
         wb_json_key(stdout, "tables", 0);
         printf("[");
     }
-    rc = profile ? wb_report_profile(&rp.o, &rows, &gt, top) : report_results(&rp, &rows.r, &gt);
+    rc = profile ? wb_report_profile(&rp.o, &rows, &gt, top, suite_path ? &suite.r : NULL) : report_results(&rp, &rows.r, &gt);
     if (fmt == 'J') printf("]}\n");
     if (prose != stdout) fclose(prose);
+    if (suite_path) wb_rows_free(&suite);
     wb_rows_free(&rows);
     wb_gpu_table_free(&gt);
     return rc;

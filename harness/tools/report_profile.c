@@ -23,6 +23,7 @@ typedef struct preport {
     const wb_results *r; /* the same rows as results rows (rows.h) */
     wb_rtab_roofs roofs; /* the measured ridge (the view's kind), L4's and GH200's */
     const char *what;    /* "kernel" / "NVTX range" */
+    const wb_results *suite; /* report --suite: the results file the rewrites table times; NULL */
 } preport;
 
 static int counted(const wb_row *x) {
@@ -246,11 +247,12 @@ static int limiters(const preport *rp) {
     }
     limiter_table(rp, "Limiter (issue 49), per kernel: share of time by the resource nearest its measured ceiling", "Kernel", "kernel",
                   k, p->nkernels, kernel_label, &all);
-    if (p->nranges)
+    int rc = wb_report_rewrites(rp->o, p, &rp->roofs.v, rp->top, rp->suite); /* under the per-kernel table */
+    if (rc == 0 && p->nranges)
         limiter_table(rp, "Limiter (issue 49), per NVTX range: the same launches by range", "NVTX range", "NVTX range", g, p->nranges + 1,
                       range_label, &all);
     free(k), free(g);
-    return 0;
+    return rc;
 }
 
 static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
@@ -273,9 +275,9 @@ static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     return 0;
 }
 
-int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int top) {
+int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int top, const wb_results *suite) {
     const wb_profile *p = &rows->p;
-    preport rp = {o, top, p, WB_PT_KERNELS, &rows->r, {{{0}}}, "kernel"};
+    preport rp = {o, top, p, WB_PT_KERNELS, &rows->r, {{{0}}}, "kernel", suite};
     const char *src = wb_profile_attr(p, "ceilings_source");
     FILE *f = o->f;
     fprintf(f, o->md ? "*Profile %s*\n\n" : "profile %s\n", rows->path);
