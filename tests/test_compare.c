@@ -328,6 +328,12 @@ static void test_validate(void) {
     expect(rc, 0, "2 row(s) compared; 1 with the bandwidth measured at k: mean |error| 0.0%", "summary");
     expect(rc, 0, "1 row(s) without a base", "the row without a base");
     expect(rc, 0, "one block/SM", "the base kind");
+    /* the limiter model (issue 49 item 4): transform at 45% of the full GPU's bandwidth is latency-bound
+     * there, a range up to the SM ratio (132/8) that holds its 9x; expr at the issue roof scales by
+     * 132/16, the same -16.7% */
+    expect(rc, 0, "latency", "the transform base's limiter");
+    expect(rc, 0, "in range", "a measured time inside the limiter's range");
+    expect(rc, 0, "limiter model over those: 0 point estimate(s); 1 range(s), 1 holding the measured time", "the limiter model's summary");
     char *plain[] = {"project", "--validate", (char *)path_of("h200.h5"), NULL};
     expect(run(wb_cmd_project, plain), 2, "no ok row with sm_limit > 0", "a file without SM-scaling rows");
 }

@@ -95,3 +95,19 @@ void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split 
     wb_textable_set_num(t, row, 2 + WB_LIM_CLASSES, s->covered_ms > 0 ? s->at_roofs_ms : NAN, 3);
     wb_textable_set_num(t, row, 3 + WB_LIM_CLASSES, s->at_roofs_ms > 0 ? s->covered_ms / s->at_roofs_ms : NAN, 1);
 }
+
+void wb_limit_ratio(int cls, const wb_limit_scale *s, double fallback, double *lo, double *hi) {
+    const double clk = s->clock_from / s->clock_to,
+                 chip = s->sms_from > 0 && s->sms_to > 0 ? (s->sms_from * s->clock_from) / (s->sms_to * s->clock_to) : NAN,
+                 dram = s->dram_from / s->dram_to, issue = s->inst_from / s->inst_to;
+    switch (cls) {
+    case WB_LIM_DRAM: *lo = *hi = dram; break;
+    case WB_LIM_ISSUE: *lo = *hi = issue; break;
+    case WB_LIM_L2: *lo = fmin(chip, dram), *hi = fmax(chip, dram); break;
+    /* Atomics: the L2's atomic units follow its slices and clock, which no gpus.tsv row gives; the
+     * range spans the clock alone and clock x SMs, as for latency. */
+    case WB_LIM_ATOMICS:
+    case WB_LIM_LATENCY: *lo = fmin(clk, chip), *hi = fmax(clk, chip); break;
+    default: *lo = *hi = fallback;
+    }
+}

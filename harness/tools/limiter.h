@@ -35,6 +35,19 @@ void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_
 /* "DRAM", "L2", "issue", "atomics", "latency", "unknown". */
 const char *wb_limit_class_name(int cls);
 
+/* The limiter model of a projection (issue 49 item 4): how a kernel's time scales from one GPU (or
+ * SM count) to another by what limits it, as a range [lo, hi] of target time over source time.
+ * DRAM: the read bandwidths' ratio; issue: the issue rates'; L2: between the DRAM ratio and the
+ * chip's (SMs x clock); atomics and latency: between the clock's (a chain of dependent steps) and
+ * the chip's (enough independent ones); unknown: `fallback` both. NaN where an input is. */
+typedef struct wb_limit_scale {
+    double dram_from, dram_to;   /* GB/s */
+    double inst_from, inst_to;   /* G inst/s */
+    double clock_from, clock_to; /* GHz */
+    int sms_from, sms_to;
+} wb_limit_scale;
+void wb_limit_ratio(int cls, const wb_limit_scale *s, double fallback, double *lo, double *hi);
+
 /* Time per limiter class of one group. */
 typedef struct wb_limit_split {
     double ms[WB_LIM_CLASSES];

@@ -105,19 +105,9 @@ static void limiter_ratio(int cls, const pproj *x, const wb_gpu_view *v, double 
     double clk_from = isfinite(v->clock_ghz) ? v->clock_ghz
                       : !s                  ? NAN
                       : isfinite(s->measured_clock_ghz) ? s->measured_clock_ghz : s->boost_clock_ghz;
-    int sms_from = v->sms > 0 ? v->sms : s ? s->sms : -1;
-    double clk = clk_from / clk_to, chip = sms_from > 0 && g->sms > 0 ? (sms_from * clk_from) / (g->sms * clk_to) : NAN;
-    double dram = x->from.dram_gbps / x->to.dram_gbps, issue = x->from.inst_gips / x->to.inst_gips;
-    switch (cls) {
-    case WB_LIM_DRAM: *lo = *hi = dram; break;
-    case WB_LIM_ISSUE: *lo = *hi = issue; break;
-    case WB_LIM_L2: *lo = fmin(chip, dram), *hi = fmax(chip, dram); break;
-    /* Atomics: the L2's atomic units follow its slices and clock, which no gpus.tsv row gives; the
-     * range spans the clock alone and clock x SMs, as for latency. */
-    case WB_LIM_ATOMICS:
-    case WB_LIM_LATENCY: *lo = fmin(clk, chip), *hi = fmax(clk, chip); break;
-    default: *lo = *hi = roofline;
-    }
+    const wb_limit_scale sc = {x->from.dram_gbps, x->to.dram_gbps, x->from.inst_gips, x->to.inst_gips,
+                               clk_from, clk_to, v->sms > 0 ? v->sms : s ? s->sms : -1, g->sms};
+    wb_limit_ratio(cls, &sc, roofline, lo, hi);
 }
 
 /* The limiter model, kernel by kernel: every timed launch's limiter and its ratio range; the kernel's

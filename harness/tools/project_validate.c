@@ -20,13 +20,19 @@
  *   the sm_limit = 0 row (the normal grid at full occupancy), and the table
  *   says so, since occupancy then changes too.
  * - The dram_read ceiling rows at k define the k-SM bandwidth, so they are
- *   not validated against it (that would be circular). */
+ *   not validated against it (that would be circular).
+ * Beside the roofline model, the limiter's (issue 49 item 4, limiter.h): the
+ * base's limiter on the full GPU's ceilings picks the ratio, DRAM by the
+ * bandwidths measured at k and at the base, issue by k/N, L2, atomics and
+ * latency as a range up to the SM ratio (one clock: the same GPU); the row
+ * says whether the measured time lies in it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/tools/ceilings.h"
+#include "harness/tools/limiter.h"
 #include "harness/tools/match.h"
 #include "harness/base/metrics.h"
 #include "harness/tools/project.h"
@@ -41,6 +47,9 @@ typedef struct validation {
     int sms;           /* N */
     double err_sum, err_max;
     int rows, fair;    /* fair: bandwidth at k measured */
+    const wb_gpu_view *view; /* the full GPU's ceilings, for the base's limiter */
+    int lim_points, lim_points_25, lim_ranges, lim_ranges_in; /* the limiter model over the fair rows */
+    double lim_err_sum;
 } validation;
 
 /* Measured DRAM-read bandwidth of k SMs: the best ok dram_read ceiling row
@@ -117,12 +126,35 @@ static void add_row(validation *v, wb_textable *t, const pair *pr, const wb_colu
     wb_textable_set(t, row, c++, "%s", wb_roof_bound(&rk, base->c.inst_per_sector));
     wb_textable_set(t, row, c++, "%s%s", wb_textable_num(num, sizeof num, rk.dram_gbps, 0), bw_k_measured ? "" : " *");
     wb_textable_set(t, row, c++, "%.3f", inst_of(x) / inst_of(base));
+    /* the limiter model: the base's limiter on the full GPU, its ratio from the base's SMs to k */
+    wb_limit lim;
+    wb_limit_of(&base->c, base->m.time_median_ms, v->view, &lim);
+    const wb_limit_scale sc = {rb.dram_gbps, rk.dram_gbps, rb.inst_gips, rk.inst_gips, 1.0, 1.0, kb ? kb : v->sms, k};
+    double lo, hi, bt = base->m.time_median_ms;
+    wb_limit_ratio(lim.cls, &sc, proj / bt, &lo, &hi);
+    lo *= bt, hi *= bt;
+    const int point = lo == hi, in = meas >= lo * (1 - 1e-9) && meas <= hi * (1 + 1e-9);
+    const double lerr = point ? (lo - meas) / meas : in ? 0 : ((meas < lo ? lo : hi) - meas) / meas;
+    wb_textable_set(t, row, c++, "%s", wb_limit_class_name(lim.cls));
+    if (!isfinite(lo)) wb_textable_set(t, row, c++, "-");
+    else if (point) wb_textable_set(t, row, c++, "%s", wb_textable_num(num, sizeof num, lo, 4));
+    else {
+        char a[32];
+        wb_textable_set(t, row, c++, "%s-%s", wb_textable_num(a, sizeof a, lo, 4), wb_textable_num(num, sizeof num, hi, 4));
+    }
+    if (!isfinite(lerr)) wb_textable_set(t, row, c++, "-");
+    else if (point) wb_textable_set(t, row, c++, "%+.1f%%", 100 * lerr);
+    else if (in) wb_textable_set(t, row, c++, "in range");
+    else wb_textable_set(t, row, c++, "%+.1f%% out", 100 * lerr);
     if (!isfinite(err)) return;
     v->rows++;
     if (!bw_k_measured || !bw_b_measured) return;
     v->fair++;
     v->err_sum += fabs(err);
     if (fabs(err) > v->err_max) v->err_max = fabs(err);
+    if (!isfinite(lerr)) return;
+    if (point) v->lim_points++, v->lim_points_25 += fabs(lerr) <= 0.25, v->lim_err_sum += fabs(lerr);
+    else v->lim_ranges++, v->lim_ranges_in += in;
 }
 
 /* Prints the table of the pairs: the axes that differ among them as
@@ -147,13 +179,13 @@ static int print_pairs(validation *v, const pair *pairs, int n, int md) {
     printf("\n\n");
     free(rows);
     wb_textable t;
-    wb_textable_init(&t, ncols + 9);
+    wb_textable_init(&t, ncols + 12);
     int h = wb_textable_add(&t), c = 0;
     wb_textable_set(&t, h, c++, "point");
     for (int a = 0; a < ncols; a++) wb_textable_set(&t, h, c++, "%s", cols[a]->name);
     const char *head[] = {"k SMs", "base", "measured ms", "projected ms", "error", "bound at k", "GB/s at k",
-                          "inst k/base"};
-    for (int i = 0; i < 8; i++) wb_textable_set(&t, h, c++, "%s", head[i]);
+                          "inst k/base", "limiter", "by limiter ms", "limiter error"};
+    for (int i = 0; i < 11; i++) wb_textable_set(&t, h, c++, "%s", head[i]);
     for (int i = 0; i < n; i++) add_row(v, &t, &pairs[i], cols, ncols);
     wb_textable_print(stdout, &t, md);
     wb_textable_free(&t);
@@ -168,9 +200,10 @@ static int skip_row(const wb_row *x) {
 int wb_project_validate(const wb_results *r, int md, const wb_gpu_table *gpus) {
     wb_err e = {""};
     const char *path = r->path;
-    validation v = {r, {"", NAN, NAN}, 0, 0, 0, 0, 0};
+    validation v = {r, {"", NAN, NAN}, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0};
     wb_gpu_view view;
     wb_gpu_view_init(r, gpus, &view);
+    v.view = &view;
     v.sms = view.sms;
     v.full = view.roof;
     int rc = 2;
@@ -212,7 +245,10 @@ int wb_project_validate(const wb_results *r, int md, const wb_gpu_table *gpus) {
         "the normal grid, which changes occupancy too). k-SM roof: instruction throughput = k/N of the measured "
         "inst_issue ceiling; bandwidth = the dram_read ceiling measured on k SMs (* where not measured: the "
         "full-GPU bandwidth, which makes memory-bound projections too fast). error = (projected - measured) / "
-        "measured; inst k/base = instruction count drift between the two runs.";
+        "measured; inst k/base = instruction count drift between the two runs. The limiter model (issue 49): "
+        "the base's limiter on the full GPU's ceilings; DRAM scales by the two bandwidths, issue by the SM "
+        "ratio, L2, atomics and latency as a range from 1 to the SM ratio; its error is to the point, or to the "
+        "nearer end of a range the measured time lies outside.";
     if (md) printf("**%s**\n\n%s\n\nGPU: %s, N = %d SMs, measured roof %.1f G inst/s, %.0f GB/s\n\n", path, intro,
                    view.gpu_name, v.sms, v.full.inst_gips, v.full.dram_gbps);
     else printf("%s\n%s\n  GPU: %s, N = %d SMs, measured roof %.1f G inst/s, %.0f GB/s\n", path, intro, view.gpu_name,
@@ -226,7 +262,10 @@ int wb_project_validate(const wb_results *r, int md, const wb_gpu_table *gpus) {
     printf("\n%s%d row(s) compared; %d with the bandwidth measured at k: mean |error| %.1f%%, max |error| %.1f%%",
            md ? "" : "  ", v.rows, v.fair, v.fair ? 100 * v.err_sum / v.fair : NAN, 100 * v.err_max);
     if (no_base) printf("; %lld row(s) without a base (same point at sm_limit = %d or 0)", (long long)no_base, v.sms);
-    printf("\n");
+    printf("\n%slimiter model over those: %d point estimate(s)", md ? "" : "  ", v.lim_points);
+    if (v.lim_points)
+        printf(", %d within 25%% (mean |error| %.1f%%)", v.lim_points_25, 100 * v.lim_err_sum / v.lim_points);
+    printf("; %d range(s), %d holding the measured time\n", v.lim_ranges, v.lim_ranges_in);
     rc = 0;
 done:
     if (e.msg[0]) fprintf(stderr, "wallbench project: %s\n", e.msg);
