@@ -79,10 +79,10 @@ do for [t = 1:3] {
     do for [i = 1:NR] {
         if (drawn(i)) {
             set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
-            set label rlabel(i) at RR[i], ymin * 1.4 * 6.5**RSTACK[i] left rotate by 90 offset -1.3, 0 font ",9" tc rgb roof_lc(i) boxed front
+            set label rlabel(i) at RR[i], ymin * 1.4 * 12**RSTACK[i] left rotate by 90 offset -1.3, 0 font ",9" tc rgb roof_lc(i) boxed front
         }
     }
-    set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.03 font ",9"
+    set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.96 font ",9"
     # below the x label, clear of the ridge labels at the foot of the plot
     if (strlen(under)) { set bmargin 5; set label under at screen 0.01, screen 0.015 left font ",9" tc rgb "#555555" }
     do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2 + 0.5 * LP[i], 0.6 - 1.1 * LSTK[i] font ",8" noenhanced boxed front }
