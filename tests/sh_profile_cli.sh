@@ -115,6 +115,7 @@ mkdir -p "$sraw"
 {
   printf '# wallbench-raw 1 pass=timing pid=30 ppid=1\n'
   printf '# metrics\tinst\tdram_sectors_read\tdram_sectors_write\tsm_clock_hz\n# sampling\tinterval_ns 1000\tchip GH100\tpasses 1\n'
+  printf '# waited\t0.420000\n' # the program's first CUDA call waited for sampling (go_pipe.h)
   printf 'L\t0\t1\t0\t0\t100\t1\t1\t256\t1\t1\t0\tstep_0\t%s\n' "$A"
   printf 'L\t1\t2\t0\t0\t50\t1\t1\t128\t1\t1\t0\tstep_1\t%s\n' "$B"
   printf 'K\t1\t1000\t3000\t0\t7\t32\t0\t0\t100\t1\t1\t256\t1\t1\t0\t%s\n' "$A"
@@ -122,7 +123,7 @@ mkdir -p "$sraw"
   printf 'S\t0\t1000\t9\t9\t9\t1e9\nS\t1000\t2000\t4000\t100\t10\t1.9e9\nS\t2000\t3000\t4000\t100\t10\t1.9e9\n'
   printf 'S\t3000\t4000\t900\t300\t100\t1.9e9\nS\t4000\t5000\t0\t0\t0\t1.9e9\n# end\n'
 } > "$sraw/timing.30.tsv"
-expect 0 "wrote $tmp/s.h5" profile --from-raw "$sraw" --no-ceilings -o "$tmp/s.h5"
+expect 0 "first CUDA call waited 0.42 s for sampling to start" profile --from-raw "$sraw" --no-ceilings -o "$tmp/s.h5"
 expect 0 "fig-timeline: 4 rows" export "$tmp/s.h5" --fig fig-timeline --out "$tmp/tl"
 expect 0 "busy_ns" export "$tmp/s.h5" --table samples --format csv
 expect 0 "cub::DeviceReduceKernel" report "$tmp/s.h5"

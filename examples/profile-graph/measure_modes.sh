@@ -5,7 +5,9 @@
 #
 #   WB=build/h200/wallbench bash examples/profile-graph/measure_modes.sh OUTDIR STEPS -- CMD [ARGS...]
 #
-# STEPS: a comma-separated list of step names (below), run in that order. Each
+# STEPS: a comma-separated list of step names (below), run in that order; STEP@K is
+# the K-th repeat of a step (plain@1,sample@1,plain@2,sample@2,...: alternated, so
+# that a drift of the machine falls on both). Each
 # step is timed as a process (date +%s.%N), its exit code and the program's
 # output line that starts with "checksum" (if any) kept in OUTDIR/steps.tsv;
 # its log in OUTDIR/<step>.log, its profile file in OUTDIR/<step>.h5. A
@@ -81,20 +83,20 @@ prof() { # prof NAME [profile options]: one wallbench profile of the program
 PROG=("$@")
 IFS=, read -r -a LIST <<< "$STEPS"
 for s in "${LIST[@]}"; do
-    case $s in
+    case ${s%@*} in # STEP@K: the K-th repeat of STEP, its own files (modes_summary.py's repeats table)
     plain | plain2) step "$s" "${PROG[@]}" ;;
-    timing) prof timing --pass timing ;;
-    core) prof core --pass counters ;;
-    core-kreplay) WB_PROFILE_REPLAY=kernel prof core-kreplay --pass counters ;;
-    core-none) prof core-none --pass counters --cache-control none ;;
-    sample) prof sample --sample ;;
-    nvtx) prof nvtx --pass counters --ranges nvtx ;;
-    every50) prof every50 --pass counters --ranges every:50 ;;
-    roofline) prof roofline --pass counters --counters roofline ;;
-    all) prof all --pass counters --counters all ;;
-    rotate) prof rotate --pass counters --counters all --rotate ;;
-    all-k) prof all-k --pass counters --counters all -k "$ALL_K" ;;
-    both) prof both ;;
+    timing) prof "$s" --pass timing ;;
+    core) prof "$s" --pass counters ;;
+    core-kreplay) WB_PROFILE_REPLAY=kernel prof "$s" --pass counters ;;
+    core-none) prof "$s" --pass counters --cache-control none ;;
+    sample) prof "$s" --sample ;;
+    nvtx) prof "$s" --pass counters --ranges nvtx ;;
+    every50) prof "$s" --pass counters --ranges every:50 ;;
+    roofline) prof "$s" --pass counters --counters roofline ;;
+    all) prof "$s" --pass counters --counters all ;;
+    rotate) prof "$s" --pass counters --counters all --rotate ;;
+    all-k) prof "$s" --pass counters --counters all -k "$ALL_K" ;;
+    both) prof "$s" ;;
     ncu4 | ncu7 | ncu35)
         step "$s" "$NCU" --metrics "$(ncu_metrics "${s#ncu}")" --cache-control all --clock-control none \
             "${NCUX[@]}" --csv --log-file "$OUT/$s.csv" "${PROG[@]}" ;;

@@ -11,7 +11,8 @@ not change it). Ranges: for each /counted_ranges row of nvtx.h5 and every50.h5,
 its instructions against the sum of the same launches' in the per-kernel pass
 (--per-kernel, default core; launches matched by seq), where that pass counted
 every launch of the range. Sampled: sample.h5's launches (PM samples split by overlap) against the
-per-kernel pass's, for launches >= 20 sampling intervals long. Markdown on stdout."""
+per-kernel pass's, for launches >= 20 sampling intervals long. Repeats: steps run as STEP@K
+(plain@1,sample@1,plain@2,...), the median of each round's ratio to plain@K. Markdown on stdout."""
 import argparse
 import csv
 import os
@@ -116,6 +117,27 @@ def sampled(folder, per_kernel, min_intervals=20):
         print("| %d | %s | %.2f | %.0f | %+.1f%% | %+.1f%% |" % (seq, name[:60], ms, ms * 1e6 / interval, 100 * di, 100 * ds))
 
 
+def repeats(rows, plain="plain"):
+    """Steps run as STEP@K (measure_modes.sh): per STEP the median process time over its repeats
+    and, per K, the ratio to plain@K of the same round; the median of those ratios is the cost."""
+    import statistics
+    runs = {}
+    for r in rows:
+        name, sep, k = r["step"].partition("@")
+        if sep and r["rc"] == "0":
+            runs.setdefault(name, {})[k] = float(r["wall_s"])
+    if plain not in runs or len(runs) < 2:
+        return
+    print("\nRepeats (STEP@K, alternated with %s@K): median process time, and the median of each round's ratio\n" % plain)
+    print("| step | runs | median s | min s | max s | median of ratios to %s@K |" % plain)
+    print("|---|---|---|---|---|---|")
+    for name, ks in runs.items():
+        w = list(ks.values())
+        ratios = [ks[k] / runs[plain][k] for k in ks if k in runs[plain]]
+        print("| %s | %d | %.2f | %.2f | %.2f | %s |" % (name, len(w), statistics.median(w), min(w), max(w),
+                                                       "%.3fx" % statistics.median(ratios) if ratios else "-"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder")
@@ -123,7 +145,9 @@ def main():
     ap.add_argument("--per-kernel", default="core")
     a = ap.parse_args()
     rows = steps(a.folder)
-    overhead(a.folder, rows, a.plain)
+    if any(r["step"] == a.plain for r in rows):
+        overhead(a.folder, rows, a.plain)
+    repeats(rows)
     try:
         ranges(a.folder, a.per_kernel)
         sampled(a.folder, a.per_kernel)

@@ -17,7 +17,8 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int wb_child_run(char *const *argv, char *const *env, int nenv, wb_child_result *out, wb_err *e) {
+int wb_child_run(char *const *argv, char *const *env, int nenv, const wb_child_hook *hook, wb_child_result *out,
+                 wb_err *e) {
     memset(out, 0, sizeof *out);
     int pipefd[2]; /* the child writes errno here when exec fails; closed on a successful exec */
     if (pipe2(pipefd, O_CLOEXEC) != 0) return wb_fail(e, "pipe2: %s", strerror(errno));
@@ -30,12 +31,14 @@ int wb_child_run(char *const *argv, char *const *env, int nenv, wb_child_result 
     if (pid == 0) {
         close(pipefd[0]);
         for (int i = 0; i < nenv; i++) putenv(env[i]);
+        if (hook && hook->keep_fd >= 0 && fcntl(hook->keep_fd, F_SETFD, 0) != 0) _exit(126);
         execvp(argv[0], argv);
         int err = errno;
         (void)!write(pipefd[1], &err, sizeof err);
         _exit(127);
     }
     close(pipefd[1]);
+    if (hook && hook->started) hook->started(hook->ctx); /* while the program starts (it may wait on it) */
     int err = 0;
     ssize_t got = read(pipefd[0], &err, sizeof err);
     close(pipefd[0]);

@@ -14,9 +14,21 @@ typedef struct wb_child_result {
     char how[160];      /* "exited 0", "exited 3", "killed by signal 11 (Segmentation fault)", "not found" */
 } wb_child_result;
 
+/* Work of the profiler's while the program starts (--sample: PM sampling set up
+ * while a Python program imports): `started(ctx)` runs in the profiler once
+ * the program is forked, before it is waited for; keep_fd (>= 0) stays open
+ * across exec in the program (the read end of the pipe it waits on). */
+typedef struct wb_child_hook {
+    int keep_fd;
+    void (*started)(void *ctx);
+    void *ctx;
+} wb_child_hook;
+
 /* Runs argv (argv[0] searched in PATH) with the current environment plus
- * env[0..nenv) ("NAME=value"). Returns WB_OK when the program ran (whatever
- * its exit code), WB_ERR when it could not be started (fork failed). */
-int wb_child_run(char *const *argv, char *const *env, int nenv, wb_child_result *out, wb_err *e);
+ * env[0..nenv) ("NAME=value"); hook may be NULL. Returns WB_OK when the
+ * program ran (whatever its exit code), WB_ERR when it could not be started
+ * (fork failed; the hook's started() is then not called). */
+int wb_child_run(char *const *argv, char *const *env, int nenv, const wb_child_hook *hook, wb_child_result *out,
+                 wb_err *e);
 
 #endif

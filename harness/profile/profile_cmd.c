@@ -24,6 +24,7 @@
 #include "harness/commands.h"
 #include "harness/profile/attribute.h"
 #include "harness/profile/child.h"
+#include "harness/profile/go_pipe.h"
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
 #include "harness/profile/sampler.h"
@@ -75,7 +76,7 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         char *argv[] = {self, "run", "--family", WB_CEILING_FAMILY, "--variant", CEILINGS_RUN, "--sweep", "quick", "--out", outdir, NULL};
         fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s)\n", WB_CEILING_FAMILY, CEILINGS_RUN);
         wb_child_result cr;
-        if (wb_child_run(argv, NULL, 0, &cr, e) != WB_OK) return WB_ERR;
+        if (wb_child_run(argv, NULL, 0, NULL, &cr, e) != WB_OK) return WB_ERR;
         if (cr.exit_code == 3) /* run's "no usable GPU": the program needs the GPU too, so no option helps here */
             return wb_fail(e, "no usable GPU: the ceiling run (wallbench run --family %s) found none (exit 3); wallbench "
                               "profile runs your program's kernels on a GPU, so it needs one: run it where "
@@ -161,9 +162,38 @@ static void report_errors(const char *pass, const wb_raw *r, int n) {
         }
 }
 
+/* --sample: PM sampling is set up while the program starts (a Python program imports for
+ * seconds before its first CUDA call), and the program's first CUDA call waits for it
+ * (go_pipe.h). The pipe's end is closed when sampling runs or failed to: the program goes on
+ * either way. */
+typedef struct sample_start {
+    const wb_profile_opts *o;
+    char path[4200];
+    wb_sampler *sampler;
+    int go[2];         /* the program waits on go[0] until go[1] is closed */
+    double setup_s;
+} sample_start;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void start_sampler(void *arg) {
+    sample_start *ss = arg;
+    double t0 = now_s();
+    wb_err se = {""};
+    if (wb_sampler_start(ss->path, ss->o->sample_device, 1000LL * ss->o->sample_us, &ss->sampler, &se) != WB_OK)
+        fprintf(stderr, "wallbench profile: warning: no sampled timeline: %s\n", se.msg);
+    ss->setup_s = now_s() - t0;
+    close(ss->go[1]);
+    ss->go[1] = -1;
+}
+
 static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib,
-                    wb_child_result *cr, wb_err *e) {
-    static char env[10][4200];
+                    wb_child_result *cr, double *sample_setup_s, wb_err *e) {
+    static char env[11][4200];
     int n = 0;
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
     snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", lib); /* NVTX ranges: inject/nvtx.c */
@@ -174,21 +204,26 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_SET=%s", o->counter_set);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_RANGES=%s", o->ranges);
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_ROTATE=%d", o->rotate);
-    char *ptrs[10];
+    sample_start ss = {.o = o, .go = {-1, -1}, .setup_s = -1};
+    wb_child_hook hook = {-1, start_sampler, &ss};
+    int sampling = o->sample_us && !strcmp(pass, "timing");
+    if (sampling) {
+        snprintf(ss.path, sizeof ss.path, "%s/sampling.%d.tsv", rawdir, (int)getpid());
+        if (wb_go_pipe_open(ss.go, env[n++], sizeof env[0]) != 0) return wb_fail(e, "--sample: pipe2: %s", strerror(errno));
+        hook.keep_fd = ss.go[0];
+    }
+    char *ptrs[11];
     for (int i = 0; i < n; i++) ptrs[i] = env[i];
     fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
-    /* --sample: PM sampling from this process, around the program's timing pass, never inside it */
-    wb_sampler *sampler = NULL;
-    if (o->sample_us && !strcmp(pass, "timing")) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/sampling.%d.tsv", rawdir, (int)getpid());
-        wb_err se = {""};
-        if (wb_sampler_start(path, o->sample_device, 1000LL * o->sample_us, &sampler, &se) != WB_OK)
-            fprintf(stderr, "wallbench profile: warning: no sampled timeline: %s\n", se.msg);
-    }
-    int rc = wb_child_run(o->argv, ptrs, n, cr, e);
+    int rc = wb_child_run(o->argv, ptrs, n, sampling ? &hook : NULL, cr, e);
+    if (ss.go[1] >= 0) close(ss.go[1]); /* fork failed: the hook never ran */
+    if (ss.go[0] >= 0) close(ss.go[0]);
     wb_err se = {""};
-    if (wb_sampler_stop(sampler, &se) != WB_OK) fprintf(stderr, "wallbench profile: warning: %s\n", se.msg);
+    if (wb_sampler_stop(ss.sampler, &se) != WB_OK) fprintf(stderr, "wallbench profile: warning: %s\n", se.msg);
+    if (sampling && ss.setup_s >= 0) {
+        *sample_setup_s = ss.setup_s;
+        fprintf(stderr, "wallbench profile: sampling was set up in %.2f s while the program started\n", ss.setup_s);
+    }
     if (rc != WB_OK) return WB_ERR;
     fprintf(stderr, "wallbench profile: %s pass: the program %s after %.2f s\n", pass, cr->how, cr->wall_s);
     return WB_OK;
@@ -231,6 +266,21 @@ static int spans_from_raw(const wb_raw *craw, int nc, wb_profile *p, wb_err *e) 
             for (int m = 0; m < WB_METRICS_MAX; m++) x->c.v[m] = u->v[m];
         }
     return WB_OK;
+}
+
+/* --sample's cost to the program: the profiler's set-up of PM sampling while the program started
+ * (-1: not this run) and how long the program's first CUDA call waited for it (summed over its
+ * processes; the raw files keep it, so a --from-raw rebuild does too). */
+static int sampling_cost(double setup_s, const wb_raw *traw, int nt, wb_profile *p, wb_err *e) {
+    double wait_s = 0;
+    int waited = 0;
+    for (int i = 0; i < nt; i++)
+        if (traw[i].go_wait_s >= 0) wait_s += traw[i].go_wait_s, waited = 1;
+    int rc = setup_s >= 0 ? wb_profile_attr_num(p, "sample_setup_s", setup_s, e) : WB_OK;
+    if (rc == WB_OK && waited) rc = wb_profile_attr_num(p, "sample_wait_s", wait_s, e);
+    if (rc == WB_OK && waited)
+        fprintf(stderr, "wallbench profile: the program's first CUDA call waited %.2f s for sampling to start\n", wait_s);
+    return rc;
 }
 
 /* The sampled timeline's attributes: its interval, samples, gaps and idle share (--sample). */
@@ -420,6 +470,7 @@ int wb_cmd_profile(int argc, char **argv) {
     wb_child_result tr = {0}, cr = {0};
     wb_raw *traw = NULL, *craw = NULL, *sraw = NULL;
     int nt = 0, nc = 0, ns = 0, exit_code = 0;
+    double sample_setup_s = -1;
     wb_match_stats st;
     if (ceilings(&o, rawdir, &p, &roof, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
@@ -432,9 +483,9 @@ int wb_cmd_profile(int argc, char **argv) {
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);
-    if (o.timing && run_pass(&o, "timing", rawdir, lib, &tr, &e) != WB_OK) goto fail;
+    if (o.timing && run_pass(&o, "timing", rawdir, lib, &tr, &sample_setup_s, &e) != WB_OK) goto fail;
     if (tr.not_found) goto not_found;
-    if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &e) != WB_OK) goto fail;
+    if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &sample_setup_s, &e) != WB_OK) goto fail;
     if (cr.not_found) goto not_found;
     if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK ||
         read_pass(rawdir, "sampling", &sraw, &ns, &e) != WB_OK)
@@ -458,6 +509,7 @@ int wb_cmd_profile(int argc, char **argv) {
     if (sampling_attrs(sraw, ns, &sst, &p, &e) != WB_OK || sampling_attrs(traw, nt, &sst, &p, &e) != WB_OK) goto fail;
     if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
     if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
+    if (sampling_cost(sample_setup_s, traw, nt, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;
     fprintf(stderr, "wallbench profile: %lld launches: %lld timed, %lld counted (%lld matched both), %lld kernels, %d NVTX ranges\n",
             (long long)p.nlaunches, (long long)st.timed, (long long)st.counted, (long long)st.both, (long long)p.nkernels,

@@ -104,6 +104,10 @@ static int header(wb_raw *r, char *line) {
             return -1;
         return 0;
     }
+    if (!strncmp(line, "# waited\t", 9)) {
+        if (sscanf(line + 9, "%lf", &r->go_wait_s) != 1) return -1;
+        return 0;
+    }
     if (!strncmp(line, "# signal ", 9)) r->signal = atoi(line + 9);
     if (!strcmp(line, "# end")) r->ended = 1;
     return 0; /* other comments: ignored */
@@ -278,6 +282,7 @@ static int join(wb_raw *r) {
 
 int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     memset(r, 0, sizeof *r);
+    r->go_wait_s = -1;
     snprintf(r->path, sizeof r->path, "%s", path);
     FILE *f = fopen(path, "r");
     if (!f) return wb_fail(e, "%s: cannot open the pass's raw file", path);

@@ -62,6 +62,7 @@ typedef struct wb_raw {
     wb_raw_sample *samples;   /* S lines, in time order */
     int nsamples, cap_samples;
     long long sample_ns;      /* "# sampling" line: the interval; 0 without --sample */
+    double go_wait_s;         /* timing pass "# waited": its first CUDA call's wait for --sample's start; -1 none */
     char device[512];         /* "# device" line: ordinal, name, uuid, cc, sms, driver, chip (tabs) */
     wb_raw_launch *launches;
     int nlaunches, cap_launches;

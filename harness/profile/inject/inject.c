@@ -25,6 +25,7 @@
 
 #include "harness/base/profile.h"
 #include "harness/gpu/counters.h"
+#include "harness/profile/go_pipe.h"
 
 wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -316,6 +317,15 @@ static int counter_mode_from_env(void) {
 }
 
 /* Called by CUDA at cuInit when CUDA_INJECTION64_PATH names this library. */
+/* --sample: the profiler sets up PM sampling while this program starts; this first CUDA call
+ * waits until it runs (go_pipe.h). The wait goes to the raw file. */
+static void wait_for_sampling(void) {
+    double waited = wb_go_pipe_wait(getenv(WB_GO_PIPE_ENV));
+    if (waited < 0) return;
+    unsetenv(WB_GO_PIPE_ENV); /* the program's children do not wait again */
+    wb_raw_line("# waited\t%.6f", waited);
+}
+
 __attribute__((visibility("default"))) int InitializeInjection(void) {
     static int done;
     if (done++) return 1;
@@ -326,6 +336,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     }
     wb_inj.pass = strcmp(pass, "timing") ? WB_PASS_COUNTERS : WB_PASS_TIMING;
     if (open_raw() != 0) return 1;
+    wait_for_sampling();
     const char *b = getenv("WB_PROFILE_BATCH");
     wb_inj.batch = b && atoi(b) > 0 ? atoi(b) : 256;
     const char *cache = getenv("WB_PROFILE_CACHE");
