@@ -191,8 +191,9 @@ static void start_sampler(void *arg) {
     ss->go[1] = -1;
 }
 
+/* sampled: --sample's sampler, stopped, its context still being released (wb_sampler_free). */
 static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawdir, const char *lib,
-                    wb_child_result *cr, double *sample_setup_s, wb_err *e) {
+                    wb_child_result *cr, double *sample_setup_s, wb_sampler **sampled, wb_err *e) {
     static char env[11][4200];
     int n = 0;
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
@@ -219,10 +220,13 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     if (ss.go[1] >= 0) close(ss.go[1]); /* fork failed: the hook never ran */
     if (ss.go[0] >= 0) close(ss.go[0]);
     wb_err se = {""};
+    double t0 = now_s();
     if (wb_sampler_stop(ss.sampler, &se) != WB_OK) fprintf(stderr, "wallbench profile: warning: %s\n", se.msg);
+    *sampled = ss.sampler;
     if (sampling && ss.setup_s >= 0) {
         *sample_setup_s = ss.setup_s;
-        fprintf(stderr, "wallbench profile: sampling was set up in %.2f s while the program started\n", ss.setup_s);
+        fprintf(stderr, "wallbench profile: sampling was set up in %.2f s while the program started, stopped in %.2f s "
+                        "after it\n", ss.setup_s, now_s() - t0);
     }
     if (rc != WB_OK) return WB_ERR;
     fprintf(stderr, "wallbench profile: %s pass: the program %s after %.2f s\n", pass, cr->how, cr->wall_s);
@@ -470,7 +474,8 @@ int wb_cmd_profile(int argc, char **argv) {
     wb_child_result tr = {0}, cr = {0};
     wb_raw *traw = NULL, *craw = NULL, *sraw = NULL;
     int nt = 0, nc = 0, ns = 0, exit_code = 0;
-    double sample_setup_s = -1;
+    double sample_setup_s = -1, file_t0 = 0;
+    wb_sampler *sampled = NULL;
     wb_match_stats st;
     if (ceilings(&o, rawdir, &p, &roof, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
@@ -483,10 +488,11 @@ int wb_cmd_profile(int argc, char **argv) {
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);
-    if (o.timing && run_pass(&o, "timing", rawdir, lib, &tr, &sample_setup_s, &e) != WB_OK) goto fail;
+    if (o.timing && run_pass(&o, "timing", rawdir, lib, &tr, &sample_setup_s, &sampled, &e) != WB_OK) goto fail;
     if (tr.not_found) goto not_found;
-    if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &sample_setup_s, &e) != WB_OK) goto fail;
+    if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &sample_setup_s, &sampled, &e) != WB_OK) goto fail;
     if (cr.not_found) goto not_found;
+    file_t0 = now_s();
     if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK ||
         read_pass(rawdir, "sampling", &sraw, &ns, &e) != WB_OK)
         goto fail;
@@ -529,6 +535,12 @@ fail:
     fprintf(stderr, "wallbench profile: %s\n", e.msg);
     exit_code = 1;
 done:
+    if (sampled) { /* its context's release overlapped the file's writing */
+        double release_s;
+        wb_sampler_free(sampled, &release_s);
+        fprintf(stderr, "wallbench profile: after the program: the file took %.2f s, the sampling context's release %.2f s "
+                        "beside it\n", now_s() - file_t0, release_s);
+    }
     free_pass(traw, nt);
     free_pass(craw, nc);
     free_pass(sraw, ns);

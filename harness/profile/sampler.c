@@ -48,8 +48,9 @@ struct wb_sampler {
     int device;
     uint8_t *image;
     size_t image_size;
-    pthread_t thread;
-    int running, started;
+    pthread_t thread, releaser;
+    int running, started, releasing;
+    double release_s;     /* the context's release, on the releaser thread */
     pthread_mutex_t lock; /* sm->stop, and one decode at a time */
     int stop;
     char failed[512];     /* the decode thread's first failure, reported by wb_sampler_stop */
@@ -199,10 +200,26 @@ int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sam
     if (setup(sm, interval_ns, e) != WB_OK) {
         wb_err ignored;
         (void)wb_sampler_stop(sm, &ignored);
+        wb_sampler_free(sm, NULL);
         return WB_ERR;
     }
     *out = sm;
     return WB_OK;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The context this process made for sampling, torn down while the profiler writes its file. */
+static void *release_context(void *arg) {
+    wb_sampler *sm = arg;
+    double t0 = now_s();
+    if (cudaSetDevice(sm->device) == cudaSuccess) (void)cudaDeviceReset(); /* nothing left to lose in it */
+    sm->release_s = now_s() - t0;
+    return NULL;
 }
 
 int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
@@ -212,6 +229,7 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     sm->stop = 1;
     pthread_mutex_unlock(&sm->lock);
     if (sm->running) pthread_join(sm->thread, NULL);
+    sm->running = 0;
     if (sm->failed[0]) rc = wb_fail(e, "PM sampling: %s", sm->failed);
     if (sm->started) {
         wb_err se = {""};
@@ -222,13 +240,32 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     if (sm->obj) {
         CUpti_PmSampling_Disable_Params dp = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
         (void)cuptiPmSamplingDisable(&dp);
+        sm->obj = NULL;
     }
     if (rc != WB_OK) fprintf(sm->out, "E\t%s\n", e->msg);
     fprintf(sm->out, "# sampled\tsamples %lld\tdecodes %lld\n# end\n", sm->samples, sm->decodes);
     if (fclose(sm->out) != 0 && rc == WB_OK) rc = wb_fail(e, "PM sampling: the sampled timeline's file: write failed");
+    sm->out = NULL;
     free(sm->image);
+    sm->image = NULL;
     free(sm->s.avail);
+    sm->s.avail = NULL;
     wb_cupti_host_free(&sm->s); /* its host object and config image */
-    free(sm);
+    if (sm->s.profiler_initialized) {
+        CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        (void)cuptiProfilerDeInitialize(&dp);
+        sm->s.profiler_initialized = 0;
+    }
+    sm->release_s = -1;
+    if (sm->started && pthread_create(&sm->releaser, NULL, release_context, sm) == 0) sm->releasing = 1;
     return rc;
+}
+
+void wb_sampler_free(wb_sampler *sm, double *release_s) {
+    if (release_s) *release_s = -1;
+    if (!sm) return;
+    if (sm->releasing) pthread_join(sm->releaser, NULL);
+    if (release_s && sm->releasing) *release_s = sm->release_s;
+    pthread_mutex_destroy(&sm->lock);
+    free(sm);
 }
