@@ -146,11 +146,20 @@ labels = [r[0] for r in tables[0]["rows"]]  # kernels: a name two kernels share 
 assert len(labels) == len(set(labels)), "a kernel label repeats: %s" % [l for l in labels if labels.count(l) > 1][:3]
 assert programs[0][0] == "Program" and programs[0] == programs[1], programs
 for t in tables:
+    head = t["header"]
+    shares = [k for k, h in enumerate(head) if h.endswith(" %")]
+    assert len(shares) == 6, head
+    at, bytes_at = head.index("At the roofs (ms)"), head.index("At its bytes' roof (ms)")
+    hx, bx = head.index("Headroom (x)"), head.index("Bytes headroom (x)")
     for row in t["rows"]:
-        assert abs(sum(row[2:7]) - 100.0) < 1e-6, row
+        assert abs(sum(row[k] for k in shares) - 100.0) < 1e-6, row
         # at the roofs: not slower than measured, within the few % a kernel may pass a measured
-        # ceiling by (a cub reduce of the example: 101.5% of dram_read)
-        assert row[7] is None or row[7] <= row[1] * 1.05, row
+        # ceiling by (a cub reduce of the example: 101.5% of dram_read); the bytes' roof is one of
+        # the roofs (DRAM), so never above them, and its headroom never below theirs
+        assert row[at] is None or row[at] <= row[1] * 1.05, row
+        assert row[bytes_at] is None or (row[at] is not None and row[bytes_at] <= row[at] * (1 + 1e-9)), row
+        assert row[bx] is None or (row[hx] is not None and row[bx] >= row[hx] * (1 - 1e-3) - 0.05), row
+    assert tables[0]["rows"][-1][bytes_at] > 0, "the program's bytes' roof (tpch-both.h5 counts DRAM)"
     assert sum(r[1] for r in t["rows"][:-1]) <= programs[0][1] * (1 + 1e-9) + 1e-9
     assert abs(sum(r[1] for r in t["rows"][:-1]) - programs[0][1]) < 1e-6 * programs[0][1], "top 1000 covers every group"
 try:

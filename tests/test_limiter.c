@@ -3,8 +3,10 @@
  * unknown without counters or ceilings; instructions issued, else executed;
  * a resource whose ceiling the file lacks never wins; the time at each roof
  * and at the roofs (the longest); atomics (the L2's ATOM + RED requests
- * against the atom_global ceiling) only where both are known; time splits and their table rows (shares of
- * the group's time, its time at the roofs and the headroom). */
+ * against the atom_global ceiling) only where both are known; the time at its bytes' roof (DRAM
+ * sectors read + written x 32 B at the DRAM read ceiling, NaN without either); time splits and their
+ * table rows (shares of the group's time, its time at the roofs and the headroom, its time at its
+ * bytes' roof and the bytes' headroom, each over the rows that have one). */
 #include <math.h>
 #include <string.h>
 
@@ -57,6 +59,24 @@ int main(void) {
     counters(&c, 30e6, 0, 200e6, 400e6, 400e6);
     wb_limit_of(&c, 1.0, &v, &l);
     CHECK(!isfinite(l.pct[WB_LIM_L2]) && l.cls == WB_LIM_LATENCY && fabs(l.at_roofs_ms - 0.4) < 1e-12);
+    v.l2_read_gbps = 8000;
+
+    /* The bytes' roof: 100e6 + 25e6 sectors x 32 B = 4 GB at 4,000 GB/s = 1 ms, of an issue-bound
+     * 4 ms row whose 2e9 instructions take 2 ms at 1,000 G/s: at the roofs 2 ms, its bytes' roof 1. */
+    counters(&c, 100e6, 25e6, 150e6, 2000e6, 2000e6);
+    wb_limit_of(&c, 4.0, &v, &l);
+    CHECK(l.cls == WB_LIM_ISSUE && fabs(l.at_roofs_ms - 2.0) < 1e-12 && fabs(l.bytes_roof_ms - 1.0) < 1e-12);
+    counters(&c, 1000, 0, 1000, 10, 10); /* 1,000 sectors: 32,000 B at 4,000 GB/s = 8e-6 ms */
+    wb_limit_of(&c, 1.0, &v, &l);
+    CHECK(fabs(l.bytes_roof_ms - 8e-6) < 1e-18);
+    counters(&c, 100e6, NAN, 150e6, 2000e6, 2000e6); /* writes not counted: no bytes' roof */
+    wb_limit_of(&c, 4.0, &v, &l);
+    CHECK(!isfinite(l.bytes_roof_ms) && fabs(l.at_roofs_ms - 2.0) < 1e-12);
+    v.dram_read_gbps = NAN; /* no DRAM ceiling: none either, the other roofs kept */
+    counters(&c, 100e6, 25e6, 150e6, 2000e6, 2000e6);
+    wb_limit_of(&c, 4.0, &v, &l);
+    CHECK(!isfinite(l.bytes_roof_ms) && fabs(l.at_roofs_ms - 2.0) < 1e-12 && l.cls == WB_LIM_ISSUE);
+    v.dram_read_gbps = 4000;
 
     /* Atomics: L2 requests of ATOM + RED against the atom_global ceiling (G req/s). */
     v.l2_read_gbps = 8000, v.atomic_greqs = 50; /* 50 G req/s */
@@ -81,24 +101,35 @@ int main(void) {
 
     wb_limit_split s;
     memset(&s, 0, sizeof s);
-    wb_limit rowlim = {{0}, WB_LIM_DRAM, {0}, 1.5};
-    wb_limit_add_row(&s, &rowlim, 3.0); /* 3 ms that would take 1.5 at the roofs */
+    wb_limit rowlim = {{0}, WB_LIM_DRAM, {0}, 1.5, 1.2};
+    wb_limit_add_row(&s, &rowlim, 3.0); /* 3 ms that would take 1.5 at the roofs, 1.2 at its bytes' roof */
+    wb_limit nobytes = {{0}, WB_LIM_ISSUE, {0}, 0.5, NAN};
+    wb_limit_add_row(&s, &nobytes, 1.0); /* 1 ms, 0.5 at the roofs, its bytes not counted */
     wb_limit_add(&s, WB_LIM_LATENCY, 1.0);
     wb_limit_add(&s, WB_LIM_ISSUE, NAN); /* not timed: not counted */
     wb_limit_add(&s, 99, 5.0);
-    CHECK(s.total == 4.0 && s.ms[WB_LIM_DRAM] == 3.0 && s.ms[WB_LIM_LATENCY] == 1.0 && s.ms[WB_LIM_ISSUE] == 0);
+    CHECK(s.total == 5.0 && s.ms[WB_LIM_DRAM] == 3.0 && s.ms[WB_LIM_LATENCY] == 1.0 && s.ms[WB_LIM_ISSUE] == 1.0);
+    CHECK(s.covered_ms == 4.0 && s.at_roofs_ms == 2.0 && s.bytes_covered_ms == 3.0 && s.bytes_roof_ms == 1.2);
     wb_textable t;
     wb_limit_table_init(&t, "Family");
     wb_limit_table_row(&t, "scan", &s);
-    CHECK(t.nrows == 2 && t.ncols == 4 + WB_LIM_CLASSES);
+    wb_limit_split none;
+    memset(&none, 0, sizeof none);
+    wb_limit zero = {{0}, WB_LIM_L2, {0}, 0.25, 0.0}; /* no DRAM bytes: no bytes' headroom */
+    wb_limit_add_row(&none, &zero, 1.0);
+    wb_limit_table_row(&t, "l2", &none);
+    CHECK(t.nrows == 3 && t.ncols == 6 + WB_LIM_CLASSES);
     FILE *f = tmpfile();
     if (f) {
         wb_textable_csv(f, &t);
         rewind(f);
-        char buf[512] = "";
+        char buf[1024] = "";
         size_t n = fread(buf, 1, sizeof buf - 1, f);
         buf[n] = '\0';
-        CHECK(strstr(buf, "DRAM %") && strstr(buf, "atomics %") && strstr(buf, "\"scan\",\"4.000\",\"75.0\",\"0.0\",\"0.0\",\"0.0\",\"25.0\",\"0.0\",\"1.500\",\"2.0\""));
+        CHECK(strstr(buf, "DRAM %") && strstr(buf, "atomics %") && strstr(buf, "\"Headroom (x)\",\"At its bytes' roof (ms)\",\"Bytes headroom (x)\"\n"));
+        /* 5 ms: 60% DRAM, 20% issue, 20% latency; 4 covered take 2.0 at the roofs (2.0x), 3 covered 1.2 at their bytes' roof (2.5x) */
+        CHECK(strstr(buf, "\"scan\",\"5.000\",\"60.0\",\"0.0\",\"20.0\",\"0.0\",\"20.0\",\"0.0\",\"2.000\",\"2.0\",\"1.200\",\"2.5\"\n"));
+        CHECK(strstr(buf, "\"l2\",\"1.000\",\"0.0\",\"100.0\",\"0.0\",\"0.0\",\"0.0\",\"0.0\",\"0.250\",\"4.0\",\"0.000\",\"-\"\n"));
         fclose(f);
     }
     wb_textable_free(&t);

@@ -58,6 +58,7 @@ void wb_limit_of(const wb_counters *c, double time_ms, const wb_gpu_view *v, wb_
         if (isfinite(out->roof_ms[i]) && !(out->roof_ms[i] <= out->at_roofs_ms)) out->at_roofs_ms = out->roof_ms[i];
     }
     if (out->cls != WB_LIM_UNKNOWN && best < WB_LIMIT_MIN_PCT) out->cls = WB_LIM_LATENCY;
+    out->bytes_roof_ms = out->roof_ms[WB_LIM_DRAM];
 }
 
 const char *wb_limit_class_name(int cls) {
@@ -74,16 +75,19 @@ void wb_limit_add(wb_limit_split *s, int cls, double ms) {
 void wb_limit_add_row(wb_limit_split *s, const wb_limit *l, double ms) {
     wb_limit_add(s, l->cls, ms);
     if (ms > 0 && isfinite(l->at_roofs_ms)) s->at_roofs_ms += l->at_roofs_ms, s->covered_ms += ms;
+    if (ms > 0 && isfinite(l->bytes_roof_ms)) s->bytes_roof_ms += l->bytes_roof_ms, s->bytes_covered_ms += ms;
 }
 
 void wb_limit_table_init(wb_textable *t, const char *first) {
-    wb_textable_init(t, 4 + WB_LIM_CLASSES);
+    wb_textable_init(t, 6 + WB_LIM_CLASSES);
     int row = wb_textable_add(t);
     wb_textable_set(t, row, 0, "%s", first);
     wb_textable_set(t, row, 1, "Time (ms)");
     for (int k = 0; k < WB_LIM_CLASSES; k++) wb_textable_set(t, row, 2 + k, "%s %%", wb_limit_class_name(k));
     wb_textable_set(t, row, 2 + WB_LIM_CLASSES, "At the roofs (ms)");
     wb_textable_set(t, row, 3 + WB_LIM_CLASSES, "Headroom (x)");
+    wb_textable_set(t, row, 4 + WB_LIM_CLASSES, "At its bytes' roof (ms)");
+    wb_textable_set(t, row, 5 + WB_LIM_CLASSES, "Bytes headroom (x)");
 }
 
 void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split *s) {
@@ -94,6 +98,8 @@ void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split 
         wb_textable_set_num(t, row, 2 + k, s->total > 0 ? 100.0 * s->ms[k] / s->total : NAN, 1);
     wb_textable_set_num(t, row, 2 + WB_LIM_CLASSES, s->covered_ms > 0 ? s->at_roofs_ms : NAN, 3);
     wb_textable_set_num(t, row, 3 + WB_LIM_CLASSES, s->at_roofs_ms > 0 ? s->covered_ms / s->at_roofs_ms : NAN, 1);
+    wb_textable_set_num(t, row, 4 + WB_LIM_CLASSES, s->bytes_covered_ms > 0 ? s->bytes_roof_ms : NAN, 3);
+    wb_textable_set_num(t, row, 5 + WB_LIM_CLASSES, s->bytes_roof_ms > 0 ? s->bytes_covered_ms / s->bytes_roof_ms : NAN, 1);
 }
 
 void wb_limit_ratio(int cls, const wb_limit_scale *s, double fallback, double *lo, double *hi) {

@@ -28,6 +28,11 @@ typedef struct wb_limit {
      * at the roofs: the longest of those (each resource at its ceiling at once). NaN unknown. */
     double roof_ms[WB_LIM_RESOURCES];
     double at_roofs_ms;
+    /* The best roof its bytes allow: its DRAM bytes (sectors read + written x 32) at the DRAM
+     * read ceiling, what a rewrite that kept the bytes and cut the instructions, atomics and L2
+     * traffic could reach (a floor; a rewrite that cuts bytes goes below it). NaN without the
+     * DRAM counters or ceiling. */
+    double bytes_roof_ms;
 } wb_limit;
 
 /* The limit of counters c over time_ms (the timing pass's time of the same work) on view v. */
@@ -54,16 +59,24 @@ typedef struct wb_limit_split {
     double total;
     double at_roofs_ms;  /* the summed at_roofs_ms of the rows with one */
     double covered_ms;   /* the time of those rows */
+    double bytes_roof_ms;      /* the summed bytes_roof_ms of the rows with one */
+    double bytes_covered_ms;   /* the time of those rows */
 } wb_limit_split;
 void wb_limit_add(wb_limit_split *s, int cls, double ms);
-/* wb_limit_add of l's class, and its time at the roofs. */
+/* wb_limit_add of l's class, its time at the roofs and at its bytes' roof. */
 void wb_limit_add_row(wb_limit_split *s, const wb_limit *l, double ms);
 
 /* A table of splits: the heading (first column named first), then one row
  * per group: label, its time (ms), the share of that time per class (%), the
  * time of its rows at the roofs (ms) and the headroom: time / time at the
- * roofs over the rows that have one (x). */
+ * roofs over the rows that have one (x); then the time of its rows at their
+ * bytes' roof (ms) and the bytes' headroom: time / that time over the rows
+ * that have one (x; "-" where they move no DRAM bytes). */
 void wb_limit_table_init(wb_textable *t, const char *first);
+/* The last four columns in words, for the tables' notes. */
+#define WB_LIMIT_ROOFS_TEXT                                                                                            \
+    "at the roofs: each resource's traffic at its ceiling, the longest; at its bytes' roof: DRAM sectors read + "      \
+    "written x 32 B at dram_read (a rewrite that keeps the bytes and cuts the rest); the two headrooms: the time over each"
 void wb_limit_table_row(wb_textable *t, const char *label, const wb_limit_split *s);
 
 #endif
