@@ -24,8 +24,8 @@
 #   rotate              --counters all --rotate (each kernel's first launch replayed, later ones one group)
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
-#   ncu4, ncu7, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
-#                       4 metrics of the issue, the core set's 7, the full set (--list-metrics)
+#   ncu4, ncu7, ncu9, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
+#                       4 metrics of the issue, the core set's 7 (before its atomics rows), its 9, the full set (--list-metrics)
 # Environment: WB (required), NCU, WB_OPTS (options of every profile, default --no-ceilings),
 # ALL_K (the -k of all-k, default regex:gemm|softmax), TOTAL_S, NCU_EXTRA (more ncu options).
 set -u
@@ -52,6 +52,7 @@ ncu_metrics() {
     case $1 in
     4) echo smsp__inst_executed.sum,dram__sectors_read.sum,dram__sectors_write.sum,gpu__time_duration.sum ;;
     7) echo smsp__inst_executed.sum,smsp__inst_issued.sum,dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors.sum,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum ;;
+    9) echo smsp__inst_executed.sum,smsp__inst_issued.sum,dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors.sum,lts__t_requests_op_atom.sum,lts__t_requests_op_red.sum,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum ;;
     35) "$WB" profile --counters all --list-metrics ;;
     esac
 }
@@ -97,7 +98,7 @@ for s in "${LIST[@]}"; do
     rotate) prof "$s" --pass counters --counters all --rotate ;;
     all-k) prof "$s" --pass counters --counters all -k "$ALL_K" ;;
     both) prof "$s" ;;
-    ncu4 | ncu7 | ncu35)
+    ncu4 | ncu7 | ncu9 | ncu35)
         step "$s" "$NCU" --metrics "$(ncu_metrics "${s#ncu}")" --cache-control all --clock-control none \
             "${NCUX[@]}" --csv --log-file "$OUT/$s.csv" "${PROG[@]}" ;;
     *) echo "measure_modes.sh: unknown step $s" >&2 ;;
