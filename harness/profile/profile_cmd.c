@@ -360,8 +360,9 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
             double sum = craw[i].cost[k] + (i ? wb_profile_attr_f64(p, cost_names[k]) : 0.0);
             rc = wb_profile_attr_num(p, cost_names[k], sum, e);
         }
-        /* --rotate: how many launches were replayed (each kernel shape's first) and how many counted
-         * one group in one pass (summed over the processes) */
+        /* --rotate: its groups, the launches replayed (0 since rotation stopped replaying first
+         * launches; the files before it have them) and counted with one group in one pass (summed
+         * over the processes) */
         static const char *const rot_names[] = {"counter_rotation_groups", "launches_counted_replayed",
                                                 "launches_counted_one_pass", "counter_rotation_shapes"};
         for (int k = 0; rc == WB_OK && craw[i].rotation[0] && k < 4; k++) {
@@ -482,9 +483,6 @@ int wb_cmd_profile(int argc, char **argv) {
         exit_code = o.ceilings_from ? 2 : 3; /* a file given that holds no roof is bad input; else the GPU's run failed */
         goto done;
     }
-    if (o.rotate)
-        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 the "
-                        "later launches' groups came back without most counts (in the example, 52 of 55 without instructions)\n");
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);
@@ -535,11 +533,12 @@ fail:
     fprintf(stderr, "wallbench profile: %s\n", e.msg);
     exit_code = 1;
 done:
-    if (sampled) { /* its context's release overlapped the file's writing */
-        double release_s;
-        wb_sampler_free(sampled, &release_s);
-        fprintf(stderr, "wallbench profile: after the program: the file took %.2f s, the sampling context's release %.2f s "
-                        "beside it\n", now_s() - file_t0, release_s);
+    if (sampled) { /* its teardown ran beside the file's writing */
+        double disable_s, release_s, file_s = now_s() - file_t0;
+        wb_sampler_free(sampled, &disable_s, &release_s);
+        fprintf(stderr, "wallbench profile: after the program: the file took %.2f s; beside it, sampling was turned off in "
+                        "%.2f s and its context released in %.2f s; %.2f s in all\n", file_s, disable_s, release_s,
+                now_s() - file_t0);
     }
     free_pass(traw, nt);
     free_pass(craw, nc);

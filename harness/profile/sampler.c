@@ -39,7 +39,9 @@
 
 #define DECODE_MS 20
 #define IMAGE_SAMPLES 4096 /* 20 ms at 10 us; 400 ms at the default 100 us */
-#define HW_BUFFER_BYTES (512u << 20)
+/* The decode thread empties it every DECODE_MS: 64 MB holds seconds of samples at the shortest
+ * interval. 512 MB (until 2026-12-04) took half a second to give back after the program. */
+#define HW_BUFFER_BYTES (64u << 20)
 
 struct wb_sampler {
     wb_counters_session s; /* host half: core set, config image for PM sampling */
@@ -50,7 +52,7 @@ struct wb_sampler {
     size_t image_size;
     pthread_t thread, releaser;
     int running, started, releasing;
-    double release_s;     /* the context's release, on the releaser thread */
+    double disable_s, release_s; /* the teardown on the releaser thread: PM sampling off, the context */
     pthread_mutex_t lock; /* sm->stop, and one decode at a time */
     int stop;
     char failed[512];     /* the decode thread's first failure, reported by wb_sampler_stop */
@@ -200,7 +202,7 @@ int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sam
     if (setup(sm, interval_ns, e) != WB_OK) {
         wb_err ignored;
         (void)wb_sampler_stop(sm, &ignored);
-        wb_sampler_free(sm, NULL);
+        wb_sampler_free(sm, NULL, NULL);
         return WB_ERR;
     }
     *out = sm;
@@ -213,12 +215,25 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The context this process made for sampling, torn down while the profiler writes its file. */
-static void *release_context(void *arg) {
+/* PM sampling and the context this process made for it, torn down while the profiler writes its
+ * file: nothing in them is needed once the samples are in it. */
+static void *teardown(void *arg) {
     wb_sampler *sm = arg;
     double t0 = now_s();
-    if (cudaSetDevice(sm->device) == cudaSuccess) (void)cudaDeviceReset(); /* nothing left to lose in it */
-    sm->release_s = now_s() - t0;
+    if (sm->obj) {
+        CUpti_PmSampling_Disable_Params dp = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
+        (void)cuptiPmSamplingDisable(&dp);
+        sm->obj = NULL;
+    }
+    wb_cupti_host_free(&sm->s); /* its host object and config image */
+    if (sm->s.profiler_initialized) {
+        CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        (void)cuptiProfilerDeInitialize(&dp);
+        sm->s.profiler_initialized = 0;
+    }
+    double t1 = now_s();
+    if (cudaSetDevice(sm->device) == cudaSuccess) (void)cudaDeviceReset();
+    sm->disable_s = t1 - t0, sm->release_s = now_s() - t1;
     return NULL;
 }
 
@@ -237,11 +252,6 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
         if (WB_CUPTI(WB_ERR, &se, cuptiPmSamplingStop, &sp) != WB_OK || decode(sm, &se) != WB_OK)
             if (rc == WB_OK) rc = wb_fail(e, "PM sampling: %s", se.msg);
     }
-    if (sm->obj) {
-        CUpti_PmSampling_Disable_Params dp = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
-        (void)cuptiPmSamplingDisable(&dp);
-        sm->obj = NULL;
-    }
     if (rc != WB_OK) fprintf(sm->out, "E\t%s\n", e->msg);
     fprintf(sm->out, "# sampled\tsamples %lld\tdecodes %lld\n# end\n", sm->samples, sm->decodes);
     if (fclose(sm->out) != 0 && rc == WB_OK) rc = wb_fail(e, "PM sampling: the sampled timeline's file: write failed");
@@ -250,22 +260,17 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     sm->image = NULL;
     free(sm->s.avail);
     sm->s.avail = NULL;
-    wb_cupti_host_free(&sm->s); /* its host object and config image */
-    if (sm->s.profiler_initialized) {
-        CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-        (void)cuptiProfilerDeInitialize(&dp);
-        sm->s.profiler_initialized = 0;
-    }
-    sm->release_s = -1;
-    if (sm->started && pthread_create(&sm->releaser, NULL, release_context, sm) == 0) sm->releasing = 1;
+    sm->disable_s = sm->release_s = -1;
+    if (pthread_create(&sm->releaser, NULL, teardown, sm) == 0) sm->releasing = 1;
+    else (void)teardown(sm);
     return rc;
 }
 
-void wb_sampler_free(wb_sampler *sm, double *release_s) {
-    if (release_s) *release_s = -1;
+void wb_sampler_free(wb_sampler *sm, double *disable_s, double *release_s) {
     if (!sm) return;
     if (sm->releasing) pthread_join(sm->releaser, NULL);
-    if (release_s && sm->releasing) *release_s = sm->release_s;
+    if (disable_s) *disable_s = sm->disable_s;
+    if (release_s) *release_s = sm->release_s;
     pthread_mutex_destroy(&sm->lock);
     free(sm);
 }

@@ -15,15 +15,15 @@ typedef struct wb_sampler wb_sampler;
 int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sampler **out, wb_err *e);
 
 /* Stops sampling, decodes what is left, writes the totals and closes the
- * file, then starts releasing the CUDA context it sampled through on a thread
- * of its own (tearing it down takes a good part of a second on an H200: it
- * overlaps the profiler's writing of its file instead of following it);
- * NULL is a no-op. WB_ERR names the call that failed (the samples decoded
- * until then stay in the file). */
+ * file, then tears PM sampling and the CUDA context it sampled through down
+ * on a thread of its own, beside the profiler's writing of its file instead
+ * of after it; NULL is a no-op. WB_ERR names the call that failed (the
+ * samples decoded until then stay in the file). */
 int wb_sampler_stop(wb_sampler *s, wb_err *e);
 
-/* Waits for the context's release and frees the sampler; *release_s (may be
- * NULL): the seconds the release took, -1 if none ran. NULL is a no-op. */
-void wb_sampler_free(wb_sampler *s, double *release_s);
+/* Waits for the teardown and frees the sampler; the seconds it took to turn
+ * sampling off (*disable_s) and to release the context (*release_s), -1 where
+ * it did not run; either pointer may be NULL. NULL is a no-op. */
+void wb_sampler_free(wb_sampler *s, double *disable_s, double *release_s);
 
 #endif

@@ -11,14 +11,18 @@
  *   nvtx       one user range per outermost NVTX range of the launching thread:
  *              kernels run as the program runs them, nothing is synchronized.
  *   every:N    one user range per N launches, likewise.
- * With --rotate (WB_PROFILE_ROTATE, kernel mode, a set of several passes) the
- * first launch of each kernel and launch shape is counted with the whole set
- * (kernel replay, the flush in a context of our own) and each later one with
- * one group of it that fits one pass (user replay, the flush on the stream),
- * the groups taken in turn, each holding the core rows where they fit: a
- * program that repeats its kernels gets the whole set of every kernel and the
- * roofline of every launch, replaying only first launches. A C line holds
- * the whole set's columns, NaN for those its group lacks.
+ * With --rotate (WB_PROFILE_ROTATE, kernel mode, a set of several passes)
+ * every launch is counted in one pass, nothing replayed (user replay, the
+ * flush on the stream), with one group of the set that fits one pass, each
+ * group holding the core rows where they fit, the groups taken in turn per
+ * kernel and launch shape: a kernel launched at least as often as there are
+ * groups gets every column of the set, every launch its roofline. A C line
+ * holds the whole set's columns, NaN for those its group lacks. (Replaying
+ * each kernel's first launch with the whole set, as this did until
+ * 2026-12-04, cost a new range profiler object at every change of replay
+ * mode, ~0.5 s each on the H200: a CUPTI object that had replayed a batch
+ * reported passes left after every later one-pass batch, whose counts came
+ * back NaN.)
  * User ranges need a one-pass set. A graph launch (cuGraphLaunch) runs uncounted
  * in kernel mode, with an N line saying so; in nvtx and every:N it counts in
  * the range around it. Each way of counting it alone failed on the H200 (CUDA
@@ -74,9 +78,7 @@ typedef struct counting {
     int pos[WB_METRICS_MAX];     /* row of wb_metrics[] -> its place in the "# metrics" line (s's order); -1 */
     struct shape_seen { char *key; int64_t n; } *shapes; /* --rotate: launches so far per kernel + shape (shape_slot) */
     int nshapes, cap_shapes;                             /* shapes seen; table slots, a power of 2 */
-    int64_t replayed, rotated;   /* --rotate: launches counted with the whole set / with a group */
-    int64_t renewed;             /* --rotate: range profiler objects made anew (renew_object) */
-    int mode_known, last_user;   /* --rotate: the replay mode of the last batch started */
+    int64_t rotated;             /* --rotate: launches counted with a group */
     slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
     int user_open;          /* a user range is pushed (nvtx, every) */
@@ -142,27 +144,7 @@ static int arm(CUpti_ProfilerRange range) {
     return 0;
 }
 
-/* --rotate: a range profiler object that has run a kernel-replayed batch reported passes left
- * after every later one-pass (user replay) batch, whose counts then evaluated NaN: on the H200
- * (2026-12-04, the first 120 launches of tpch_like.py) 52 of the 55 one-pass launches lost their
- * instructions, and with the groups alone (no launch replayed) 120 of 120 kept them. So the object
- * is made anew whenever the replay mode changes: each image is sized again in arm(). */
-static int renew_object(void) {
-    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-                                             .pRangeProfilerObject = cnt.s.rp};
-    TRY(cuptiRangeProfilerDisable, &dp);
-    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = cnt.ctx};
-    TRY(cuptiRangeProfilerEnable, &en);
-    cnt.s.rp = en.pRangeProfilerObject;
-    for (int g = 0; g < cnt.ngroups; g++) cnt.groups[g].rp = cnt.s.rp;
-    cnt.renewed++;
-    return 0;
-}
-
 static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
-    int user = range == CUPTI_UserRange || no_replay(set);
-    if (cnt.ngroups && cnt.mode_known && user != cnt.last_user && renew_object() != 0) return -1;
-    cnt.mode_known = 1, cnt.last_user = user;
     cnt.active = set;
     if (arm(range) != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
@@ -256,8 +238,8 @@ static int end_batch_timed(void) {
     int ranges = cnt.in_batch;
     cnt.in_batch = 0;
     /* One pass without replay: CUPTI should have every pass now. If it wants more, the batch's
-     * counts are partial (NaN where a pass is missing): say so, which the one-pass groups of
-     * --rotate may need (52 of 55 came back without instructions on the H200; cause not known). */
+     * counts are partial (NaN where a pass is missing): say so (--rotate's groups after a
+     * replayed batch did, before rotation stopped replaying: the header). */
     if (!sp.isAllPassSubmitted && no_replay(cnt.active) && ranges > 0)
         wb_raw_error("counter pass: CUPTI reported passes left after a one-pass batch (a set of %d metrics): those "
                      "batches' counts may be incomplete", cnt.active->n); /* one message a set: printed once */
@@ -412,8 +394,7 @@ static struct shape_seen *shape_slot(const char *key) {
         if (!cnt.shapes[i].key || !strcmp(cnt.shapes[i].key, key)) return &cnt.shapes[i];
 }
 
-/* --rotate: the set this launch is counted with: the whole set for the first launch of its kernel
- * and shape, then the groups in turn. */
+/* --rotate: the group this launch is counted with: the groups in turn per kernel and shape. */
 static wb_counters_session *rotation_set(const wb_launch_info *l) {
     if (!cnt.ngroups) return &cnt.s;
     char key[WB_NVTX_PATH + 600];
@@ -426,7 +407,7 @@ static wb_counters_session *rotation_set(const wb_launch_info *l) {
         e->n = 0, cnt.nshapes++;
     }
     int64_t k = e->n++;
-    return k == 0 ? &cnt.s : &cnt.groups[(k - 1) % cnt.ngroups];
+    return &cnt.groups[k % cnt.ngroups];
 }
 
 /* Everything the first counted launch needs: the chip's metric set, the
@@ -479,13 +460,13 @@ static int setup(CUcontext ctx) {
     wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
     wb_raw_line("# mode\tset %s\tranges %s\tevery %d\treplay %s\tflush %s\trotate %d", wb_counter_set_name((wb_counter_set)wb_inj.set),
                 range_mode_name(), wb_inj.every,
-                cnt.ngroups ? "kernel for each kernel's first launch, none after" : cnt.user_replay ? "none" : "kernel",
-                !wb_inj.flush_l2 ? "none" : cnt.ngroups ? "context, then stream" : cnt.user_replay ? "stream" : "context",
+                cnt.ngroups || cnt.user_replay ? "none" : "kernel",
+                !wb_inj.flush_l2 ? "none" : cnt.ngroups || cnt.user_replay ? "stream" : "context",
                 cnt.ngroups);
     wb_inject_write_device((CUdevice)dev, s->chip);
     if (wb_inj.flush_l2 && wb_inj.ranges == WB_RANGES_KERNEL) {
         if (cnt.user_replay || cnt.ngroups) flush_setup(&fl_stream, (CUdevice)dev, 0);
-        if (!cnt.user_replay) flush_setup(&fl_own, (CUdevice)dev, 1);
+        if (!cnt.user_replay && !cnt.ngroups) flush_setup(&fl_own, (CUdevice)dev, 1);
     }
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
     TRY(cuptiRangeProfilerEnable, &en);
@@ -570,7 +551,7 @@ static void count_launch(const wb_launch_info *l) {
     double t0 = now_s();
     if (wb_inj.flush_l2 && flush_l2(no_replay(set) ? &fl_stream : &fl_own, l->seq, l->stream) == 0)
         add_slot(SLOT_FLUSH, l->seq, "");
-    if (cnt.ngroups) *(set == &cnt.s ? &cnt.replayed : &cnt.rotated) += 1;
+    if (cnt.ngroups) cnt.rotated++;
     cnt.flush_s += now_s() - t0;
     add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
@@ -679,7 +660,7 @@ void wb_counting_finish(void) {
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f", (long long)cnt.counted, cnt.launch_s,
                 cnt.batch_s, cnt.flush_s);
     if (cnt.ngroups)
-        wb_raw_line("# rotation\tgroups %d\treplayed %lld\tone_pass %lld\tshapes %d\trenewed %lld", cnt.ngroups,
-                    (long long)cnt.replayed, (long long)cnt.rotated, cnt.nshapes, (long long)cnt.renewed);
+        wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.rotated,
+                    cnt.nshapes);
     pthread_mutex_unlock(&count_lock);
 }
