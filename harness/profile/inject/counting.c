@@ -85,6 +85,7 @@ typedef struct counting {
     int captures;           /* stream captures under way in this process */
     char why[256];          /* why counting failed, for the N lines */
     double launch_s, batch_s, flush_s; /* wall time inside counted launches, in batch ends, in flushes */
+    double config_s;                   /* in batch starts: the set's image and config (--rotate: one a group change) */
     int64_t counted;
 } counting;
 
@@ -146,7 +147,10 @@ static int arm(CUpti_ProfilerRange range) {
 
 static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
     cnt.active = set;
-    if (arm(range) != 0) return -1;
+    double t0 = now_s();
+    int armed = arm(range);
+    cnt.config_s += now_s() - t0;
+    if (armed != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = cnt.s.rp};
     TRY(cuptiRangeProfilerStart, &st);
@@ -657,8 +661,8 @@ void wb_counting_finish(void) {
         cnt.s.rp = NULL;
     }
     if (fl_own.ctx) (void)cuCtxDestroy(fl_own.ctx);
-    wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f", (long long)cnt.counted, cnt.launch_s,
-                cnt.batch_s, cnt.flush_s);
+    wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f", (long long)cnt.counted,
+                cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s);
     if (cnt.ngroups)
         wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.rotated,
                     cnt.nshapes);
