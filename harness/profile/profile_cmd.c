@@ -483,6 +483,10 @@ int wb_cmd_profile(int argc, char **argv) {
         exit_code = o.ceilings_from ? 2 : 3; /* a file given that holds no roof is bad input; else the GPU's run failed */
         goto done;
     }
+    if (o.rotate)
+        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 every launch kept the "
+                        "core rows, but of the groups' rows only the L1 sectors and SM throughput came back (occupancy, "
+                        "IPC, hit rates and stall reasons without values)\n");
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);

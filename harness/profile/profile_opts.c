@@ -43,7 +43,7 @@ static void usage(FILE *f) {
             "                           default), or per outermost NVTX range, or per N launches (nvtx,\n"
             "                           every:N: kernels run as the program runs them, nothing serialized,\n"
             "                           no flush; every launch counts; a one-pass set only)\n"
-            "  --rotate                 counter pass, --counters roofline|all: every launch counted in one pass,\n"
+            "  --rotate                 (experimental) counter pass, --counters roofline|all: every launch in one pass,\n"
             "                           nothing replayed, with one group of the set (the core rows in each), the\n"
             "                           groups in turn per kernel and launch shape: the whole set of every kernel\n"
             "                           launched at least as often as there are groups (18 on an H200)\n"
