@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# sh_modes_summary.sh WALLBENCH - examples/profile-graph/modes_summary.py without a GPU: a
+# measure_modes.sh folder whose steps ran as STEP@K (alternated repeats) gives, per step, the median
+# process time and the median of each round's ratio to plain@K (the rule docs/profiling.md quotes
+# for --sample's cost), rounds without a plain@K left out; a step that failed is not counted; a
+# folder without the --plain step still prints the repeats. No h5py needed (no .h5 here).
+set -u
+src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+tool=$src/examples/profile-graph/modes_summary.py
+command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
+{
+  printf 'step\trc\twall_s\tchecksum\n'
+  printf 'plain@0\t0\t12.0\tc 1\n'                   # warm-up round: no sample@0, not in any ratio
+  printf 'plain@1\t0\t6.0\tc 1\nsample@1\t0\t6.6\tc 1\n' # 1.10
+  printf 'plain@2\t0\t5.0\tc 1\nsample@2\t0\t5.1\tc 1\n' # 1.02
+  printf 'plain@3\t0\t8.0\tc 1\nsample@3\t0\t8.4\tc 1\n' # 1.05
+  printf 'sample@4\t1\t1.0\t-\n'                     # failed: not counted
+} > "$tmp/steps.tsv"
+out=$(python3 "$tool" "$tmp" --plain plain@1 2>&1) || bad "modes_summary.py exited $?: $out"
+line=$(printf '%s\n' "$out" | grep '^| sample |')
+[ "$line" = "| sample | 3 | 6.60 | 5.10 | 8.40 | 1.050x |" ] || bad "sample repeats row: '$line'"
+line=$(printf '%s\n' "$out" | grep '^| plain |')
+[ "$line" = "| plain | 4 | 7.00 | 5.00 | 12.00 | 1.000x |" ] || bad "plain repeats row: '$line'"
+printf '%s\n' "$out" | grep -q '^| sample@1 | 0 | 6.60 | 1.10x | yes |' || bad "overhead table against plain@1"
+out=$(python3 "$tool" "$tmp" --plain nosuch 2>&1) || bad "without the --plain step: exit $?"
+printf '%s\n' "$out" | grep -q '^| sample | 3 |' || bad "repeats without the --plain step"
+[ $failures -eq 0 ] && echo "sh_modes_summary: all passed" || echo "sh_modes_summary: $failures failure(s)"
+[ $failures -eq 0 ]
