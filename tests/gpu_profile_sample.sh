@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# gpu_profile_sample.sh WALLBENCH OUTDIR - `wallbench profile --sample` end to end on the GPU (issue
+# 48): the profiled program (wallbench's own transform test sweep, a C program that verifies its
+# kernels) exits 0 under it; PM sampling was set up while the program started and its first CUDA call
+# waited for it (go_pipe.h: the "waited" line, never a timeout), the timeline has samples, and the
+# program's launches got sampled instructions (the samples split among them). GPU test: exit 77
+# without a usable GPU.
+set -u
+wb=$1
+out=${2:-$(mktemp -d)}
+if ! "$wb" info --quiet >/dev/null 2>&1; then
+    echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
+    exit 77
+fi
+rm -rf "$out" && mkdir -p "$out"
+failures=0
+bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
+"$wb" profile --sample --no-ceilings -o "$out/p.h5" -- \
+    "$wb" run --family transform --variant scalar --sweep test --no-counters --out "$out/run" > "$out/log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || bad "profile --sample exited $rc: $(tail -n 5 "$out/log")"
+grep -q "sampling was set up in .* while the program started" "$out/log" || bad "no set-up line"
+grep -q "first CUDA call waited [0-9.]* s for sampling to start" "$out/log" || bad "no wait line: the program did not wait"
+grep -q "warning" "$out/log" && bad "warnings: $(grep warning "$out/log" | head -n 3)"
+"$wb" export "$out/p.h5" --table samples --format csv -o "$out/samples.csv" || bad "export samples"
+"$wb" export "$out/p.h5" --table launches --format csv -o "$out/launches.csv" || bad "export launches"
+s=$(($(wc -l < "$out/samples.csv") - 1))
+[ "$s" -gt 0 ] || bad "no sample rows"
+# launches whose sampled instructions are a positive number
+n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "inst") c = i; next } c && $c + 0 > 0 { k++ } END { print k + 0 }' "$out/launches.csv")
+[ "$n" -gt 0 ] || bad "no launch with sampled instructions"
+echo "profile --sample: $s sample rows, $n launches with sampled instructions"
+[ $failures -eq 0 ] && echo "gpu_profile_sample: all passed" || echo "gpu_profile_sample: $failures failure(s)"
+[ $failures -eq 0 ]
