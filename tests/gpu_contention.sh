@@ -8,10 +8,7 @@
 set -u
 wb=$1
 out=${2:-$(mktemp -d)}
-if ! "$wb" info --quiet >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
-    exit 77
-fi
+. "$(dirname "$0")/gpu_skip.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (reads the CSV export)"; exit 77; }
 rm -rf "$out" && mkdir -p "$out"
 # One family, two variants at 2^26: each run takes seconds, and the two overlap for all of them.

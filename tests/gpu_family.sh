@@ -5,10 +5,7 @@
 set -u
 wb=$1 family=$2 out=$3
 shift 3
-if ! "$wb" info --quiet >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
-    exit 77
-fi
+. "$(dirname "$0")/gpu_skip.sh"
 mkdir -p "$out"
 # Counters are exercised by test_gpu_counters and by every `make run`; here the
 # point is verification of every variant, so the test sweep skips them.

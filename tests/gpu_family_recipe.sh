@@ -18,10 +18,7 @@ if [ "${WB_SLOW_TESTS:-0}" != 1 ]; then
     echo "SKIP: a full build of a scratch tree; set WB_SLOW_TESTS=1 to run it"
     exit 77
 fi
-if ! "$wb" info --quiet >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
-    exit 77
-fi
+. "$(dirname "$0")/gpu_skip.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 step() { echo "== $*"; }

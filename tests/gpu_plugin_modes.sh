@@ -6,10 +6,7 @@
 # failed, counters off because of --ncu), the CSV export one row per point.
 set -u
 wb=$1 plugin=$2 out=$3
-if ! "$wb" info --quiet >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
-    exit 77
-fi
+. "$(dirname "$0")/gpu_skip.sh"
 rm -rf "$out" && mkdir -p "$out"
 "$wb" run --plugin "$plugin" --family hashprobe --sweep test --ncu --summary-json "$out/summary.json" --out "$out" ||
     { echo "FAIL: run --ncu exited $?"; exit 1; }

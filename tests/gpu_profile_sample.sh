@@ -8,10 +8,7 @@
 set -u
 wb=$1
 out=${2:-$(mktemp -d)}
-if ! "$wb" info --quiet >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU ($("$wb" info --quiet 2>&1 | head -n 1))"
-    exit 77
-fi
+. "$(dirname "$0")/gpu_skip.sh"
 rm -rf "$out" && mkdir -p "$out"
 failures=0
 bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
