@@ -4,6 +4,7 @@
  * workers. */
 #include "micro/compress_ref.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,12 +408,18 @@ wb_cref wb_compress_reference(const int32_t *x, int64_t n, int32_t t) {
     return r;
 }
 
-int wb_compress_check_select(const int32_t *got, int64_t count, const int32_t *x, int64_t n, int32_t t,
-                             int64_t ref_count, wb_err *e) {
+/* The checks of the count alone (both checks below start with them). */
+static int check_count(int64_t count, int64_t n, int64_t ref_count, wb_err *e) {
     if (count != ref_count)
         return wb_fail(e, "compress selection: %lld rows selected, the reference selects %lld", (long long)count,
                        (long long)ref_count);
     if (count < 0 || count > n) return wb_fail(e, "compress selection: count %lld of %lld rows", (long long)count, (long long)n);
+    return WB_OK;
+}
+
+int wb_compress_check_select(const int32_t *got, int64_t count, const int32_t *x, int64_t n, int32_t t,
+                             int64_t ref_count, wb_err *e) {
+    if (check_count(count, n, ref_count, e) != WB_OK) return WB_ERR;
     uint64_t *seen = calloc((size_t)(n / 64 + 1), sizeof(uint64_t));
     if (!seen) return wb_fail(e, "compress selection check: out of host memory");
     wb_mismatches m;
@@ -432,4 +439,77 @@ int wb_compress_check_select(const int32_t *got, int64_t count, const int32_t *x
         if (got[k] != -1) wb_mismatch_add_i64(&m, k, got[k], -1);
     free(seen);
     return wb_mismatch_finish(&m, n, "compress selection", e);
+}
+
+/* ---- the same check on every CPU, got fetched in pieces ---- */
+
+typedef struct sel_job {
+    const int32_t *piece; /* got[k0, k0 + rows) */
+    int64_t k0, count, n;
+    const int32_t *x;
+    int32_t t;
+    _Atomic uint64_t *seen; /* the rows seen, a bit each */
+    atomic_int bad;
+} sel_job;
+
+/* got[k0 + begin, k0 + end): rows in range, below t, each seen once (a row
+ * set again in this loop's word or before it in the bitmap), -1 from count
+ * on. The bitmap's word is ORed once per run of rows in it: a selection is
+ * mostly ascending, so ~n/64 atomics instead of n. */
+static void sel_chunk(void *ctx, int worker, int64_t chunk, int64_t begin, int64_t end) {
+    sel_job *j = ctx;
+    (void)worker, (void)chunk;
+    if (atomic_load_explicit(&j->bad, memory_order_relaxed)) return;
+    const int32_t *got = j->piece - j->k0;
+    const int64_t lo = j->k0 + begin, hi = j->k0 + end, split = hi < j->count ? hi : j->count;
+    int bad = 0;
+    int64_t word = -1;
+    uint64_t mask = 0;
+    for (int64_t k = lo; k < split && !bad; k++) {
+        const int64_t i = got[k];
+        if (i < 0 || i >= j->n || j->x[i] >= j->t) {
+            bad = 1;
+            break;
+        }
+        const uint64_t bit = 1ull << (i % 64);
+        if (i / 64 != word) {
+            if (mask) bad |= (atomic_fetch_or_explicit(&j->seen[word], mask, memory_order_relaxed) & mask) != 0;
+            word = i / 64, mask = 0;
+        }
+        bad |= (mask & bit) != 0;
+        mask |= bit;
+    }
+    if (mask && !bad) bad |= (atomic_fetch_or_explicit(&j->seen[word], mask, memory_order_relaxed) & mask) != 0;
+    for (int64_t k = split > lo ? split : lo; k < hi; k++) bad |= got[k] != -1;
+    if (bad) atomic_store_explicit(&j->bad, 1, memory_order_relaxed);
+}
+
+int wb_compress_check_select_pieces(wb_csel_fetch fetch, void *ctx, int64_t piece_rows, int64_t count, const int32_t *x,
+                                 int64_t n, int32_t t, int64_t ref_count, wb_err *e) {
+    if (check_count(count, n, ref_count, e) != WB_OK) return WB_ERR;
+    if (piece_rows < 1) return wb_fail(e, "compress selection check: pieces of %lld rows", (long long)piece_rows);
+    const int64_t rows = n < piece_rows ? n : piece_rows;
+    sel_job j = {.count = count, .n = n, .x = x, .t = t};
+    atomic_init(&j.bad, 0);
+    int32_t *stage = wb_host_alloc((size_t)(rows ? rows : 1) * sizeof(int32_t), "compress selection piece", e);
+    if (!stage || !(j.seen = calloc((size_t)(n / 64 + 1), sizeof *j.seen))) {
+        free(stage);
+        return stage ? wb_fail(e, "compress selection check: out of host memory") : WB_ERR;
+    }
+    int rc = WB_OK;
+    for (int64_t k0 = 0; k0 < n && rc == WB_OK && !atomic_load(&j.bad); k0 += rows) {
+        const int64_t m = n - k0 < rows ? n - k0 : rows;
+        if ((rc = fetch(ctx, stage, k0, m, e)) != WB_OK) break;
+        j.piece = stage, j.k0 = k0;
+        wb_par_chunks(m, CHUNK, sel_chunk, &j);
+    }
+    free(stage);
+    free((void *)j.seen);
+    if (rc != WB_OK || !atomic_load(&j.bad)) return rc;
+    /* A mismatch: the report is the serial check's, on got fetched whole. */
+    int32_t *got = wb_host_alloc((size_t)n * sizeof(int32_t), "compress selection copy", e);
+    if (!got || fetch(ctx, got, 0, n, e) != WB_OK) return free(got), WB_ERR;
+    rc = wb_compress_check_select(got, count, x, n, t, ref_count, e);
+    free(got);
+    return rc == WB_OK ? wb_fail(e, "compress selection: the check in pieces found a mismatch, the serial check none") : WB_ERR;
 }

@@ -6,8 +6,9 @@
  * it, a value missing from the dictionary is refused, the reference counts
  * and sums what it should, and the selection's check catches a missing, a
  * repeated, a wrong and a stray index. At 1000003 rows, every host step gives
- * the same bytes on 1 and 4 workers, and each encoding is the format's
- * definition bit for bit. */
+ * the same bytes on 1 and 4 workers, each encoding is the format's definition
+ * bit for bit, and the check in pieces (on every CPU) passes and fails where
+ * the serial one does, with its report. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,6 +268,64 @@ static void test_workers_same(void) {
     }
 }
 
+typedef struct host_got {
+    const int32_t *got;
+    int64_t fetched; /* rows */
+} host_got;
+
+static int fetch_host(void *ctx, int32_t *dst, int64_t k0, int64_t rows, wb_err *e) {
+    host_got *h = ctx;
+    (void)e;
+    memcpy(dst, h->got + k0, (size_t)rows * sizeof *dst);
+    h->fetched += rows;
+    return WB_OK;
+}
+
+/* The check in pieces on 1 and 4 workers: a right selection (in blocks out of
+ * order, as a GPU's blocks append) passes, and each wrong one fails with the
+ * serial check's report, a repeated row in another piece than its first. */
+static void test_check_select_pieces(void) {
+    const int64_t n = 1000003, piece = 65537;
+    wb_ccolumn c;
+    wb_err e = {""}, es = {""};
+    CHECK(wb_ccolumn_make(&c, WB_CLAYOUT_UNIFORM, 11, n, 99, &e) == WB_OK);
+    const int32_t t = wb_compress_threshold(c.x, n, 0.5, 5);
+    const wb_cref r = wb_compress_reference(c.x, n, t);
+    int32_t *got = malloc((size_t)n * sizeof *got);
+    CHECK(got != NULL && r.count > 2 * piece);
+    if (!got || !c.x) return;
+    int64_t k = 0;
+    for (int64_t b = (n - 1) / 1000; b >= 0; b--) /* blocks of 1000 rows, last first */
+        for (int64_t i = b * 1000; i < n && i < (b + 1) * 1000; i++)
+            if (c.x[i] < t) got[k++] = (int32_t)i;
+    for (int64_t i = k; i < n; i++) got[i] = -1;
+    CHECK(k == r.count);
+    int64_t above = 0;
+    while (c.x[above] < t) above++;
+    /* the mutations: {slot, value}; -2: the count one short */
+    const int64_t cases[][2] = {{-1, 0}, {3 * piece + 5, got[7]}, {2 * piece, (int32_t)above}, {piece + 1, (int32_t)n},
+                                {n - 1, 0}, {-2, 0}};
+    for (int w = 1; w <= 4; w += 3) {
+        wb_par_set_workers(w);
+        for (int m = 0; m < 6; m++) {
+            const int64_t at = cases[m][0];
+            const int32_t keep = at >= 0 ? got[at] : 0;
+            if (at >= 0) got[at] = (int32_t)cases[m][1];
+            const int64_t count = at == -2 ? r.count - 1 : r.count;
+            host_got h = {got, 0};
+            e.msg[0] = es.msg[0] = '\0';
+            const int par = wb_compress_check_select_pieces(fetch_host, &h, piece, count, c.x, n, t, r.count, &e);
+            const int ser = wb_compress_check_select(got, count, c.x, n, t, r.count, &es);
+            CHECK(par == (m == 0 ? WB_OK : WB_ERR) && ser == par && strcmp(e.msg, es.msg) == 0);
+            if (m == 0) CHECK(h.fetched == n); /* once, in pieces */
+            if (at >= 0) got[at] = keep;
+        }
+    }
+    wb_par_set_workers(0);
+    free(got);
+    wb_ccolumn_free(&c);
+}
+
 int main(void) {
     test_layout();
     test_refusals();
@@ -274,5 +333,6 @@ int main(void) {
     test_columns_and_reference();
     test_check_select();
     test_workers_same();
+    test_check_select_pieces();
     return TEST_DONE();
 }
