@@ -84,5 +84,16 @@ wb_cref wb_compress_reference(const int32_t *x, int64_t n, int32_t t);
  * count on still -1. WB_OK, or WB_ERR with the first mismatches in e. */
 int wb_compress_check_select(const int32_t *got, int64_t count, const int32_t *x, int64_t n, int32_t t,
                              int64_t ref_count, wb_err *e);
+/* The same check on every CPU, got read in pieces of piece_rows rows as
+ * fetch brings them (a download from the device: no n-row copy on the host,
+ * whose first touch alone took 0.8-1.2 s a GiB on one core of the 2-core
+ * build machine). Whether every
+ * condition holds does not depend on the order (rows are marked seen with
+ * atomic ORs); on a mismatch, got is fetched whole and e is what
+ * wb_compress_check_select reports. fetch copies got[k0, k0 + rows) into dst,
+ * WB_ERR with e on failure. */
+typedef int (*wb_csel_fetch)(void *ctx, int32_t *dst, int64_t k0, int64_t rows, wb_err *e);
+int wb_compress_check_select_pieces(wb_csel_fetch fetch, void *ctx, int64_t piece_rows, int64_t count, const int32_t *x,
+                                 int64_t n, int32_t t, int64_t ref_count, wb_err *e);
 
 #endif

@@ -5,7 +5,10 @@
  * pays on the skewed column), the packing is LSB first as the kernels read
  * it, a value missing from the dictionary is refused, the reference counts
  * and sums what it should, and the selection's check catches a missing, a
- * repeated, a wrong and a stray index. */
+ * repeated, a wrong and a stray index. At 1000003 rows, every host step gives
+ * the same bytes on 1 and 4 workers, each encoding is the format's definition
+ * bit for bit, and the check in pieces (on every CPU) passes and fails where
+ * the serial one does, with its report. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,11 @@
 #include "tests/check.h"
 
 static int bits(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+static int cmp_i32(const void *a, const void *b) {
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
 
 /* Encode, decode every row, compare; returns the encoding's mean width. */
 static double round_trip(const wb_ccolumn *c, wb_compress_form form, const char *what) {
@@ -166,11 +174,165 @@ static void test_check_select(void) {
     CHECK(wb_compress_check_select(got, 4, x, 8, 4, 4, &e) == WB_ERR && strstr(e.msg, "out of range"));
 }
 
+/* The format by its definition, row by row (compress.h): ref the tile's
+ * smallest value (rank for dict; 0 for delta), width the bits of its largest
+ * code, code r's bits at bit (slot % 32) * w of its lane's stream slot / 32.
+ * The encoder builds each stream in a register; this sets bit by bit. */
+static int spec_rank(const wb_ccolumn *c, int32_t v) {
+    const int32_t *at = bsearch(&v, c->dict, (size_t)c->dict_n, sizeof v, cmp_i32);
+    return at ? (int)(at - c->dict) : -1;
+}
+
+static uint32_t spec_code(const wb_ccolumn *c, wb_compress_form form, int64_t i, int32_t ref) {
+    if (form == WB_FORM_DICT) return (uint32_t)spec_rank(c, c->x[i]) - (uint32_t)ref;
+    if (form == WB_FORM_FOR) return (uint32_t)c->x[i] - (uint32_t)ref;
+    return i % WB_COMPRESS_LANE_ROWS ? (uint32_t)c->x[i] - (uint32_t)c->x[i - 1] : 0; /* a lane's first row: its base */
+}
+
+static int64_t spec_mismatches(const wb_ccolumn *c, wb_compress_form form, const wb_cenc *enc) {
+    int64_t bad = 0;
+    uint32_t *words = calloc((size_t)enc->words + 1, sizeof *words);
+    if (!words) return -1;
+    for (int64_t t = 0; t < enc->tiles; t++) {
+        const int64_t row0 = t * WB_COMPRESS_TILE, rows = c->n - row0 < WB_COMPRESS_TILE ? c->n - row0 : WB_COMPRESS_TILE;
+        int32_t ref = form == WB_FORM_DELTA ? 0 : INT32_MAX;
+        for (int64_t i = row0; i < row0 + rows && form != WB_FORM_DELTA; i++) {
+            const int32_t v = form == WB_FORM_DICT ? spec_rank(c, c->x[i]) : c->x[i];
+            if (v < ref) ref = v;
+        }
+        uint32_t most = 0;
+        for (int64_t i = row0; i < row0 + rows; i++)
+            if (spec_code(c, form, i, ref) > most) most = spec_code(c, form, i, ref);
+        const int w = bits(most);
+        bad += enc->head[t].ref != ref || (int)enc->head[t].width != w;
+        for (int64_t i = row0; i < row0 + rows; i++) {
+            const int r = (int)(i - row0), lane = r / WB_COMPRESS_LANE_ROWS, slot = r % WB_COMPRESS_LANE_ROWS;
+            const uint32_t code = spec_code(c, form, i, ref);
+            for (int b = 0; b < w; b++) {
+                const int bit = (slot % 32) * w + b;
+                const int64_t at = enc->head[t].off + wb_compress_word_at(w, slot / 32, bit / 32, lane);
+                if (at < enc->words) words[at] |= (code >> b & 1u) << (bit % 32);
+            }
+            if (form == WB_FORM_DELTA && slot == 0) bad += enc->base[t * 32 + lane] != c->x[i];
+        }
+    }
+    bad += memcmp(words, enc->payload, (size_t)enc->words * sizeof *words) != 0;
+    free(words);
+    return bad;
+}
+
+/* An encoding made on 1 and on 4 workers, the same bytes. */
+static int same_enc(const wb_cenc *a, const wb_cenc *b) {
+    return a->tiles == b->tiles && a->words == b->words &&
+           memcmp(a->head, b->head, (size_t)a->tiles * sizeof *a->head) == 0 &&
+           memcmp(a->payload, b->payload, (size_t)(a->words + 4) * sizeof *a->payload) == 0 &&
+           (!a->base || memcmp(a->base, b->base, (size_t)a->tiles * 32 * sizeof *a->base) == 0);
+}
+
+/* Every host step of a data set, on 1 worker and on 4, at a size that is
+ * neither a whole tile nor a whole chunk (64 tiles): the same column,
+ * encodings, threshold and reference, and each encoding the format's
+ * definition (spec_mismatches). */
+static void test_workers_same(void) {
+    const int64_t n = 1000003;
+    static const int widths[WB_CLAYOUTS] = {13, 9, 7, 10};
+    for (int l = 0; l < WB_CLAYOUTS; l++) {
+        wb_ccolumn c[2];
+        wb_cenc enc[2][4];
+        int32_t t[2];
+        wb_cref r[2];
+        wb_err e = {""};
+        memset(enc, 0, sizeof enc);
+        for (int k = 0; k < 2; k++) {
+            wb_par_set_workers(k ? 4 : 1);
+            CHECK(wb_ccolumn_make(&c[k], l, widths[l], n, 4242 + (uint64_t)l, &e) == WB_OK);
+            for (int f = WB_FORM_FOR; f <= WB_FORM_DICT; f++)
+                if (f == WB_FORM_FOR || (f == WB_FORM_DELTA && l != WB_CLAYOUT_DICT) || (f == WB_FORM_DICT && l == WB_CLAYOUT_DICT))
+                    CHECK(wb_cenc_make(&enc[k][f], f, c[k].x, n, c[k].dict, c[k].dict_n, &e) == WB_OK);
+            t[k] = wb_compress_threshold(c[k].x, n, 0.5, 11);
+            r[k] = wb_compress_reference(c[k].x, n, t[k]);
+        }
+        wb_par_set_workers(0);
+        CHECK(c[0].x && c[1].x && memcmp(c[0].x, c[1].x, (size_t)n * sizeof(int32_t)) == 0);
+        CHECK(c[0].dict_n == c[1].dict_n && (!c[0].dict || memcmp(c[0].dict, c[1].dict, (size_t)c[0].dict_n * 4) == 0));
+        CHECK(t[0] == t[1] && r[0].sum == r[1].sum && r[0].count == r[1].count && r[0].count > 0);
+        for (int f = WB_FORM_FOR; f <= WB_FORM_DICT; f++) {
+            if (!enc[0][f].head) continue;
+            CHECK(same_enc(&enc[0][f], &enc[1][f]));
+            const int64_t bad = spec_mismatches(&c[0], f, &enc[0][f]);
+            if (bad) fprintf(stderr, "%s form %d: %lld mismatches with the format's definition\n", wb_clayout_name(l), f, (long long)bad);
+            CHECK(bad == 0);
+            for (int k = 0; k < 2; k++) wb_cenc_free(&enc[k][f]);
+        }
+        for (int k = 0; k < 2; k++) wb_ccolumn_free(&c[k]);
+    }
+}
+
+typedef struct host_got {
+    const int32_t *got;
+    int64_t fetched; /* rows */
+} host_got;
+
+static int fetch_host(void *ctx, int32_t *dst, int64_t k0, int64_t rows, wb_err *e) {
+    host_got *h = ctx;
+    (void)e;
+    memcpy(dst, h->got + k0, (size_t)rows * sizeof *dst);
+    h->fetched += rows;
+    return WB_OK;
+}
+
+/* The check in pieces on 1 and 4 workers: a right selection (in blocks out of
+ * order, as a GPU's blocks append) passes, and each wrong one fails with the
+ * serial check's report, a repeated row in another piece than its first. */
+static void test_check_select_pieces(void) {
+    const int64_t n = 1000003, piece = 65537;
+    wb_ccolumn c;
+    wb_err e = {""}, es = {""};
+    CHECK(wb_ccolumn_make(&c, WB_CLAYOUT_UNIFORM, 11, n, 99, &e) == WB_OK);
+    const int32_t t = wb_compress_threshold(c.x, n, 0.5, 5);
+    const wb_cref r = wb_compress_reference(c.x, n, t);
+    int32_t *got = malloc((size_t)n * sizeof *got);
+    CHECK(got != NULL && r.count > 2 * piece);
+    if (!got || !c.x) return;
+    int64_t k = 0;
+    for (int64_t b = (n - 1) / 1000; b >= 0; b--) /* blocks of 1000 rows, last first */
+        for (int64_t i = b * 1000; i < n && i < (b + 1) * 1000; i++)
+            if (c.x[i] < t) got[k++] = (int32_t)i;
+    for (int64_t i = k; i < n; i++) got[i] = -1;
+    CHECK(k == r.count);
+    int64_t above = 0;
+    while (c.x[above] < t) above++;
+    /* the mutations: {slot, value}; -2: the count one short */
+    const int64_t cases[][2] = {{-1, 0}, {3 * piece + 5, got[7]}, {2 * piece, (int32_t)above}, {piece + 1, (int32_t)n},
+                                {n - 1, 0}, {-2, 0}};
+    for (int w = 1; w <= 4; w += 3) {
+        wb_par_set_workers(w);
+        for (int m = 0; m < 6; m++) {
+            const int64_t at = cases[m][0];
+            const int32_t keep = at >= 0 ? got[at] : 0;
+            if (at >= 0) got[at] = (int32_t)cases[m][1];
+            const int64_t count = at == -2 ? r.count - 1 : r.count;
+            host_got h = {got, 0};
+            e.msg[0] = es.msg[0] = '\0';
+            const int par = wb_compress_check_select_pieces(fetch_host, &h, piece, count, c.x, n, t, r.count, &e);
+            const int ser = wb_compress_check_select(got, count, c.x, n, t, r.count, &es);
+            CHECK(par == (m == 0 ? WB_OK : WB_ERR) && ser == par && strcmp(e.msg, es.msg) == 0);
+            if (m == 0) CHECK(h.fetched == n); /* once, in pieces */
+            if (at >= 0) got[at] = keep;
+        }
+    }
+    wb_par_set_workers(0);
+    free(got);
+    wb_ccolumn_free(&c);
+}
+
 int main(void) {
     test_layout();
     test_refusals();
     test_round_trips();
     test_columns_and_reference();
     test_check_select();
+    test_workers_same();
+    test_check_select_pieces();
     return TEST_DONE();
 }
