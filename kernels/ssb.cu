@@ -379,15 +379,24 @@ template <int ILP, bool Full>
 __device__ __forceinline__ void load_first(const int32_t *x, int64_t base, int64_t n, first_keys<ILP> &v) {
     wb_grid_tile<ILP>::template load<Full>(x, base, n, v.k);
 }
+// A full tile's runs start at wb_ssb_run_word (32-bit arithmetic from the
+// tile's base and the thread) and load their words unguarded; the partial
+// tile's are cut at the column's end.
 template <int ILP, bool Full>
 __device__ __forceinline__ void load_first(const wb_ssb_packed_column &x, int64_t base, int64_t n,
                                            first_words<ILP> &v) {
     using T = wb_grid_tile<ILP>;
 #pragma unroll
     for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
-        const int64_t r0 = T::index(base, r * WB_SSB_PACK_RUN), left = n - r0;
-        const int count = Full || left >= WB_SSB_PACK_RUN ? WB_SSB_PACK_RUN : left > 0 ? (int)left : 0;
-        wb_ssb_run_load(x.words, r0, x.width, count, v.wd[r]);
+        if constexpr (Full) {
+            uint32_t sh;
+            const uint32_t word = wb_ssb_run_word(base, r, blockDim.x, threadIdx.x, (uint32_t)x.width, &sh);
+            wb_ssb_run_load_full(x.words + word, sh, x.width, v.wd[r]);
+        } else {
+            const int64_t r0 = T::index(base, r * WB_SSB_PACK_RUN), left = n - r0;
+            const int count = left >= WB_SSB_PACK_RUN ? WB_SSB_PACK_RUN : left > 0 ? (int)left : 0;
+            wb_ssb_run_load(x.words, r0, x.width, count, v.wd[r]);
+        }
     }
 }
 
@@ -397,14 +406,16 @@ template <int ILP>
 __device__ __forceinline__ const first_keys<ILP> &keys_of(const int32_t *, int64_t, const first_keys<ILP> &v) {
     return v;
 }
+// (Every run of the thread, in every tile, starts at the same bit of its
+// first word: wb_ssb_run_word's sh, 4 t w mod 32.)
 template <int ILP>
-__device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t base,
+__device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t,
                                                    const first_words<ILP> &v) {
     first_keys<ILP> k;
+    const uint32_t sh = (4u * threadIdx.x * (uint32_t)x.width) & 31u;
 #pragma unroll
     for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++)
-        wb_ssb_run_decode(v.wd[r], wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN), x.base, x.width,
-                          k.k + r * WB_SSB_PACK_RUN);
+        wb_ssb_run_decode(v.wd[r], sh, x.base, x.width, k.k + r * WB_SSB_PACK_RUN);
     return k;
 }
 

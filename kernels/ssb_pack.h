@@ -2,10 +2,10 @@
  * `compressed` form: each column bit-packed at the width its domain needs
  * (frame of reference: value - the column's base, one base per column), row
  * r's w bits at bit r x w of a uint32 array (little-endian within and across
- * words), padded by one word so that a row's decode may always read the word
- * after its first. Plain C with __host__ __device__ under nvcc (ssb_gen.h's
+ * words), padded by WB_SSB_PACK_PAD words so that a decode may read a few
+ * words past its rows' last (wb_ssb_pack_words). Plain C with __host__ __device__ under nvcc (ssb_gen.h's
  * convention): the GPU encoder computes each word with wb_ssb_packed_word,
- * the kernels decode with wb_ssb_unpack and wb_ssb_run_load/_decode, and the CPU
+ * the kernels decode with wb_ssb_unpack and wb_ssb_run_word/_load_full/_load/_decode, and the CPU
  * tests check the round trip through the same functions.
  *
  * Domains come from the generator's formulas (ssb_gen.h), not from a pass
@@ -29,10 +29,15 @@ static inline WB_SSB_HD int wb_ssb_pack_width(int32_t lo, int32_t hi) {
     return w;
 }
 
-/* Words of n rows at width w, with the one word of padding. A packed column
- * holds at most WB_SSB_PACK_ROWS rows (wb_ssb_unpack's index arithmetic). */
+/* Words of n rows at width w, with WB_SSB_PACK_PAD words of padding: a
+ * row's decode reads the word after its first, and a full tile's run of 4
+ * rows always loads the 4 words from its first (wb_ssb_run_load_full), which
+ * for a run at the column's end lie up to 3 words past the last row's word
+ * (at widths below 8). A packed column holds at most WB_SSB_PACK_ROWS rows
+ * (the decoders' index arithmetic). */
 #define WB_SSB_PACK_ROWS 4294967296ll
-static inline WB_SSB_HD int64_t wb_ssb_pack_words(int64_t n, int w) { return (n * w + 31) / 32 + 1; }
+#define WB_SSB_PACK_PAD 4
+static inline WB_SSB_HD int64_t wb_ssb_pack_words(int64_t n, int w) { return (n * w + 31) / 32 + WB_SSB_PACK_PAD; }
 
 /* The low w bits (w 1..32). */
 static inline WB_SSB_HD uint32_t wb_ssb_pack_mask(int w) { return 0xffffffffu >> (32 - w); }
@@ -64,6 +69,16 @@ static inline WB_SSB_HD uint32_t wb_ssb_packed_word(const int32_t *v, int64_t n,
 #define WB_SSB_PACK_UNROLL
 #endif
 
+/* The 32 bits at bit sh (0..32) of the pair (lo, hi): at 32, hi (the shift
+ * clamps, as __funnelshift_rc does). */
+static inline WB_SSB_HD uint32_t wb_ssb_pack_funnel(uint32_t lo, uint32_t hi, uint32_t sh) {
+#ifdef __CUDA_ARCH__
+    return __funnelshift_rc(lo, hi, sh);
+#else
+    return (uint32_t)(((uint64_t)hi << 32 | lo) >> (sh < 32 ? sh : 32));
+#endif
+}
+
 /* The row at bit sh of the pair (lo, hi), w bits (mask), plus the base
  * (modulo 2^32, as the encoder subtracted it). */
 static inline WB_SSB_HD int32_t wb_ssb_pack_pick(uint32_t lo, uint32_t hi, uint32_t sh, uint32_t mask, int32_t base) {
@@ -89,13 +104,39 @@ static inline WB_SSB_HD int32_t wb_ssb_unpack(const uint32_t *words, int64_t r, 
 /* A lane's run of 4 consecutive rows from r0 in a tile of the compressed
  * form (grid_tile.cuh's 16-byte layout: 4 consecutive rows a vector), in two
  * steps, so that a tile's words can be loaded one tile ahead and decoded
- * when the tile runs. wb_ssb_run_load loads the words that cover the run's
- * first `count` rows (0 to 4: a partial tile's run may end early), at most 5,
- * each once (not twice a row), the rest 0; wb_ssb_run_decode makes the 4
- * rows of them (rows past count are not meaningful), each from its two words
- * picked by selects, since an index into a register array at run time would
- * put it in local memory. */
+ * when the tile runs: a load (wb_ssb_run_load_full in a full tile,
+ * wb_ssb_run_load in the partial one) puts the words that cover the run in
+ * wd[0..4], wb_ssb_run_decode makes its 4 rows of them.
+ *
+ * In a tile whose first row is a multiple of 32 (every tile: block x ILP
+ * rows, block a multiple of 32) the run's bit offset within its first word,
+ * sh = 4 t w mod 32 for thread t, is the thread's alone: the tile's base and
+ * the 4 x block rows between a thread's runs are whole words at any width.
+ * wb_ssb_run_word gives the first word in 32-bit arithmetic from the tile's
+ * base, the run (0 or 1 up to ILP 8), the block and the thread, instead of a
+ * 64-bit product of the row and the width. */
 #define WB_SSB_PACK_RUN 4
+static inline WB_SSB_HD uint32_t wb_ssb_run_word(int64_t base, int run, uint32_t block, uint32_t t, uint32_t w,
+                                                 uint32_t *sh) {
+    const uint32_t lead = 4u * t * w;
+    *sh = lead & 31u;
+    return (uint32_t)(base >> 5) * w + (uint32_t)run * (block / 8u) * w + (lead >> 5);
+}
+
+/* A full run's words from its first, p: always the 4 words from p (the
+ * padding makes them safe at the column's end), the fifth only where the
+ * run reaches it (sh + 4 w > 128: widths above 24), else 0. No count to
+ * compare against a row's position: a full tile has all its rows. */
+static inline WB_SSB_HD void wb_ssb_run_load_full(const uint32_t *p, uint32_t sh, int w,
+                                                  uint32_t wd[WB_SSB_PACK_RUN + 1]) {
+    WB_SSB_PACK_UNROLL
+    for (int k = 0; k < WB_SSB_PACK_RUN; k++) wd[k] = WB_SSB_PACK_LOAD(p + k);
+    wd[WB_SSB_PACK_RUN] = sh + WB_SSB_PACK_RUN * (uint32_t)w > 32u * WB_SSB_PACK_RUN ? WB_SSB_PACK_LOAD(p + WB_SSB_PACK_RUN) : 0u;
+}
+
+/* The partial tile's run (and the CPU test's any run): the words that
+ * cover its first `count` rows (0 to 4: the run may end early), at most 5,
+ * each once, the rest 0. */
 static inline WB_SSB_HD void wb_ssb_run_load(const uint32_t *words, int64_t r0, int w, int count,
                                              uint32_t wd[WB_SSB_PACK_RUN + 1]) {
     const uint64_t bit = (uint64_t)r0 * (uint32_t)w;
@@ -104,18 +145,48 @@ static inline WB_SSB_HD void wb_ssb_run_load(const uint32_t *words, int64_t r0, 
     WB_SSB_PACK_UNROLL
     for (int k = 0; k <= WB_SSB_PACK_RUN; k++) wd[k] = (uint32_t)k < need ? WB_SSB_PACK_LOAD(p + k) : 0u;
 }
-static inline WB_SSB_HD void wb_ssb_run_decode(const uint32_t wd[WB_SSB_PACK_RUN + 1], int64_t r0, int32_t base, int w,
-                                               int32_t *v) {
-    const uint32_t uw = (uint32_t)w, mask = wb_ssb_pack_mask(w), sh = ((uint32_t)r0 * uw) & 31u;
+
+/* a where m is all ones, b where it is 0: one LOP3 with m in a uniform
+ * register (inline PTX: written in C, nvcc turned it back into a SEL after
+ * a PLOP3 that copied the width's uniform predicate, in every tile). */
+static inline WB_SSB_HD uint32_t wb_ssb_pack_either(uint32_t m, uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm("lop3.b32 %0, %1, %2, %3, 0xE4;" : "=r"(d) : "r"(a), "r"(b), "r"(m));
+    return d;
+#else
+    return (a & m) | (b & ~m);
+#endif
+}
+
+/* The run's 4 rows from its words, sh its bit offset in wd[0] (rows past a
+ * short run's count are not meaningful). First the 4 w bits are realigned
+ * to bit 0 of a[0..3] (one funnel shift a word, by the thread's sh); then row
+ * i lies at bit i w of a, at an offset that depends on the width alone,
+ * which is the same in every lane and every tile: row 0 a mask, row 1 a
+ * funnel shift by w (clamped: at w = 32 it is a[1]), rows 2 and 3 a funnel
+ * shift of the pair that holds them, picked by masks of the width (two
+ * and four bitwise selects), not by the thread's offset (the first version
+ * picked each row's two words among the five by that offset: 14 selects
+ * and their compares for 4 rows). */
+static inline WB_SSB_HD void wb_ssb_run_decode(const uint32_t wd[WB_SSB_PACK_RUN + 1], uint32_t sh, int32_t base,
+                                               int w, int32_t *v) {
+    const uint32_t uw = (uint32_t)w, mask = wb_ssb_pack_mask(w), b = (uint32_t)base;
+    uint32_t a[WB_SSB_PACK_RUN];
     WB_SSB_PACK_UNROLL
-    for (int i = 0; i < WB_SSB_PACK_RUN; i++) {
-        const uint32_t at = sh + (uint32_t)i * uw, k = at >> 5; /* k <= i */
-        uint32_t lo = wd[0], hi = wd[1];
-        WB_SSB_PACK_UNROLL
-        for (int m = 1; m <= i; m++)
-            if (k == (uint32_t)m) lo = wd[m], hi = wd[m + 1];
-        v[i] = wb_ssb_pack_pick(lo, hi, at & 31u, mask, base);
-    }
+    for (int k = 0; k < WB_SSB_PACK_RUN; k++) a[k] = wb_ssb_pack_funnel(wd[k], wd[k + 1], sh);
+    v[0] = (int32_t)((a[0] & mask) + b);
+    v[1] = (int32_t)((wb_ssb_pack_funnel(a[0], a[1], uw) & mask) + b);
+    /* row 2 at bit 2w (2..64): in (a[1], a[2]) from 32 on; row 3 at 3w
+     * (3..96): in (a[2], a[3]) from 64, (a[1], a[2]) from 32; the shift
+     * past the pair's first word clamps at 32 (w = 16 and 32) */
+    const uint32_t at2 = 2u * uw, at3 = 3u * uw;
+    const uint32_t two = 0u - (uint32_t)(at2 >= 32u), hi3 = 0u - (uint32_t)(at3 >= 64u), mid3 = 0u - (uint32_t)(at3 >= 32u);
+    v[2] = (int32_t)((wb_ssb_pack_funnel(wb_ssb_pack_either(two, a[1], a[0]), wb_ssb_pack_either(two, a[2], a[1]),
+                                         at2 - (two & 32u)) & mask) + b);
+    const uint32_t lo3 = wb_ssb_pack_either(hi3, a[2], wb_ssb_pack_either(mid3, a[1], a[0]));
+    const uint32_t up3 = wb_ssb_pack_either(hi3, a[3], wb_ssb_pack_either(mid3, a[2], a[1]));
+    v[3] = (int32_t)((wb_ssb_pack_funnel(lo3, up3, at3 - (hi3 & 32u) - (mid3 & 32u)) & mask) + b);
 }
 
 /* Every value of lineorder column col (WB_SSB_LO_*, kernels/ssb.h) at sizes
