@@ -5,7 +5,7 @@
  * words), padded by WB_SSB_PACK_PAD words so that a decode may read a few
  * words past its rows' last (wb_ssb_pack_words). Plain C with __host__ __device__ under nvcc (ssb_gen.h's
  * convention): the GPU encoder computes each word with wb_ssb_packed_word,
- * the kernels decode with wb_ssb_unpack and wb_ssb_run_word/_load_full/_load/_decode, and the CPU
+ * the kernels decode with wb_ssb_unpack and wb_ssb_run_word/_load/_fifth/_decode, and the CPU
  * tests check the round trip through the same functions.
  *
  * Domains come from the generator's formulas (ssb_gen.h), not from a pass
@@ -31,9 +31,9 @@ static inline WB_SSB_HD int wb_ssb_pack_width(int32_t lo, int32_t hi) {
 
 /* Words of n rows at width w, with WB_SSB_PACK_PAD words of padding: a
  * row's decode reads the word after its first, and a full tile's run of 4
- * rows always loads the 4 words from its first (wb_ssb_run_load_full), which
- * for a run at the column's end lie up to 3 words past the last row's word
- * (at widths below 8). A packed column holds at most WB_SSB_PACK_ROWS rows
+ * rows always loads the 4 words from its first (wb_ssb_run_load), which for
+ * a run at the column's end lie up to 3 words past the last row's word (at
+ * widths below 8). A packed column holds at most WB_SSB_PACK_ROWS rows
  * (the decoders' index arithmetic). */
 #define WB_SSB_PACK_ROWS 4294967296ll
 #define WB_SSB_PACK_PAD 4
@@ -102,11 +102,13 @@ static inline WB_SSB_HD int32_t wb_ssb_unpack(const uint32_t *words, int64_t r, 
 }
 
 /* A lane's run of 4 consecutive rows from r0 in a tile of the compressed
- * form (grid_tile.cuh's 16-byte layout: 4 consecutive rows a vector), in two
+ * form (grid_tile.cuh's 16-byte layout: 4 consecutive rows a vector), in
  * steps, so that a tile's words can be loaded one tile ahead and decoded
- * when the tile runs: a load (wb_ssb_run_load_full in a full tile,
- * wb_ssb_run_load in the partial one) puts the words that cover the run in
- * wd[0..4], wb_ssb_run_decode makes its 4 rows of them.
+ * when the tile runs: wb_ssb_run_load loads the 4 words from the run's first
+ * a tile ahead; wb_ssb_run_fifth the fifth, which only runs above 24 bits
+ * reach, when the tile runs (so that the words held over the tile before
+ * are 4 a run, 8 registers at ILP 8 as the plain keys, not 5); and
+ * wb_ssb_run_decode makes the run's 4 rows of the 5.
  *
  * In a tile whose first row is a multiple of 32 (every tile: block x ILP
  * rows, block a multiple of 32) the run's bit offset within its first word,
@@ -123,27 +125,21 @@ static inline WB_SSB_HD uint32_t wb_ssb_run_word(int64_t base, int run, uint32_t
     return (uint32_t)(base >> 5) * w + (uint32_t)run * (block / 8u) * w + (lead >> 5);
 }
 
-/* A full run's words from its first, p: always the 4 words from p (the
- * padding makes them safe at the column's end), the fifth only where the
- * run reaches it (sh + 4 w > 128: widths above 24), else 0. No count to
- * compare against a row's position: a full tile has all its rows. */
-static inline WB_SSB_HD void wb_ssb_run_load_full(const uint32_t *p, uint32_t sh, int w,
-                                                  uint32_t wd[WB_SSB_PACK_RUN + 1]) {
+/* The 4 words from a run's first, p, unguarded (any = 0: a run past the
+ * column's end in the partial tile, zeros): the padding makes them safe for
+ * any run that starts before the column's end. No count to compare against
+ * a row's position. */
+static inline WB_SSB_HD void wb_ssb_run_load(const uint32_t *p, int any, uint32_t wd[WB_SSB_PACK_RUN]) {
     WB_SSB_PACK_UNROLL
-    for (int k = 0; k < WB_SSB_PACK_RUN; k++) wd[k] = WB_SSB_PACK_LOAD(p + k);
-    wd[WB_SSB_PACK_RUN] = sh + WB_SSB_PACK_RUN * (uint32_t)w > 32u * WB_SSB_PACK_RUN ? WB_SSB_PACK_LOAD(p + WB_SSB_PACK_RUN) : 0u;
+    for (int k = 0; k < WB_SSB_PACK_RUN; k++) wd[k] = any ? WB_SSB_PACK_LOAD(p + k) : 0u;
 }
 
-/* The partial tile's run (and the CPU test's any run): the words that
- * cover its first `count` rows (0 to 4: the run may end early), at most 5,
- * each once, the rest 0. */
-static inline WB_SSB_HD void wb_ssb_run_load(const uint32_t *words, int64_t r0, int w, int count,
-                                             uint32_t wd[WB_SSB_PACK_RUN + 1]) {
-    const uint64_t bit = (uint64_t)r0 * (uint32_t)w;
-    const uint32_t *p = words + (bit >> 5);
-    const uint32_t need = count > 0 ? (((uint32_t)bit & 31u) + (uint32_t)count * (uint32_t)w + 31u) >> 5 : 0u;
-    WB_SSB_PACK_UNROLL
-    for (int k = 0; k <= WB_SSB_PACK_RUN; k++) wd[k] = (uint32_t)k < need ? WB_SSB_PACK_LOAD(p + k) : 0u;
+/* The run's fifth word where its 4 w bits from sh reach it (sh + 4 w > 128,
+ * so w > 24: tested first, the same in every lane), else 0. */
+static inline WB_SSB_HD uint32_t wb_ssb_run_fifth(const uint32_t *p, uint32_t sh, int w) {
+    return (uint32_t)w > 24u && sh + WB_SSB_PACK_RUN * (uint32_t)w > 32u * WB_SSB_PACK_RUN
+               ? WB_SSB_PACK_LOAD(p + WB_SSB_PACK_RUN)
+               : 0u;
 }
 
 /* a where m is all ones, b where it is 0: one LOP3 with m in a uniform

@@ -1,9 +1,10 @@
 /* test_ssb_pack.c - the compressed form's packed columns (kernels/ssb_pack.h):
  * the round trip at every width 1-32 over sizes that are no multiple of 32 or
  * of a tile, through the kernels' own decoders (a row, and a tile's run of
- * 4 rows, loaded guarded or whole), a full tile's run addresses, the
- * width rule, the columns' ranges against generated rows (and that the data
- * need every bit of the width), and the bytes model over packed columns. */
+ * 4 rows, its words loaded unguarded into the padding), a full tile's run
+ * addresses, the width rule, the columns' ranges against generated rows (and
+ * that the data need every bit of the width), and the bytes model over
+ * packed columns. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,30 +28,29 @@ static void round_trip(const int32_t *v, int64_t n, int32_t base, int w) {
     for (int64_t r = 0; r < n; r++) bad += wb_ssb_unpack(p, r, base, w) != v[r];
     CHECK(bad == 0);
     /* the tile load's runs of 4 rows from every first row (every bit offset
-     * in a word), whole, and cut short at the column's end as in a partial
-     * tile; and a full tile's unguarded load of every whole run, the last
-     * ones reading into the padding */
+     * in a word), cut short at the column's end as in a partial tile: the 4
+     * words from the first unguarded, the fifth where the run reaches it,
+     * every word loaded inside the column (the last runs read into the
+     * padding), and a run past the end loading nothing */
     for (int64_t r0 = 0; r0 < n; r0++) {
         const int count = n - r0 < WB_SSB_PACK_RUN ? (int)(n - r0) : WB_SSB_PACK_RUN;
         const uint32_t sh = (uint32_t)((r0 * w) & 31);
+        const int64_t first = (r0 * w) / 32, last = ((r0 + count) * w - 1) / 32 - first;
+        const int fifth = sh + WB_SSB_PACK_RUN * (uint32_t)w > 32 * WB_SSB_PACK_RUN; /* its 4 rows reach word 4 */
+        bad += fifth != (w > 24 && ((r0 + WB_SSB_PACK_RUN) * w - 1) / 32 - first == WB_SSB_PACK_RUN);
+        bad += last > 3 && !fifth;
+        bad += first + WB_SSB_PACK_RUN - 1 + fifth >= words;
         uint32_t wd[WB_SSB_PACK_RUN + 1];
         int32_t run[WB_SSB_PACK_RUN];
-        wb_ssb_run_load(p, r0, w, count, wd);
+        wb_ssb_run_load(p + first, 1, wd);
+        wd[WB_SSB_PACK_RUN] = wb_ssb_run_fifth(p + first, sh, w);
+        if (!fifth) bad += wd[WB_SSB_PACK_RUN] != 0;
         wb_ssb_run_decode(wd, sh, base, w, run);
         for (int i = 0; i < count; i++) bad += run[i] != v[r0 + i];
-        /* the words it loaded: those of its rows only (none past the column's last) */
-        const int64_t last = ((r0 + count) * w - 1) / 32 - (r0 * w) / 32;
-        for (int k = (int)last + 1; k <= WB_SSB_PACK_RUN; k++) bad += wd[k] != 0;
-        if (count < WB_SSB_PACK_RUN) continue;
-        const int64_t first = (r0 * w) / 32;
-        const int fifth = sh + WB_SSB_PACK_RUN * (uint32_t)w > 32 * WB_SSB_PACK_RUN; /* the run reaches word 4 */
-        bad += fifth != (last == WB_SSB_PACK_RUN);
-        bad += first + WB_SSB_PACK_RUN - 1 + fifth >= words; /* every word it loads lies in the column */
-        wb_ssb_run_load_full(p + first, sh, w, wd);
-        wb_ssb_run_decode(wd, sh, base, w, run);
-        for (int i = 0; i < WB_SSB_PACK_RUN; i++) bad += run[i] != v[r0 + i];
-        if (!fifth) bad += wd[WB_SSB_PACK_RUN] != 0;
     }
+    uint32_t none[WB_SSB_PACK_RUN] = {1, 1, 1, 1};
+    wb_ssb_run_load(NULL, 0, none);
+    bad += (none[0] | none[1] | none[2] | none[3]) != 0;
     CHECK(bad == 0);
     for (int k = 1; k <= 4; k++) CHECK(p[words - k] == 0); /* the padding words */
     const int64_t used = n * w;
