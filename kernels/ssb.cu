@@ -413,30 +413,49 @@ __device__ __forceinline__ const first_keys<ILP> &keys_of(const int32_t *, int64
     return v;
 }
 // Every run of the thread, in every tile, starts at the same bit of its
-// first word: wb_ssb_run_word's sh, 4 t w mod 32.
+// first word: wb_ssb_run_word's sh, 4 t w mod 32. A branch on the width (the
+// same in every lane and tile) picks the decode: up to 24 bits one of four
+// copies with the pairs of rows 2 and 3 fixed (wb_ssb_run_decode_in: no
+// selects; with one copy for every width the fifth word's address and load
+// were issued predicated off in every tile), above 24 the general one with
+// the run's fifth word, loaded here rather than held ahead.
 template <int ILP>
 __device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t base, int64_t n,
                                                    const first_words<ILP> &v) {
     first_keys<ILP> k;
+    const uint32_t sh = (4u * threadIdx.x * (uint32_t)x.width) & 31u;
+    auto runs = [&](auto decode) {
 #pragma unroll
-    for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
-        uint32_t sh, wd[WB_SSB_PACK_RUN + 1];
-        const uint32_t word = wb_ssb_run_word(base, r, blockDim.x, threadIdx.x, (uint32_t)x.width, &sh);
+        for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
+            uint32_t wd[WB_SSB_PACK_RUN + 1];
 #pragma unroll
-        for (int i = 0; i < WB_SSB_PACK_RUN; i++) wd[i] = v.wd[r][i];
-        // Two copies of the decode behind a branch on the width (the same in
-        // every lane): with one copy the fifth word's address and load were
-        // issued predicated off in every tile at every width.
-        if (__builtin_expect(x.width <= 24, 1)) {
+            for (int i = 0; i < WB_SSB_PACK_RUN; i++) wd[i] = v.wd[r][i];
             wd[WB_SSB_PACK_RUN] = 0u;
-            wb_ssb_run_decode(wd, sh, x.base, x.width, k.k + r * WB_SSB_PACK_RUN);
-        } else {
-            wd[WB_SSB_PACK_RUN] = wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN) < n
-                                      ? wb_ssb_run_fifth(x.words + word, sh, x.width)
-                                      : 0u;
-            wb_ssb_run_decode(wd, sh, x.base, x.width, k.k + r * WB_SSB_PACK_RUN);
+            decode(r, wd, k.k + r * WB_SSB_PACK_RUN);
         }
-    }
+    };
+    auto fixed = [&](int k2, int k3) {
+        runs([&](int, const uint32_t(&wd)[WB_SSB_PACK_RUN + 1], int32_t *out) {
+            wb_ssb_run_decode_in(wd, sh, x.base, x.width, k2, k3, out);
+        });
+    };
+    // (a tree, not a chain of compares: two tests reach 16-21 bits, SF 100's
+    // date, supplier and part keys)
+    if (x.width <= 15) {
+        if (x.width <= 10) fixed(0, 0);
+        else fixed(0, 1);
+    } else if (x.width <= 21) {
+        fixed(1, 1);
+    } else if (x.width <= 24) {
+        fixed(1, 2);
+    } else
+        runs([&](int r, uint32_t(&wd)[WB_SSB_PACK_RUN + 1], int32_t *out) {
+            uint32_t s;
+            const uint32_t word = wb_ssb_run_word(base, r, blockDim.x, threadIdx.x, (uint32_t)x.width, &s);
+            if (wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN) < n)
+                wd[WB_SSB_PACK_RUN] = wb_ssb_run_fifth(x.words + word, s, x.width);
+            wb_ssb_run_decode(wd, s, x.base, x.width, out);
+        });
     return k;
 }
 

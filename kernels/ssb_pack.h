@@ -185,6 +185,32 @@ static inline WB_SSB_HD void wb_ssb_run_decode(const uint32_t wd[WB_SSB_PACK_RUN
     v[3] = (int32_t)((wb_ssb_pack_funnel(lo3, up3, at3 - (hi3 & 32u) - (mid3 & 32u)) & mask) + b);
 }
 
+/* The decode where the pairs that hold rows 2 and 3 are given: (a[k2],
+ * a[k2 + 1]) and (a[k3], a[k3 + 1]), k2 = 2w / 32 and k3 = 3w / 32
+ * (wb_ssb_run_pairs). With k2 and k3 constants at the call, as the kernel's
+ * branch on the width makes them, the decode has no selects, and only the
+ * words it reads are realigned (2 below 11 bits, 3 below 22). Always
+ * inlined: k2 and k3 index a[]. */
+#define WB_SSB_PACK_INLINE __attribute__((always_inline))
+static inline WB_SSB_HD WB_SSB_PACK_INLINE void wb_ssb_run_decode_in(const uint32_t wd[WB_SSB_PACK_RUN + 1],
+                                                                    uint32_t sh, int32_t base, int w, int k2, int k3,
+                                                                    int32_t *v) {
+    const uint32_t uw = (uint32_t)w, mask = wb_ssb_pack_mask(w), b = (uint32_t)base;
+    uint32_t a[WB_SSB_PACK_RUN];
+    WB_SSB_PACK_UNROLL
+    for (int k = 0; k < WB_SSB_PACK_RUN; k++) a[k] = wb_ssb_pack_funnel(wd[k], wd[k + 1], sh);
+    v[0] = (int32_t)((a[0] & mask) + b);
+    v[1] = (int32_t)((wb_ssb_pack_funnel(a[0], a[1], uw) & mask) + b);
+    v[2] = (int32_t)((wb_ssb_pack_funnel(a[k2], a[k2 + 1], 2u * uw - 32u * (uint32_t)k2) & mask) + b);
+    v[3] = (int32_t)((wb_ssb_pack_funnel(a[k3], a[k3 + 1], 3u * uw - 32u * (uint32_t)k3) & mask) + b);
+}
+
+/* k2 = 2w / 32 and k3 = 3w / 32 of width w (1..32). */
+static inline WB_SSB_HD void wb_ssb_run_pairs(int w, int *k2, int *k3) {
+    *k2 = (2 * w) >> 5;
+    *k3 = (3 * w) >> 5;
+}
+
 /* Every value of lineorder column col (WB_SSB_LO_*, kernels/ssb.h) at sizes
  * z lies in [*lo, *hi], from ssb_gen.h's formulas: dates from 1992-01-01 to
  * the last order day, keys 1-based up to their dimension's rows, quantity

@@ -47,6 +47,11 @@ static void round_trip(const int32_t *v, int64_t n, int32_t base, int w) {
         if (!fifth) bad += wd[WB_SSB_PACK_RUN] != 0;
         wb_ssb_run_decode(wd, sh, base, w, run);
         for (int i = 0; i < count; i++) bad += run[i] != v[r0 + i];
+        /* the kernel's decode at w <= 24, the pairs of rows 2 and 3 given (at every width here) */
+        int k2, k3;
+        wb_ssb_run_pairs(w, &k2, &k3);
+        wb_ssb_run_decode_in(wd, sh, base, w, k2, k3, run);
+        for (int i = 0; i < count; i++) bad += run[i] != v[r0 + i];
     }
     uint32_t none[WB_SSB_PACK_RUN] = {1, 1, 1, 1};
     wb_ssb_run_load(NULL, 0, none);
@@ -114,6 +119,17 @@ static void test_round_trip(void) {
         }
     }
     free(v);
+}
+
+/* The pairs of rows 2 and 3 that the kernel's branch on the width fixes:
+ * (0, 0) below 11 bits, (0, 1) to 15, (1, 1) to 21, (1, 2) to 24. */
+static void test_run_pairs(void) {
+    for (int w = 1; w <= 24; w++) {
+        int k2, k3;
+        wb_ssb_run_pairs(w, &k2, &k3);
+        CHECK(k2 == (w <= 15 ? 0 : 1));
+        CHECK(k3 == (w <= 10 ? 0 : w <= 21 ? 1 : 2));
+    }
 }
 
 static void test_width_rule(void) {
@@ -199,6 +215,7 @@ static void test_bytes_model(void) {
 int main(void) {
     test_round_trip();
     test_run_word();
+    test_run_pairs();
     test_width_rule();
     test_ranges();
     test_bytes_model();
