@@ -90,15 +90,25 @@ static inline WB_SSB_HD int32_t wb_ssb_pack_pick(uint32_t lo, uint32_t hi, uint3
     return (int32_t)((x & mask) + (uint32_t)base);
 }
 
-/* Row r of a packed column: two 32-bit loads (the padding word makes the
- * second safe), a funnel shift, the mask, the base. The word index in 32-bit
- * arithmetic (r = 32 (r / 32) + r % 32; so r < 2^32, which wb_ssb_pack
- * checks): against a 64-bit product, ptxas spilled 208 instead of 136 bytes a
- * thread in the compressed kernels' 4-row batches at ILP 8. */
+/* Row r of a packed column (a batch's gather): two 32-bit loads (the padding
+ * makes the second safe), a funnel shift, the mask, the base. r < 2^32
+ * (wb_ssb_pack checks), so its bit r w is a 32 x 32-bit product (one
+ * IMAD.WIDE.U32) and its word a funnel shift of the two halves, from which
+ * the pointer is one more IMAD.WIDE.U32. The first version took the word as
+ * (r / 32) w + (r % 32) w / 32 (7 instructions); before it, a 64-bit r x w
+ * spilled 208 instead of 136 bytes a thread at ILP 8; written as
+ * (uint32_t)(bit >> 5), nvcc made the byte offset in 64-bit shifts and
+ * masks. In this form the ILP 8 kernels' spill stores fell from 136 bytes
+ * to 0-4 (no clusters) and from 112 to 16 (clusters). */
 static inline WB_SSB_HD int32_t wb_ssb_unpack(const uint32_t *words, int64_t r, int32_t base, int w) {
-    const uint32_t low = ((uint32_t)r & 31u) * (uint32_t)w;
-    const uint32_t *p = words + ((uint32_t)(r >> 5) * (uint32_t)w + (low >> 5));
-    return wb_ssb_pack_pick(WB_SSB_PACK_LOAD(p), WB_SSB_PACK_LOAD(p + 1), low & 31u, wb_ssb_pack_mask(w), base);
+    const uint32_t r32 = (uint32_t)r, lo = r32 * (uint32_t)w; /* r < 2^32: bit r w = hi:lo */
+#ifdef __CUDA_ARCH__
+    const uint32_t word = __funnelshift_r(lo, __umulhi(r32, (uint32_t)w), 5);
+#else
+    const uint32_t word = (uint32_t)(((uint64_t)r32 * (uint32_t)w) >> 5);
+#endif
+    const uint32_t *p = words + word;
+    return wb_ssb_pack_pick(WB_SSB_PACK_LOAD(p), WB_SSB_PACK_LOAD(p + 1), lo & 31u, wb_ssb_pack_mask(w), base);
 }
 
 /* A lane's run of 4 consecutive rows from r0 in a tile of the compressed
