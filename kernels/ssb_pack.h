@@ -165,34 +165,47 @@ static inline WB_SSB_HD uint32_t wb_ssb_pack_either(uint32_t m, uint32_t a, uint
 #endif
 }
 
+/* Row bits at s (0..32) of the pair (lo, hi): w bits (mask), plus the base
+ * (modulo 2^32, as the encoder subtracted it). */
+static inline WB_SSB_HD uint32_t wb_ssb_run_row(uint32_t lo, uint32_t hi, uint32_t s, uint32_t mask, uint32_t b) {
+    return (wb_ssb_pack_funnel(lo, hi, s) & mask) + b;
+}
+
+/* A run's first step: its 4 w bits realigned to bit 0 of a[0..3] (one
+ * funnel shift a word, by the thread's sh), then rows 0 and 1 (row 1 a
+ * funnel shift by w, clamped: at w = 32 it is a[1]). */
+static inline WB_SSB_HD void wb_ssb_run_head(const uint32_t wd[WB_SSB_PACK_RUN + 1], uint32_t sh, uint32_t w,
+                                             uint32_t mask, uint32_t b, uint32_t a[WB_SSB_PACK_RUN], int32_t *v) {
+    WB_SSB_PACK_UNROLL
+    for (int k = 0; k < WB_SSB_PACK_RUN; k++) a[k] = wb_ssb_pack_funnel(wd[k], wd[k + 1], sh);
+    v[0] = (int32_t)((a[0] & mask) + b);
+    v[1] = (int32_t)wb_ssb_run_row(a[0], a[1], w, mask, b);
+}
+
 /* The run's 4 rows from its words, sh its bit offset in wd[0] (rows past a
- * short run's count are not meaningful). First the 4 w bits are realigned
- * to bit 0 of a[0..3] (one funnel shift a word, by the thread's sh); then row
- * i lies at bit i w of a, at an offset that depends on the width alone,
- * which is the same in every lane and every tile: row 0 a mask, row 1 a
- * funnel shift by w (clamped: at w = 32 it is a[1]), rows 2 and 3 a funnel
- * shift of the pair that holds them, picked by masks of the width (two
- * and four bitwise selects), not by the thread's offset (the first version
- * picked each row's two words among the five by that offset: 14 selects
- * and their compares for 4 rows). */
+ * short run's count are not meaningful). After the realignment
+ * (wb_ssb_run_head) row i lies at bit i w of a, at an offset that depends
+ * on the width alone, which is the same in every lane and every tile: rows
+ * 2 and 3 a funnel shift of the pair that holds them, picked by masks of the
+ * width (two and four bitwise selects), not by the thread's offset (the
+ * first version picked each row's two words among the five by that offset:
+ * 14 selects and their compares for 4 rows). The kernel runs this one above
+ * 24 bits; below, wb_ssb_run_decode_in. */
 static inline WB_SSB_HD void wb_ssb_run_decode(const uint32_t wd[WB_SSB_PACK_RUN + 1], uint32_t sh, int32_t base,
                                                int w, int32_t *v) {
     const uint32_t uw = (uint32_t)w, mask = wb_ssb_pack_mask(w), b = (uint32_t)base;
     uint32_t a[WB_SSB_PACK_RUN];
-    WB_SSB_PACK_UNROLL
-    for (int k = 0; k < WB_SSB_PACK_RUN; k++) a[k] = wb_ssb_pack_funnel(wd[k], wd[k + 1], sh);
-    v[0] = (int32_t)((a[0] & mask) + b);
-    v[1] = (int32_t)((wb_ssb_pack_funnel(a[0], a[1], uw) & mask) + b);
+    wb_ssb_run_head(wd, sh, uw, mask, b, a, v);
     /* row 2 at bit 2w (2..64): in (a[1], a[2]) from 32 on; row 3 at 3w
      * (3..96): in (a[2], a[3]) from 64, (a[1], a[2]) from 32; the shift
      * past the pair's first word clamps at 32 (w = 16 and 32) */
     const uint32_t at2 = 2u * uw, at3 = 3u * uw;
     const uint32_t two = 0u - (uint32_t)(at2 >= 32u), hi3 = 0u - (uint32_t)(at3 >= 64u), mid3 = 0u - (uint32_t)(at3 >= 32u);
-    v[2] = (int32_t)((wb_ssb_pack_funnel(wb_ssb_pack_either(two, a[1], a[0]), wb_ssb_pack_either(two, a[2], a[1]),
-                                         at2 - (two & 32u)) & mask) + b);
+    v[2] = (int32_t)wb_ssb_run_row(wb_ssb_pack_either(two, a[1], a[0]), wb_ssb_pack_either(two, a[2], a[1]),
+                                   at2 - (two & 32u), mask, b);
     const uint32_t lo3 = wb_ssb_pack_either(hi3, a[2], wb_ssb_pack_either(mid3, a[1], a[0]));
     const uint32_t up3 = wb_ssb_pack_either(hi3, a[3], wb_ssb_pack_either(mid3, a[2], a[1]));
-    v[3] = (int32_t)((wb_ssb_pack_funnel(lo3, up3, at3 - (hi3 & 32u) - (mid3 & 32u)) & mask) + b);
+    v[3] = (int32_t)wb_ssb_run_row(lo3, up3, at3 - (hi3 & 32u) - (mid3 & 32u), mask, b);
 }
 
 /* The decode where the pairs that hold rows 2 and 3 are given: (a[k2],
@@ -207,12 +220,9 @@ static inline WB_SSB_HD WB_SSB_PACK_INLINE void wb_ssb_run_decode_in(const uint3
                                                                     int32_t *v) {
     const uint32_t uw = (uint32_t)w, mask = wb_ssb_pack_mask(w), b = (uint32_t)base;
     uint32_t a[WB_SSB_PACK_RUN];
-    WB_SSB_PACK_UNROLL
-    for (int k = 0; k < WB_SSB_PACK_RUN; k++) a[k] = wb_ssb_pack_funnel(wd[k], wd[k + 1], sh);
-    v[0] = (int32_t)((a[0] & mask) + b);
-    v[1] = (int32_t)((wb_ssb_pack_funnel(a[0], a[1], uw) & mask) + b);
-    v[2] = (int32_t)((wb_ssb_pack_funnel(a[k2], a[k2 + 1], 2u * uw - 32u * (uint32_t)k2) & mask) + b);
-    v[3] = (int32_t)((wb_ssb_pack_funnel(a[k3], a[k3 + 1], 3u * uw - 32u * (uint32_t)k3) & mask) + b);
+    wb_ssb_run_head(wd, sh, uw, mask, b, a, v);
+    v[2] = (int32_t)wb_ssb_run_row(a[k2], a[k2 + 1], 2u * uw - 32u * (uint32_t)k2, mask, b);
+    v[3] = (int32_t)wb_ssb_run_row(a[k3], a[k3 + 1], 3u * uw - 32u * (uint32_t)k3, mask, b);
 }
 
 /* k2 = 2w / 32 and k3 = 3w / 32 of width w (1..32). */
