@@ -358,14 +358,20 @@ struct first_keys {
     int32_t k[ILP];
 };
 
-// The compressed form's tile-ahead state: the words of this thread's runs of
-// 4 consecutive rows (grid_tile.cuh's 16-byte layout), decoded only when the
-// tile runs, so that their loads stay in flight over the tile before (the
-// plain form's keys do the same).
+// The compressed form's tile-ahead state: the 4 words from the first of
+// each of this thread's runs of 4 consecutive rows (grid_tile.cuh's 16-byte
+// layout), decoded only when the tile runs, so that their loads stay in
+// flight over the tile before (the plain form's keys do the same). A run's
+// fifth word, which only widths above 24 reach, is loaded when the tile
+// runs: held ahead, it cost 2 registers at ILP 8.
 template <int ILP>
 struct first_words {
     static_assert(wb_grid_tile<ILP>::vec == WB_SSB_PACK_RUN, "a lane's run of consecutive rows is wb_ssb_run_load's");
-    uint32_t wd[ILP / WB_SSB_PACK_RUN][WB_SSB_PACK_RUN + 1];
+    uint32_t wd[ILP / WB_SSB_PACK_RUN][WB_SSB_PACK_RUN];
+    // Left unset: wb_for_tiles_ahead's `V next{}` zeroed the words in every
+    // tile before the load overwrote them (a tile it does not load is never
+    // decoded; a run past the column's end loads zeros).
+    __device__ first_words() {}
 };
 
 // What a tile's first column holds ahead: plain, the keys; packed, the words.
@@ -379,32 +385,77 @@ template <int ILP, bool Full>
 __device__ __forceinline__ void load_first(const int32_t *x, int64_t base, int64_t n, first_keys<ILP> &v) {
     wb_grid_tile<ILP>::template load<Full>(x, base, n, v.k);
 }
+// A full tile's runs start at wb_ssb_run_word (32-bit arithmetic from the
+// tile's base and the thread); the partial tile's from the row, those past
+// the column's end not at all.
 template <int ILP, bool Full>
 __device__ __forceinline__ void load_first(const wb_ssb_packed_column &x, int64_t base, int64_t n,
                                            first_words<ILP> &v) {
     using T = wb_grid_tile<ILP>;
 #pragma unroll
     for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
-        const int64_t r0 = T::index(base, r * WB_SSB_PACK_RUN), left = n - r0;
-        const int count = Full || left >= WB_SSB_PACK_RUN ? WB_SSB_PACK_RUN : left > 0 ? (int)left : 0;
-        wb_ssb_run_load(x.words, r0, x.width, count, v.wd[r]);
+        if constexpr (Full) {
+            uint32_t sh;
+            const uint32_t word = wb_ssb_run_word(base, r, blockDim.x, threadIdx.x, (uint32_t)x.width, &sh);
+            wb_ssb_run_load(x.words + word, 1, v.wd[r]);
+        } else {
+            const int64_t r0 = T::index(base, r * WB_SSB_PACK_RUN);
+            wb_ssb_run_load(x.words + (uint64_t)r0 * (uint32_t)x.width / 32u, r0 < n, v.wd[r]);
+        }
     }
 }
 
 // A tile's keys from what was loaded ahead: plain, as loaded; packed, decoded
 // (items past the column's end are not meaningful: first_test skips them).
 template <int ILP>
-__device__ __forceinline__ const first_keys<ILP> &keys_of(const int32_t *, int64_t, const first_keys<ILP> &v) {
+__device__ __forceinline__ const first_keys<ILP> &keys_of(const int32_t *, int64_t, int64_t,
+                                                          const first_keys<ILP> &v) {
     return v;
 }
+// Every run of the thread, in every tile, starts at the same bit of its
+// first word: wb_ssb_run_word's sh, 4 t w mod 32. A branch on the width (the
+// same in every lane and tile) picks the decode: up to 24 bits one of four
+// copies with the pairs of rows 2 and 3 fixed (wb_ssb_run_decode_in: no
+// selects; with one copy for every width the fifth word's address and load
+// were issued predicated off in every tile), above 24 the general one with
+// the run's fifth word, loaded here rather than held ahead.
 template <int ILP>
-__device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t base,
+__device__ __forceinline__ first_keys<ILP> keys_of(const wb_ssb_packed_column &x, int64_t base, int64_t n,
                                                    const first_words<ILP> &v) {
     first_keys<ILP> k;
+    const uint32_t sh = (4u * threadIdx.x * (uint32_t)x.width) & 31u;
+    auto runs = [&](auto decode) {
 #pragma unroll
-    for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++)
-        wb_ssb_run_decode(v.wd[r], wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN), x.base, x.width,
-                          k.k + r * WB_SSB_PACK_RUN);
+        for (int r = 0; r < ILP / WB_SSB_PACK_RUN; r++) {
+            uint32_t wd[WB_SSB_PACK_RUN + 1];
+#pragma unroll
+            for (int i = 0; i < WB_SSB_PACK_RUN; i++) wd[i] = v.wd[r][i];
+            wd[WB_SSB_PACK_RUN] = 0u;
+            decode(r, wd, k.k + r * WB_SSB_PACK_RUN);
+        }
+    };
+    auto fixed = [&](int k2, int k3) {
+        runs([&](int, const uint32_t(&wd)[WB_SSB_PACK_RUN + 1], int32_t *out) {
+            wb_ssb_run_decode_in(wd, sh, x.base, x.width, k2, k3, out);
+        });
+    };
+    // (a tree, not a chain of compares: two tests reach 16-21 bits, SF 100's
+    // date, supplier and part keys)
+    if (x.width <= 15) {
+        if (x.width <= 10) fixed(0, 0);
+        else fixed(0, 1);
+    } else if (x.width <= 21) {
+        fixed(1, 1);
+    } else if (x.width <= 24) {
+        fixed(1, 2);
+    } else
+        runs([&](int r, uint32_t(&wd)[WB_SSB_PACK_RUN + 1], int32_t *out) {
+            uint32_t s;
+            const uint32_t word = wb_ssb_run_word(base, r, blockDim.x, threadIdx.x, (uint32_t)x.width, &s);
+            if (wb_grid_tile<ILP>::index(base, r * WB_SSB_PACK_RUN) < n)
+                wd[WB_SSB_PACK_RUN] = wb_ssb_run_fifth(x.words + word, s, x.width);
+            wb_ssb_run_decode(wd, s, x.base, x.width, out);
+        });
     return k;
 }
 
@@ -739,7 +790,7 @@ __device__ __forceinline__ void queued_scan(const First &first, int64_t n,
         [&](int64_t base, bool full, const ahead_t &ahead) {
             tile_codes<ILP> codes = 0;
             queue_entry<CODES> *wq = queues + warp_in_block() * ENTRIES;
-            const auto &v = keys_of<ILP>(first, base, ahead);
+            const auto &v = keys_of<ILP>(first, base, n, ahead);
             const unsigned pass = full ? first_test<ILP, true, KIND>(v, base, n, test, codes)
                                        : first_test<ILP, false, KIND>(v, base, n, test, codes);
 #pragma unroll

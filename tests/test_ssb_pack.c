@@ -1,7 +1,8 @@
 /* test_ssb_pack.c - the compressed form's packed columns (kernels/ssb_pack.h):
  * the round trip at every width 1-32 over sizes that are no multiple of 32 or
  * of a tile, through the kernels' own decoders (a row, and a tile's run of
- * 4 rows), the width rule, the columns' ranges against generated rows (and
+ * 4 rows, its words loaded unguarded into the padding), a full tile's run
+ * addresses, the width rule, the columns' ranges against generated rows (and
  * that the data need every bit of the width), and the bytes model over
  * packed columns. */
 #include <stdlib.h>
@@ -16,7 +17,7 @@
  * and the bits past the last row. */
 static void round_trip(const int32_t *v, int64_t n, int32_t base, int w) {
     const int64_t words = wb_ssb_pack_words(n, w);
-    CHECK(words == (n * w + 31) / 32 + 1);
+    CHECK(words == (n * w + 31) / 32 + 4);
     uint32_t *p = malloc((size_t)words * sizeof *p);
     if (!p) {
         CHECK(!"malloc");
@@ -27,26 +28,68 @@ static void round_trip(const int32_t *v, int64_t n, int32_t base, int w) {
     for (int64_t r = 0; r < n; r++) bad += wb_ssb_unpack(p, r, base, w) != v[r];
     CHECK(bad == 0);
     /* the tile load's runs of 4 rows from every first row (every bit offset
-     * in a word), whole, and cut short at the column's end as in a partial tile */
+     * in a word), cut short at the column's end as in a partial tile: the 4
+     * words from the first unguarded, the fifth where the run reaches it,
+     * every word loaded inside the column (the last runs read into the
+     * padding), and a run past the end loading nothing */
     for (int64_t r0 = 0; r0 < n; r0++) {
         const int count = n - r0 < WB_SSB_PACK_RUN ? (int)(n - r0) : WB_SSB_PACK_RUN;
+        const uint32_t sh = (uint32_t)((r0 * w) & 31);
+        const int64_t first = (r0 * w) / 32, last = ((r0 + count) * w - 1) / 32 - first;
+        const int fifth = sh + WB_SSB_PACK_RUN * (uint32_t)w > 32 * WB_SSB_PACK_RUN; /* its 4 rows reach word 4 */
+        bad += fifth != (w > 24 && ((r0 + WB_SSB_PACK_RUN) * w - 1) / 32 - first == WB_SSB_PACK_RUN);
+        bad += last > 3 && !fifth;
+        bad += first + WB_SSB_PACK_RUN - 1 + fifth >= words;
         uint32_t wd[WB_SSB_PACK_RUN + 1];
         int32_t run[WB_SSB_PACK_RUN];
-        wb_ssb_run_load(p, r0, w, count, wd);
-        wb_ssb_run_decode(wd, r0, base, w, run);
+        wb_ssb_run_load(p + first, 1, wd);
+        wd[WB_SSB_PACK_RUN] = wb_ssb_run_fifth(p + first, sh, w);
+        if (!fifth) bad += wd[WB_SSB_PACK_RUN] != 0;
+        wb_ssb_run_decode(wd, sh, base, w, run);
         for (int i = 0; i < count; i++) bad += run[i] != v[r0 + i];
-        /* the words it loaded: those of its rows only (none past the column's last) */
-        const int64_t last = ((r0 + count) * w - 1) / 32 - (r0 * w) / 32;
-        for (int k = (int)last + 1; k <= WB_SSB_PACK_RUN; k++) bad += wd[k] != 0;
+        /* the kernel's decode at w <= 24, the pairs of rows 2 and 3 given (at every width here) */
+        int k2, k3;
+        wb_ssb_run_pairs(w, &k2, &k3);
+        wb_ssb_run_decode_in(wd, sh, base, w, k2, k3, run);
+        for (int i = 0; i < count; i++) bad += run[i] != v[r0 + i];
     }
+    uint32_t none[WB_SSB_PACK_RUN] = {1, 1, 1, 1};
+    wb_ssb_run_load(NULL, 0, none);
+    bad += (none[0] | none[1] | none[2] | none[3]) != 0;
     CHECK(bad == 0);
-    CHECK(p[words - 1] == 0); /* the padding word */
+    for (int k = 1; k <= 4; k++) CHECK(p[words - k] == 0); /* the padding words */
     const int64_t used = n * w;
     if (used % 32) CHECK((p[used / 32] >> (used % 32)) == 0); /* nothing past the last row */
     free(p);
 }
 
 static uint64_t next(uint64_t *s) { return *s = wb_splitmix(*s + WB_GOLDEN_GAMMA); }
+
+/* A full tile's first word and bit offset of each thread's run in 32-bit
+ * arithmetic (wb_ssb_run_word) equal the row's bit r0 x w at every width, in
+ * blocks of 32 to 1024 threads at ILP 4 and 8, up to the last tile of a
+ * 2^32-row column (r0 = base + run x 4 x block + 4 t: grid_tile.cuh). */
+static void test_run_word(void) {
+    static const uint32_t blocks[] = {32, 96, 1024};
+    int bad = 0, runs = 0;
+    for (int w = 1; w <= 32; w++)
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+            for (int ilp = 4; ilp <= 8; ilp += 4) {
+                const int64_t span = (int64_t)blocks[b] * ilp, tiles = WB_SSB_PACK_ROWS / span;
+                const int64_t some[] = {0, 1, 7, 12345, tiles / 2 + 3, tiles - 1};
+                for (size_t i = 0; i < sizeof some / sizeof some[0]; i++)
+                    for (uint32_t t = 0; t < blocks[b]; t += t < 40 ? 1 : 37)
+                        for (int run = 0; run < ilp / WB_SSB_PACK_RUN; run++) {
+                            const int64_t base = some[i] * span, r0 = base + (int64_t)run * 4 * blocks[b] + 4 * (int64_t)t;
+                            uint32_t sh;
+                            const uint32_t word = wb_ssb_run_word(base, run, blocks[b], t, (uint32_t)w, &sh);
+                            bad += (int64_t)word != (r0 * w) >> 5 || sh != (uint32_t)((r0 * w) & 31);
+                            runs++;
+                        }
+            }
+    CHECK(bad == 0);
+    CHECK(runs > 10000);
+}
 
 static void test_round_trip(void) {
     /* 1024 threads x ILP 4 is the compressed form's tile: sizes around it and 32 */
@@ -76,6 +119,17 @@ static void test_round_trip(void) {
         }
     }
     free(v);
+}
+
+/* The pairs of rows 2 and 3 that the kernel's branch on the width fixes:
+ * (0, 0) below 11 bits, (0, 1) to 15, (1, 1) to 21, (1, 2) to 24. */
+static void test_run_pairs(void) {
+    for (int w = 1; w <= 24; w++) {
+        int k2, k3;
+        wb_ssb_run_pairs(w, &k2, &k3);
+        CHECK(k2 == (w <= 15 ? 0 : 1));
+        CHECK(k3 == (w <= 10 ? 0 : w <= 21 ? 1 : 2));
+    }
 }
 
 static void test_width_rule(void) {
@@ -160,6 +214,8 @@ static void test_bytes_model(void) {
 
 int main(void) {
     test_round_trip();
+    test_run_word();
+    test_run_pairs();
     test_width_rule();
     test_ranges();
     test_bytes_model();
