@@ -28,7 +28,7 @@
 #define WB_ROOF_D2H_VARIANT "d2h"              /* host link: not modelled by a projection */
 #define WB_ROOF_GATHER_WORD_VARIANT "gather_word"     /* the random-access wall, 4-byte requests */
 #define WB_ROOF_GATHER_SECTOR_VARIANT "gather_sector" /* the same wall with 32-byte sectors */
-#define WB_ROOF_ATOMIC_VARIANT "atom_global"  /* global atomics: at its largest table, the L2's atomic rate
+#define WB_ROOF_ATOMIC_VARIANT "atom_global"  /* global atomics: at its fastest table, the L2's atomic rate
                                                   (the limiter's `atomics`, G req/s) */
 
 /* The roles a ceiling plays while a run measures it: a variant's role

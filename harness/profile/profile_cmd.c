@@ -110,7 +110,7 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         if (v) rc = wb_profile_attr_str(p, copied[i], v, e);
     }
     const double l2 = wb_ceiling_value(&r, WB_ROOF_L2_VARIANT, "gbps"); /* NaN without one: no L2 limiter */
-    wb_gpu_view v; /* the atomics' ceiling at its largest table; NaN without one: no atomics limiter */
+    wb_gpu_view v; /* the atomics' ceiling at its fastest table; NaN without one: no atomics limiter */
     wb_gpu_view_init(&r, NULL, &v);
     wb_results_free(&r);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_l2_read_gbps", l2, e);

@@ -93,16 +93,18 @@ static double gather_1g(const wb_results *r, const char *variant) {
     return wb_results_attr_f64(r, name);
 }
 
-/* A sized ceiling at its largest table: the file's rows, else its /ceilings rows in G req/s, else
+/* A sized ceiling at its fastest table: the file's rows, else its /ceilings rows in G req/s, else
  * the attribute ceiling_<variant>_greqs (a profile's). */
-double wb_ceiling_at_largest(const wb_results *r, const char *variant) {
+double wb_ceiling_fastest(const wb_results *r, const char *variant) {
     wb_wall w;
     wb_gather_wall(r, variant, &w);
-    if (w.n > 0) return w.greqs[w.n - 1];
-    double v = NAN, size = -1;
+    double v = NAN;
+    for (int k = 0; k < w.n; k++)
+        if (!(w.greqs[k] <= v)) v = w.greqs[k];
+    if (isfinite(v)) return v;
     for (int i = 0; r && i < r->nceilings; i++) {
         const wb_ceiling_entry *c = &r->ceilings[i];
-        if (!strcmp(c->name, variant) && !strcmp(c->unit, "G req/s") && c->size_bytes > size) size = c->size_bytes, v = c->value;
+        if (!strcmp(c->name, variant) && !strcmp(c->unit, "G req/s") && !(c->value <= v)) v = c->value;
     }
     char name[64]; /* a profile's copy (profile_cmd.c): the value alone */
     return isfinite(v) || !r ? v : wb_results_attr_f64(r, wb_ceiling_attr(variant, "greqs", name, sizeof name));
@@ -135,7 +137,7 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
     v->l2_read_gbps = wb_ceiling_value(r, WB_ROOF_L2_VARIANT, "gbps");
     v->gather_word_1g = gather_1g(r, WB_ROOF_GATHER_WORD_VARIANT);
     v->gather_sector_1g = gather_1g(r, WB_ROOF_GATHER_SECTOR_VARIANT);
-    v->atomic_greqs = wb_ceiling_at_largest(r, WB_ROOF_ATOMIC_VARIANT);
+    v->atomic_greqs = wb_ceiling_fastest(r, WB_ROOF_ATOMIC_VARIANT);
 
     double l2 = r ? wb_results_attr_f64(r, "l2_bytes") : NAN, mem = r ? wb_results_attr_f64(r, "mem_total_bytes") : NAN;
     v->l2_mib = isfinite(l2) && l2 > 0 ? l2 / (1024.0 * 1024.0) : v->ref ? v->ref->l2_mib : NAN;

@@ -27,7 +27,7 @@ typedef struct wb_gpu_view {
     double dram_read_gbps, dram_write_gbps, dram_copy_gbps, memcpy_gbps, l2_read_gbps;
     double l2_mib, mem_gib;   /* attributes l2_bytes / mem_total_bytes, else the reference row */
     double gather_word_1g, gather_sector_1g; /* random-request ceilings at a 1 GiB table, G req/s; NaN */
-    double atomic_greqs;      /* global atomics at the atom_global ceiling's largest table (uncontended), G req/s; NaN */
+    double atomic_greqs;      /* global atomics at the atom_global ceiling's fastest table (the L2's atomic rate), G req/s; NaN */
     wb_roof roof;             /* name "<label> measured|projected": inst_gips over dram_read_gbps */
 } wb_gpu_view;
 
@@ -45,9 +45,12 @@ void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w);
  * what the file lacks stays NaN / -1, and callers print "-". */
 void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v);
 
-/* A sized ceiling (gathers, atomics) at its largest table, G req/s: the file's rows, else its
- * /ceilings rows, else the attribute ceiling_<variant>_greqs (a profile's); NaN without one. */
-double wb_ceiling_at_largest(const wb_results *r, const char *variant);
+/* A sized ceiling (atomics) at its fastest table, G req/s: the file's rows, else its /ceilings
+ * rows, else the attribute ceiling_<variant>_greqs (a profile's); NaN without one. The fastest,
+ * not the largest: atom_global's largest table outgrows the L2, so its atomics miss and wait on
+ * DRAM (1,312 GB/s of it on the H200), while a global group-by into a table the L2 holds made 4x
+ * its requests a second (2026-12-04, results/h200/baseline-quick.h5). */
+double wb_ceiling_fastest(const wb_results *r, const char *variant);
 
 /* Short legend name from a model or device name: "NVIDIA H200 SXM" -> "H200". */
 const char *wb_gpu_label(const char *name, char *buf, size_t len);

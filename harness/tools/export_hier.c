@@ -37,7 +37,7 @@ static int hier_roofs(wb_export *x, wb_err *e) {
         double gips = wb_ceiling_value(x->r, inst[i], "gips");
         if (isfinite(gips)) fprintf(f, "%s compute %.6g\n", inst[i], gips);
     }
-    const double atom = wb_ceiling_at_largest(x->r, WB_ROOF_ATOMIC_VARIANT);
+    const double atom = wb_ceiling_fastest(x->r, WB_ROOF_ATOMIC_VARIANT);
     if (isfinite(atom) && atom > 0) fprintf(f, "%s atomic %.6g\n", WB_ROOF_ATOMIC_VARIANT, atom);
     return wb_export_close(f, x, "-roofs", e);
 }
