@@ -21,7 +21,7 @@
 #   nvtx, every50       --ranges nvtx / every:50
 #   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
-#   rotate              --counters all --rotate (each kernel's first launch replayed, later ones one group)
+#   rotate              --counters all --rotate (every launch one group of the set, in one pass, nothing replayed)
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
 #   ncu4, ncu7, ncu9, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
