@@ -40,9 +40,11 @@ static int flush(wb_store *s, wb_err *e) {
     return H5Fflush(s->file, H5F_SCOPE_GLOBAL) < 0 ? wb_h5_fail(e, s->path, "H5Fflush") : WB_OK;
 }
 
-/* An empty 1-D chunked dataset with an unlimited extent, shuffled and deflated where the library
- * has deflate (the compress family's first full run, 306 points: 668 KB as written, 121 KB so;
- * the rows still go out a point at a time, each flush writing its chunk); -1 on error. */
+/* An empty 1-D chunked dataset with an unlimited extent, not compressed: a deflated chunk changes
+ * size at every flush and moves, and a kill between its new index entry and its bytes left a file
+ * whose /points no longer inflated (tests/test_crash.c failed 1 run in 8 after commit bae290f made
+ * the tables deflated). Committed files are repacked with gzip afterwards (results/README.md);
+ * -1 on error. */
 static hid_t create_table(wb_store *s, const char *name, hid_t ftype, hsize_t chunk, wb_err *e) {
     hsize_t dims = 0, maxdims = H5S_UNLIMITED;
     hid_t space = -1, dcpl = -1, d = -1;
@@ -50,8 +52,6 @@ static hid_t create_table(wb_store *s, const char *name, hid_t ftype, hsize_t ch
     if ((space = H5Screate_simple(1, &dims, &maxdims)) < 0) rc = wb_h5_fail(e, s->path, "H5Screate_simple");
     else if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0) rc = wb_h5_fail(e, s->path, "H5Pcreate");
     else if (H5Pset_chunk(dcpl, 1, &chunk) < 0) rc = wb_h5_fail(e, s->path, "H5Pset_chunk");
-    else if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))
-        rc = wb_h5_fail(e, s->path, "H5Pset_shuffle/H5Pset_deflate");
     else if ((d = H5Dcreate2(s->file, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         rc = wb_h5_fail(e, s->path, "H5Dcreate2");
     rc = wb_h5_end(rc, dcpl, s->path, e);
