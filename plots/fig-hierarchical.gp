@@ -42,10 +42,11 @@ stats F using 6 nooutput
 YMIN = STATS_min > 0 ? 10 ** floor(log10(STATS_min)) : 0.5
 if (YMIN > 0.5) { YMIN = 0.5 }
 # one panel per family and a cell for the shared key: 4 columns leave no
-# empty cell for the suite's 7 families
-COLS = NB + 1 < 4 ? NB + 1 : 4
+# empty cell for 7 families, 5 for 9 (8 families and the key in 4 columns
+# took a third row for the key alone)
+COLS = NB + 1 < 4 ? NB + 1 : NB + 1 <= 8 ? 4 : 5
 ROWS = (NB + 1 + COLS - 1) / COLS
-W = 440 * COLS + 60; H = 400 * ROWS + 110
+W = 440 * COLS + 60; H = 400 * ROWS + 130
 # a kernel's L1, L2 and DRAM intensities share its G inst/s: a thin grey
 # segment from the smallest to the largest links its three markers
 mn(a, b, c) = a < b ? (a < c ? a : c) : (b < c ? b : c)
@@ -53,7 +54,7 @@ mx(a, b, c) = a > b ? (a > c ? a : c) : (b > c ? b : c)
 
 do for [t = 1:3] {
     load gpdir."lib-term.gp"
-    set multiplot layout ROWS, COLS margins 0.05, 0.99, 80.0 / H, 1 - 100.0 / H spacing 0.045, 80.0 / H \
+    set multiplot layout ROWS, COLS margins 0.05, 0.98, 100.0 / H, 1 - 100.0 / H spacing 0.045, 90.0 / H \
         title sprintf("Which memory level limits each family's kernels? Hierarchical instruction roofline (Ding and Williams, PMBS 2019)\n{/*0.8 %s; each kernel's L1, L2 and DRAM intensity at its G inst/s, linked by a grey segment}", source) font ",12"
     unset label
     load gpdir."lib-footer.gp"
@@ -73,7 +74,8 @@ do for [t = 1:3] {
         set label 11 "1/32" at 1.0/32, graph 1 center offset 0, 0.45 font ",8" tc rgb "#aa3377"
         set label 12 "1/4" at 0.25, graph 1 center offset 0, 0.45 font ",8" tc rgb "#aa3377"
         set title esc(SER[b]) font ",11"
-        set xlabel (b > NB + 1 - COLS ? "warp instructions per sector (L1, L2, DRAM) or per L2 atomic request" : "") font ",9"
+        # two lines: one ran past the canvas under a last-column panel
+        set xlabel (b > NB + 1 - COLS ? "warp instructions per sector (L1, L2, DRAM)\nor per L2 atomic request" : "") font ",9"
         set ylabel ((b - 1) % COLS == 0 ? "G warp instructions/s" : "") font ",9"
         plot for [i = 1:NR] roof_at(x, i) with lines lw rlw(i) dt rdt(i) lc rgb col(i - 1) notitle, \
              F index (b - 1) using (mn($3, $4, $5)):6:(mx($3, $4, $5) - mn($3, $4, $5)):(0) with vectors nohead lw 0.6 lc rgb "#c0c0c0" notitle, \
