@@ -74,6 +74,8 @@ def main():
         torch.cuda.nvtx.range_pop()
     cp.cuda.Device().synchronize()
     digest = hashlib.sha256()
+    # the scratch array when a range wrote it (after --copy it holds h: the same line as without),
+    # else h again, so that the committed runs' lines stay comparable
     for arr in (y, h, scratch if (a.memset or a.copy) else h):
         digest.update(cp.asnumpy(arr).tobytes())
     print("checksum %s steps %d kernels %d memset %d copy %d" % (digest.hexdigest()[:16], a.steps, a.kernels,

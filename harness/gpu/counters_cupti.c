@@ -21,6 +21,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include "harness/base/clock.h"
 #include "harness/gpu/counters_cupti.h"
 #include "harness/base/metrics.h"
 #include "harness/gpu/cuda_check.h"
@@ -84,12 +85,6 @@ static int check_device(wb_counters_session *s, CUdevice dev, wb_err *e) {
 }
 
 /* Wall seconds, for the cost split of wb_counters_cost. */
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 
 /* The profiler object lives for one batch: enabled before its passes,
  * disabled after its decode, so that no timed sample runs while it exists.
@@ -214,28 +209,28 @@ static int one_pass(wb_counters_session *s, const wb_batch *b, int pass, int *la
                     wb_err *e) {
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = s->rp};
-    double t0 = now_s();
+    double t0 = wb_clock_s();
     if (WB_CUPTI(WB_ERR, e, cuptiRangeProfilerStart, &st) != WB_OK) return WB_ERR;
-    s->cost_s[WB_COST_START] += now_s() - t0;
-    if (pass == 0) s->first_start_s += now_s() - t0;
+    s->cost_s[WB_COST_START] += wb_clock_s() - t0;
+    if (pass == 0) s->first_start_s += wb_clock_s() - t0;
     s->starts++;
     int rc = WB_OK;
     for (int m = 0; m < b->members && rc == WB_OK; m++) {
-        double t1 = now_s();
+        double t1 = wb_clock_s();
         if ((rc = b->prepare(b->ctx, m, e)) == WB_OK) rc = WB_CUDA(e, cudaDeviceSynchronize());
-        double t2 = now_s();
+        double t2 = wb_clock_s();
         s->cost_s[WB_COST_RESET] += t2 - t1;
         if (rc == WB_OK) rc = one_range(s, b->launch, b->ctx, m, e);
-        s->cost_s[WB_COST_RANGE] += now_s() - t2;
+        s->cost_s[WB_COST_RANGE] += wb_clock_s() - t2;
         if (rc != WB_OK) *failed = m;
         launched[m] = s->launches;
     }
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                           .pRangeProfilerObject = s->rp};
     wb_err se;
-    double t3 = now_s();
+    double t3 = wb_clock_s();
     if (WB_CUPTI(WB_ERR, &se, cuptiRangeProfilerStop, &sp) != WB_OK && rc == WB_OK) *e = se, rc = WB_ERR;
-    s->cost_s[WB_COST_STOP] += now_s() - t3;
+    s->cost_s[WB_COST_STOP] += wb_clock_s() - t3;
     *all_submitted = sp.isAllPassSubmitted != 0;
     return rc;
 }
@@ -288,17 +283,17 @@ int wb_counters_collect_batch(wb_counters_session *s, const wb_batch *b, wb_coun
     for (int m = 0; m < b->members; m++) wb_counters_clear(&out[m], "");
     double vals[WB_COUNTERS_BATCH_MAX][WB_METRICS_MAX];
     int launches[WB_COUNTERS_BATCH_MAX];
-    double t0 = now_s();
+    double t0 = wb_clock_s();
     s->batches++;
     int rc = begin_point(s, e);
-    s->cost_s[WB_COST_SETUP] += now_s() - t0;
+    s->cost_s[WB_COST_SETUP] += wb_clock_s() - t0;
     if (rc == WB_OK) rc = replay(s, b, launches, failed, e);
-    double t2 = now_s();
+    double t2 = wb_clock_s();
     if (rc == WB_OK) rc = decode(s, b->members, vals, e);
     wb_err de = {""};
     disable(s, &de);
     if (de.msg[0] && rc == WB_OK) *e = de, rc = WB_ERR;
-    s->cost_s[WB_COST_DECODE] += now_s() - t2;
+    s->cost_s[WB_COST_DECODE] += wb_clock_s() - t2;
     if (rc != WB_OK) {
         for (int m = 0; m < b->members; m++) wb_counters_clear(&out[m], e->msg);
         return WB_ERR;

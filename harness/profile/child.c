@@ -11,18 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "harness/base/clock.h"
 
 int wb_child_run(char *const *argv, char *const *env, int nenv, const wb_child_hook *hook, wb_child_result *out,
                  wb_err *e) {
     memset(out, 0, sizeof *out);
     int pipefd[2]; /* the child writes errno here when exec fails; closed on a successful exec */
     if (pipe2(pipefd, O_CLOEXEC) != 0) return wb_fail(e, "pipe2: %s", strerror(errno));
-    double t0 = now_s();
+    double t0 = wb_clock_s();
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]), close(pipefd[1]);
@@ -31,8 +27,8 @@ int wb_child_run(char *const *argv, char *const *env, int nenv, const wb_child_h
     if (pid == 0) {
         close(pipefd[0]);
         for (int i = 0; i < nenv; i++) putenv(env[i]);
-        if (hook && hook->keep_fd >= 0 && fcntl(hook->keep_fd, F_SETFD, 0) != 0) _exit(126);
-        execvp(argv[0], argv);
+        /* the descriptor the program keeps across exec; failing that, reported as exec's failure */
+        if (!hook || hook->keep_fd < 0 || fcntl(hook->keep_fd, F_SETFD, 0) == 0) execvp(argv[0], argv);
         int err = errno;
         (void)!write(pipefd[1], &err, sizeof err);
         _exit(127);
@@ -48,7 +44,7 @@ int wb_child_run(char *const *argv, char *const *env, int nenv, const wb_child_h
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     signal(SIGINT, old_int);
-    out->wall_s = now_s() - t0;
+    out->wall_s = wb_clock_s() - t0;
     if (got == (ssize_t)sizeof err) {
         out->not_found = 1;
         out->exit_code = err == ENOENT ? 127 : 126;

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/clock.h"
+
 int wb_go_pipe_open(int fds[2], char *env, size_t len) {
     struct stat sb;
     if (pipe2(fds, O_CLOEXEC) != 0) return -1;
@@ -21,12 +23,6 @@ int wb_go_pipe_open(int fds[2], char *env, size_t len) {
     return 0;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 double wb_go_pipe_wait(const char *value) {
     int fd = -1;
     unsigned long long ino = 0;
@@ -35,10 +31,10 @@ double wb_go_pipe_wait(const char *value) {
     if (!value || sscanf(value, "%d:%llu%c", &fd, &ino, &tail) != 2 || fd < 0 || fstat(fd, &sb) != 0 ||
         !S_ISFIFO(sb.st_mode) || (unsigned long long)sb.st_ino != ino)
         return -1;
-    double t0 = now_s();
+    double t0 = wb_clock_s();
     char buf[64];
     ssize_t got;
     while ((got = read(fd, buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR)) {}
     close(fd);
-    return now_s() - t0;
+    return wb_clock_s() - t0;
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/clock.h"
 #include "harness/base/counters_derive.h"
 #include "harness/base/metrics.h"
 #include "harness/base/roof_contract.h"
@@ -174,19 +175,13 @@ typedef struct sample_start {
     double setup_s;
 } sample_start;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void start_sampler(void *arg) {
     sample_start *ss = arg;
-    double t0 = now_s();
+    double t0 = wb_clock_s();
     wb_err se = {""};
     if (wb_sampler_start(ss->path, ss->o->sample_device, 1000LL * ss->o->sample_us, &ss->sampler, &se) != WB_OK)
         fprintf(stderr, "wallbench profile: warning: no sampled timeline: %s\n", se.msg);
-    ss->setup_s = now_s() - t0;
+    ss->setup_s = wb_clock_s() - t0;
     close(ss->go[1]);
     ss->go[1] = -1;
 }
@@ -220,13 +215,13 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     if (ss.go[1] >= 0) close(ss.go[1]); /* fork failed: the hook never ran */
     if (ss.go[0] >= 0) close(ss.go[0]);
     wb_err se = {""};
-    double t0 = now_s();
+    double t0 = wb_clock_s();
     if (wb_sampler_stop(ss.sampler, &se) != WB_OK) fprintf(stderr, "wallbench profile: warning: %s\n", se.msg);
     *sampled = ss.sampler;
     if (sampling && ss.setup_s >= 0) {
         *sample_setup_s = ss.setup_s;
         fprintf(stderr, "wallbench profile: sampling was set up in %.2f s while the program started, stopped in %.2f s "
-                        "after it\n", ss.setup_s, now_s() - t0);
+                        "after it\n", ss.setup_s, wb_clock_s() - t0);
     }
     if (rc != WB_OK) return WB_ERR;
     fprintf(stderr, "wallbench profile: %s pass: the program %s after %.2f s\n", pass, cr->how, cr->wall_s);
@@ -494,7 +489,7 @@ int wb_cmd_profile(int argc, char **argv) {
     if (tr.not_found) goto not_found;
     if (o.counters && run_pass(&o, "counters", rawdir, lib, &cr, &sample_setup_s, &sampled, &e) != WB_OK) goto fail;
     if (cr.not_found) goto not_found;
-    file_t0 = now_s();
+    file_t0 = wb_clock_s();
     if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK ||
         read_pass(rawdir, "sampling", &sraw, &ns, &e) != WB_OK)
         goto fail;
@@ -538,11 +533,13 @@ fail:
     exit_code = 1;
 done:
     if (sampled) { /* its teardown ran beside the file's writing */
-        double disable_s, release_s, file_s = now_s() - file_t0;
-        wb_sampler_free(sampled, &disable_s, &release_s);
+        double disable_s, release_s, file_s = wb_clock_s() - file_t0;
+        wb_err te = {""};
+        if (wb_sampler_free(sampled, &disable_s, &release_s, &te) != WB_OK)
+            fprintf(stderr, "wallbench profile: warning: %s\n", te.msg);
         fprintf(stderr, "wallbench profile: after the program: the file took %.2f s; beside it, sampling was turned off in "
                         "%.2f s and its context released in %.2f s; %.2f s in all\n", file_s, disable_s, release_s,
-                now_s() - file_t0);
+                wb_clock_s() - file_t0);
     }
     free_pass(traw, nt);
     free_pass(craw, nc);

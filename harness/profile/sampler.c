@@ -34,6 +34,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include "harness/base/clock.h"
 #include "harness/base/metrics.h"
 #include "harness/gpu/counters_cupti.h"
 
@@ -53,6 +54,7 @@ struct wb_sampler {
     pthread_t thread, releaser;
     int running, started, releasing;
     double disable_s, release_s; /* the teardown on the releaser thread: PM sampling off, the context */
+    char teardown_failed[512];   /* its first failure, reported by wb_sampler_free */
     pthread_mutex_t lock; /* sm->stop, and one decode at a time */
     int stop;
     char failed[512];     /* the decode thread's first failure, reported by wb_sampler_stop */
@@ -202,43 +204,38 @@ int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sam
     if (setup(sm, interval_ns, e) != WB_OK) {
         wb_err ignored;
         (void)wb_sampler_stop(sm, &ignored);
-        wb_sampler_free(sm, NULL, NULL);
+        (void)wb_sampler_free(sm, NULL, NULL, &ignored);
         return WB_ERR;
     }
     *out = sm;
     return WB_OK;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* PM sampling and the context this process made for it, torn down while the profiler writes its
  * file: nothing in them is needed once the samples are in it. */
 static void *teardown(void *arg) {
     wb_sampler *sm = arg;
-    double t0 = now_s();
-    if (sm->started) {
-        CUpti_PmSampling_Stop_Params sp = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
-        (void)cuptiPmSamplingStop(&sp);
-        sm->started = 0;
-    }
+    double t0 = wb_clock_s();
+    wb_err e = {""};
     if (sm->obj) {
         CUpti_PmSampling_Disable_Params dp = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
-        (void)cuptiPmSamplingDisable(&dp);
+        if (WB_CUPTI(WB_ERR, &e, cuptiPmSamplingDisable, &dp) != WB_OK) snprintf(sm->teardown_failed, sizeof sm->teardown_failed, "%s", e.msg);
         sm->obj = NULL;
     }
     wb_cupti_host_free(&sm->s); /* its host object and config image */
     if (sm->s.profiler_initialized) {
         CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-        (void)cuptiProfilerDeInitialize(&dp);
+        if (WB_CUPTI(WB_ERR, &e, cuptiProfilerDeInitialize, &dp) != WB_OK && !sm->teardown_failed[0])
+            snprintf(sm->teardown_failed, sizeof sm->teardown_failed, "%s", e.msg);
         sm->s.profiler_initialized = 0;
     }
-    double t1 = now_s();
-    if (cudaSetDevice(sm->device) == cudaSuccess) (void)cudaDeviceReset();
-    sm->disable_s = t1 - t0, sm->release_s = now_s() - t1;
+    double t1 = wb_clock_s();
+    cudaError_t ce = cudaSetDevice(sm->device);
+    if (ce == cudaSuccess) ce = cudaDeviceReset();
+    if (ce != cudaSuccess && !sm->teardown_failed[0])
+        snprintf(sm->teardown_failed, sizeof sm->teardown_failed, "releasing device %d's context: %s", sm->device,
+                 cudaGetErrorString(ce));
+    sm->disable_s = t1 - t0, sm->release_s = wb_clock_s() - t1;
     return NULL;
 }
 
@@ -251,12 +248,15 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     if (sm->running) pthread_join(sm->thread, NULL);
     sm->running = 0;
     if (sm->failed[0]) rc = wb_fail(e, "PM sampling: %s", sm->failed);
-    /* The last decode while sampling still runs: the program has exited, so the samples of its
-     * last kernels are complete; stopping first took ~0.2 s more after the program on the H200
-     * (2026-12-04), so the stop goes to the teardown with the rest. */
+    /* Stopped, then the last decode: the hardware buffer's last samples are complete. (Decoding
+     * without the stop, leaving it to the teardown, saved nothing on the H200: this step took
+     * 0.22-0.23 s with it, tree 39824a0, and 0.25-0.32 s without, tree 00d04da.) */
     if (sm->started) {
         wb_err se = {""};
-        if (decode(sm, &se) != WB_OK && rc == WB_OK) rc = wb_fail(e, "PM sampling: %s", se.msg);
+        CUpti_PmSampling_Stop_Params sp = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
+        if (WB_CUPTI(WB_ERR, &se, cuptiPmSamplingStop, &sp) != WB_OK || decode(sm, &se) != WB_OK)
+            if (rc == WB_OK) rc = wb_fail(e, "PM sampling: %s", se.msg);
+        sm->started = 0;
     }
     if (rc != WB_OK) fprintf(sm->out, "E\t%s\n", e->msg);
     fprintf(sm->out, "# sampled\tsamples %lld\tdecodes %lld\n# end\n", sm->samples, sm->decodes);
@@ -272,11 +272,13 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     return rc;
 }
 
-void wb_sampler_free(wb_sampler *sm, double *disable_s, double *release_s) {
-    if (!sm) return;
+int wb_sampler_free(wb_sampler *sm, double *disable_s, double *release_s, wb_err *e) {
+    if (!sm) return WB_OK;
     if (sm->releasing) pthread_join(sm->releaser, NULL);
     if (disable_s) *disable_s = sm->disable_s;
     if (release_s) *release_s = sm->release_s;
+    int rc = sm->teardown_failed[0] ? wb_fail(e, "PM sampling's teardown: %s", sm->teardown_failed) : WB_OK;
     pthread_mutex_destroy(&sm->lock);
     free(sm);
+    return rc;
 }

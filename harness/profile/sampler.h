@@ -23,7 +23,8 @@ int wb_sampler_stop(wb_sampler *s, wb_err *e);
 
 /* Waits for the teardown and frees the sampler; the seconds it took to turn
  * sampling off (*disable_s) and to release the context (*release_s), -1 where
- * it did not run; either pointer may be NULL. NULL is a no-op. */
-void wb_sampler_free(wb_sampler *s, double *disable_s, double *release_s);
+ * it did not run; either pointer may be NULL. WB_ERR names the teardown's
+ * first failed call (the samples are written by then). NULL is a no-op. */
+int wb_sampler_free(wb_sampler *s, double *disable_s, double *release_s, wb_err *e);
 
 #endif

@@ -1,4 +1,5 @@
 /* measure.c - the steps of one point (see measure.h for their order). */
+#include "harness/base/clock.h"
 #include "harness/base/grow.h"
 #include "harness/run/measure.h"
 
@@ -18,11 +19,7 @@
  * data_create would count as a failed point instead of a skipped one. */
 #define WB_MEM_MARGIN_BYTES (64.0 * 1024 * 1024)
 
-double wb_now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+double wb_now_s(void) { return wb_clock_s(); }
 
 int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
     memset(r, 0, sizeof *r);
