@@ -350,8 +350,9 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
         if (rc == WB_OK && craw[i].mode[0]) rc = wb_profile_attr_str(p, "counter_mode", craw[i].mode, e);
         /* Where the counter pass's time went (summed over its processes). */
         static const char *const cost_names[] = {"counter_pass_in_counted_launches_s", "counter_pass_decode_s",
-                                                 "counter_pass_l2_flush_s", "counter_pass_config_s"};
-        for (int k = 0; rc == WB_OK && k < 4; k++) {
+                                                 "counter_pass_l2_flush_s", "counter_pass_config_s",
+                                                 "counter_pass_start_s"};
+        for (int k = 0; rc == WB_OK && k < 5; k++) {
             double sum = craw[i].cost[k] + (i ? wb_profile_attr_f64(p, cost_names[k]) : 0.0);
             rc = wb_profile_attr_num(p, cost_names[k], sum, e);
         }

@@ -100,9 +100,9 @@ static int header(wb_raw *r, char *line) {
         return 0;
     }
     if (!strncmp(line, "# cost\t", 7)) {
-        /* config_s since 2026-12-04: older files have three */
-        if (sscanf(line + 7, "counted %*d\tlaunch_s %lf\tbatch_s %lf\tflush_s %lf\tconfig_s %lf", &r->cost[0], &r->cost[1],
-                   &r->cost[2], &r->cost[3]) < 3)
+        /* config_s and start_s since 2026-12-04: older files have three */
+        if (sscanf(line + 7, "counted %*d\tlaunch_s %lf\tbatch_s %lf\tflush_s %lf\tconfig_s %lf\tstart_s %lf", &r->cost[0],
+                   &r->cost[1], &r->cost[2], &r->cost[3], &r->cost[4]) < 3)
             return -1;
         return 0;
     }

@@ -53,7 +53,7 @@ typedef struct wb_raw {
     int metric_col[WB_METRICS_MAX]; /* C line value k -> wb_metrics[] row */
     int nmetrics, passes;
     char cache[16];           /* counter pass: "all" or "none" */
-    double cost[4];           /* counter pass "# cost": seconds in counted launches, batch ends, flushes, batch starts */
+    double cost[5];           /* counter pass "# cost": seconds in counted launches, batch ends, flushes, batch configs, CUPTI's Starts */
     long long rotation[4];    /* counter pass "# rotation" (--rotate): groups, launches replayed, launches
                                * counted in one pass, kernel shapes; all 0 without it */
     char mode[160];           /* counter pass "# mode" line: set, ranges, replay, flush */

@@ -86,6 +86,7 @@ typedef struct counting {
     char why[256];          /* why counting failed, for the N lines */
     double launch_s, batch_s, flush_s; /* wall time inside counted launches, in batch ends, in flushes */
     double config_s;                   /* in batch starts: the set's image and config (--rotate: one a group change) */
+    double start_s;                    /* in cuptiRangeProfilerStart, after the config */
     int64_t counted;
 } counting;
 
@@ -147,7 +148,10 @@ static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
     if (armed != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = cnt.s.rp};
-    TRY(cuptiRangeProfilerStart, &st);
+    t0 = wb_clock_s();
+    CUptiResult r = cuptiRangeProfilerStart(&st);
+    cnt.start_s += wb_clock_s() - t0;
+    if (r != CUPTI_SUCCESS) return fail("cuptiRangeProfilerStart", r);
     cnt.started = 1;
     cnt.range_now = range;
     return 0;
@@ -654,8 +658,8 @@ void wb_counting_finish(void) {
         cnt.s.rp = NULL;
     }
     if (fl_own.ctx) (void)cuCtxDestroy(fl_own.ctx);
-    wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f", (long long)cnt.counted,
-                cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s);
+    wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f\tstart_s %.3f", (long long)cnt.counted,
+                cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s, cnt.start_s);
     if (cnt.ngroups)
         wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.counted,
                     cnt.nshapes); /* with groups, every counted launch is one group's, in one pass */
