@@ -14,7 +14,7 @@ W=$1
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 tool=$src/harness/tools/pair_check.py
 pairs=$src/harness/tools/pairs.tsv
-record=$src/results/h200/20261202T140657Z-c2dfc31.h5
+record=$src/results/h200/20261204T200319Z-4531e1f.h5
 python3 -c 'import h5py' 2>/dev/null || { echo "SKIP: python3 with h5py is missing"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -92,7 +92,7 @@ static void same_choice(const char *src, const wb_pairs *ps) {
     char path[2048];
     wb_results r;
     wb_err e = {""};
-    snprintf(path, sizeof path, "%s/results/h200/20261202T140657Z-c2dfc31.h5", src);
+    snprintf(path, sizeof path, "%s/results/h200/20261204T200319Z-4531e1f.h5", src);
     if (!EXPECT(wb_results_open(path, &r, &e) == WB_OK)) return (void)fprintf(stderr, "%s\n", e.msg);
     snprintf(path, sizeof path, "%s/results/h200-pairs/plan.tsv", src);
     FILE *f = fopen(path, "r");

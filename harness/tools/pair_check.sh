@@ -6,13 +6,13 @@
 #     --n N --reps 10 --benchmark_filter='^POINT$'
 # (POINT: the record's row that pair_check.py plan chose), each profile reported (report --json), and
 # the table of predicted against measured gains (pair_check.py table): OUTDIR/pairs.md, pairs.json.
-# RECORD defaults to the committed record results/h200/20261202T140657Z-c2dfc31.h5; WALLBENCH to
+# RECORD defaults to the committed record results/h200/20261204T200319Z-4531e1f.h5; WALLBENCH to
 # build/h200/wallbench. Needs python3 with h5py. Exit 2: bad arguments; 1: a step failed (its log named).
 set -u -o pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 OUTDIR [RECORD.h5]" >&2; exit 2; }
 out=$1
-record=${2:-$src/results/h200/20261202T140657Z-c2dfc31.h5}
+record=${2:-$src/results/h200/20261204T200319Z-4531e1f.h5}
 W=${WALLBENCH:-$src/build/h200/wallbench}
 tool=$src/harness/tools/pair_check.py
 pairs=$src/harness/tools/pairs.tsv
