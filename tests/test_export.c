@@ -14,6 +14,7 @@
 
 #include "tests/check.h"
 #include "tests/synth_results.h"
+#include "harness/tools/ceilings.h"
 #include "harness/tools/export.h"
 #include "harness/base/metrics.h"
 #include "harness/store/store_h5.h"
@@ -75,12 +76,15 @@ static void ceilings(synth *z) {
             g.p.items = (sh <= 24 ? 160e9 : 40e9 * (v ? 0.9 : 1)) * 1e-3; /* requests in the 1 ms median */
             put(z, &g);
         }
-    /* global atomics: 140 G req/s into 4 MiB (the L2 holds it), 36.5 into 64 MiB (it misses): the
-     * fastest table is the L2's atomic rate fig-hierarchical draws, not the largest */
+    /* global atomics: 140 G adds/s into 4 MiB (the L2 holds it), 36.5 into 64 MiB (it misses): the
+     * fastest table is the L2's atomic rate fig-hierarchical draws, not the largest; the L2 counts
+     * 1.5 RED requests per add (the H200's ratio), so the roof in the points' unit is 210 G req/s */
     for (int sh = 22; sh <= 26; sh += 4) {
         wb_row a = op("ceiling", "atom_global", 1 << 28, 1.0);
         a.p.table_bytes = (double)(1LL << sh);
         a.p.items = (sh == 26 ? 36.5e9 : 140e9) * 1e-3;
+        synth_metric(&a, "l2_red_requests", 1.5 * a.p.items);
+        synth_metric(&a, "l2_atom_requests", 0);
         put(z, &a);
     }
     wb_row r = op("ceiling", "inst_issue", 1 << 24, 1.0);
@@ -279,7 +283,7 @@ int main(int argc, char **argv) {
     CHECK(column_sum(out, "fig-groupby", "", 4) == 1);
 
     /* fig-hierarchical: the atomic intensity (inst / (ATOM + RED)) of the 7 global group-by rows
-     * alone, and the atom_global roof at its fastest table */
+     * alone, and the atom_global roof at its fastest table, in counted requests (1.5 x 140) */
     CHECK(export_rows("fig-hierarchical", &r, NULL, &t, out, WB_OK) > 0);
     {
         char hp[600], hl[512];
@@ -297,10 +301,18 @@ int main(int argc, char **argv) {
         if (h) fclose(h);
         snprintf(hp, sizeof hp, "%s/fig-hierarchical-roofs.dat", out);
         h = fopen(hp, "r");
-        while (h && fgets(hl, sizeof hl, h)) roof += !strcmp(hl, "atom_global atomic 140\n");
+        while (h && fgets(hl, sizeof hl, h)) roof += !strcmp(hl, "atom_global atomic 210\n");
         if (h) fclose(h);
         CHECK(atomic_rows == 7 && bad == 0);
         CHECK(roof == 1);
+    }
+    { /* the limiter's unit: counted requests where the ceiling's counter pass has them, else adds */
+        int counted = -1;
+        CHECK(fabs(wb_ceiling_atomics(&r, &counted) - 210) < 1e-6 && counted == 1);
+        const int red = wb_metric_index("l2_red_requests");
+        for (int64_t i = 0; i < r.nrows; i++)
+            if (!strcmp(r.rows[i].p.variant, "atom_global")) r.rows[i].c.v[red] = NAN;
+        CHECK(fabs(wb_ceiling_atomics(&r, &counted) - 140) < 1e-6 && counted == 0);
     }
 
     /* compare: without a second file it is absent; against itself every speedup is 1 */

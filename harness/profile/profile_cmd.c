@@ -117,6 +117,8 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_l2_read_gbps", l2, e);
     char attr[64];
     if (rc == WB_OK) rc = wb_profile_attr_num(p, wb_ceiling_attr(WB_ROOF_ATOMIC_VARIANT, "greqs", attr, sizeof attr), v.atomic_greqs, e);
+    /* 1: that rate is the L2's counted ATOM + RED requests, the kernels' unit; 0: the ceiling's adds */
+    if (rc == WB_OK && isfinite(v.atomic_greqs)) rc = wb_profile_attr_num(p, "ceiling_atom_global_counted", v.atomic_counted, e);
     if (rc == WB_OK && !(isfinite(roof->inst_gips) && isfinite(roof->dram_gbps)))
         fprintf(stderr, "wallbench profile: warning: %s has no dram_read/inst_issue ceiling: no measured roof\n", file);
     if (rc == WB_OK) rc = wb_profile_attr_num(p, "ceiling_inst_issue_gips", roof->inst_gips, e);

@@ -28,6 +28,7 @@ typedef struct wb_gpu_view {
     double l2_mib, mem_gib;   /* attributes l2_bytes / mem_total_bytes, else the reference row */
     double gather_word_1g, gather_sector_1g; /* random-request ceilings at a 1 GiB table, G req/s; NaN */
     double atomic_greqs;      /* global atomics at the atom_global ceiling's fastest table (the L2's atomic rate), G req/s; NaN */
+    int atomic_counted;       /* 1: atomic_greqs counts the L2's ATOM + RED requests, as kernels' counters do; 0: adds */
     wb_roof roof;             /* name "<label> measured|projected": inst_gips over dram_read_gbps */
 } wb_gpu_view;
 
@@ -51,6 +52,12 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
  * DRAM (1,312 GB/s of it on the H200), while a global group-by into a table the L2 holds made 4x
  * its requests a second (2026-12-04, results/h200/baseline-quick.h5). */
 double wb_ceiling_fastest(const wb_results *r, const char *variant);
+
+/* The atomics ceiling as the limiter and fig-hierarchical read it, G/s: the L2's ATOM + RED requests a
+ * second of the fastest atom_global row whose counter pass counted them, the unit of a kernel's
+ * l2_atom_requests + l2_red_requests (the L2 counts 1.5 RED requests per add into 2^20 words on the
+ * H200: record 4531e1f); else wb_ceiling_fastest's adds a second. *counted (may be NULL) says which. */
+double wb_ceiling_atomics(const wb_results *r, int *counted);
 
 /* Short legend name from a model or device name: "NVIDIA H200 SXM" -> "H200". */
 const char *wb_gpu_label(const char *name, char *buf, size_t len);

@@ -8,8 +8,8 @@
  * Intensities come from the raw counters, so files written before the
  * inst_per_l1_sector / inst_per_l2_sector columns draw too. A fourth, where
  * a point counted the L2's atomic requests (schema 10 on): warp instructions
- * per ATOM + RED request, against the atom_global ceiling at its largest
- * table (G requests/s: the same kind of roof, x times the rate). */
+ * per ATOM + RED request, against the atom_global ceiling at its fastest
+ * table in the same counted requests (G requests/s: the same kind of roof, x times the rate). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,7 @@ static int hier_roofs(wb_export *x, wb_err *e) {
         double gips = wb_ceiling_value(x->r, inst[i], "gips");
         if (isfinite(gips)) fprintf(f, "%s compute %.6g\n", inst[i], gips);
     }
-    const double atom = wb_ceiling_fastest(x->r, WB_ROOF_ATOMIC_VARIANT);
+    const double atom = wb_ceiling_atomics(x->r, NULL); /* counted requests, as the points' intensity */
     if (isfinite(atom) && atom > 0) fprintf(f, "%s atomic %.6g\n", WB_ROOF_ATOMIC_VARIANT, atom);
     return wb_export_close(f, x, "-roofs", e);
 }
