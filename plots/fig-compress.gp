@@ -31,7 +31,8 @@ do for [t = 1:3] {
     set grid ytics lc rgb "#dddddd"
     load gpdir."lib-footer.gp"
     set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb "#000000"
-    set label 2 "1x: compression stops paying" at graph 0.01, first 0.94 left font ",9"  # under the line: the series run above it there
+    # the 1x line is named in the key (opaque): a label beside it lay under some record's series,
+    # above it (the selections, f48394d) or below it (the dictionary sums at 0.93x, 4531e1f)
     # each series' bytes ratio in its own colour: a sum's and a selection's differ (a selection writes
     # its rows), and one grey for both could not say which is whose
     plot for [b = 1:NB] F index (b - 1) using 2:6 with lines lw 1 dt 4 lc rgb col(b - 1) notitle, \
@@ -40,6 +41,7 @@ do for [t = 1:3] {
          for [b = 1:NB] F index (b - 1) using 2:5 with lines lw 1.5 dt 3 lc rgb col(b - 1) notitle, \
          NaN with lines lw 1.5 dt 2 lc rgb "#000000" title "projected to L4", \
          NaN with lines lw 1.5 dt 3 lc rgb "#000000" title "projected to GH200", \
-         NaN with lines lw 1 dt 4 lc rgb "#000000" title "the series' bytes ratio (plain / compressed)"
+         NaN with lines lw 1 dt 4 lc rgb "#000000" title "the series' bytes ratio (plain / compressed)", \
+         NaN with lines lw 1.5 lc rgb "#000000" title "1x: compression stops paying"
     set output
 }
