@@ -14,9 +14,11 @@
  * With --rotate (WB_PROFILE_ROTATE, kernel mode, a set of several passes)
  * every launch is counted in one pass, nothing replayed (user replay, the
  * flush on the stream), with one group of the set that fits one pass, each
- * group holding the core rows where they fit, the groups taken in turn per
- * kernel and launch shape: a kernel launched at least as often as there are
- * groups gets every column of the set, every launch its roofline. A C line
+ * group holding the core rows where they fit, each kernel and launch shape
+ * taking every group once a round (rotation.h: the open batch's group while
+ * the shape lacks it, so that a batch ends only once a round): a kernel
+ * launched at least as often as there are groups gets every column of the
+ * set, every launch its roofline. A C line
  * holds the whole set's columns, NaN for those its group lacks. (Replaying
  * each kernel's first launch with the whole set, as this did until
  * 2026-12-04, cost a new range profiler object at every change of replay
@@ -53,6 +55,7 @@
 #include "harness/base/profile.h"
 #include "harness/gpu/counters_cupti.h"
 #include "harness/profile/inject/inject.h"
+#include "harness/profile/inject/rotation.h"
 
 /* What range r of a batch is: the launch it counts (C line), a user range (U line), or our own
  * L2 flush (F line). */
@@ -77,7 +80,7 @@ typedef struct counting {
     wb_counters_session *groups; /* --rotate: the one-pass groups of s */
     int ngroups;
     int pos[WB_METRICS_MAX];     /* row of wb_metrics[] -> its place in the "# metrics" line (s's order); -1 */
-    struct shape_seen { char *key; int64_t n; } *shapes; /* --rotate: launches so far per kernel + shape (shape_slot) */
+    struct shape_seen { char *key; uint64_t seen; } *shapes; /* --rotate: groups had per kernel + shape (shape_slot) */
     int nshapes, cap_shapes;                             /* shapes seen; table slots, a power of 2 */
     slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
@@ -355,6 +358,8 @@ static void setup_groups(void) {
     int group[WB_METRICS_MAX];
     wb_err e = {""};
     int n = wb_cupti_one_pass_groups(s, s->avail, group, WB_ERR, &e);
+    if (n > 64) /* rotation.h keeps a shape's groups in 64 bits; GH100 makes 18 */
+        snprintf(e.msg, sizeof e.msg, "%d groups, more than the 64 a shape's rotation tracks", n), n = -1;
     if (n > 0 && !(cnt.groups = calloc((size_t)n, sizeof *cnt.groups))) n = -1, snprintf(e.msg, sizeof e.msg, "out of host memory");
     for (int g = 0; g < n; g++) {
         if (wb_cupti_host_build_group(&cnt.groups[g], s, s->avail, group, g, WB_ERR, &e) != WB_OK || cnt.groups[g].passes != 1) {
@@ -396,7 +401,8 @@ static struct shape_seen *shape_slot(const char *key) {
         if (!cnt.shapes[i].key || !strcmp(cnt.shapes[i].key, key)) return &cnt.shapes[i];
 }
 
-/* --rotate: the group this launch is counted with: the groups in turn per kernel and shape. */
+/* --rotate: the group this launch is counted with (rotation.h: the open batch's group while the
+ * shape lacks it, else the next it has not had). */
 static wb_counters_session *rotation_set(const wb_launch_info *l) {
     if (!cnt.ngroups) return &cnt.s;
     char key[WB_NVTX_PATH + 600];
@@ -406,10 +412,12 @@ static wb_counters_session *rotation_set(const wb_launch_info *l) {
     if (!e) return &cnt.s;
     if (!e->key) {
         if (!(e->key = strdup(key))) return &cnt.s;
-        e->n = 0, cnt.nshapes++;
+        e->seen = 0, cnt.nshapes++;
     }
-    int64_t k = e->n++;
-    return &cnt.groups[k % cnt.ngroups];
+    const int active = cnt.started && cnt.active >= cnt.groups && cnt.active < cnt.groups + cnt.ngroups
+                           ? (int)(cnt.active - cnt.groups)
+                           : -1;
+    return &cnt.groups[wb_rotation_pick(&e->seen, active, cnt.ngroups)];
 }
 
 /* Everything the first counted launch needs: the chip's metric set, the
