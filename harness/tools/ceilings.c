@@ -16,15 +16,18 @@
  * 2.1); used only for a GPU missing from gpus.tsv, and flagged. */
 #define WB_SMSP_DEFAULT 4
 
+/* 1 for a measured (ok) row of this ceiling variant. */
+static int ceiling_row(const wb_row *x, const char *variant) {
+    return !strcmp(x->p.family, WB_CEILING_FAMILY) && !strcmp(x->p.variant, variant) && !strcmp(x->m.status, "ok");
+}
+
 /* The ok ceiling row of this variant with the largest value of what, or NULL. */
 static const wb_row *best_row(const wb_results *r, const char *variant, const char *what) {
     const wb_row *best = NULL;
     double best_v = -INFINITY;
     for (int64_t i = 0; r && i < r->nrows; i++) {
         const wb_row *x = &r->rows[i];
-        if (strcmp(x->p.family, WB_CEILING_FAMILY) != 0 || strcmp(x->p.variant, variant) != 0 ||
-            strcmp(x->m.status, "ok") != 0)
-            continue;
+        if (!ceiling_row(x, variant)) continue;
         double v = strcmp(what, "gips") == 0 ? x->c.gips : x->m.gbps_model;
         if (isfinite(v) && v > best_v) best_v = v, best = x;
     }
@@ -77,8 +80,7 @@ void wb_gather_wall(const wb_results *r, const char *variant, wb_wall *w) {
     wb_wall_init(w);
     for (int64_t i = 0; r && i < r->nrows; i++) {
         const wb_row *x = &r->rows[i];
-        if (strcmp(x->p.family, WB_CEILING_FAMILY) == 0 && strcmp(x->p.variant, variant) == 0 &&
-            strcmp(x->m.status, "ok") == 0 && x->m.time_median_ms > 0)
+        if (ceiling_row(x, variant) && x->m.time_median_ms > 0)
             wb_wall_add(w, x->p.table_bytes, x->p.items / (x->m.time_median_ms * 1e-3) / 1e9);
     }
 }
@@ -124,15 +126,16 @@ static double counted_atomics_greqs(const wb_row *x) {
 double wb_ceiling_atomics(const wb_results *r, int *counted) {
     double best = NAN;
     for (int64_t i = 0; r && i < r->nrows; i++) {
-        const wb_row *x = &r->rows[i];
-        if (strcmp(x->p.family, WB_CEILING_FAMILY) != 0 || strcmp(x->p.variant, WB_ROOF_ATOMIC_VARIANT) != 0 ||
-            strcmp(x->m.status, "ok") != 0)
-            continue;
-        const double v = counted_atomics_greqs(x);
+        const double v = ceiling_row(&r->rows[i], WB_ROOF_ATOMIC_VARIANT) ? counted_atomics_greqs(&r->rows[i]) : NAN;
         if (isfinite(v) && !(v <= best)) best = v;
     }
-    if (counted) *counted = isfinite(best);
-    return isfinite(best) ? best : wb_ceiling_fastest(r, WB_ROOF_ATOMIC_VARIANT);
+    int c = isfinite(best);
+    if (!c) { /* adds a second from the rows, or a profile's copy, which says its unit (results files never do) */
+        best = wb_ceiling_fastest(r, WB_ROOF_ATOMIC_VARIANT);
+        c = r && wb_results_attr_f64(r, "ceiling_atom_global_counted") == 1;
+    }
+    if (counted) *counted = c;
+    return best;
 }
 
 void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v) {

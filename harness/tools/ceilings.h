@@ -49,14 +49,14 @@ void wb_gpu_view_init(const wb_results *r, const wb_gpu_table *t, wb_gpu_view *v
 /* A sized ceiling (atomics) at its fastest table, G req/s: the file's rows, else its /ceilings
  * rows, else the attribute ceiling_<variant>_greqs (a profile's); NaN without one. The fastest,
  * not the largest: atom_global's largest table outgrows the L2, so its atomics miss and wait on
- * DRAM (1,312 GB/s of it on the H200), while a global group-by into a table the L2 holds made 4x
- * its requests a second (2026-12-04, results/h200/baseline-quick.h5). */
+ * DRAM (1,312 GB/s of it on the H200): 36.6 G adds/s into 2^24 words, 105.5 into 2^20 (record 4531e1f). */
 double wb_ceiling_fastest(const wb_results *r, const char *variant);
 
 /* The atomics ceiling as the limiter and fig-hierarchical read it, G/s: the L2's ATOM + RED requests a
  * second of the fastest atom_global row whose counter pass counted them, the unit of a kernel's
  * l2_atom_requests + l2_red_requests (the L2 counts 1.5 RED requests per add into 2^20 words on the
- * H200: record 4531e1f); else wb_ceiling_fastest's adds a second. *counted (may be NULL) says which. */
+ * H200: record 4531e1f); else wb_ceiling_fastest's value, adds a second from rows, or a profile's copy
+ * (its attribute ceiling_atom_global_counted says which). *counted (may be NULL) says which. */
 double wb_ceiling_atomics(const wb_results *r, int *counted);
 
 /* Short legend name from a model or device name: "NVIDIA H200 SXM" -> "H200". */

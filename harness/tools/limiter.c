@@ -14,8 +14,8 @@ static double atomic_ceiling(const wb_gpu_view *v) { return v->atomic_greqs; }
 /* A resource: the counters summed into its traffic (the first present list wins), what one
  * counts (bytes of a sector, one warp instruction, one L2 request) and the measured ceiling it
  * is read against (GB/s, G warp inst/s, G req/s). Atomics: the L2's requests of ATOM and RED
- * against the atom_global ceiling at its fastest table, whose requests are one atomic each at a
- * random line (a global atomic per selected row keeps the L2's atomic unit busy while DRAM moves
+ * against the atom_global ceiling at its fastest table in the same counted requests
+ * (wb_ceiling_atomics; a global atomic per selected row keeps the L2's atomic unit busy while DRAM moves
  * 57 GB/s). Not here yet: the host link, shared memory (inst_shared_atom is counted, but the
  * ceiling family's atom_shared rate is per request, not per warp instruction). Nsight's L2
  * throughput % of peak is no stand-in: every DRAM sector crosses the L2, so it named streaming
