@@ -18,10 +18,13 @@
 #   core-kreplay        the same with kernel replay and the flush in a context of its own
 #                       (WB_PROFILE_REPLAY=kernel: what the pass cost before the one-pass path)
 #   core-none           --cache-control none
+#   core-empty          the flushed L2 emptied too (WB_PROFILE_FLUSH=empty: discard.global.L2), as ncu's
 #   nvtx, every50       --ranges nvtx / every:50
 #   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
 #   rotate              --counters all --rotate (every launch one group of the set, in one pass, nothing replayed)
+#   rotate-first1       the same, the rotation started at group 1 (WB_PROFILE_ROTATE_FIRST=1)
+#   rotate-kreplay      the same, each group in kernel replay (WB_PROFILE_REPLAY=kernel; no L2 flush)
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
 #   ncu4, ncu7, ncu9, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
@@ -90,12 +93,15 @@ for s in "${LIST[@]}"; do
     core) prof "$s" --pass counters ;;
     core-kreplay) WB_PROFILE_REPLAY=kernel prof "$s" --pass counters ;;
     core-none) prof "$s" --pass counters --cache-control none ;;
+    core-empty) WB_PROFILE_FLUSH=empty prof "$s" --pass counters ;;
     sample) prof "$s" --sample ;;
     nvtx) prof "$s" --pass counters --ranges nvtx ;;
     every50) prof "$s" --pass counters --ranges every:50 ;;
     roofline) prof "$s" --pass counters --counters roofline ;;
     all) prof "$s" --pass counters --counters all ;;
     rotate) prof "$s" --pass counters --counters all --rotate ;;
+    rotate-first1) WB_PROFILE_ROTATE_FIRST=1 prof "$s" --pass counters --counters all --rotate ;;
+    rotate-kreplay) WB_PROFILE_REPLAY=kernel prof "$s" --pass counters --counters all --rotate ;;
     all-k) prof "$s" --pass counters --counters all -k "$ALL_K" ;;
     both) prof "$s" ;;
     ncu4 | ncu7 | ncu9 | ncu35)

@@ -57,9 +57,9 @@
 #include "harness/profile/inject/inject.h"
 #include "harness/profile/inject/rotation.h"
 
-/* What range r of a batch is: the launch it counts (C line), a user range (U line), or our own
- * L2 flush (F line). */
-typedef enum { SLOT_LAUNCH, SLOT_USER, SLOT_FLUSH } slot_kind;
+/* What range r of a batch is: the launch it counts (C line), a user range (U line), our own
+ * L2 flush (F line), or our kernel that empties the flushed L2 (WB_PROFILE_FLUSH=empty; no line). */
+typedef enum { SLOT_LAUNCH, SLOT_USER, SLOT_FLUSH, SLOT_EMPTY } slot_kind;
 /* Ranges of one name merge in CUPTI's range tree: a user range's name gets " #k". */
 static int64_t user_ranges;
 typedef struct slot {
@@ -181,7 +181,7 @@ static void write_slot(const slot *sl, const double *got) {
 static void not_attributable(const slot *sl, const char *why) {
     if (sl->kind == SLOT_USER)
         wb_raw_error("user range '%s' (launches %lld-%lld): %s", sl->name, (long long)sl->seq, (long long)sl->last, why);
-    else if (sl->kind != SLOT_FLUSH)
+    else if (sl->kind != SLOT_FLUSH && sl->kind != SLOT_EMPTY)
         wb_raw_line("N\t%lld\t%s", (long long)sl->seq, why);
 }
 
@@ -203,7 +203,7 @@ static int evaluate(int ranges) {
         .counterDataImageSize = s->data_size};
     TRY(cuptiRangeProfilerGetCounterDataInfo, &gi);
     int flushes = 0;
-    for (int r = 0; r < ranges; r++) flushes += cnt.batch[r].kind == SLOT_FLUSH;
+    for (int r = 0; r < ranges; r++) flushes += cnt.batch[r].kind == SLOT_FLUSH || cnt.batch[r].kind == SLOT_EMPTY;
     int skip_flush = gi.numTotalRanges == (size_t)(ranges - flushes) && flushes > 0;
     if (gi.numTotalRanges != (size_t)ranges && !skip_flush) {
         char why[160];
@@ -214,8 +214,9 @@ static int evaluate(int ranges) {
     }
     for (int r = 0, idx = 0; r < ranges; r++) {
         const slot *sl = &cnt.batch[r];
-        if (sl->kind == SLOT_FLUSH && skip_flush) continue;
+        if ((sl->kind == SLOT_FLUSH || sl->kind == SLOT_EMPTY) && skip_flush) continue;
         size_t at = (size_t)idx++;
+        if (sl->kind == SLOT_EMPTY) continue; /* it writes nothing back: no line */
         double v[WB_METRICS_MAX];
         if (eval_range(at, v) != 0) not_attributable(sl, "cuptiProfilerHostEvaluateToGpuValues failed");
         else write_slot(sl, v);
@@ -285,9 +286,24 @@ static const char flush_ptx[] =
     "  ld.global.cg.u32 v, [a];\n  xor.b32 acc, acc, v;\n  add.u64 i, i, stride;\n  bra LOOP;\n"
     "DONE:\n  setp.ne.u32 p, acc, 2147483647;\n  @p bra END;\n  st.global.u32 [s], acc;\nEND:\n  ret;\n}\n";
 
+/* WB_PROFILE_FLUSH=empty: after the flush, every 128-byte line of its buffer is discarded from
+ * the L2 (discard.global.L2: invalidated, not written back; the buffer's contents do not matter),
+ * so that the kernel starts with an empty L2, as after ncu's flush, instead of one full of clean
+ * lines: the experiment on DRAM writes (issue 48 target 6). sm_80 and later. */
+static const char discard_ptx[] =
+    ".version 7.4\n.target sm_80\n.address_size 64\n"
+    ".visible .entry wb_l2_empty(.param .u64 buf, .param .u64 lines)\n{\n"
+    "  .reg .pred p;\n  .reg .b32 t, nt, c, nc;\n  .reg .b64 i, n, stride, a, base, t64;\n"
+    "  ld.param.u64 base, [buf];\n  ld.param.u64 n, [lines];\n"
+    "  mov.u32 t, %tid.x;\n  mov.u32 nt, %ntid.x;\n  mov.u32 c, %ctaid.x;\n  mov.u32 nc, %nctaid.x;\n"
+    "  mul.wide.u32 i, c, nt;\n  cvt.u64.u32 t64, t;\n  add.u64 i, i, t64;\n  mul.wide.u32 stride, nc, nt;\n"
+    "LOOP:\n  setp.ge.u64 p, i, n;\n  @p bra DONE;\n  shl.b64 a, i, 7;\n  add.u64 a, base, a;\n"
+    "  discard.global.L2 [a], 128;\n  add.u64 i, i, stride;\n  bra LOOP;\nDONE:\n  ret;\n}\n";
+
 typedef struct flusher {
     CUcontext ctx;     /* a context of our own (kernel replay), or NULL: the program's */
     CUfunction fn;
+    CUfunction empty;  /* WB_PROFILE_FLUSH=empty: wb_l2_empty, run after fn; NULL otherwise */
     CUdeviceptr buf;
     unsigned long long words;
     unsigned blocks;
@@ -310,6 +326,11 @@ static int flush_setup(flusher *f, CUdevice dev, int own_context) {
     if (own_context) r = cuCtxCreate(&fl.ctx, NULL, 0, dev);
     if (r == CUDA_SUCCESS) step = "cuModuleLoadData", r = cuModuleLoadData(&mod, flush_ptx);
     if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = cuModuleGetFunction(&fl.fn, mod, "wb_l2_flush");
+    if (r == CUDA_SUCCESS && wb_inj.flush_empty) {
+        CUmodule dm;
+        step = "cuModuleLoadData (discard.global.L2)", r = cuModuleLoadData(&dm, discard_ptx);
+        if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = cuModuleGetFunction(&fl.empty, dm, "wb_l2_empty");
+    }
     if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = cuMemAlloc(&fl.buf, fl.words * 4 + 4);
     if (r == CUDA_SUCCESS) step = "cuMemsetD32", r = cuMemsetD32(fl.buf, 0, fl.words + 1);
     if (r == CUDA_SUCCESS && !own_context) step = "cuCtxSynchronize", r = cuCtxSynchronize(); /* the memset done */
@@ -323,23 +344,27 @@ static int flush_setup(flusher *f, CUdevice dev, int own_context) {
     return 0;
 }
 
-/* Launches the flush; 0 when it was launched on the stream (in-stream flush), -1 otherwise. */
+/* Launches the flush; on the stream (in-stream flush): 1, or 2 with the emptying kernel after
+ * it; -1 otherwise. */
 static int flush_l2(const flusher *f, int64_t seq, CUstream stream) {
     flusher fl = *f; /* a copy: cuLaunchKernel takes its arguments' addresses */
     if (!fl.fn) return -1;
     CUdeviceptr sink = fl.buf + fl.words * 4;
-    void *args[] = {&fl.buf, &fl.words, &sink};
+    unsigned long long lines = fl.words * 4 / 128;
+    void *args[] = {&fl.buf, &fl.words, &sink}, *eargs[] = {&fl.buf, &lines};
     CUresult r;
     if (!fl.ctx) {
         r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, stream, args, NULL);
+        if (r == CUDA_SUCCESS && fl.empty) r = cuLaunchKernel(fl.empty, fl.blocks, 1, 1, 256, 1, 1, 0, stream, eargs, NULL);
         if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
-        return r == CUDA_SUCCESS ? 0 : -1;
+        return r == CUDA_SUCCESS ? 1 + !!fl.empty : -1;
     }
     /* The program's earlier work must be done before the flush evicts its lines. */
     if ((r = cuStreamSynchronize(stream)) != CUDA_SUCCESS) return -1;
     CUcontext prev = NULL;
     r = cuCtxPushCurrent(fl.ctx);
     if (r == CUDA_SUCCESS) r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
+    if (r == CUDA_SUCCESS && fl.empty) r = cuLaunchKernel(fl.empty, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, eargs, NULL);
     if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
     (void)cuCtxPopCurrent(&prev);
     if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
@@ -375,6 +400,17 @@ static void setup_groups(void) {
         return;
     }
     cnt.ngroups = n;
+    const int first = wb_inj.rotate_first;
+    if (first > 0 && first < n) { /* WB_PROFILE_ROTATE_FIRST: group `first` becomes group 0, and so on */
+        wb_counters_session *turned = malloc((size_t)n * sizeof *turned);
+        if (turned) {
+            for (int g = 0; g < n; g++) turned[g] = cnt.groups[(g + first) % n];
+            memcpy(cnt.groups, turned, (size_t)n * sizeof *turned);
+            free(turned);
+            for (int k = 0; k < s->n; k++)
+                if (group[s->column[k]] >= 0) group[s->column[k]] = (group[s->column[k]] - first + n) % n;
+        }
+    }
     char line[WB_METRICS_MAX * 8 + 32];
     int len = snprintf(line, sizeof line, "# groups");
     for (int k = 0; k < s->n && len < (int)sizeof line; k++) len += snprintf(line + len, sizeof line - (size_t)len, "\t%d", group[s->column[k]]);
@@ -471,7 +507,9 @@ static int setup(CUcontext ctx) {
     wb_raw_line("# mode\tset %s\tranges %s\tevery %d\treplay %s\tflush %s\trotate %d", wb_counter_set_name((wb_counter_set)wb_inj.set),
                 range_mode_name(), wb_inj.every,
                 cnt.ngroups || cnt.user_replay ? "none" : "kernel",
-                !wb_inj.flush_l2 ? "none" : cnt.ngroups || cnt.user_replay ? "stream" : "context",
+                !wb_inj.flush_l2 ? "none"
+                : cnt.ngroups || cnt.user_replay ? (wb_inj.flush_empty ? "stream+empty" : "stream")
+                                                 : (wb_inj.flush_empty ? "context+empty" : "context"),
                 cnt.ngroups);
     wb_inject_write_device((CUdevice)dev, s->chip);
     if (wb_inj.flush_l2 && wb_inj.ranges == WB_RANGES_KERNEL) {
@@ -554,13 +592,14 @@ static int countable(const wb_launch_info *l) {
 /* kernel mode: one auto range for this launch (after our flush, if any). */
 static void count_launch(const wb_launch_info *l) {
     wb_counters_session *set = rotation_set(l);
-    if (room(2, CUPTI_AutoRange, set) != 0) {
+    if (room(3, CUPTI_AutoRange, set) != 0) {
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
     }
     double t0 = wb_clock_s();
-    if (wb_inj.flush_l2 && flush_l2(no_replay(set) ? &fl_stream : &fl_own, l->seq, l->stream) == 0)
-        add_slot(SLOT_FLUSH, l->seq, "");
+    int flushed = wb_inj.flush_l2 ? flush_l2(no_replay(set) ? &fl_stream : &fl_own, l->seq, l->stream) : -1;
+    if (flushed >= 1) add_slot(SLOT_FLUSH, l->seq, "");
+    if (flushed == 2) add_slot(SLOT_EMPTY, l->seq, "");
     cnt.flush_s += wb_clock_s() - t0;
     add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
