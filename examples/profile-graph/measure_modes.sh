@@ -23,12 +23,12 @@
 #   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
 #   rotate              --counters all --rotate (every launch one group of the set, in one pass, nothing replayed)
-#   rotate-first1       the same, the rotation started at group 1 (WB_PROFILE_ROTATE_FIRST=1)
 #   rotate-kreplay      the same, each group in kernel replay (WB_PROFILE_REPLAY=kernel; no L2 flush)
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
 #   ncu4, ncu7, ncu9, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
 #                       4 metrics of the issue, the core set's 7 (before its atomics rows), its 9, the full set (--list-metrics)
+#   ncu9-none           ncu with the core set's 9 and --cache-control none (against core-none)
 # Environment: WB (required), NCU, WB_OPTS (options of every profile, default --no-ceilings),
 # ALL_K (the -k of all-k, default regex:gemm|softmax), TOTAL_S, NCU_EXTRA (more ncu options).
 set -u
@@ -100,12 +100,14 @@ for s in "${LIST[@]}"; do
     roofline) prof "$s" --pass counters --counters roofline ;;
     all) prof "$s" --pass counters --counters all ;;
     rotate) prof "$s" --pass counters --counters all --rotate ;;
-    rotate-first1) WB_PROFILE_ROTATE_FIRST=1 prof "$s" --pass counters --counters all --rotate ;;
     rotate-kreplay) WB_PROFILE_REPLAY=kernel prof "$s" --pass counters --counters all --rotate ;;
     all-k) prof "$s" --pass counters --counters all -k "$ALL_K" ;;
     both) prof "$s" ;;
     ncu4 | ncu7 | ncu9 | ncu35)
         step "$s" "$NCU" --metrics "$(ncu_metrics "${s#ncu}")" --cache-control all --clock-control none \
+            "${NCUX[@]}" --csv --log-file "$OUT/$s.csv" "${PROG[@]}" ;;
+    ncu9-none)
+        step "$s" "$NCU" --metrics "$(ncu_metrics 9)" --cache-control none --clock-control none \
             "${NCUX[@]}" --csv --log-file "$OUT/$s.csv" "${PROG[@]}" ;;
     *) echo "measure_modes.sh: unknown step $s" >&2 ;;
     esac

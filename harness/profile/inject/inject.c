@@ -313,8 +313,7 @@ static int counter_mode_from_env(void) {
     wb_inj.force_kernel_replay = replay && !strcmp(replay, "kernel");
     const char *rotate = getenv("WB_PROFILE_ROTATE");
     wb_inj.rotate = rotate && !strcmp(rotate, "1");
-    const char *first = getenv("WB_PROFILE_ROTATE_FIRST"), *flush = getenv("WB_PROFILE_FLUSH");
-    wb_inj.rotate_first = first ? atoi(first) : 0;
+    const char *flush = getenv("WB_PROFILE_FLUSH");
     wb_inj.flush_empty = flush && !strcmp(flush, "empty");
     return 0;
 }

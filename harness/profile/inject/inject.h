@@ -45,7 +45,6 @@ typedef struct wb_inject {
     int every;               /* launches per range with WB_RANGES_EVERY */
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
     int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
-    int rotate_first;        /* WB_PROFILE_ROTATE_FIRST=g: rotation starts at group g (which groups count) */
 } wb_inject;
 
 extern wb_inject wb_inj;

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""rotation_rows.py RAW.tsv[.gz] - which of `wallbench profile --rotate`'s group rows come back
+with values, from a counter pass's raw file (--keep-raw): per group, the launches (C lines) that
+held it, and per row of the group, how many of those have a value and how many NaN. Also how many
+launches of group 0 came after a batch of another group and kept their values: whether a group's
+rows depend on the groups counted before it (issue 48, docs/profiling.md)."""
+import gzip
+import math
+import sys
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: rotation_rows.py RAW.tsv[.gz]")
+    path = sys.argv[1]
+    groups = metrics = None
+    held = {}   # group -> launches that held it
+    rows = {}   # (group, metric) -> [values, nan]
+    other_before = late0 = late0_ok = 0
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        for line in f:
+            t = line.rstrip("\n").split("\t")
+            if t[0] == "# groups":
+                groups = [int(x) for x in t[1:]]
+            elif t[0] == "# metrics":
+                metrics = t[1:]
+            elif t[0] == "C" and groups and metrics:
+                v = t[2:]
+                mine = {groups[k] for k, x in enumerate(v) if groups[k] >= 0 and x != "nan"}
+                for g in mine:
+                    held[g] = held.get(g, 0) + 1
+                    for k, x in enumerate(v):
+                        if groups[k] == g:
+                            ok = not math.isnan(float(x))
+                            rows.setdefault((g, metrics[k]), [0, 0])[0 if ok else 1] += 1
+                if 0 in mine and other_before:
+                    late0 += 1
+                    late0_ok += all(not math.isnan(float(x)) for k, x in enumerate(v) if groups[k] == 0)
+                other_before = other_before or any(g != 0 for g in mine)
+    if not groups or not metrics:
+        sys.exit("rotation_rows.py: %s has no '# groups' line: not a --rotate counter pass" % path)
+    for g in sorted(held):
+        cells = ", ".join("%s %d/%d" % (m, ok, ok + bad) for (gg, m), (ok, bad) in sorted(rows.items()) if gg == g)
+        print("group %d: %d launches; rows with a value: %s" % (g, held[g], cells))
+    print("group 0 after another group's launch: %d launches, %d with every group-0 row a value" % (late0, late0_ok))
+
+
+if __name__ == "__main__":
+    main()
