@@ -23,7 +23,7 @@
 #   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
 #   rotate              --counters all --rotate (every launch one group of the set, in one pass, nothing replayed)
-#   rotate-kreplay      the same, each group in kernel replay (WB_PROFILE_REPLAY=kernel; no L2 flush)
+#   rotate-kreplay      the same, each group in kernel replay (WB_PROFILE_REPLAY=kernel), the flush on the stream
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
 #   ncu4, ncu7, ncu9, ncu35   Nsight Compute, --cache-control all --clock-control none, with the

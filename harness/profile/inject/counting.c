@@ -278,7 +278,8 @@ typedef struct flusher {
     unsigned blocks;
 } flusher;
 
-/* On the launch's stream (one pass) and in a context of our own (kernel replay); --rotate uses both. */
+/* On the launch's stream (one pass; --rotate's one-pass groups in either replay mode) and in a
+ * context of our own (kernel replay of a set of several passes). */
 static flusher fl_stream, fl_own;
 
 static int flush_setup(flusher *f, CUdevice dev, int own_context) {
@@ -555,7 +556,7 @@ static void count_launch(const wb_launch_info *l) {
         return;
     }
     double t0 = wb_clock_s();
-    int flushed = wb_inj.flush_l2 ? flush_l2(no_replay(set) ? &fl_stream : &fl_own, l->seq, l->stream) : -1;
+    int flushed = wb_inj.flush_l2 ? flush_l2(no_replay(set) || cnt.ngroups ? &fl_stream : &fl_own, l->seq, l->stream) : -1;
     if (flushed >= 1) add_slot(SLOT_FLUSH, l->seq, "");
     if (flushed == 2) add_slot(SLOT_EMPTY, l->seq, "");
     cnt.flush_s += wb_clock_s() - t0;
