@@ -1,8 +1,14 @@
 /* test_rotation.c - --rotate's choice of group (harness/profile/inject/rotation.h) without a GPU:
  * a shape launched n times gets each of the n groups once; shapes interleaved as a program's
  * kernels are (each launched in turn, several rounds) change group only once a round, not at every
- * launch as a per-shape count (k mod n) did; the choice stays in range at n = 1 and n = 64. */
+ * launch as a per-shape count (k mod n) did; the choice stays in range at n = 1 and n = 64.
+ * `test_rotation KEYS N` prints the batches the rule starts over a file of launch shapes, one a
+ * line, as examples/profile-graph/rotation_batches.py counts them (tests/sh_rotation_replay.sh
+ * checks that the two agree). */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tests/check.h"
 #include "harness/profile/inject/rotation.h"
@@ -29,7 +35,38 @@ static int changes(int shapes, int rounds, int n, int *every_group) {
     return count;
 }
 
-int main(void) {
+/* Batches over the shapes of `path` with n groups: a new one at each change of group and when 256
+ * ranges (a launch and its flush: two) are full, as counting.c's room() starts them. */
+static int replay(const char *path, int n) {
+    FILE *f = fopen(path, "r");
+    if (!f || n < 1 || n > 64) {
+        fprintf(stderr, "test_rotation: cannot read %s, or N=%d is not 1..64\n", path, n);
+        if (f) fclose(f);
+        return 2;
+    }
+    static char keys[4096][640];
+    static uint64_t seen[4096];
+    int nkeys = 0, active = -1, batches = 0, used = 0;
+    char line[640];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        int k = 0;
+        while (k < nkeys && strcmp(keys[k], line)) k++;
+        if (k == nkeys) {
+            if (nkeys == 4096) break;
+            snprintf(keys[nkeys++], sizeof keys[0], "%s", line);
+        }
+        int g = wb_rotation_pick(&seen[k], active, n);
+        if (active < 0 || g != active || used + 2 > 256) batches++, used = 0;
+        active = g, used += 2;
+    }
+    fclose(f);
+    printf("%d\n", batches);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3) return replay(argv[1], atoi(argv[2]));
     int every = 0;
     /* tpch_like.py's shape: 65 shapes, 3 launches each, 18 groups: two changes, not 2 x 65 */
     CHECK(changes(65, 3, 18, &every) == 2);

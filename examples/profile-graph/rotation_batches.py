@@ -5,7 +5,7 @@ shape takes its groups in turn, k mod GROUPS) and under harness/profile/inject/r
 keeps the open batch's group while it has not had it). Reads the launch (L) lines of a counter pass's
 raw file (--keep-raw); a batch also ends at 256 ranges (a launch and its L2 flush: two). Every batch
 start is a CUPTI Start: 6.56 s of --rotate's 12.1 s added on tpch_like.py (docs/profiling.md).
-The rule is rotation.h's, restated here (tests/test_rotation.c checks the C one)."""
+The rule is rotation.h's, restated here; tests/sh_rotation_replay.sh checks that both count the same."""
 import gzip
 import sys
 

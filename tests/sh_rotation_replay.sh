@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# sh_rotation_replay.sh - examples/profile-graph/rotation_batches.py restates --rotate's rule
+# (harness/profile/inject/rotation.h) in Python: on the launch shapes of the committed tpch_like.py
+# raw file (314 launches) and on 600 made-up launches of 40 shapes, its batch count with the open
+# batch's group kept equals the C rule's (tests/test_rotation KEYS N), at GH100's 18 groups and at 5.
+set -u
+src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+build=${WB_BUILD_DIR:-$src/build}
+tool=$src/examples/profile-graph/rotation_batches.py
+c_rule=$build/tests/test_rotation
+command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
+[ -x "$c_rule" ] || { echo "FAIL: $c_rule is not built"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
+zcat "$src/results/h200-profile/rotate/tpch-start/counters-rotate.tsv.gz" > "$tmp/tpch.tsv" || bad "the committed raw file"
+awk 'BEGIN { srand(7) } { }
+     END { print "# wallbench-raw 1 pass=counters pid=1 ppid=1"
+           for (i = 0; i < 600; i++) { s = int(rand() * 40)
+             printf "L\t%d\t%d\t0\t1\t%d\t1\t1\t128\t1\t1\t0\t\tk%d\n", i, i + 1, 64 + s % 3, s } }' /dev/null > "$tmp/made.tsv"
+for raw in "$tmp/tpch.tsv" "$tmp/made.tsv"; do
+    # the shapes as rotation_batches.py keys them: grid, block and name of each L line of 14 fields
+    awk -F'\t' '$1 == "L" && NF == 14 { printf "%s,%s,%s/%s,%s,%s/%s\n", $6, $7, $8, $9, $10, $11, $14 }' "$raw" > "$tmp/keys"
+    [ -s "$tmp/keys" ] || bad "$(basename "$raw"): no launch lines"
+    for n in 18 5; do
+        py=$(python3 "$tool" "$raw" "$n" | sed -n 's/^batches, the open batch.s group kept: *//p')
+        c=$("$c_rule" "$tmp/keys" "$n")
+        [ -n "$py" ] && [ "$py" = "$c" ] || bad "$(basename "$raw"), $n groups: Python $py batches, C $c"
+    done
+done
+[ $failures -eq 0 ] && echo "sh_rotation_replay: all passed" || echo "sh_rotation_replay: $failures failure(s)"
+[ $failures -eq 0 ]
