@@ -83,6 +83,14 @@ A=_ZN3cub18DeviceReduceKernelIiEEvPi B=_Z6filterPKiPii C=_Z5scalePfi
 record=$(ls "${WB_SOURCE_DIR:-$(dirname "$0")/..}"/results/h200/2*.h5 | grep -v projected | head -n 1)
 expect 0 "wrote $tmp/p.h5" profile --from-raw "$raw" --ceilings-from "$record" -o "$tmp/p.h5"
 expect 0 "5 launches: 5 timed, 4 counted (4 matched both)" profile --from-raw "$raw" -o "$tmp/p2.h5"
+# kernel A's two launches count alike; given 900,000 instructions and 110,000 sectors on its second
+# (a spread of 11.8% and 9.5%), neither stays within 1%
+expect 0 "1 kernel shape(s) counted twice or more; 1 kept their instructions within 1% (largest - smallest over the mean), 1 their DRAM reads" \
+    profile --from-raw "$raw" -o "$tmp/p2b.h5"
+mkdir -p "$tmp/raw-spread" && cp "$raw"/*.tsv "$tmp/raw-spread/"
+sed -i 's/^C\t2\t800000\t100000\t/C\t2\t900000\t110000\t/' "$tmp/raw-spread/counters.20.tsv"
+expect 0 "1 kernel shape(s) counted twice or more; 0 kept their instructions within 1% (largest - smallest over the mean), 0 their DRAM reads" \
+    profile --from-raw "$tmp/raw-spread" -o "$tmp/p2c.h5"
 expect 0 "cub::DeviceReduceKernel" report "$tmp/p.h5"
 expect 0 "Q1/scan" report "$tmp/p.h5"
 expect 0 "cub::DeviceReduceKernel" roofline "$tmp/p.h5"

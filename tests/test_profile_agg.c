@@ -1,7 +1,8 @@
 /* test_profile_agg.c - wb_profile_aggregate on a hand-built profile
  * (tests/synth_profile.h): per kernel and per range sums, medians, shares,
  * time-weighted means, uncounted and untimed launches, the derived columns
- * against the measured, L4 and GH200 roofs; attributes; bad indices. */
+ * against the measured, L4 and GH200 roofs; the spread of a kernel's counts over its launches;
+ * attributes; bad indices. */
 #include "tests/check.h"
 #include "tests/synth_profile.h"
 
@@ -48,6 +49,34 @@ static void test_kernels(const wb_profile *p) {
     for (int k = 0; k < p->nkernels; k++)
         if (isfinite(p->kernels[k].share_pct)) shares += p->kernels[k].share_pct;
     CHECK_NEAR(shares, 100.0, 1e-9);
+}
+
+static double spread(const wb_prof_kernel *k, const char *count) {
+    int s = wb_spread_index(count);
+    return s >= 0 ? k->spread_pct[s] : -1;
+}
+
+/* <count>_spread_pct: (largest - smallest) / mean over the counted launches that have the count.
+ * Gather's four launches alike: 0; made to differ (0.9e6 .. 1.1e6 instructions): 20%; its DRAM
+ * reads missing on one launch (as --rotate leaves a column): over the other three; nothing written
+ * (a mean of 0) and one counted launch (compute, sort): NaN. */
+static void test_spread(void) {
+    wb_profile p;
+    synth_profile(&p);
+    wb_err e;
+    CHECK(wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK);
+    CHECK(spread(&p.kernels[0], "inst") == 0.0 && spread(&p.kernels[0], "dram_sectors_read") == 0.0);
+    CHECK(isnan(spread(&p.kernels[0], "dram_sectors_write")));
+    CHECK(isnan(spread(&p.kernels[1], "inst")) && isnan(spread(&p.kernels[2], "inst")));
+    wb_profile_free(&p);
+    synth_profile(&p);
+    const int inst = wb_metric_index("inst"), reads = wb_metric_index("dram_sectors_read");
+    p.launches[0].c.v[inst] = 0.9e6, p.launches[1].c.v[inst] = 1.1e6;
+    p.launches[1].c.v[reads] = 1.2e6, p.launches[3].c.v[reads] = NAN;
+    CHECK(wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK);
+    CHECK_NEAR(spread(&p.kernels[0], "inst"), 20.0, 1e-9);
+    CHECK_NEAR(spread(&p.kernels[0], "dram_sectors_read"), 100.0 * 0.2e6 / (3.2e6 / 3), 1e-9);
+    wb_profile_free(&p);
 }
 
 static void test_ranges(const wb_profile *p) {
@@ -137,6 +166,7 @@ int main(void) {
     test_ranges(&p);
     test_launches(&p);
     wb_profile_free(&p);
+    test_spread();
     test_no_roof();
     test_bad_index();
     test_attrs();

@@ -16,8 +16,9 @@
 /* Version of the profile file layout (file_kind "wallbench-profile"). */
 /* 2: /counted_ranges (--ranges nvtx, every:N) and /samples (--sample); version 1 files read with none.
  * 3: counts (instructions, sectors: wb_pcol.count) as int64, -1 not counted (doubles, NaN, before).
- * 4: the atomics' counters (l2_atom_requests, l2_red_requests); older files read them NaN. */
-#define WB_PROFILE_SCHEMA_VERSION 4
+ * 4: the atomics' counters (l2_atom_requests, l2_red_requests); older files read them NaN.
+ * 5: /kernels' <count>_spread_pct (wb_spread_metrics); older files read them NaN. */
+#define WB_PROFILE_SCHEMA_VERSION 5
 #define WB_PROFILE_SCHEMA_COUNTS 3
 #define WB_PROFILE_FILE_KIND "wallbench-profile"
 
@@ -54,6 +55,14 @@ typedef enum {
     WB_API_GRAPH = 3        /* a kernel node of cuGraphLaunch: timed, not counted (kernel replay cannot) */
 } wb_prof_api;
 
+/* The counts whose spread over a kernel's counted launches /kernels holds, as <count>_spread_pct
+ * (profile_agg.c): how far one launch stands for the others, which is what --rotate assumes of a
+ * column it counted on some launches only. */
+#define WB_SPREAD_N 3
+extern const char *const wb_spread_metrics[WB_SPREAD_N];
+/* The place of a count in wb_spread_metrics[], or -1. */
+int wb_spread_index(const char *count);
+
 /* A kernel: name and launch shape; its launches summed. */
 typedef struct wb_prof_kernel {
     char name[512];         /* mangled name as CUPTI gives it, cut to fit (name_full_len says) */
@@ -63,6 +72,8 @@ typedef struct wb_prof_kernel {
     int32_t registers, smem_static, smem_dynamic;
     int64_t launches, timed, counted;
     double total_ms, median_ms, share_pct; /* share of the timed kernel time of the program */
+    double spread_pct[WB_SPREAD_N]; /* (largest - smallest) / mean of wb_spread_metrics[k] over the counted
+                             * launches that have it, in %; NaN under two */
     wb_counters c;          /* counters summed over counted launches (rates and percentages:
                              * time-weighted means), derived columns from the sums */
 } wb_prof_kernel;

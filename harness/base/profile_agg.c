@@ -36,16 +36,33 @@ static double launch_weight(const wb_prof_launch *l) {
     return 1.0;
 }
 
+const char *const wb_spread_metrics[WB_SPREAD_N] = {"inst", "dram_sectors_read", "dram_sectors_write"};
+
+int wb_spread_index(const char *count) {
+    for (int s = 0; s < WB_SPREAD_N; s++)
+        if (!strcmp(wb_spread_metrics[s], count)) return s;
+    return -1;
+}
+
 /* Running sums of one row (a kernel or a range). */
 typedef struct acc {
     int64_t launches, timed, counted, counted_untimed;
     double total_ms, counted_ms;
     double sum[WB_METRICS_MAX], wsum[WB_METRICS_MAX], w[WB_METRICS_MAX];
+    double lo[WB_METRICS_MAX], hi[WB_METRICS_MAX]; /* smallest and largest launch value */
     int64_t n[WB_METRICS_MAX]; /* counted launches that have the metric (--rotate: fewer than counted) */
 } acc;
 
 static void acc_init(acc *a) {
     memset(a, 0, sizeof *a);
+}
+
+/* (largest - smallest) / mean of metric i over the launches that have it, in %; NaN under two
+ * launches or at a mean of 0. */
+static double acc_spread(const acc *a, int i) {
+    if (i < 0 || a->n[i] < 2) return NAN;
+    double mean = a->sum[i] / (double)a->n[i];
+    return mean != 0 ? 100.0 * (a->hi[i] - a->lo[i]) / fabs(mean) : NAN;
 }
 
 static void acc_add(acc *a, const wb_prof_launch *l) {
@@ -60,6 +77,8 @@ static void acc_add(acc *a, const wb_prof_launch *l) {
     for (int i = 0; i < wb_n_metrics; i++) {
         double x = l->c.v[i];
         if (!isfinite(x)) continue;
+        a->lo[i] = a->n[i] && a->lo[i] < x ? a->lo[i] : x;
+        a->hi[i] = a->n[i] && a->hi[i] > x ? a->hi[i] : x;
         a->sum[i] += x;
         a->n[i]++;
         a->wsum[i] += w * x;
@@ -191,6 +210,7 @@ int wb_profile_aggregate_with(wb_profile *p, const wb_roof *measured, const wb_r
         x->counted = ka[k].counted;
         x->total_ms = ka[k].timed ? ka[k].total_ms : NAN;
         x->share_pct = ka[k].timed ? share(ka[k].total_ms, all_ms) : NAN;
+        for (int s = 0; s < WB_SPREAD_N; s++) x->spread_pct[s] = acc_spread(&ka[k], wb_metric_index(wb_spread_metrics[s]));
         acc_counters(&ka[k], &x->c, measured, l4, gh200);
     }
     for (int32_t r = 0; r < p->nranges; r++) {

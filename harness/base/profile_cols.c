@@ -124,6 +124,14 @@ static void build_kernels(table *t) {
     F(t, K, total_ms, WB_PCOL_F64, "ms", "summed time of the timed launches");
     F(t, K, median_ms, WB_PCOL_F64, "ms", "median time of the timed launches");
     F(t, K, share_pct, WB_PCOL_F64, "%", "total_ms over all timed kernel time of the program");
+    for (int s = 0; s < WB_SPREAD_N; s++) {
+        char name[48];
+        snprintf(name, sizeof name, "%s_spread_pct", wb_spread_metrics[s]);
+        add(t, name, WB_PCOL_F64, sizeof(double), offsetof(K, spread_pct) + sizeof(double) * (size_t)s, FIELD, "%",
+            "(largest - smallest) / mean of this count over the counted launches that have it: how far one launch "
+            "stands for the others (--rotate reads some columns off some launches); NaN under two");
+        t->col[t->n - 1].since = 5;
+    }
     add_counters(t, offsetof(K, c));
 }
 

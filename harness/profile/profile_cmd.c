@@ -396,6 +396,21 @@ static void summary(const wb_profile *p, const char *path) {
         fprintf(stdout, "%-48.48s %8lld %7.3f %5.1f%% %10.2f %-8s\n", k->demangled, (long long)k->launches,
                 k->total_ms, k->share_pct, k->c.inst_per_sector, k->c.bound[0] ? k->c.bound : "-");
     }
+    /* how far one launch of a kernel shape stands for the others: what --rotate's columns and a
+     * user reading one launch assume */
+    const int si = wb_spread_index("inst"), sr = wb_spread_index("dram_sectors_read");
+    int twice = 0, inst_same = 0, reads_same = 0;
+    for (int k = 0; k < p->nkernels; k++) {
+        const wb_prof_kernel *x = &p->kernels[k];
+        if (!isfinite(x->spread_pct[si])) continue;
+        twice++;
+        inst_same += x->spread_pct[si] <= 1.0;
+        reads_same += isfinite(x->spread_pct[sr]) && x->spread_pct[sr] <= 1.0;
+    }
+    if (twice)
+        fprintf(stdout, "\nlaunch to launch: %d kernel shape(s) counted twice or more; %d kept their instructions "
+                        "within 1%% (largest - smallest over the mean), %d their DRAM reads (/kernels: *_spread_pct)\n",
+                twice, inst_same, reads_same);
     fprintf(stdout,
             "\nwrote %s\nnext: wallbench report %s\n      wallbench roofline %s\n      wallbench project --to l4 %s\n"
             "      make plots RESULTS=%s   (fig4: the kernels on the roofline)\n",

@@ -394,7 +394,10 @@ static void init_rows(wb_prof_table t, void *rows, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         wb_counters *c = NULL;
         if (t == WB_PT_LAUNCHES) c = &((wb_prof_launch *)rows)[i].c;
-        if (t == WB_PT_KERNELS) c = &((wb_prof_kernel *)rows)[i].c;
+        if (t == WB_PT_KERNELS) {
+            c = &((wb_prof_kernel *)rows)[i].c;
+            for (int s = 0; s < WB_SPREAD_N; s++) ((wb_prof_kernel *)rows)[i].spread_pct[s] = NAN; /* a file before 5 */
+        }
         if (t == WB_PT_RANGES) c = &((wb_prof_range *)rows)[i].c;
         if (t == WB_PT_SPANS) c = &((wb_prof_span *)rows)[i].c;
         if (t == WB_PT_SAMPLES) c = &((wb_prof_sample *)rows)[i].c;
