@@ -465,7 +465,7 @@ static int setup(CUcontext ctx) {
     wb_raw_line("# passes %d\tbatch %d\tcache %s", s->passes, wb_inj.batch, wb_inj.flush_l2 ? "all" : "none");
     wb_raw_line("# mode\tset %s\tranges %s\tevery %d\treplay %s\tflush %s\trotate %d", wb_counter_set_name((wb_counter_set)wb_inj.set),
                 range_mode_name(), wb_inj.every,
-                cnt.ngroups || cnt.user_replay ? "none" : "kernel",
+                (cnt.ngroups && !wb_inj.force_kernel_replay) || cnt.user_replay ? "none" : "kernel",
                 !wb_inj.flush_l2 ? "none"
                 : cnt.ngroups || cnt.user_replay ? (wb_inj.flush_empty ? "stream+empty" : "stream")
                                                  : (wb_inj.flush_empty ? "context+empty" : "context"),
