@@ -551,7 +551,7 @@ static int countable(const wb_launch_info *l) {
 /* kernel mode: one auto range for this launch (after our flush, if any). */
 static void count_launch(const wb_launch_info *l) {
     wb_counters_session *set = rotation_set(l);
-    if (room(3, CUPTI_AutoRange, set) != 0) {
+    if (room(2 + (wb_inj.flush_l2 && wb_inj.flush_empty), CUPTI_AutoRange, set) != 0) { /* it, its flush(es) */
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
     }
