@@ -3,7 +3,8 @@
 # 48): the profiled program (wallbench's own transform test sweep, a C program that verifies its
 # kernels) exits 0 under it; PM sampling was set up while the program started and its first CUDA call
 # waited for it (go_pipe.h: the "waited" line, never a timeout), the timeline has samples, and the
-# program's launches got sampled instructions (the samples split among them). GPU test: exit 77
+# program's launches got sampled instructions (the samples split among them); the sampler's teardown is
+# reported after the counter pass too. GPU test: exit 77
 # without a usable GPU.
 set -u
 wb=$1
@@ -18,6 +19,13 @@ rc=$?
 [ $rc -eq 0 ] || bad "profile --sample exited $rc: $(tail -n 5 "$out/log")"
 grep -q "sampling was set up in .* while the program started" "$out/log" || bad "no set-up line"
 grep -q "first CUDA call waited [0-9.]* s for sampling to start" "$out/log" || bad "no wait line: the program did not wait"
+# the sampler's teardown, joined and reported after the file; also with --pass both, whose counter pass
+# after the timing pass samples nothing and must not drop the timing pass's sampler
+grep -q "after the program: the file took .* sampling was turned off in" "$out/log" || bad "no teardown line"
+"$wb" profile --sample --pass both --no-ceilings -o "$out/both.h5" -- \
+    "$wb" run --family transform --variant scalar --sweep test --no-counters --out "$out/run-both" > "$out/log-both" 2>&1 ||
+    bad "profile --sample --pass both exited $?: $(tail -n 5 "$out/log-both")"
+grep -q "after the program: the file took .* sampling was turned off in" "$out/log-both" || bad "--pass both: no teardown line"
 # the profiler's own warnings only: the program may warn of its own (wallbench run flags its points
 # as contended, since the sampler's context is another process on the GPU: docs/profiling.md)
 grep -q "wallbench profile: warning" "$out/log" && bad "warnings: $(grep "wallbench profile: warning" "$out/log" | head -n 3)"

@@ -219,7 +219,7 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     wb_err se = {""};
     double t0 = wb_clock_s();
     if (wb_sampler_stop(ss.sampler, &se) != WB_OK) fprintf(stderr, "wallbench profile: warning: %s\n", se.msg);
-    *sampled = ss.sampler;
+    if (sampling) *sampled = ss.sampler; /* the counter pass after it (--pass both) samples nothing: kept */
     if (sampling && ss.setup_s >= 0) {
         *sample_setup_s = ss.setup_s;
         fprintf(stderr, "wallbench profile: sampling was set up in %.2f s while the program started, stopped in %.2f s "
