@@ -74,6 +74,11 @@ void wb_limit_add_row(wb_limit_split *s, const wb_limit *l, double ms);
  * that have one (x; "-" where they move no DRAM bytes). */
 void wb_limit_table_init(wb_textable *t, const char *first);
 /* The last four columns in words, for the tables' notes. */
+/* The limiter's rule as the report tables state it (results and profiles alike). */
+#define WB_LIMIT_RESOURCES_TEXT                                                                                        \
+    "the resource whose rate is the highest share of its measured ceiling (DRAM: sectors read + written x 32 B over "  \
+    "dram_read; L2: sectors x 32 B over l2_read; issue: inst_issued over inst_issue; atomics: L2 ATOM + RED requests " \
+    "over atom_global's counted requests)"
 #define WB_LIMIT_ROOFS_TEXT                                                                                            \
     "at the roofs: each resource's traffic at its ceiling, the longest; at its bytes' roof: DRAM sectors read + "      \
     "written x 32 B at dram_read (a rewrite that keeps the bytes and cuts the rest); the two headrooms: the time over each"

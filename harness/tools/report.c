@@ -118,10 +118,8 @@ static void table9(report *rp, const wb_rtab_items *it) {
 static void limiter_table(report *rp, const wb_rtab_items *it) {
     char agg[900];
     snprintf(agg, sizeof agg,
-             "time_median_ms of the operator points per family, split by each point's limiter: the resource whose rate is "
-             "the highest share of its measured ceiling (DRAM: sectors read + written x 32 B over dram_read; L2: sectors x "
-             "32 B over l2_read; issue: inst_issued over inst_issue; atomics: L2 ATOM + RED requests over atom_global's "
-             "counted requests); latency: none reaches %.0f%%, or what binds has no ceiling here (atomics contended on "
+             "time_median_ms of the operator points per family, split by each point's limiter: " WB_LIMIT_RESOURCES_TEXT
+             "; latency: none reaches %.0f%%, or what binds has no ceiling here (atomics contended on "
              "a few words, the host link); unknown: no counters or ceilings; %s", WB_LIMIT_MIN_PCT,
              WB_LIMIT_ROOFS_TEXT);
     wb_rtab_title(&rp->o, "Limiter (issue 49): share of time by the resource nearest its measured ceiling", agg);

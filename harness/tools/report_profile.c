@@ -208,10 +208,8 @@ static void limiter_table(const preport *rp, const char *title, const char *firs
     qsort(order, (size_t)n, sizeof *order, by_total);
     char agg[900];
     snprintf(agg, sizeof agg,
-             "timed launch time (ms) per %s, split by each launch's limiter: the resource whose rate is the highest share "
-             "of its measured ceiling (DRAM: sectors read + written x 32 B over dram_read; L2: sectors x 32 B over "
-             "l2_read; issue: inst_issued over inst_issue; atomics: L2 ATOM + RED requests over atom_global's counted "
-             "requests); latency: none reaches %.0f%%, or what binds has no ceiling here (atomics contended on a few "
+             "timed launch time (ms) per %s, split by each launch's limiter: " WB_LIMIT_RESOURCES_TEXT
+             "; latency: none reaches %.0f%%, or what binds has no ceiling here (atomics contended on a few "
              "words); unknown: not counted, or no ceiling; %s; the top %d, then the program",
              word, WB_LIMIT_MIN_PCT, WB_LIMIT_ROOFS_TEXT, rp->top);
     wb_rtab_title(rp->o, title, agg);
