@@ -1,5 +1,4 @@
 /* measure.c - the steps of one point (see measure.h for their order). */
-#include "harness/base/clock.h"
 #include "harness/base/grow.h"
 #include "harness/run/measure.h"
 
@@ -18,8 +17,6 @@
  * stacks and library workspaces need some, and an out-of-memory failure in
  * data_create would count as a failed point instead of a skipped one. */
 #define WB_MEM_MARGIN_BYTES (64.0 * 1024 * 1024)
-
-double wb_now_s(void) { return wb_clock_s(); }
 
 int wb_run_init(wb_run *r, int reps, int warmup, wb_err *e) {
     memset(r, 0, sizeof *r);
@@ -93,10 +90,10 @@ void *wb_measure_data_for(wb_run *r, const wb_run_point *q) {
         return NULL;
     void *d = NULL;
     wb_err e;
-    const double t0 = wb_now_s();
+    const double t0 = wb_clock_s();
     const int rc = f->data_create(&q->p, r->seed, &d, &e);
-    wb_spent_add(r, f->name, WB_SPENT_DATA, wb_now_s() - t0);
-    r->ahead_made_s += wb_now_s() - t0;
+    wb_spent_add(r, f->name, WB_SPENT_DATA, wb_clock_s() - t0);
+    r->ahead_made_s += wb_clock_s() - t0;
     if (rc != WB_OK) return NULL;
     r->ahead[r->nahead++] = (struct wb_data_ahead){f, q->p, d};
     return d;
@@ -170,7 +167,7 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     wb_run_point *rp = ctx;
     wb_run *r = rp->run;
     const wb_family *f = rp->family;
-    if (r->t0_s == 0) r->t0_s = wb_now_s();
+    if (r->t0_s == 0) r->t0_s = wb_clock_s();
     r->cur = rp;
     wb_row_init(&r->row);
     r->row.p = rp->p;
@@ -184,9 +181,9 @@ static int setup(void *ctx, int repetition, wb_err *e) {
     r->store_row = !r->broken;
     if (r->broken) return wb_fail(e, "not run: %s", r->broken_msg);
     int rc;
-    double t0 = wb_now_s();
+    double t0 = wb_clock_s();
     if ((rc = step_skip_check(r, rp, e)) == WB_OK) rc = step_data(r, rp, e);
-    double t1 = wb_now_s();
+    double t1 = wb_clock_s();
     spend(r, WB_SPENT_DATA, t1 - t0);
     r->row.p.places = 0; /* plan sets it where a reset moves an output */
     r->row.p.fallback = 0; /* and this where the variant falls back */
@@ -200,10 +197,10 @@ static int setup(void *ctx, int repetition, wb_err *e) {
         r->nvtx_open = 1;
     }
     rc = wb_timing_verify(f, r->data, &r->row.p, &r->timing, &r->row.m.verified, e); /* 4 */
-    spend(r, WB_SPENT_VERIFY, wb_now_s() - t1);
-    r->row.m.setup_ms = (wb_now_s() - t0) * 1e3;
+    spend(r, WB_SPENT_VERIFY, wb_clock_s() - t1);
+    r->row.m.setup_ms = (wb_clock_s() - t0) * 1e3;
     if (rc != WB_OK || wb_measure_counters(r, rp, e) != WB_OK) return WB_ERR; /* 5 */
-    r->timing_t0_s = wb_now_s();
+    r->timing_t0_s = wb_clock_s();
     return wb_timing_warmup(f, r->data, &r->row.p, r->warmup, &r->timing, e); /* 6 */
 }
 
@@ -268,13 +265,13 @@ static int sample(void *ctx, int index, double *seconds, wb_err *e) {
         return WB_OK;
     }
     /* One iteration: samples until the rule stops; its time is their median. */
-    const double t0 = wb_now_s();
+    const double t0 = wb_clock_s();
     wb_stop why = WB_STOP_MORE;
     wb_stop_rule rule = r->rule;
     rule.cover_samples = r->row.p.places;
     while (why == WB_STOP_MORE) {
         if (one_sample(r, rp->name, &ms, e) != WB_OK) return WB_ERR;
-        why = wb_stop_check(&rule, r->samples, r->sample_keep, r->nsamples, wb_now_s() - t0, &r->row.m.noise);
+        why = wb_stop_check(&rule, r->samples, r->sample_keep, r->nsamples, wb_clock_s() - t0, &r->row.m.noise);
     }
     snprintf(r->row.m.stop, sizeof r->row.m.stop, "%s", wb_stop_name(why));
     *seconds = kept_median(r) * 1e-3;
@@ -466,7 +463,7 @@ void wb_measure_line(const char *name, const wb_row *row, int status, const char
  * Benchmark's JSON), and its values as user counters for that JSON: the
  * stored median and every sample. */
 static void progress(wb_run *r, int status, const char *why, wb_gb_state *st) {
-    double el = wb_now_s() - r->t0_s;
+    double el = wb_clock_s() - r->t0_s;
     int64_t total = r->total > r->done ? r->total : r->done;
     char line[sizeof ((wb_err *)0)->msg + 512];
     const double eta_s = el / (double)r->done * (double)(total - r->done);
@@ -492,7 +489,7 @@ static int finish(void *ctx, int status, wb_gb_state *st, wb_err *e) {
     rp->counted = 0; /* a repetition counts again */
     if (!r->store_row) return status;
     if (status == WB_OK) {
-        row->m.timing_pass_ms = (wb_now_s() - r->timing_t0_s) * 1e3;
+        row->m.timing_pass_ms = (wb_clock_s() - r->timing_t0_s) * 1e3;
         spend(r, WB_SPENT_TIMING, row->m.timing_pass_ms * 1e-3);
         step_clock(r);
         step_summaries(r);

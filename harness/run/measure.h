@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "harness/base/clock.h" /* wb_clock_s: the steps' host-side seconds */
 #include "harness/gpu/counters.h"
 #include "harness/gpu/device.h"
 #include "harness/run/gbench.h"
@@ -138,8 +139,6 @@ void wb_run_free(wb_run *r);
  * (stddev / median)  ETA m:ss", or "skipped: why" / "FAILED: why". */
 void wb_measure_line(const char *name, const wb_row *row, int status, const char *why, int64_t done, int64_t total,
                      double eta_s, char *buf, size_t len);
-/* Monotonic seconds. */
-double wb_now_s(void);
 
 /* The family's entry of r->spent_by (created on first use), or NULL past
  * WB_SPENT_FAMILIES families: those count in r->spent only. */

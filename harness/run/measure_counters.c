@@ -75,7 +75,7 @@ int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
     }
     batch_ctx b;
     wb_counters out[WB_COUNTERS_BATCH_MAX];
-    double t0 = wb_now_s();
+    double t0 = wb_clock_s();
     const double made0 = r->ahead_made_s;
     gather_batch(r, rp, &b);
     wb_batch batch = {b.members, member_prepare, member_launch, &b};
@@ -91,7 +91,7 @@ int wb_measure_counters(wb_run *r, wb_run_point *rp, wb_err *e) {
     /* Data made ahead is data time: the lead point's set-up carries it, so
      * that the points' setup_ms still add up to the run's data and verify. */
     const double made_ms = (r->ahead_made_s - made0) * 1e3;
-    const double ms = (wb_now_s() - t0) * 1e3 - made_ms;
+    const double ms = (wb_clock_s() - t0) * 1e3 - made_ms;
     r->row.m.setup_ms += made_ms;
     wb_spent_add(r, rp->family->name, WB_SPENT_COUNTERS, ms * 1e-3);
     *c = out[0];

@@ -139,7 +139,7 @@ static void print_spent(const char *what, const wb_spent *b) {
 static void report_spent(const wb_run *r) {
     char total[64], cost[200];
     for (int i = 0; i < r->nspent_by; i++) print_spent(r->spent_by[i].family, &r->spent_by[i]);
-    snprintf(total, sizeof total, "%.0f s in all", r->t0_s > 0 ? wb_now_s() - r->t0_s : 0.0);
+    snprintf(total, sizeof total, "%.0f s in all", r->t0_s > 0 ? wb_clock_s() - r->t0_s : 0.0);
     print_spent(total, &r->spent);
     if (r->counters) {
         wb_counters_cost(r->counters, cost, sizeof cost);
@@ -233,7 +233,7 @@ static int measure_all(const wb_run_opts *o, const wb_gpu_table *gpus, const wb_
     if (wb_gb_run(&matched, &e) != WB_OK || wb_run_rederive(&r, &e) != WB_OK) goto fail;
     /* From the first point to the last: what a shard costs, so that a merge
      * can say how the GPUs of a node or cluster shared the sweep. */
-    if (r.t0_s > 0 && wb_store_attr_f64(r.store, "run_wall_s", wb_now_s() - r.t0_s, &e) != WB_OK) goto fail;
+    if (r.t0_s > 0 && wb_store_attr_f64(r.store, "run_wall_s", wb_clock_s() - r.t0_s, &e) != WB_OK) goto fail;
     wb_store *s = r.store;
     r.store = NULL;
     if (wb_store_close(s, &e) != WB_OK) goto fail;

@@ -100,7 +100,7 @@ int wb_summary_write(const char *path, const wb_run *r, const char *results, con
     wb_json_key(f, "total", 1);
     spent(f, &r->spent);
     wb_json_key(f, "wall_s", 0);
-    wb_json_num(f, r->t0_s > 0 ? wb_now_s() - r->t0_s : 0.0);
+    wb_json_num(f, r->t0_s > 0 ? wb_clock_s() - r->t0_s : 0.0);
     wb_json_key(f, "by_family", 0);
     fputc('{', f);
     for (int i = 0; i < r->nspent_by; i++) {
