@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sh_profile_cli.sh WALLBENCH - `wallbench profile` without a GPU: every kind of
 # bad input exits 2 (a command not found 127) with one sentence, before any GPU
-# work; a run inside another CUDA profiler is refused; and --from-raw turns the
+# work (a --keep-raw folder an earlier run filled among it); a run inside another CUDA profiler is refused; and --from-raw turns the
 # raw pass files of a run (written here as the injection library writes them:
 # two processes, a kernel launched twice, an NVTX range, a graph launch) into a
 # profile file that report, roofline, export and project read.
@@ -36,6 +36,9 @@ expect 2 "--ceilings-from and --no-ceilings" profile --no-ceilings --ceilings-fr
 expect 2 "exists" profile -o "$tmp/exists.h5" -- ls
 expect 127 "nosuchcommand: command not found" profile -- nosuchcommand --flag
 expect 2 "--from-raw runs nothing" profile --from-raw "$tmp" -- ls
+expect 2 "--batch 3: 4 to 4096" profile --batch 3 -- ls
+mkdir -p "$tmp/used" && touch "$tmp/used/timing.1.tsv"
+expect 2 "the folder is not empty" profile --keep-raw "$tmp/used" -- ls
 out=$(CUDA_INJECTION64_PATH=/opt/ncu/inject.so "$wb" profile -- ls 2>&1); rc=$?
 if [ $rc -ne 2 ] || ! printf '%s' "$out" | grep -q "already runs under a CUDA profiler"; then
     echo "FAIL: profile under another profiler: exit $rc: $out"; failures=$((failures + 1))

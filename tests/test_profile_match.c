@@ -6,7 +6,7 @@
  * pass as the injected program applies it, graph nodes timed and uncounted,
  * the counter pass's user ranges (U), flushes (F) and mode lines read, launches left
  * uncounted inside a stream capture, --ranges parsed, a crash's cut last line
- * kept, a malformed line refused. */
+ * kept, a malformed line refused, several threads' out-of-order launches sorted. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,6 +426,54 @@ static void test_rotated(void) {
     wb_raw_free(&t), wb_raw_free(&c);
 }
 
+/* A raw file as several launching threads of an older build wrote it (L lines out of seq order)
+ * reads back in seq order, its C lines on their launches; a seq twice, an empty or non-numeric
+ * field are malformed; a correlation id of 2^31 or more still joins its kernel record. */
+static void test_raw_strict(void) {
+    char path[256];
+    FILE *f = create_raw("counters.81.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=81 ppid=1\n# metrics\tinst\tdram_sectors_read\n");
+    fprintf(f, "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", kname('A'));
+    fprintf(f, "L\t2\t3\t0\t1\t12\t1\t1\t256\t1\t1\t0\t\t%s\n", kname('C'));
+    fprintf(f, "L\t1\t2\t0\t1\t11\t1\t1\t256\t1\t1\t0\t\t%s\n", kname('B'));
+    fprintf(f, "C\t1\t200\t20\nC\t2\t300\t30\nC\t0\t100\t10\n# end\n");
+    fclose(f);
+    wb_raw c;
+    CHECK(read_raw("counters.81.tsv", &c) == WB_OK && c.nlaunches == 3);
+    for (int i = 0; i < c.nlaunches; i++) {
+        CHECK(c.launches[i].seq == i && c.launches[i].grid[0] == 10 + i);
+        CHECK(c.launches[i].v[wb_metric_index("inst")] == 100.0 * (i + 1));
+    }
+    wb_raw_free(&c);
+    static const char *bad[] = {
+        "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nL\t0\t2\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nC\t0\t1\t2\n",
+        "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nC\t0\t\t2\n", /* an empty value */
+        "L\t0\t1\t0\t1\t10x\t1\t1\t256\t1\t1\t0\t\tk\n",          /* a grid of "10x" */
+        "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nC\t\t1\t2\n",  /* no seq */
+        "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nN\t7\tno such launch\n",
+    };
+    wb_err e;
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        f = fopen(path, "w");
+        fprintf(f, "# wallbench-raw 1 pass=counters pid=81 ppid=1\n# metrics\tinst\tdram_sectors_read\n%s# end\n", bad[b]);
+        fclose(f);
+        int rc = wb_raw_read(path, &c, &e);
+        CHECK(rc == WB_ERR && strstr(e.msg, "malformed"));
+        if (rc == WB_OK) fprintf(stderr, "bad raw file %zu was read\n", b);
+        wb_raw_free(&c);
+    }
+    f = create_raw("timing.82.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=82 ppid=1\n");
+    fprintf(f, "L\t0\t3000000000\t0\t0\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", kname('A'));
+    fprintf(f, "L\t1\t3000000001\t0\t0\t11\t1\t1\t256\t1\t1\t0\t\t%s\n", kname('B'));
+    fprintf(f, "K\t3000000001\t10\t20\t0\t7\t32\t0\t0\t11\t1\t1\t256\t1\t1\t0\t%s\n", kname('B'));
+    fprintf(f, "K\t3000000000\t1\t5\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\t%s\n# end\n", kname('A'));
+    fclose(f);
+    CHECK(read_raw("timing.82.tsv", &c) == WB_OK && c.nkernels == 2);
+    CHECK(c.launches[0].kernel_rec == 1 && c.launches[1].kernel_rec == 0);
+    wb_raw_free(&c);
+}
+
 static void test_short_names(void) {
     char out[256];
     wb_kernel_short_name("_ZN3cub18DeviceReduceKernelIiEEvPi", out, sizeof out);
@@ -447,6 +495,7 @@ int main(void) {
     test_sampled();
     test_sampled_device();
     test_rotated();
+    test_raw_strict();
     test_short_names();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

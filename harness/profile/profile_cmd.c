@@ -8,6 +8,7 @@
  * results file. */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -126,6 +127,24 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
     return rc;
 }
 
+/* 1: dir holds nothing but . and .. (or cannot be read: then mkdir's checks said enough). */
+static int dir_is_empty(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return 1;
+    struct dirent *de;
+    int empty = 1;
+    while (empty && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) empty = 0;
+    closedir(d);
+    return empty;
+}
+
+/* nftw's step removing the scratch folder, deepest first; links are removed, not followed. */
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb, (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 /* The raw files a pass left (one per process that initialised CUDA). */
 static int read_pass(const char *rawdir, const char *pass, wb_raw **out, int *n, wb_err *e) {
     *out = NULL, *n = 0;
@@ -193,6 +212,7 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
                     wb_child_result *cr, double *sample_setup_s, wb_sampler **sampled, wb_err *e) {
     static char env[11][4200];
     int n = 0;
+    /* The paths fit (main checks lib and rawdir against 4096): no variable below is cut. */
     snprintf(env[n++], sizeof env[0], "CUDA_INJECTION64_PATH=%s", lib);
     snprintf(env[n++], sizeof env[0], "NVTX_INJECTION64_PATH=%s", lib); /* NVTX ranges: inject/nvtx.c */
     snprintf(env[n++], sizeof env[0], "WB_PROFILE_PASS=%s", pass);
@@ -475,11 +495,18 @@ int wb_cmd_profile(int argc, char **argv) {
         o.timing = o.counters = 0;
         if (!o.ceilings_from && !o.no_ceilings) o.no_ceilings = 1; /* nothing to measure with */
     } else if (o.keep_raw) {
-        snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw);
+        if (snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw) >= (int)sizeof rawdir - 64)
+            return fprintf(stderr, "wallbench profile: --keep-raw %s: path too long\n", o.keep_raw), 2;
         if (mkdir(rawdir, 0777) != 0 && errno != EEXIST)
             return fprintf(stderr, "wallbench profile: --keep-raw %s: %s\n", rawdir, strerror(errno)), 2;
+        /* An earlier run's raw files would be read as more processes of this one. */
+        if (!dir_is_empty(rawdir))
+            return fprintf(stderr, "wallbench profile: --keep-raw %s: the folder is not empty (an earlier run's raw "
+                                   "files would join this run's); give a new or empty folder\n", rawdir), 2;
     } else {
-        snprintf(rawdir, sizeof rawdir, "%s/wallbench-profile-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (snprintf(rawdir, sizeof rawdir, "%s/wallbench-profile-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") >=
+            (int)sizeof rawdir - 64)
+            return fprintf(stderr, "wallbench profile: TMPDIR is too long a path\n"), 2;
         if (!mkdtemp(rawdir)) return fprintf(stderr, "wallbench profile: mkdtemp %s: %s\n", rawdir, strerror(errno)), 1;
     }
     wb_profile p;
@@ -564,9 +591,8 @@ done:
     free_pass(sraw, ns);
     wb_profile_free(&p);
     if (!o.keep_raw) { /* the raw files are the passes' scratch */
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", rawdir);
-        if (system(cmd) != 0) fprintf(stderr, "wallbench profile: could not remove %s\n", rawdir);
+        if (nftw(rawdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+            fprintf(stderr, "wallbench profile: could not remove %s: %s\n", rawdir, strerror(errno));
     }
     wb_select_free(&o.select);
     return exit_code;

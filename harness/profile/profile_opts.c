@@ -35,8 +35,9 @@ static void usage(FILE *f) {
             "                           measured now by a short ceiling run, dram_read and inst_issue)\n"
             "  --no-ceilings            no measured roof: bounds against the L4 and GH200 ridges only\n"
             "  --counters core|roofline|all   counter pass: core (default) counts instructions executed\n"
-            "                           and issued, DRAM sectors read and written, L2 sectors, clock and\n"
-            "                           time in one pass, no replay; roofline adds L1 sectors, hit rates,\n"
+            "                           and issued, DRAM sectors read and written, L2 sectors, the L2's\n"
+            "                           atomic requests (ATOM, RED), clock and time in one pass, no\n"
+            "                           replay; roofline adds L1 sectors, hit rates,\n"
             "                           occupancy and IPC (2 passes on an H200); all is wallbench run's\n"
             "                           whole set with stall reasons (6 passes: each launch replayed)\n"
             "  --ranges kernel|nvtx|every:N   counter pass: one range per selected launch (kernel, the\n"
@@ -56,8 +57,9 @@ static void usage(FILE *f) {
             "  --sample-interval US     PM sampling interval in microseconds (default 100; 10 to 100000)\n"
             "  --sample-device N        the CUDA device to sample (default 0, numbered as the program sees\n"
             "                           them: it inherits CUDA_VISIBLE_DEVICES)\n"
-            "  --batch N                counter pass: launches counted between two decodes (default 256;\n"
-            "                           bounds the profiler's memory for programs of any length)\n"
+            "  --batch N                counter pass: CUPTI ranges between two decodes (default 256; 4 to 4096):\n"
+            "                           a counted launch and the L2 flush before it are two, a --ranges range\n"
+            "                           one; bounds the profiler's memory for programs of any length\n"
             "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
             "  --from-raw DIR           run nothing: write the file from the raw files a --keep-raw run\n"
             "                           left in DIR (e.g. again after a change of the file format)\n"
@@ -159,7 +161,7 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
         } else if (!strcmp(a, "--batch")) {
             int64_t b = 0;
             if (parse_count(a, v, &b, e) != WB_OK) return WB_ERR;
-            if (b < 1 || b > 4096) return wb_fail(e, "--batch %s: 1 to 4096", v);
+            if (b < WB_BATCH_MIN || b > WB_BATCH_MAX) return wb_fail(e, "--batch %s: %d to %d", v, WB_BATCH_MIN, WB_BATCH_MAX);
             o->batch = (int)b;
         } else return wb_fail(e, "unknown option %s (wallbench profile --help)", a);
     }

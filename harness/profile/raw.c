@@ -4,6 +4,7 @@
 #include "harness/profile/raw.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,20 +116,40 @@ static int header(wb_raw *r, char *line) {
     return 0; /* other comments: ignored */
 }
 
+/* A whole decimal integer field: no sign where none belongs, nothing after it; 0 or -1 (malformed). */
+static int field_ll(const char *s, long long lo, long long hi, long long *v) {
+    char *end;
+    if (!*s) return -1;
+    long long x = strtoll(s, &end, 10);
+    if (*end || x < lo || x > hi) return -1;
+    *v = x;
+    return 0;
+}
+
+static int field_i32(const char *s, int32_t *v) {
+    long long x;
+    if (field_ll(s, INT32_MIN, INT32_MAX, &x) != 0) return -1;
+    *v = (int32_t)x;
+    return 0;
+}
+
 static int launch_line(wb_raw *r, intern *t, char *line) {
     char *f[14];
     if (split(line, f, 14) != 14) return -1;
     if (wb_grow(&r->launches, r->nlaunches, &r->cap_launches, sizeof *r->launches, 1024) != 0) return -3;
     wb_raw_launch *l = &r->launches[r->nlaunches];
     memset(l, 0, sizeof *l);
-    char *end;
-    l->seq = strtoll(f[1], &end, 10);
-    if (*end) return -1;
-    l->corr = (uint32_t)strtoul(f[2], NULL, 10);
-    l->api = atoi(f[3]);
-    l->selected = atoi(f[4]);
-    for (int d = 0; d < 3; d++) l->grid[d] = atoi(f[5 + d]), l->block[d] = atoi(f[8 + d]);
-    l->smem_dynamic = atoi(f[11]);
+    long long seq, corr;
+    int32_t api, selected;
+    if (field_ll(f[1], 0, INT64_MAX, &seq) != 0 || field_ll(f[2], 0, UINT32_MAX, &corr) != 0 ||
+        field_i32(f[3], &api) != 0 || field_i32(f[4], &selected) != 0 || field_i32(f[11], &l->smem_dynamic) != 0)
+        return -1;
+    for (int d = 0; d < 3; d++)
+        if (field_i32(f[5 + d], &l->grid[d]) != 0 || field_i32(f[8 + d], &l->block[d]) != 0) return -1;
+    l->seq = seq, l->corr = (uint32_t)corr, l->api = api, l->selected = selected;
+    /* Launches of one process come in seq order since the injection writes each L line under the
+     * lock that numbers it; files of older builds may hold several threads' launches out of order. */
+    if (r->nlaunches && seq <= r->launches[r->nlaunches - 1].seq) r->unsorted = 1;
     if ((l->nvtx = add_string(r, t, f[12])) < 0 || (l->name = add_string(r, t, f[13])) < 0) return -3;
     l->kernel_rec = -1;
     l->not_counted_why = -1;
@@ -144,49 +165,54 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
     if (wb_grow(&r->kernels, r->nkernels, &r->cap_kernels, sizeof *r->kernels, 1024) != 0) return -3;
     wb_raw_kernel *k = &r->kernels[r->nkernels];
     memset(k, 0, sizeof *k);
-    k->corr = (uint32_t)strtoul(f[1], NULL, 10);
-    k->start_ns = strtoll(f[2], NULL, 10);
-    k->end_ns = strtoll(f[3], NULL, 10);
-    k->device = atoi(f[4]);
-    k->stream = strtoll(f[5], NULL, 10);
-    k->registers = atoi(f[6]);
-    k->smem_static = atoi(f[7]);
-    k->smem_dynamic = atoi(f[8]);
-    for (int d = 0; d < 3; d++) k->grid[d] = atoi(f[9 + d]), k->block[d] = atoi(f[12 + d]);
-    k->graph_node = strtoull(f[15], NULL, 10);
+    long long corr, start, end, stream;
+    char *tail;
+    if (field_ll(f[1], 0, UINT32_MAX, &corr) != 0 || field_ll(f[2], INT64_MIN, INT64_MAX, &start) != 0 ||
+        field_ll(f[3], INT64_MIN, INT64_MAX, &end) != 0 || field_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
+        field_i32(f[4], &k->device) != 0 || field_i32(f[6], &k->registers) != 0 ||
+        field_i32(f[7], &k->smem_static) != 0 || field_i32(f[8], &k->smem_dynamic) != 0)
+        return -1;
+    for (int d = 0; d < 3; d++)
+        if (field_i32(f[9 + d], &k->grid[d]) != 0 || field_i32(f[12 + d], &k->block[d]) != 0) return -1;
+    k->graph_node = strtoull(f[15], &tail, 10);
+    if (!*f[15] || *tail) return -1;
+    k->corr = (uint32_t)corr, k->start_ns = start, k->end_ns = end, k->stream = stream;
     if ((k->name = add_string(r, t, f[16])) < 0) return -3;
     k->launch = -1;
     r->nkernels++;
     return 0;
 }
 
-/* Launches are written in seq order per process, so a C/N line finds its
- * launch by binary search. */
-static wb_raw_launch *find_seq(wb_raw *r, int64_t seq) {
+static int cmp_seq(const void *a, const void *b) {
+    const int64_t x = ((const wb_raw_launch *)a)->seq, y = ((const wb_raw_launch *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+
+/* Launches in seq order (the callbacks' order, in which the counter pass selected them); an
+ * older file's out-of-order L lines are sorted once, at the first line that looks one up. */
+static void sort_launches(wb_raw *r) {
+    if (!r->unsorted) return;
+    qsort(r->launches, (size_t)r->nlaunches, sizeof *r->launches, cmp_seq);
+    r->unsorted = 0;
+}
+
+/* A C/N/F line's launch by binary search (NULL: no L line of that seq, or two of it). */
+static wb_raw_launch *find_seq(wb_raw *r, const char *field) {
+    long long seq;
+    if (field_ll(field, 0, INT64_MAX, &seq) != 0) return NULL;
+    sort_launches(r);
     int lo = 0, hi = r->nlaunches - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (r->launches[mid].seq == seq) return &r->launches[mid];
+        if (r->launches[mid].seq == seq)
+            return (mid > 0 && r->launches[mid - 1].seq == seq) ||
+                           (mid + 1 < r->nlaunches && r->launches[mid + 1].seq == seq)
+                       ? NULL
+                       : &r->launches[mid];
         if (r->launches[mid].seq < seq) lo = mid + 1;
         else hi = mid - 1;
     }
     return NULL;
-}
-
-static int counter_line(wb_raw *r, char *line) {
-    char *f[WB_METRICS_MAX + 2];
-    int n = split(line, f, WB_METRICS_MAX + 2);
-    if (n != r->nmetrics + 2) return -1;
-    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
-    if (!l) return -1;
-    for (int k = 0; k < r->nmetrics; k++) {
-        char *end;
-        double v = strtod(f[2 + k], &end);
-        if (*end) return -1;
-        l->v[r->metric_col[k]] = v * wb_metrics[r->metric_col[k]].scale;
-    }
-    l->counted = 1;
-    return 0;
 }
 
 /* Values k of a C or U line into v (scaled as wb_metrics[] says). */
@@ -201,12 +227,28 @@ static int values(const wb_raw *r, char **f, double *v) {
     return 0;
 }
 
+static int counter_line(wb_raw *r, char *line) {
+    char *f[WB_METRICS_MAX + 2];
+    int n = split(line, f, WB_METRICS_MAX + 2);
+    if (n != r->nmetrics + 2) return -1;
+    wb_raw_launch *l = find_seq(r, f[1]);
+    double v[WB_METRICS_MAX];
+    if (!l || values(r, f + 2, v) != 0) return -1;
+    for (int k = 0; k < r->nmetrics; k++) l->v[r->metric_col[k]] = v[r->metric_col[k]];
+    l->counted = 1;
+    return 0;
+}
+
 static int user_range_line(wb_raw *r, intern *t, char *line) {
     char *f[WB_METRICS_MAX + 5];
     if (split(line, f, WB_METRICS_MAX + 5) != r->nmetrics + 5) return -1;
     if (wb_grow(&r->uranges, r->nuranges, &r->cap_uranges, sizeof *r->uranges, 64) != 0) return -3;
     wb_raw_urange *u = &r->uranges[r->nuranges];
-    u->first_seq = strtoll(f[1], NULL, 10), u->last_seq = strtoll(f[2], NULL, 10), u->launches = strtoll(f[3], NULL, 10);
+    long long first, last, launches;
+    if (field_ll(f[1], 0, INT64_MAX, &first) != 0 || field_ll(f[2], first, INT64_MAX, &last) != 0 ||
+        field_ll(f[3], 0, INT64_MAX, &launches) != 0)
+        return -1;
+    u->first_seq = first, u->last_seq = last, u->launches = launches;
     if ((u->name = add_string(r, t, f[4])) < 0) return -3;
     if (values(r, f + 5, u->v) != 0) return -1;
     r->nuranges++;
@@ -217,7 +259,7 @@ static int user_range_line(wb_raw *r, intern *t, char *line) {
 static int flush_line(wb_raw *r, char *line) {
     char *f[WB_METRICS_MAX + 2];
     if (split(line, f, WB_METRICS_MAX + 2) != r->nmetrics + 2) return -1;
-    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
+    wb_raw_launch *l = find_seq(r, f[1]);
     double v[WB_METRICS_MAX];
     if (!l || values(r, f + 2, v) != 0) return -1;
     l->flush_writes = v[wb_metric_index("dram_sectors_write")];
@@ -229,11 +271,11 @@ static int sample_line(wb_raw *r, char *line) {
     if (split(line, f, WB_METRICS_MAX + 3) != r->nmetrics + 3) return -1;
     if (wb_grow(&r->samples, r->nsamples, &r->cap_samples, sizeof *r->samples, 1024) != 0) return -3;
     wb_raw_sample *x = &r->samples[r->nsamples];
-    char *end;
-    x->start_ns = strtoll(f[1], &end, 10);
-    if (*end) return -1;
-    x->end_ns = strtoll(f[2], &end, 10);
-    if (*end || x->end_ns < x->start_ns || values(r, f + 3, x->v) != 0) return -1;
+    long long start, end;
+    if (field_ll(f[1], INT64_MIN, INT64_MAX, &start) != 0 || field_ll(f[2], start, INT64_MAX, &end) != 0 ||
+        values(r, f + 3, x->v) != 0)
+        return -1;
+    x->start_ns = start, x->end_ns = end;
     r->nsamples++;
     return 0;
 }
@@ -241,7 +283,7 @@ static int sample_line(wb_raw *r, char *line) {
 static int uncounted_line(wb_raw *r, intern *t, char *line) {
     char *f[3];
     if (split(line, f, 3) != 3) return -1;
-    wb_raw_launch *l = find_seq(r, strtoll(f[1], NULL, 10));
+    wb_raw_launch *l = find_seq(r, f[1]);
     if (!l) return -1;
     return (l->not_counted_why = add_string(r, t, f[2])) < 0 ? -3 : 0;
 }
@@ -251,19 +293,19 @@ static int error_line(wb_raw *r, const char *msg) {
     return (r->errors[r->nerrors++] = strdup(msg)) ? 0 : -3;
 }
 
-/* Joins each K record to its L line by correlation id (sorted copy of the
- * launches' ids; a graph launch's nodes share its id and stay unjoined). */
-static int cmp_corr(const void *a, const void *b) {
-    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+/* Joins each K record to its L line by correlation id (sorted copy of the launches' ids, the
+ * id in the high 32 bits; a graph launch's nodes share its id and stay unjoined). */
+static int cmp_key(const void *a, const void *b) {
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
 static int join(wb_raw *r) {
     if (!r->nkernels) return 0;
-    int64_t *keys = malloc((size_t)(r->nlaunches ? r->nlaunches : 1) * sizeof *keys);
+    uint64_t *keys = malloc((size_t)(r->nlaunches ? r->nlaunches : 1) * sizeof *keys);
     if (!keys) return -3;
-    for (int i = 0; i < r->nlaunches; i++) keys[i] = ((int64_t)r->launches[i].corr << 32) | (int64_t)i;
-    qsort(keys, (size_t)r->nlaunches, sizeof *keys, cmp_corr);
+    for (int i = 0; i < r->nlaunches; i++) keys[i] = ((uint64_t)r->launches[i].corr << 32) | (uint32_t)i;
+    qsort(keys, (size_t)r->nlaunches, sizeof *keys, cmp_key);
     for (int k = 0; k < r->nkernels; k++) {
         int lo = 0, hi = r->nlaunches - 1, hit = -1;
         while (lo <= hi) {
@@ -274,7 +316,7 @@ static int join(wb_raw *r) {
             else hi = mid - 1;
         }
         if (hit < 0) continue;
-        wb_raw_launch *l = &r->launches[keys[hit] & 0xffffffff];
+        wb_raw_launch *l = &r->launches[keys[hit] & 0xffffffffu];
         if (l->api == 3 /* graph */) continue;
         if (l->kernel_rec < 0) l->kernel_rec = k, r->kernels[k].launch = (int)(l - r->launches);
     }
@@ -321,6 +363,7 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     if (rc == -3) return wb_fail(e, "%s: out of host memory", path);
     if (rc == -1) return wb_fail(e, "%s:%d: malformed line", path, lineno);
     if (!r->pass[0]) return wb_fail(e, "%s: no '# wallbench-raw' header: not a pass file of wallbench profile", path);
+    sort_launches(r);
     if (join(r) != 0) return wb_fail(e, "%s: out of host memory", path);
     return WB_OK;
 }

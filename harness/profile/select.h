@@ -42,6 +42,10 @@ int wb_select_everything(const wb_select *s);
 /* What one counted range is in the counter pass: a launch (auto range, the default), an
  * outermost NVTX range, N launches (--ranges). */
 typedef enum { WB_RANGES_KERNEL, WB_RANGES_NVTX, WB_RANGES_EVERY } wb_ranges;
+/* --batch: Range Profiler ranges between two decodes. Kernel mode gives a counted launch up to 3
+ * (itself, the L2 flush before it, the kernel that empties the flushed L2): a batch holds one. */
+#define WB_BATCH_MIN 4
+#define WB_BATCH_MAX 4096
 /* "kernel", "nvtx", "every:N" (N >= 1); 0 ok, -1 not one of those. */
 int wb_ranges_parse(const char *text, wb_ranges *mode, int *every);
 

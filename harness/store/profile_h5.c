@@ -121,9 +121,11 @@ static hid_t create_table(hid_t file, const char *name, hid_t ft, hsize_t n, con
     hid_t space = H5Screate_simple(1, &dims, &maxdims), dcpl = -1, d = -1;
     if (space < 0) return wb_h5_fail(x->e, x->path, "H5Screate_simple");
     int rc = WB_OK;
+    htri_t deflate = 0;
     if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0) rc = wb_h5_fail(x->e, x->path, "H5Pcreate");
     else if (H5Pset_chunk(dcpl, 1, &chunk) < 0) rc = wb_h5_fail(x->e, x->path, "H5Pset_chunk");
-    else if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))
+    else if ((deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE)) < 0) rc = wb_h5_fail(x->e, x->path, "H5Zfilter_avail");
+    else if (deflate > 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))
         rc = wb_h5_fail(x->e, x->path, "H5Pset_shuffle/H5Pset_deflate");
     else if ((d = H5Dcreate2(file, name, ft, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         rc = wb_h5_fail(x->e, x->path, "H5Dcreate2");
@@ -294,15 +296,18 @@ static int attr_string(hid_t root, const char *name, char *buf, size_t len, cons
     else if (H5Tis_variable_str(t) > 0) {
         char *s = NULL;
         /* same character set as the file's (h5py writes UTF-8; HDF5 converts none into another) */
-        if ((mt = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, H5Tget_cset(t)) < 0)
-            rc = (wb_h5_fail(x->e, x->path, "H5Tset_size"), -1);
+        H5T_cset_t cset = H5Tget_cset(t);
+        if (cset < 0) rc = (wb_h5_fail(x->e, x->path, "H5Tget_cset"), -1);
+        else if ((mt = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Tset_cset(mt, cset) < 0)
+            rc = (wb_h5_fail(x->e, x->path, "H5Tcopy/H5Tset_size/H5Tset_cset"), -1);
         else if (H5Aread(a, mt, &s) < 0) rc = (wb_h5_fail(x->e, x->path, "H5Aread"), -1);
         else snprintf(buf, len, "%s", s ? s : "");
         if (s) H5free_memory(s);
     } else {
         size_t size = H5Tget_size(t);
-        char *s = calloc(size + 1, 1);
-        if (!s) rc = (wb_fail(x->e, "%s: out of memory for an attribute", x->path), -1);
+        char *s = size ? calloc(size + 1, 1) : NULL;
+        if (!size) rc = (wb_h5_fail(x->e, x->path, "H5Tget_size"), -1);
+        else if (!s) rc = (wb_fail(x->e, "%s: out of memory for an attribute", x->path), -1);
         else if (H5Aread(a, t, s) < 0) rc = (wb_h5_fail(x->e, x->path, "H5Aread"), -1);
         else snprintf(buf, len, "%s", s);
         free(s);

@@ -87,6 +87,9 @@ typedef struct counting {
     int in_batch;
     int user_open;          /* a user range is pushed (nvtx, every) */
     int captures;           /* stream captures under way in this process */
+    int in_flight;          /* counted launches between their API enter and exit, all threads */
+    int concurrent;         /* this batch: a counted launch entered while another thread's was in flight */
+    pthread_t user_owner;   /* nvtx ranges: the thread whose outermost NVTX range the open user range is */
     char why[256];          /* why counting failed, for the N lines */
     double launch_s, batch_s, flush_s; /* wall time inside counted launches, in batch ends, in flushes */
     double config_s;                   /* in batch starts: the set's image and config (--rotate: one a group change) */
@@ -157,6 +160,7 @@ static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
     cnt.start_s += wb_clock_s() - t0;
     if (r != CUPTI_SUCCESS) return fail("cuptiRangeProfilerStart", r);
     cnt.started = 1;
+    cnt.concurrent = 0;
     cnt.range_now = range;
     return 0;
 }
@@ -188,13 +192,13 @@ static void not_attributable(const slot *sl, const char *why) {
 
 /* The lines of a decoded batch. CUPTI may or may not make a range of our flush
  * kernel (it is launched from inside the launch callback): both counts are taken. */
-static int eval_range(size_t at, double *v) {
+static CUptiResult eval_range(size_t at, double *v) {
     wb_counters_session *s = cnt.active;
     CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
         .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = s->host,
         .pCounterDataImage = s->data, .counterDataImageSize = s->data_size, .rangeIndex = at,
         .ppMetricNames = s->names, .numMetrics = (size_t)s->n, .pMetricValues = v};
-    return cuptiProfilerHostEvaluateToGpuValues(&ev) == CUPTI_SUCCESS ? 0 : -1;
+    return cuptiProfilerHostEvaluateToGpuValues(&ev);
 }
 
 static int evaluate(int ranges) {
@@ -213,14 +217,26 @@ static int evaluate(int ranges) {
         for (int r = 0; r < ranges; r++) not_attributable(&cnt.batch[r], why);
         return 0;
     }
+    if (cnt.concurrent) { /* checked first: a batch of launches interleaved across threads */
+        for (int r = 0; r < ranges; r++)
+            not_attributable(&cnt.batch[r], "counted while another thread's counted launch was under way: CUPTI's "
+                                            "ranges may not follow this batch's order");
+        return 0;
+    }
     for (int r = 0, idx = 0; r < ranges; r++) {
         const slot *sl = &cnt.batch[r];
         if ((sl->kind == SLOT_FLUSH || sl->kind == SLOT_EMPTY) && skip_flush) continue;
         size_t at = (size_t)idx++;
         if (sl->kind == SLOT_EMPTY) continue; /* it writes nothing back: no line */
         double v[WB_METRICS_MAX];
-        if (eval_range(at, v) != 0) not_attributable(sl, "cuptiProfilerHostEvaluateToGpuValues failed");
-        else write_slot(sl, v);
+        CUptiResult r = eval_range(at, v);
+        if (r != CUPTI_SUCCESS) {
+            char why[160];
+            snprintf(why, sizeof why, "cuptiProfilerHostEvaluateToGpuValues: %s", wb_inject_cupti_str(r));
+            not_attributable(sl, why);
+        } else {
+            write_slot(sl, v);
+        }
     }
     return 0;
 }
@@ -304,7 +320,9 @@ static int flush_setup(flusher *f, CUdevice dev, int own_context) {
     if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = cuMemAlloc(&fl.buf, fl.words * 4 + 4);
     if (r == CUDA_SUCCESS) step = "cuMemsetD32", r = cuMemsetD32(fl.buf, 0, fl.words + 1);
     if (r == CUDA_SUCCESS && !own_context) step = "cuCtxSynchronize", r = cuCtxSynchronize(); /* the memset done */
-    if (fl.ctx) (void)cuCtxPopCurrent(&prev); /* cuCtxCreate made it current: back to the program's */
+    CUresult pr;
+    if (fl.ctx && (pr = cuCtxPopCurrent(&prev)) != CUDA_SUCCESS) /* cuCtxCreate made it current: back to the program's */
+        wb_raw_error("L2 flush: cuCtxPopCurrent after cuCtxCreate: CUDA error %d (the program's context may not be current)", (int)pr);
     if (r != CUDA_SUCCESS) {
         wb_raw_error("L2 flush: %s: CUDA error %d; counting with the caches as the program left them", step, (int)r);
         wb_raw_line("# cache none (the flush could not be set up)");
@@ -330,14 +348,22 @@ static int flush_l2(const flusher *f, int64_t seq, CUstream stream) {
         return r == CUDA_SUCCESS ? 1 + !!fl.empty : -1;
     }
     /* The program's earlier work must be done before the flush evicts its lines. */
-    if ((r = cuStreamSynchronize(stream)) != CUDA_SUCCESS) return -1;
+    if ((r = cuStreamSynchronize(stream)) != CUDA_SUCCESS) {
+        wb_raw_error("L2 flush before launch %lld: cuStreamSynchronize: CUDA error %d; not flushed", (long long)seq, (int)r);
+        return -1;
+    }
     CUcontext prev = NULL;
-    r = cuCtxPushCurrent(fl.ctx);
-    if (r == CUDA_SUCCESS) r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
+    if ((r = cuCtxPushCurrent(fl.ctx)) != CUDA_SUCCESS) { /* nothing pushed: nothing to pop */
+        wb_raw_error("L2 flush before launch %lld: cuCtxPushCurrent: CUDA error %d; not flushed", (long long)seq, (int)r);
+        return -1;
+    }
+    r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
     if (r == CUDA_SUCCESS && fl.empty) r = cuLaunchKernel(fl.empty, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, eargs, NULL);
     if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
-    (void)cuCtxPopCurrent(&prev);
     if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
+    if ((r = cuCtxPopCurrent(&prev)) != CUDA_SUCCESS)
+        wb_raw_error("L2 flush before launch %lld: cuCtxPopCurrent: CUDA error %d (the program's context may not be "
+                     "current)", (long long)seq, (int)r);
     return -1;
 }
 
@@ -500,6 +526,11 @@ static int setup(CUcontext ctx) {
 }
 
 static slot *add_slot(slot_kind kind, int64_t seq, const char *name) {
+    if (cnt.in_batch >= wb_inj.batch) { /* room() prevents it; never past the array */
+        wb_raw_error("counter pass: batch of %d ranges full at launch %lld: its counts are not attributable",
+                     wb_inj.batch, (long long)seq);
+        return NULL;
+    }
     slot *sl = &cnt.batch[cnt.in_batch++];
     sl->kind = kind, sl->seq = sl->last = seq, sl->launches = kind == SLOT_USER ? 0 : 1;
     snprintf(sl->name, sizeof sl->name, "%s", name ? name : "");
@@ -530,7 +561,12 @@ static int push_user(int64_t seq, const char *name) {
 /* The checks every counted launch passes first; 0: it may be counted. */
 static int countable(const wb_launch_info *l) {
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (cnt.captures > 0 || (cuStreamIsCapturing(l->stream, &cap) == CUDA_SUCCESS && cap != CU_STREAM_CAPTURE_STATUS_NONE)) {
+    CUresult cr = cnt.captures > 0 ? CUDA_SUCCESS : cuStreamIsCapturing(l->stream, &cap);
+    if (cr != CUDA_SUCCESS) { /* unknown: counting it might run our calls inside a capture */
+        wb_raw_line("N\t%lld\tcuStreamIsCapturing on its stream: CUDA error %d", (long long)l->seq, (int)cr);
+        return -1;
+    }
+    if (cnt.captures > 0 || cap != CU_STREAM_CAPTURE_STATUS_NONE) {
         wb_raw_line("N\t%lld\tlaunched inside a stream capture: recorded into a graph, not run now",
                     (long long)l->seq);
         return -1;
@@ -551,6 +587,12 @@ static int countable(const wb_launch_info *l) {
 /* kernel mode: one auto range for this launch (after our flush, if any). */
 static void count_launch(const wb_launch_info *l) {
     wb_counters_session *set = rotation_set(l);
+    /* Auto ranges follow the order in which launches reach the GPU, slots the order of these
+     * callbacks: with another thread's counted launch between its callback and its exit, the two
+     * may differ, in the batch this may end and in the one it may start, and such a batch is
+     * reported not attributable rather than attributed wrongly. */
+    int overlap = cnt.in_flight > 0;
+    if (overlap) cnt.concurrent = 1;
     if (room(2 + (wb_inj.flush_l2 && wb_inj.flush_empty), CUPTI_AutoRange, set) != 0) { /* it, its flush(es) */
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
@@ -562,6 +604,8 @@ static void count_launch(const wb_launch_info *l) {
     cnt.flush_s += wb_clock_s() - t0;
     add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
+    if (overlap) cnt.concurrent = 1;
+    cnt.in_flight++;
     entered = wb_clock_s();
 }
 
@@ -582,7 +626,7 @@ void wb_counting_enter(const wb_launch_info *l) {
             if (room(1, CUPTI_UserRange, &cnt.s) != 0 || push_user(l->seq, name) != 0)
                 wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         }
-        if (cnt.user_open) {
+        if (cnt.user_open && cnt.in_batch > 0) {
             slot *sl = &cnt.batch[cnt.in_batch - 1];
             sl->last = l->seq, sl->launches++;
         }
@@ -595,7 +639,7 @@ void wb_counting_enter(const wb_launch_info *l) {
 
 void wb_counting_left(void) {
     pthread_mutex_lock(&count_lock);
-    if (entered > 0) cnt.launch_s += wb_clock_s() - entered;
+    if (entered > 0) cnt.launch_s += wb_clock_s() - entered, cnt.in_flight--;
     entered = 0;
     if (cnt.user_open && wb_inj.ranges == WB_RANGES_EVERY && cnt.batch[cnt.in_batch - 1].launches >= wb_inj.every)
         pop_user();
@@ -604,6 +648,7 @@ void wb_counting_left(void) {
 
 void wb_counting_unselected(void) {
     pthread_mutex_lock(&count_lock);
+    if (cnt.in_flight > 0) cnt.concurrent = 1; /* the batch may end before that launch's kernel reaches the GPU */
     if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch();
     pthread_mutex_unlock(&count_lock);
 }
@@ -612,6 +657,7 @@ void wb_counting_unselected(void) {
 void wb_counting_capture(int begins) {
     pthread_mutex_lock(&count_lock);
     if (begins) {
+        if (cnt.in_flight > 0) cnt.concurrent = 1; /* the batch may end before that launch's kernel reaches the GPU */
         if (!cnt.failed && cnt.started) end_batch();
         cnt.captures++;
     } else if (cnt.captures > 0) {
@@ -632,10 +678,10 @@ void wb_counting_nvtx(const char *outermost) {
                 pthread_mutex_lock(&wb_inj.lock);
                 next = wb_inj.seq;
                 pthread_mutex_unlock(&wb_inj.lock);
-                if (room(1, CUPTI_UserRange, &cnt.s) == 0) push_user(next, outermost);
+                if (room(1, CUPTI_UserRange, &cnt.s) == 0 && push_user(next, outermost) == 0) cnt.user_owner = pthread_self();
             }
-        } else if (!outermost && cnt.user_open) {
-            pop_user();
+        } else if (!outermost && cnt.user_open && pthread_equal(cnt.user_owner, pthread_self())) {
+            pop_user(); /* only the thread that opened it closes it: another thread's ranges are not this one's */
         }
     }
     pthread_mutex_unlock(&count_lock);
@@ -660,10 +706,13 @@ void wb_counting_finish(void) {
     if (cnt.s.rp) {
         CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
                                                 .pRangeProfilerObject = cnt.s.rp};
-        (void)cuptiRangeProfilerDisable(&p);
+        CUptiResult r = cuptiRangeProfilerDisable(&p);
+        if (r != CUPTI_SUCCESS) wb_raw_error("cuptiRangeProfilerDisable at exit: %s", wb_inject_cupti_str(r));
         cnt.s.rp = NULL;
     }
-    if (fl_own.ctx) (void)cuCtxDestroy(fl_own.ctx);
+    CUresult dr;
+    if (fl_own.ctx && (dr = cuCtxDestroy(fl_own.ctx)) != CUDA_SUCCESS)
+        wb_raw_error("cuCtxDestroy (the flush's context) at exit: CUDA error %d", (int)dr);
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f\tstart_s %.3f", (long long)cnt.counted,
                 cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s, cnt.start_s);
     if (cnt.ngroups)

@@ -29,13 +29,25 @@
 
 wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-void wb_raw_line(const char *fmt, ...) {
+/* A line, with wb_inj.lock held; nothing once the file is closed (finish) or in a forked child. */
+static void raw_vline_locked(const char *fmt, va_list ap) {
     if (!wb_inj.raw) return;
+    vfprintf(wb_inj.raw, fmt, ap);
+    fputc('\n', wb_inj.raw);
+}
+
+static void raw_line_locked(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    raw_vline_locked(fmt, ap);
+    va_end(ap);
+}
+
+void wb_raw_line(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     pthread_mutex_lock(&wb_inj.lock);
-    vfprintf(wb_inj.raw, fmt, ap);
-    fputc('\n', wb_inj.raw);
+    raw_vline_locked(fmt, ap);
     pthread_mutex_unlock(&wb_inj.lock);
     va_end(ap);
 }
@@ -48,8 +60,10 @@ void wb_raw_error(const char *fmt, ...) {
     va_end(ap);
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\t') *p = ' ';
-    wb_raw_line("E\t%s", msg);
+    pthread_mutex_lock(&wb_inj.lock);
+    raw_line_locked("E\t%s", msg);
     if (wb_inj.raw) fflush(wb_inj.raw);
+    pthread_mutex_unlock(&wb_inj.lock);
 }
 
 const char *wb_inject_cupti_str(CUptiResult r) {
@@ -63,16 +77,20 @@ void wb_inject_write_device(CUdevice dev, const char *chip) {
     char name[256] = "", uuid_s[48] = "";
     CUuuid uuid;
     int major = 0, minor = 0, sms = 0, drv = 0;
-    (void)cuDeviceGetName(name, sizeof name, dev);
-    if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) {
+    CUresult r;
+    if ((r = cuDeviceGetName(name, sizeof name, dev)) != CUDA_SUCCESS) wb_raw_error("cuDeviceGetName: CUDA error %d", (int)r);
+    if ((r = cuDeviceGetUuid(&uuid, dev)) != CUDA_SUCCESS) wb_raw_error("cuDeviceGetUuid: CUDA error %d", (int)r);
+    else {
         const unsigned char *u = (const unsigned char *)uuid.bytes;
         snprintf(uuid_s, sizeof uuid_s, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
                  u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     }
-    (void)cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-    (void)cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-    (void)cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-    (void)cuDriverGetVersion(&drv);
+    /* A failed query leaves 0 in the line (the driver reads it as unknown) and says which failed. */
+    if ((r = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)) != CUDA_SUCCESS ||
+        (r = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)) != CUDA_SUCCESS ||
+        (r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS)
+        wb_raw_error("cuDeviceGetAttribute (compute capability, SMs): CUDA error %d", (int)r);
+    if ((r = cuDriverGetVersion(&drv)) != CUDA_SUCCESS) wb_raw_error("cuDriverGetVersion: CUDA error %d", (int)r);
     wb_raw_line("# device %d\t%s\t%s\t%d.%d\t%d\t%d\t%s", (int)dev, name, uuid_s, major, minor, sms, drv, chip);
 }
 
@@ -143,29 +161,33 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
 
 static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     wb_launch_info l;
+    if (wb_inj.forked) return; /* a child made by fork cannot use CUDA: nothing of ours runs there */
     if (cb->callbackSite == CUPTI_API_EXIT) {
         if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left();
         return;
     }
     if (api_depth++ > 0) return;
     launch_info(cbid, cb, &l);
+    int selected = 0, per_range = wb_inj.ranges >= WB_RANGES_NVTX;
+    /* One critical section numbers the launch, selects it and writes its L line: launches of
+     * several threads reach the file in seq order, the order in which they were selected, as
+     * the driver reads and selects them again (raw.c, match.c). */
     pthread_mutex_lock(&wb_inj.lock);
     l.seq = wb_inj.seq++;
-    pthread_mutex_unlock(&wb_inj.lock);
-    CUdevice dev;
-    if (l.seq == 0 && wb_inj.pass == WB_PASS_TIMING && cuCtxGetDevice(&dev) == CUDA_SUCCESS)
-        wb_inject_write_device(dev, ""); /* the counter pass writes it with the chip's name */
-    int selected = 0, per_range = wb_inj.ranges >= WB_RANGES_NVTX;
-    if (wb_inj.pass == WB_PASS_COUNTERS && !per_range) {
-        pthread_mutex_lock(&wb_inj.lock);
+    if (wb_inj.pass == WB_PASS_COUNTERS && !per_range)
         /* A graph launch has no kernel name: counted when nothing narrows the selection. */
         selected = l.api == WB_API_GRAPH ? wb_select_everything(&wb_inj.select)
                                          : wb_select_take(&wb_inj.select, l.name, l.nvtx);
-        pthread_mutex_unlock(&wb_inj.lock);
+    raw_line_locked("L\t%lld\t%u\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s", (long long)l.seq, l.correlation,
+                    l.api, selected, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+                    l.smem_dynamic, l.nvtx, l.name);
+    pthread_mutex_unlock(&wb_inj.lock);
+    CUdevice dev;
+    CUresult dr;
+    if (l.seq == 0 && wb_inj.pass == WB_PASS_TIMING) { /* the counter pass writes it with the chip's name */
+        if ((dr = cuCtxGetDevice(&dev)) == CUDA_SUCCESS) wb_inject_write_device(dev, "");
+        else wb_raw_error("cuCtxGetDevice at the first launch: CUDA error %d; no '# device' line", (int)dr);
     }
-    wb_raw_line("L\t%lld\t%u\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s", (long long)l.seq, l.correlation, l.api,
-                selected, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.smem_dynamic, l.nvtx,
-                l.name);
     if (wb_inj.pass != WB_PASS_COUNTERS) return;
     if (per_range) { /* every launch runs inside the program's (or every N launches') range */
         wb_counting_first_launch(&l);
@@ -201,6 +223,7 @@ static int among(CUpti_CallbackId cbid, const CUpti_CallbackId *ids, size_t n) {
  * until it ends, whatever its mode (a synchronization inside a global-mode capture, in any
  * thread, invalidates it: the PyTorch program of issue 48 died so). */
 static void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+    if (wb_inj.forked) return;
     int begin = among(cbid, capture_begin_cbids, sizeof capture_begin_cbids / sizeof *capture_begin_cbids);
     const CUresult *ret = cb->functionReturnValue;
     if (begin && cb->callbackSite == CUPTI_API_ENTER) wb_counting_capture(1);
@@ -228,7 +251,7 @@ static const CUpti_CallbackId launch_cbids[] = {
  * raw file; once, at exit or at a fatal signal. */
 static void finish(int sig) {
     static int done;
-    if (done++) return;
+    if (wb_inj.forked || done++) return; /* a forked child's exit: the parent's CUPTI state is not its own */
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
     pthread_mutex_lock(&wb_inj.lock);
@@ -243,6 +266,24 @@ static void finish(int sig) {
 
 static void at_exit(void) { finish(0); }
 
+/* fork without exec (Python's multiprocessing, a DataLoader's workers): the child inherits the
+ * raw file, its buffer and this library's state, but can use neither CUDA nor CUPTI. The buffer
+ * is flushed before the fork so that the child's exit writes none of the parent's lines again,
+ * and in the child everything of ours is switched off (its exit, signals and callbacks do
+ * nothing); the lock, held across the fork by the forking thread, is released on both sides. */
+static void before_fork(void) {
+    pthread_mutex_lock(&wb_inj.lock);
+    if (wb_inj.raw) fflush(wb_inj.raw);
+}
+
+static void after_fork_parent(void) { pthread_mutex_unlock(&wb_inj.lock); }
+
+static void after_fork_child(void) {
+    wb_inj.forked = 1;
+    wb_inj.raw = NULL; /* not closed: the parent's descriptor, shared; the emptied buffer writes nothing */
+    pthread_mutex_unlock(&wb_inj.lock);
+}
+
 /* A program that crashes or is killed never reaches atexit: the launches it finished would be
  * lost in CUPTI's buffers and the undecoded batch. This handler saves them, best effort (CUPTI
  * and the driver are not async-signal-safe, and a fault on the GPU may fail the decode), then
@@ -252,7 +293,7 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SI
 static struct sigaction previous[N_FATAL];
 
 static void on_fatal(int sig) {
-    if (pthread_mutex_trylock(&wb_inj.lock) == 0) { /* not interrupting our own write */
+    if (!wb_inj.forked && pthread_mutex_trylock(&wb_inj.lock) == 0) { /* not interrupting our own write */
         pthread_mutex_unlock(&wb_inj.lock);
         finish(sig);
     }
@@ -283,8 +324,12 @@ static int open_raw(void) {
         return -1;
     }
     char path[4096];
-    snprintf(path, sizeof path, "%s.%d.tsv", base, (int)getpid());
-    if (!(wb_inj.raw = fopen(path, "w"))) {
+    if (snprintf(path, sizeof path, "%s.%d.tsv", base, (int)getpid()) >= (int)sizeof path) {
+        fprintf(stderr, "wallbench inject: WB_PROFILE_RAW is too long a path; not profiling\n");
+        return -1;
+    }
+    /* "e": close-on-exec, so that the programs this one starts do not hold the file open */
+    if (!(wb_inj.raw = fopen(path, "we"))) {
         fprintf(stderr, "wallbench inject: cannot write %s; not profiling\n", path);
         return -1;
     }
@@ -341,6 +386,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     wait_for_sampling();
     const char *b = getenv("WB_PROFILE_BATCH");
     wb_inj.batch = b && atoi(b) > 0 ? atoi(b) : 256;
+    if (wb_inj.batch < WB_BATCH_MIN) wb_inj.batch = WB_BATCH_MIN; /* a launch and its flushes take up to 3 ranges */
     const char *cache = getenv("WB_PROFILE_CACHE");
     wb_inj.flush_l2 = !cache || strcmp(cache, "none") != 0;
     if (counter_mode_from_env() != 0) return 1;
@@ -367,6 +413,8 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     }
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_start();
     atexit(at_exit);
+    if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0)
+        wb_raw_error("pthread_atfork failed: a child forked without exec may write into this pass's file");
     catch_fatal();
     fflush(wb_inj.raw);
     return 1;

@@ -39,12 +39,14 @@ typedef struct wb_inject {
     wb_select select;        /* counter pass: which launches to count */
     int flush_l2;            /* counter pass: --cache-control all */
     int flush_empty;         /* WB_PROFILE_FLUSH=empty: the flushed L2 emptied too (discard), as ncu's */
-    int batch;               /* launches per Range Profiler batch (decode, then write) */
+    int batch;               /* Range Profiler ranges per batch (decode, then write): a counted launch
+                              * takes 1-3 (itself, the L2 flush, the emptying kernel) */
     int set;                 /* counter pass: wb_counter_set (WB_PROFILE_SET) */
     wb_ranges ranges;        /* counter pass: WB_PROFILE_RANGES */
     int every;               /* launches per range with WB_RANGES_EVERY */
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
     int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
+    int forked;              /* this process is a child made by fork after cuInit: everything of ours off */
 } wb_inject;
 
 extern wb_inject wb_inj;

@@ -40,7 +40,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             write_kernel((const CUpti_ActivityKernel10 *)rec);
     if (r != CUPTI_ERROR_MAX_LIMIT_REACHED) wb_raw_error("cuptiActivityGetNextRecord: %s", wb_inject_cupti_str(r));
     size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped)
+    if ((r = cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped)) != CUPTI_SUCCESS)
+        wb_raw_error("cuptiActivityGetNumDroppedRecords: %s (kernels CUPTI dropped, if any, are not known)",
+                     wb_inject_cupti_str(r));
+    else if (dropped)
         wb_raw_error("CUPTI dropped %zu activity records: those kernels are missing from the timing pass", dropped);
     free(buffer);
     pthread_mutex_lock(&wb_inj.lock);
