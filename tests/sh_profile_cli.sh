@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # sh_profile_cli.sh WALLBENCH - `wallbench profile` without a GPU: every kind of
 # bad input exits 2 (a command not found 127) with one sentence, before any GPU
-# work (a --keep-raw folder an earlier run filled among it); a run inside another CUDA profiler is refused; and --from-raw turns the
-# raw pass files of a run (written here as the injection library writes them:
-# two processes, a kernel launched twice, an NVTX range, a graph launch) into a
+# work (a --keep-raw folder an earlier run filled among it; a --from-raw folder
+# with a malformed file); without a GPU, exit 3 before the program runs; a run
+# inside another CUDA profiler is refused; and --from-raw turns the raw pass
+# files of a run (written here as the injection library writes them: two
+# processes, a kernel launched twice, an NVTX range, a graph launch) into a
 # profile file that report, roofline, export and project read.
 set -u
 wb=$1
@@ -31,6 +33,7 @@ expect 0 "--sample " profile --help
 expect 0 "--counters core|roofline|all" profile --help
 expect 0 "--ranges kernel|nvtx|every:N" profile --help
 expect 2 "--launch-count -3: not a count" profile --launch-count -3 -- ls
+expect 2 "-c 99999999999999999999: not a count" profile -c 99999999999999999999 -- ls
 expect 2 "not a regular expression" profile --kernel-name 'regex:([' -- ls
 expect 2 "--ceilings-from and --no-ceilings" profile --no-ceilings --ceilings-from x.h5 -- ls
 expect 2 "exists" profile -o "$tmp/exists.h5" -- ls
@@ -39,6 +42,13 @@ expect 2 "--from-raw runs nothing" profile --from-raw "$tmp" -- ls
 expect 2 "--batch 3: 4 to 4096" profile --batch 3 -- ls
 mkdir -p "$tmp/used" && touch "$tmp/used/timing.1.tsv"
 expect 2 "the folder is not empty" profile --keep-raw "$tmp/used" -- ls
+expect 2 "exists and is not a folder" profile --keep-raw "$tmp/exists.h5" --no-ceilings -- ls
+if "$wb" info --quiet >/dev/null 2>&1; then
+    echo "a GPU is present: profile's no-GPU answer (exit 3) is not checked here"
+else # said before the program runs, also where no ceiling run would have found it
+    expect 3 "no usable GPU" profile --no-ceilings -o "$tmp/nogpu.h5" -- ls
+    expect 3 "no usable GPU" profile --ceilings-from "$tmp/exists.h5" -o "$tmp/nogpu.h5" -- ls
+fi
 out=$(CUDA_INJECTION64_PATH=/opt/ncu/inject.so "$wb" profile -- ls 2>&1); rc=$?
 if [ $rc -ne 2 ] || ! printf '%s' "$out" | grep -q "already runs under a CUDA profiler"; then
     echo "FAIL: profile under another profiler: exit $rc: $out"; failures=$((failures + 1))
@@ -90,6 +100,13 @@ expect 0 "5 launches: 5 timed, 4 counted (4 matched both)" profile --from-raw "$
 # (a spread of 11.8% and 9.5%), neither stays within 1%
 expect 0 "1 kernel shape(s) counted twice or more; 1 kept their instructions within 1% (largest - smallest over the mean), 1 their DRAM reads" \
     profile --from-raw "$raw" -o "$tmp/p2b.h5"
+# A pass file cut short (killed past every handler: no "# end") is read, and said; a malformed
+# one is bad input.
+mkdir -p "$tmp/raw-cut" "$tmp/raw-bad" && cp "$raw"/*.tsv "$tmp/raw-cut/" && cp "$raw"/*.tsv "$tmp/raw-bad/"
+sed -i '/^# end$/d' "$tmp/raw-cut/counters.22.tsv"
+expect 0 "counter pass (pid 22): its file ends without '# end'" profile --from-raw "$tmp/raw-cut" -o "$tmp/pcut.h5"
+sed -i 's/^C\t0\t640\t0\t/C\t0\t\t0\t/' "$tmp/raw-bad/counters.22.tsv"
+expect 2 "counters.22.tsv:4: malformed line" profile --from-raw "$tmp/raw-bad" -o "$tmp/pbad.h5"
 mkdir -p "$tmp/raw-spread" && cp "$raw"/*.tsv "$tmp/raw-spread/"
 sed -i 's/^C\t2\t800000\t100000\t/C\t2\t900000\t110000\t/' "$tmp/raw-spread/counters.20.tsv"
 expect 0 "1 kernel shape(s) counted twice or more; 0 kept their instructions within 1% (largest - smallest over the mean), 0 their DRAM reads" \

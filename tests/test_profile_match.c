@@ -451,6 +451,7 @@ static void test_raw_strict(void) {
         "L\t0\t1\t0\t1\t10x\t1\t1\t256\t1\t1\t0\t\tk\n",          /* a grid of "10x" */
         "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nC\t\t1\t2\n",  /* no seq */
         "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nN\t7\tno such launch\n",
+        "K\t1\t20\t10\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\tk\n",   /* ends before it starts */
     };
     wb_err e;
     for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {

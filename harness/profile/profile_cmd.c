@@ -24,6 +24,7 @@
 #include "harness/base/roof_contract.h"
 #include "harness/base/profile_agg.h"
 #include "harness/commands.h"
+#include "harness/gpu/device.h"
 #include "harness/profile/attribute.h"
 #include "harness/profile/child.h"
 #include "harness/profile/go_pipe.h"
@@ -62,7 +63,8 @@ static int self_path(char *out, size_t len) {
 #define CEILINGS_RUN WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT "," WB_ROOF_L2_VARIANT "," WB_ROOF_ATOMIC_VARIANT
 
 /* The roof: measured now by the suite's ceiling family (four variants, quick sizes), or read. */
-static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p, wb_roof *roof, wb_err *e) {
+/* The roof; child_exit: the ceiling run's exit code when it ran and failed. */
+static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p, wb_roof *roof, int *child_exit, wb_err *e) {
     roof->inst_gips = roof->dram_gbps = NAN;
     snprintf(roof->name, sizeof roof->name, "measured");
     if (o->no_ceilings) return wb_profile_attr_str(p, "ceilings_source", "none (--no-ceilings)", e);
@@ -79,6 +81,7 @@ static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p,
         fprintf(stderr, "wallbench profile: measuring this GPU's roof (%s family: %s)\n", WB_CEILING_FAMILY, CEILINGS_RUN);
         wb_child_result cr;
         if (wb_child_run(argv, NULL, 0, NULL, &cr, e) != WB_OK) return WB_ERR;
+        *child_exit = cr.exit_code;
         if (cr.exit_code == 3) /* run's "no usable GPU": the program needs the GPU too, so no option helps here */
             return wb_fail(e, "no usable GPU: the ceiling run (wallbench run --family %s) found none (exit 3); wallbench "
                               "profile runs your program's kernels on a GPU, so it needs one: run it where "
@@ -176,12 +179,19 @@ static void free_pass(wb_raw *r, int n) {
 
 /* Every E line a pass wrote, once per distinct message, as a warning. */
 static void report_errors(const char *pass, const wb_raw *r, int n) {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        /* no "# end": killed past any handler (SIGKILL, the OOM killer) or the file was cut */
+        if (!r[i].ended)
+            fprintf(stderr, "wallbench profile: warning: %s pass (pid %d): its file ends without '# end' (killed, or "
+                            "the file cut): what it held after its last flush is missing\n", pass, r[i].pid);
+        else if (r[i].signal)
+            fprintf(stderr, "wallbench profile: %s pass (pid %d): saved at signal %d\n", pass, r[i].pid, r[i].signal);
         for (int k = 0; k < r[i].nerrors; k++) {
             int seen = 0;
             for (int j = 0; j < k && !seen; j++) seen = !strcmp(r[i].errors[j], r[i].errors[k]);
             if (!seen) fprintf(stderr, "wallbench profile: %s pass (pid %d): %s\n", pass, r[i].pid, r[i].errors[k]);
         }
+    }
 }
 
 /* --sample: PM sampling is set up while the program starts (a Python program imports for
@@ -497,8 +507,11 @@ int wb_cmd_profile(int argc, char **argv) {
     } else if (o.keep_raw) {
         if (snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw) >= (int)sizeof rawdir - 64)
             return fprintf(stderr, "wallbench profile: --keep-raw %s: path too long\n", o.keep_raw), 2;
+        struct stat sb;
         if (mkdir(rawdir, 0777) != 0 && errno != EEXIST)
             return fprintf(stderr, "wallbench profile: --keep-raw %s: %s\n", rawdir, strerror(errno)), 2;
+        if (stat(rawdir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return fprintf(stderr, "wallbench profile: --keep-raw %s: exists and is not a folder\n", rawdir), 2;
         /* An earlier run's raw files would be read as more processes of this one. */
         if (!dir_is_empty(rawdir))
             return fprintf(stderr, "wallbench profile: --keep-raw %s: the folder is not empty (an earlier run's raw "
@@ -518,9 +531,19 @@ int wb_cmd_profile(int argc, char **argv) {
     double sample_setup_s = -1, file_t0 = 0;
     wb_sampler *sampled = NULL;
     wb_match_stats st;
-    if (ceilings(&o, rawdir, &p, &roof, &e) != WB_OK) {
+    /* Before the program runs: without a GPU both passes would run it for nothing (the ceiling
+     * run would say so too, but --no-ceilings and --ceilings-from skip it). */
+    if (!o.from_raw && wb_device_count(&e) <= 0) {
+        fprintf(stderr, "wallbench profile: no usable GPU: %s; wallbench profile runs your program's kernels on a GPU, "
+                        "so it needs one (--from-raw DIR writes a file from a kept run's raw files without one)\n", e.msg);
+        exit_code = 3;
+        goto done;
+    }
+    int ceiling_exit = 0;
+    if (ceilings(&o, rawdir, &p, &roof, &ceiling_exit, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
-        exit_code = o.ceilings_from ? 2 : 3; /* a file given that holds no roof is bad input; else the GPU's run failed */
+        /* a file given that holds no roof is bad input; the ceiling run's "no usable GPU" stays 3, its other failures 1 */
+        exit_code = o.ceilings_from ? 2 : ceiling_exit == 3 ? 3 : 1;
         goto done;
     }
     if (o.rotate)
@@ -536,8 +559,11 @@ int wb_cmd_profile(int argc, char **argv) {
     if (cr.not_found) goto not_found;
     file_t0 = wb_clock_s();
     if (read_pass(rawdir, "timing", &traw, &nt, &e) != WB_OK || read_pass(rawdir, "counters", &craw, &nc, &e) != WB_OK ||
-        read_pass(rawdir, "sampling", &sraw, &ns, &e) != WB_OK)
-        goto fail;
+        read_pass(rawdir, "sampling", &sraw, &ns, &e) != WB_OK) {
+        fprintf(stderr, "wallbench profile: %s\n", e.msg);
+        exit_code = o.from_raw ? 2 : 1; /* a folder given that holds a bad file is bad input */
+        goto done;
+    }
     report_errors("timing", traw, nt);
     report_errors("counter", craw, nc);
     report_errors("sampling", sraw, ns);

@@ -168,7 +168,8 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
     long long corr, start, end, stream;
     char *tail;
     if (field_ll(f[1], 0, UINT32_MAX, &corr) != 0 || field_ll(f[2], INT64_MIN, INT64_MAX, &start) != 0 ||
-        field_ll(f[3], INT64_MIN, INT64_MAX, &end) != 0 || field_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
+        field_ll(f[3], start, INT64_MAX, &end) != 0 /* a kernel ends after it starts */ ||
+        field_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
         field_i32(f[4], &k->device) != 0 || field_i32(f[6], &k->registers) != 0 ||
         field_i32(f[7], &k->smem_static) != 0 || field_i32(f[8], &k->smem_dynamic) != 0)
         return -1;
