@@ -531,19 +531,19 @@ int wb_cmd_profile(int argc, char **argv) {
     double sample_setup_s = -1, file_t0 = 0;
     wb_sampler *sampled = NULL;
     wb_match_stats st;
-    /* Before the program runs: without a GPU both passes would run it for nothing (the ceiling
-     * run would say so too, but --no-ceilings and --ceilings-from skip it). */
-    if (!o.from_raw && wb_device_count(&e) <= 0) {
-        fprintf(stderr, "wallbench profile: no usable GPU: %s; wallbench profile runs your program's kernels on a GPU, "
-                        "so it needs one (--from-raw DIR writes a file from a kept run's raw files without one)\n", e.msg);
-        exit_code = 3;
-        goto done;
-    }
     int ceiling_exit = 0;
     if (ceilings(&o, rawdir, &p, &roof, &ceiling_exit, &e) != WB_OK) {
         fprintf(stderr, "wallbench profile: roof: %s\n", e.msg);
         /* a file given that holds no roof is bad input; the ceiling run's "no usable GPU" stays 3, its other failures 1 */
         exit_code = o.ceilings_from ? 2 : ceiling_exit == 3 ? 3 : 1;
+        goto done;
+    }
+    /* Before the program runs: without a GPU both passes would run it for nothing. The ceiling
+     * run found one, or said there is none; --no-ceilings and --ceilings-from skip it. */
+    if (!o.from_raw && (o.no_ceilings || o.ceilings_from) && wb_device_count(&e) <= 0) {
+        fprintf(stderr, "wallbench profile: no usable GPU: %s; wallbench profile runs your program's kernels on a GPU, "
+                        "so it needs one (--from-raw DIR writes a file from a kept run's raw files without one)\n", e.msg);
+        exit_code = 3;
         goto done;
     }
     if (o.rotate)
