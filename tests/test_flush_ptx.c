@@ -1,4 +1,5 @@
-/* test_flush_ptx.c - the counter pass's own kernels (harness/profile/inject/flush_ptx.h) assemble
+/* test_flush_ptx.c - the counter pass's own kernels (harness/profile/inject/flush_ptx.h), and the
+ * kernel of the profiler's threaded test program (tests/profile_threads_ptx.h), assemble
  * with the toolkit's ptxas for sm_80, the oldest GPU the suite supports, and sm_90 (the H200):
  * the driver compiles them only on the GPU, where a PTX error would leave a profile without its
  * L2 flush. A PTX with an unknown instruction must fail to assemble (the check can fail). Skipped
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/profile/inject/flush_ptx.h"
+#include "tests/profile_threads_ptx.h"
 #include "tests/check.h"
 
 #ifndef WB_PTXAS
@@ -41,6 +43,7 @@ int main(void) {
     for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
         CHECK(assemble(flush_ptx, archs[a]) == 0);
         CHECK(assemble(discard_ptx, archs[a]) == 0);
+        CHECK(assemble(accumulate_ptx, archs[a]) == 0); /* gpu_profile_threads.sh's program */
     }
     char broken[sizeof discard_ptx + 16];
     snprintf(broken, sizeof broken, "%s", discard_ptx);
