@@ -51,6 +51,10 @@ int main(void) {
     CHECK(wb_shape_parse("ilp=1,ilp=2", &s, &e) == WB_ERR && strstr(e.msg, "ilp given twice"));
     CHECK(wb_shape_parse("occ=1,ilp=4,occ=0.5", &s, &e) == WB_ERR && strstr(e.msg, "occ given twice"));
     CHECK(wb_shape_parse("sms=0,sms=0", &s, &e) == WB_ERR && strstr(e.msg, "sms given twice"));
+    /* a rule longer than the parser's 127 characters is refused, not cut short and parsed */
+    char longrule[200];
+    snprintf(longrule, sizeof longrule, "ilp=4,occ=1%0*d", 150, 0);
+    CHECK(wb_shape_parse(longrule, &s, &e) == WB_ERR && strstr(e.msg, "longer than 127 characters"));
 
     wb_results r;
     memset(&r, 0, sizeof r);
