@@ -65,12 +65,13 @@ run:
 	  harness/next_steps.sh $$latest $$prof $$b $$figs; \
 	else echo "make run: this run wrote no results file in $$out: nothing plotted"; fi; exit $$rc
 
-# The newest run of results/<row> (or OUT) against the row's quick-sweep baseline
-# (BASELINE, this machine's kept by make baseline, or the committed one); none yet: says what to do.
+# Your newest run of results/<row> (or OUT; committed records are nobody's run) against the row's
+# quick-sweep baseline (BASELINE, this machine's kept by make baseline, or the committed one);
+# no baseline yet: says what to do; no run of yours: says so, exit 2.
 check:
 	@$(build); harness/check_latest.sh $$b/wallbench $(if $(OUT),$(OUT),results/$$prof) $$prof $(BASELINE)
 
-# Keeps the newest run of results/<row> (or OUT) as this machine's quick-sweep baseline
+# Keeps your newest run of results/<row> (or OUT; never a committed record) as this machine's quick-sweep baseline
 # (results/<row>/local/, untracked; or BASELINE), for make check. No build needed.
 baseline:
 	@line=$$(CUDA_ARCHS='$(CUDA_ARCHS)' harness/gpu_row.sh $(GPU)) || exit 2; read -r prof arch kind bdir <<< "$$line"; \

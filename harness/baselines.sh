@@ -6,6 +6,9 @@
 #   wb_baseline_of PROFILE      the local one if it exists, else the committed one, else nothing
 #   wb_newest_run DIR [EXCEPT]  the newest results file of DIR by name (UTC first), baselines and
 #                               projections left out (and EXCEPT)
+#   wb_committed FILE           true where git tracks FILE in this repository (a committed record,
+#                               nobody's own run; outside a git checkout nothing is committed)
+#   wb_newest_own_run DIR       wb_newest_run without the committed files: the user's newest run
 #   wb_record                   the newest committed H200 record (what another GPU compares with)
 # Paths are relative to the repository root (wb_root), as the Makefile runs them.
 wb_root=${wb_root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -21,6 +24,19 @@ wb_baseline_of() {
 wb_newest_run() {
     ls "${1%/}"/*.h5 2>/dev/null | grep -v -- '-projected-[^/]*\.h5$' | grep -v -- '/baseline[^/]*\.h5$' |
         grep -vx -- "${2:-}" | LC_ALL=C sort | tail -n 1
+}
+wb_committed() {
+    local abs
+    abs=$(cd "$(dirname "$1")" 2>/dev/null && pwd -P)/$(basename "$1") || return 1
+    git -C "$wb_root" ls-files --error-unmatch -- "$abs" >/dev/null 2>&1
+}
+wb_newest_own_run() {
+    local f
+    while IFS= read -r f; do
+        [ -n "$f" ] && ! wb_committed "$f" && { echo "$f"; return 0; }
+    done < <(ls "${1%/}"/*.h5 2>/dev/null | grep -v -- '-projected-[^/]*\.h5$' | grep -v -- '/baseline[^/]*\.h5$' |
+        LC_ALL=C sort -r)
+    return 0
 }
 wb_record() {
     (cd "$wb_root" && ls results/h200/2*.h5 2>/dev/null | grep -v -- '-projected-[^/]*\.h5$' | LC_ALL=C sort | tail -n 1)

@@ -11,7 +11,8 @@
 # (gpus.tsv header; harness/base/gpus.c does the same, tests/gpu_row_cases.tsv holds both to it). Without a
 # GPU, auto builds for the h200 profile (the suite's results of record) and says so on stderr. Bad input - an
 # unknown GPU= name, a typo in CUDA_ARCHS, an architecture the CUDA toolkit cannot build - is one sentence on
-# stderr and exit 2, before anything is written.
+# stderr and exit 2, before anything is written; so is a row without an architecture (rubin: a reference
+# row for roofline --with and project --to), said to be one.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 table=${WB_GPUS:-$here/gpus.tsv}
@@ -82,7 +83,11 @@ if [ "$want" = auto ]; then
 fi
 if [ "$kind" = row ]; then
     arch=$(rows | awk -F'\t' -v p="$want" '$1 == p { print $4; exit }')
-    if [ -z "$arch" ]; then
+    if [ -z "$arch" ] && grep -v '^#' "$table" | tail -n +2 | cut -f1 | grep -qxF -- "$want"; then
+        # a reference row (rubin): roofline --with and project --to take it, but nothing is built for it
+        echo "gpu_row: GPU '$want' is a row of harness/gpus.tsv (for roofline --with and project --to) but has no architecture to build for (arch '-'): give GPU=auto or a row that can be built: $valid" >&2
+        exit 2
+    elif [ -z "$arch" ]; then
         echo "gpu_row: unknown GPU '$want' (no row of harness/gpus.tsv): give GPU=auto or one of: $valid" >&2
         exit 2
     fi

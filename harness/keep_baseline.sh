@@ -3,7 +3,8 @@
 # profile's quick-sweep baseline of this machine, results/<profile>/local/baseline-quick.h5 (git
 # ignores results/*/local/), or BASELINE where given; `make check GPU=<profile>` then uses it
 # (check compares the points both files hold, and says so for a sweep other than the run's).
-# Exit: 0 kept, 2 no run to keep or the copy failed.
+# A committed file is never kept: the run kept is the user's own (baselines.sh, wb_newest_own_run).
+# Exit: 0 kept, 2 no run of the user's to keep or the copy failed.
 set -u
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
     echo "usage: harness/keep_baseline.sh DIR PROFILE [BASELINE]" >&2
@@ -11,9 +12,13 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 fi
 . "$(dirname "$0")/baselines.sh"
 dir=${1%/} prof=$2 target=${3:-$(wb_local_baseline "$2")}
-run=$(wb_newest_run "$dir")
+out=""
+[ "$dir" = "results/$prof" ] || out=" OUT=$dir"
+run=$(wb_newest_own_run "$dir")
 if [ -z "$run" ]; then
-    echo "make baseline: no results file in $dir to keep: make run GPU=$prof first" >&2
+    committed=""
+    [ -n "$(wb_newest_run "$dir")" ] && committed=" (committed records are never kept as yours)"
+    echo "make baseline: no run of yours in $dir to keep$committed: run \`make run GPU=$prof$out\` first" >&2
     exit 2
 fi
 mkdir -p "$(dirname "$target")" || exit 2

@@ -9,7 +9,8 @@
 # $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
 # overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
-# 2 bad input, 3 gnuplot missing. A profile file (wallbench profile) renders fig4-profile and, where
+# 2 bad input (a file missing, a folder, or one wallbench cannot read: said once, no folder made),
+# 3 gnuplot missing. A profile file (wallbench profile) renders fig4-profile and, where
 # it holds a sampled timeline (--sample), fig-timeline.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,16 +18,30 @@ root=$(dirname "$here")
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then echo "usage: plots/render.sh RESULTS.h5 [OTHER.h5]" >&2; exit 2; fi
 results=$1
 with=${2:-}
-if [ -n "$with" ] && [ ! -f "$with" ]; then echo "render: $with: no such file" >&2; exit 2; fi
-if [ ! -f "$results" ]; then echo "render: $results: no such file" >&2; exit 2; fi
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "render: gnuplot is missing (harness/deps.sh plots installs it)" >&2
-    exit 3
-fi
+files=("$results")
+[ -n "$with" ] && files+=("$with")
+for f in "${files[@]}"; do
+    if [ -d "$f" ]; then echo "render: $f is a folder, not a results file: give one of its .h5 files" >&2; exit 2; fi
+    if [ ! -f "$f" ]; then echo "render: $f: no such file" >&2; exit 2; fi
+done
 wb=${WALLBENCH:-$(ls -t "$root"/build/*/wallbench 2>/dev/null | head -n 1)}
 if [ -z "$wb" ] || [ ! -x "$wb" ]; then
     echo "render: no wallbench binary: run make build, or set WALLBENCH" >&2
     exit 2
+fi
+# Each file read once, cheaply (wallbench report), before any folder is made: an empty, truncated,
+# text or foreign file is one sentence and exit 2, not one failed export per figure.
+for f in "${files[@]}"; do
+    msg=$("$wb" report "$f" --csv 2>&1 >/dev/null); rc=$?
+    if [ $rc -ne 0 ]; then
+        msg=$(printf '%s\n' "$msg" | grep -m 1 . | sed 's/^wallbench report: //')
+        echo "render: ${msg:-$f: wallbench report could not read it (exit $rc)}" >&2
+        exit 2
+    fi
+done
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "render: gnuplot is missing (harness/deps.sh plots installs it)" >&2
+    exit 3
 fi
 stem=$(basename "$results")
 stem=${stem%.h5}

@@ -41,7 +41,7 @@ cd "$tmp" || exit 1
 d=results/gh200
 mkdir -p "$d"
 # a profile with no baseline (gh200: none committed): what to do, exit 0, run or no run
-expect_run 0 "no quick-sweep baseline yet and $d holds no run: make run GPU=gh200" "$wb" "$d" gh200
+expect_run 2 "no run of yours in $d: run \`make run GPU=gh200\` first, then \`make baseline GPU=gh200\`" "$wb" "$d" gh200
 "$gen" --write "$d/20261201T100000Z-aaaaaaa.h5" >/dev/null || { echo "FAIL: $gen --write"; exit 1; }
 "$gen" --write "$d/20261201T110000Z-bbbbbbb.h5" >/dev/null
 expect_run 0 "keep your run $d/20261201T110000Z-bbbbbbb.h5 as this machine's with make baseline GPU=gh200" "$wb" "$d" gh200
@@ -63,7 +63,7 @@ expect_run 0 "against BASE = results/gh200/local/baseline-quick.h5" "$wb" "$d" g
 h=results/h200
 mkdir -p "$h"
 "$gen" --write "$h/baseline-quick.h5" >/dev/null
-expect_run 0 "no results file in $h to check" "$wb" "$h" h200
+expect_run 2 "no run of yours in $h: run \`make run GPU=h200\` first" "$wb" "$h" h200
 "$gen" --write "$h/20261201T100000Z-aaaaaaa.h5" >/dev/null
 "$gen" --write "$h/20261201T110000Z-bbbbbbb.h5" >/dev/null
 cp "$h/baseline-quick.h5" "$h/20261201T120000Z-bbbbbbb-projected-l4.h5"
@@ -76,6 +76,31 @@ expect_run 0 "within thresholds" "$wb" "$h" h200
 expect_run 0 "against BASE = $h/baseline.h5" "$wb" "$h" h200 "$h/baseline.h5"
 echo text >"$tmp/notes.txt"
 expect_run 2 "notes.txt" "$wb" "$h" h200 "$tmp/notes.txt"
+
+# committed records (git tracks them; a fresh clone's results/h200) are nobody's run: a folder of
+# only committed files has no run to check nor to keep (exit 2, nothing kept), and a committed
+# record newer by name than the user's run is passed over by both scripts
+if ! git -C "$tmp" init -q 2>/dev/null; then
+    echo "FAIL: git init in $tmp"; failures=$((failures + 1))
+else
+    l=results/l4
+    mkdir -p "$l"
+    "$gen" --write "$l/20261204T200319Z-1234567.h5" >/dev/null
+    cp "$h/baseline-quick.h5" "$l/baseline-quick.h5"
+    git -C "$tmp" add -- "$l/20261204T200319Z-1234567.h5" "$l/baseline-quick.h5"
+    expect_run 2 "no run of yours in $l (the committed records there are not checked): run \`make run GPU=l4\` first" "$wb" "$l" l4
+    out=$(harness/keep_baseline.sh "$l" l4 2>&1); rc=$?
+    if [ $rc -ne 2 ] || [ -e "$l/local" ] || ! printf '%s' "$out" | grep -qF "no run of yours in $l to keep (committed records are never kept as yours)"; then
+        echo "FAIL: keep_baseline.sh kept a committed record: exit $rc: $out"; failures=$((failures + 1))
+    else echo "ok: keep_baseline.sh keeps no committed record -> 2"; fi
+    "$gen" --write "$h/20261231T000000Z-fffffff.h5" >/dev/null
+    git -C "$tmp" add -- "$h/20261231T000000Z-fffffff.h5"
+    expect_run 0 "check NEW = $h/20261201T110000Z-bbbbbbb.h5" "$wb" "$h" h200
+    rm -rf "$h/local"
+    out=$(harness/keep_baseline.sh "$h" h200 2>&1)
+    printf '%s' "$out" | grep -qF "kept $h/20261201T110000Z-bbbbbbb.h5 as" ||
+        { echo "FAIL: keep_baseline.sh did not keep the newest own run: $out"; failures=$((failures + 1)); }
+fi
 
 # OUT= in the environment (the GPU machine of this project exports one) is not make's OUT=:
 # make baseline, check and run take their folder from the command line only.

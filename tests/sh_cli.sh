@@ -59,6 +59,14 @@ expect 2 "is a folder, not a results file: give one of its .h5 files" report "$t
 expect 2 "not an HDF5 file (no HDF5 signature; a text file?): give a results file" report "$tmp/notes.txt"
 expect 2 "is a folder, not a results file" compare "$tmp" "$tmp/notes.txt"
 
+# an -o file that exists is bad input to merge as to project (2, not 1: nothing failed), said before
+# any shard is read; the shards are the record's (results/h200-shards)
+shards=("$(dirname "$0")"/../results/h200-shards/*.h5)
+expect 2 "$tmp/notes.txt: already exists; a results file is never overwritten" merge "${shards[@]}" -o "$tmp/notes.txt"
+expect 2 "$tmp/notes.txt: already exists; a results file is never overwritten" merge "$tmp/no-shard.h5" -o "$tmp/notes.txt"
+expect 2 "$tmp/notes.txt: already exists; a results file is never overwritten" project "${shards[0]}" --to l4 -o "$tmp/notes.txt"
+expect 0 "points of 3 shard(s) of 3" merge "${shards[@]}" -o "$tmp/merged.h5"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures CLI check(s) failed"
     exit 1

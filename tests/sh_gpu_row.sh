@@ -2,7 +2,8 @@
 # sh_gpu_row.sh - GPU= resolution without a GPU: harness/gpu_row.sh through a fake nvidia-smi for every pair
 # of tests/gpu_row_cases.tsv (the same table tests/test_gpus.c holds harness/base/gpus.c to), then
 # `make build GPU=auto` with the fake on PATH and a fake cmake that records its arguments, and the bad
-# inputs: a compute capability CUDA 13 cannot build, a typo in CUDA_ARCHS, an unknown GPU= name - each one
+# inputs: a compute capability CUDA 13 cannot build, a typo in CUDA_ARCHS, an unknown GPU= name, a row without
+# an architecture (rubin) - each one
 # sentence, exit 2, and cmake never called (nothing written).
 set -u
 src=${WB_SOURCE_DIR:?}
@@ -82,4 +83,7 @@ FAKE_GPU_NAME="NVIDIA H200" FAKE_GPU_CC=9.0 expect_bad "GPU=v100" "CUDA 12.x" GP
 expect_bad "a typo in CUDA_ARCHS" "is not an architecture" GPU=h200 CUDA_ARCHS="80;9O"
 expect_bad "an architecture nvcc does not know" "not an architecture this CUDA toolkit" GPU=h200 CUDA_ARCHS="80;95"
 expect_bad "an unknown GPU= name" "unknown GPU 'h900' (no row of harness/gpus.tsv)" GPU=h900
+# a row without an architecture (rubin): not "unknown", but a row nothing is built for, with the rows that are
+expect_bad "a row without an architecture" "GPU 'rubin' is a row of harness/gpus.tsv (for roofline --with and project --to) but has no architecture to build for" GPU=rubin
+expect_bad "a row without an architecture: the buildable rows" "a row that can be built: a100 .* h200 " GPU=Rubin
 exit $fail

@@ -8,11 +8,47 @@
 # synthetic file written by tests/test_export --write (every family, with
 # counters, compare_with pointing at itself). Every figure must render;
 # fig-compare may be skipped for a committed file without compare_with.
-# CTest skip (77) when gnuplot is missing.
+# A file render.sh cannot use (missing, a folder, empty, text, truncated, foreign
+# HDF5; as RESULTS or OTHER) is one sentence and exit 2, with no output folder made
+# (this part runs without gnuplot). CTest skip (77) when gnuplot is missing.
 set -u
 wb=$1
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+bad=$(mktemp -d)
+fail=0
+mkdir -p "$bad/folder.h5"
+: >"$bad/empty.h5"
+echo "not hdf5" >"$bad/text.h5"
+good=$(ls "$src"/results/h200/*.h5 2>/dev/null | LC_ALL=C sort | tail -n 1)
+[ -n "$good" ] && head -c 4096 "$good" >"$bad/truncated.h5"
+# expect_bad FILE TEXT [OTHER]: render.sh exits 2, says TEXT on one line, and makes no folder
+expect_bad() {
+    local f=$1 text=$2 other=${3:-} out rc n
+    out=$(WALLBENCH=$wb WB_PLOTS_OUT=$bad/out "$src/plots/render.sh" "$f" $other 2>&1); rc=$?
+    n=$(printf '%s\n' "$out" | grep -c .)
+    if [ $rc -ne 2 ] || [ "$n" -ne 1 ] || ! printf '%s' "$out" | grep -qF -- "$text" || [ -e "$bad/out" ]; then
+        echo "FAIL: render.sh $f $other: exit $rc (want 2), $n line(s) (want 1, with '$text'), folder made: $([ -e "$bad/out" ] && echo yes || echo no):"
+        printf '%s\n' "$out" | head -n 5
+        fail=1
+        rm -rf "$bad/out"
+    else
+        echo "ok: render.sh $(basename "$f") ${other:+$(basename "$other")} -> 2: $out"
+    fi
+}
+expect_bad "$bad/none.h5" "none.h5: no such file"
+expect_bad "$bad/folder.h5" "folder.h5 is a folder, not a results file"
+expect_bad "$bad/empty.h5" "empty.h5 is empty (0 bytes)"
+expect_bad "$bad/text.h5" "text.h5: not an HDF5 file"
+[ -n "$good" ] && expect_bad "$bad/truncated.h5" "truncated.h5: H5Fopen failed"
+[ -n "$good" ] && expect_bad "$good" "text.h5: not an HDF5 file" "$bad/text.h5"
+# a foreign HDF5 file (h5py writes it, where installed)
+if python3 -c 'import h5py' 2>/dev/null; then
+    python3 -c 'import h5py, sys; f = h5py.File(sys.argv[1], "w"); f["x"] = [1, 2, 3]' "$bad/foreign.h5" &&
+        expect_bad "$bad/foreign.h5" "foreign.h5: no /points dataset: not a wallbench results file"
+fi
+rm -rf "$bad"
 if ! command -v gnuplot >/dev/null 2>&1; then
+    [ $fail -eq 0 ] || exit 1
     echo "SKIP: gnuplot is not installed (harness/deps.sh plots installs it)"
     exit 77
 fi
@@ -34,7 +70,6 @@ echo "rendering from $results"
 WALLBENCH=$wb WB_PLOTS_OUT=$tmp/out "$src/plots/render.sh" "$results" $with >"$tmp/log" 2>&1
 rc=$?
 cat "$tmp/log"
-fail=0
 [ $rc -eq 0 ] || { echo "FAIL: render.sh exited $rc"; fail=1; }
 for gp in "$src"/plots/fig*.gp; do
     name=$(basename "$gp" .gp)

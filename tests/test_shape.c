@@ -36,6 +36,25 @@ int main(void) {
     CHECK(wb_shape_parse("ilp", &s, &e) == WB_ERR && strstr(e.msg, "not name=value"));
     CHECK(wb_shape_parse("warp=32", &s, &e) == WB_ERR);
     CHECK(wb_shape_parse("", &s, &e) == WB_ERR);
+    /* out of int's range, not whole, signed or spelled as a double: one sentence naming key and value
+     * (the value was cast to int unchecked, and the rule then filtered nothing) */
+    CHECK(wb_shape_parse("ilp=99999999999999999999", &s, &e) == WB_ERR && strstr(e.msg, "bad ilp=99999999999999999999"));
+    CHECK(wb_shape_parse("block=99999999999", &s, &e) == WB_ERR && strstr(e.msg, "bad block=99999999999"));
+    CHECK(wb_shape_parse("sms=1e300", &s, &e) == WB_ERR && strstr(e.msg, "bad sms=1e300"));
+    CHECK(wb_shape_parse("ilp=inf", &s, &e) == WB_ERR && strstr(e.msg, "bad ilp=inf"));
+    CHECK(wb_shape_parse("block=2.5", &s, &e) == WB_ERR && strstr(e.msg, "bad block=2.5"));
+    CHECK(wb_shape_parse("sms=-1", &s, &e) == WB_ERR && strstr(e.msg, "bad sms=-1"));
+    CHECK(wb_shape_parse("occ=nan", &s, &e) == WB_ERR && strstr(e.msg, "bad occ=nan"));
+    CHECK(wb_shape_parse("sms=0", &s, &e) == WB_OK && s.sms == 0 && s.ilp == -1);
+    CHECK(wb_shape_parse("ilp=1048576,block=1024", &s, &e) == WB_OK && s.ilp == 1048576 && s.block == 1024);
+    /* a key given twice: refused, not the last one silently kept */
+    CHECK(wb_shape_parse("ilp=1,ilp=2", &s, &e) == WB_ERR && strstr(e.msg, "ilp given twice"));
+    CHECK(wb_shape_parse("occ=1,ilp=4,occ=0.5", &s, &e) == WB_ERR && strstr(e.msg, "occ given twice"));
+    CHECK(wb_shape_parse("sms=0,sms=0", &s, &e) == WB_ERR && strstr(e.msg, "sms given twice"));
+    /* a rule longer than the parser's 127 characters is refused, not cut short and parsed */
+    char longrule[200];
+    snprintf(longrule, sizeof longrule, "ilp=4,occ=1%0*d", 150, 0);
+    CHECK(wb_shape_parse(longrule, &s, &e) == WB_ERR && strstr(e.msg, "longer than 127 characters"));
 
     wb_results r;
     memset(&r, 0, sizeof r);

@@ -429,6 +429,9 @@ int wb_results_open(const char *path, wb_results *out, wb_err *e) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return wb_fail(e, "%s is a folder, not a results file: give one of its .h5 files (ls %s/*.h5)", path, path);
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+        return wb_fail(e, "%s is empty (0 bytes), not a results file: give one that `wallbench run` wrote "
+                          "(results/<profile>/*.h5)", path);
     if (wb_h5_quiet(path, e) != WB_OK) return WB_ERR;
     htri_t is = H5Fis_hdf5(path);
     if (is < 0) return wb_h5_fail(e, path, "H5Fis_hdf5");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "harness/commands.h"
 #include "harness/base/shard_spec.h"
@@ -265,6 +266,12 @@ int wb_cmd_merge(int argc, char **argv) {
     }
     if (!nf) {
         wb_fail(&e, "give the shard files to merge");
+        goto done;
+    }
+    /* bad input like any other (exit 2, as project says it), said before any shard is read */
+    struct stat st;
+    if (stat(out, &st) == 0) {
+        wb_fail(&e, "%s: already exists; a results file is never overwritten (give a new name to -o)", out);
         goto done;
     }
     for (; opened < nf; opened++)

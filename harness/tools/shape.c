@@ -1,12 +1,21 @@
 /* shape.c - the launch-shape rule (see shape.h). */
 #include "harness/tools/shape.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const wb_shape wb_shape_fastest = {1, -1, NAN, -1, -1};
+
+/* An integer key's value: decimal digits only (no sign, exponent, fraction or
+ * blanks), lo..hi; -1 when it is not. */
+static long parse_count(const char *v, long lo, long hi) {
+    if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9) return -1;
+    long n = strtol(v, NULL, 10);
+    return n >= lo && n <= hi ? n : -1;
+}
 
 int wb_shape_parse(const char *s, wb_shape *out, wb_err *e) {
     *out = (wb_shape){0, -1, NAN, -1, -1};
@@ -15,22 +24,36 @@ int wb_shape_parse(const char *s, wb_shape *out, wb_err *e) {
         return WB_OK;
     }
     char buf[128];
-    snprintf(buf, sizeof buf, "%s", s);
-    int parts = 0;
+    if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+        return wb_fail(e, "launch shape '%.40s...': longer than %zu characters", s, sizeof buf - 1);
+    int parts = 0, seen_occ = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), parts++) {
         char *eq = strchr(tok, '='), *end = NULL;
         if (!eq) return wb_fail(e, "launch shape '%s': '%s' is not name=value (ilp, occ, block, sms)", s, tok);
         *eq = '\0';
-        double v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !(v >= 0))
-            return wb_fail(e, "launch shape '%s': %s needs a number >= 0, not '%s'", s, tok, eq + 1);
-        if (strcmp(tok, "ilp") == 0 && v >= 1 && v == floor(v)) out->ilp = (int)v;
-        else if (strcmp(tok, "occ") == 0 && v > 0 && v <= 1) out->occ = v;
-        else if (strcmp(tok, "block") == 0 && v >= 1 && v == floor(v)) out->block = (int)v;
-        else if (strcmp(tok, "sms") == 0 && v == floor(v)) out->sms = (int)v;
-        else
-            return wb_fail(e, "launch shape '%s': bad %s=%s (ilp and block: integers >= 1, occ in (0, 1], sms an integer "
-                              ">= 0)", s, tok, eq + 1);
+        const char *val = eq + 1;
+        /* ilp and block: 1..2^20 (no kernel runs more); sms: 0 (all) .. 2^20 */
+        struct { const char *key; int *dst; long lo; } ints[] = {
+            {"ilp", &out->ilp, 1}, {"block", &out->block, 1}, {"sms", &out->sms, 0}};
+        int done = 0;
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+            if (strcmp(tok, ints[k].key) != 0) continue;
+            if (*ints[k].dst >= 0) return wb_fail(e, "launch shape '%s': %s given twice", s, tok);
+            long n = parse_count(val, ints[k].lo, 1L << 20);
+            if (n < 0)
+                return wb_fail(e, "launch shape '%s': bad %s=%s (%s: an integer from %ld to %ld)", s, tok, val, tok,
+                               ints[k].lo, 1L << 20);
+            *ints[k].dst = (int)n;
+            done = 1;
+        }
+        if (done) continue;
+        if (strcmp(tok, "occ") != 0)
+            return wb_fail(e, "launch shape '%s': unknown key '%s' (ilp, occ, block, sms)", s, tok);
+        if (seen_occ++) return wb_fail(e, "launch shape '%s': occ given twice", s);
+        double v = strtod(val, &end);
+        if (end == val || *end || isspace((unsigned char)*val) || !(v > 0 && v <= 1))
+            return wb_fail(e, "launch shape '%s': bad occ=%s (occ: a number in (0, 1])", s, val);
+        out->occ = v;
     }
     if (!parts) return wb_fail(e, "launch shape '%s': expected fastest or ilp=I[,occ=O][,block=B][,sms=S]", s);
     return WB_OK;
