@@ -26,8 +26,9 @@ times, bracketed by torch.cuda.synchronize + time.perf_counter. It prints
 Afterwards every query's result (last repetition) is checked against numpy on
 a host copy of the full data; a mismatch exits 1.
 
-The default size keeps the whole run near 230 kernel launches (Nsight
-Compute with the suite's 35 metrics costs about 0.5 s a launch):
+The default size keeps the whole run near 300 kernel launches (314 on the
+H200: results/h200-profile/tpch-both.h5; Nsight Compute with the suite's
+35 metrics costs about 0.5 s a launch):
 --count-launches counts them with torch.profiler, per phase (not under
 another profiler: it is CUPTI too). --fail exits 3 and --crash raises SIGSEGV
 right after the first query, for the profiler's fault tests. --cpu-check runs
