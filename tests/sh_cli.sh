@@ -40,7 +40,7 @@ expect 2 "unknown family 'nosuch'" list --family nosuch
 
 # A profile is a row with a compute capability; which code the binary holds
 # for the device is checked at run time, not against the profile.
-expect 2 "unknown GPU profile 'rubin'" run --profile rubin --out "$out"
+expect 2 "GPU profile 'rubin' is a row of harness/gpus.tsv without an architecture" run --profile rubin --out "$out"
 expect 2 "unknown GPU profile 'h900'" run --profile h900 --out "$out"
 
 if "$wb" info --quiet >/dev/null 2>&1; then

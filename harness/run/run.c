@@ -295,8 +295,14 @@ int wb_cmd_run(int argc, char **argv) {
     if (o.profile && strcmp(o.profile, "auto") != 0) {
         char names[256];
         prof = wb_gpu_table_find(&gpus, o.profile);
-        if (!prof || prof->arch < 0) {
+        if (!prof) {
             wb_fail(&e, "unknown GPU profile '%s'; valid: auto %s", o.profile, wb_gpu_table_profiles(&gpus, names, sizeof names));
+            goto bad;
+        }
+        if (prof->arch < 0) { /* a row for roofline --with and project --to, nothing to run on */
+            wb_fail(&e, "GPU profile '%s' is a row of harness/gpus.tsv without an architecture to build for "
+                        "(roofline --with and project --to take it); profiles to run: auto %s",
+                    o.profile, wb_gpu_table_profiles(&gpus, names, sizeof names));
             goto bad;
         }
     }
