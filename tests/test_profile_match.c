@@ -473,6 +473,17 @@ static void test_raw_strict(void) {
     CHECK(read_raw("timing.82.tsv", &c) == WB_OK && c.nkernels == 2);
     CHECK(c.launches[0].kernel_rec == 1 && c.launches[1].kernel_rec == 0);
     wb_raw_free(&c);
+    /* a graph node's kernel of a 6,000-character name (CUTLASS's pass 4 KB) keeps it whole */
+    static char longname[6001];
+    memset(longname, 'x', 6000);
+    memcpy(longname, "_Z4", 3);
+    f = create_raw("timing.83.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=83 ppid=1\n");
+    fprintf(f, "K\t9\t1\t5\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t4\t%s\n# end\n", longname);
+    fclose(f);
+    CHECK(read_raw("timing.83.tsv", &c) == WB_OK && c.nkernels == 1);
+    if (c.nkernels == 1) CHECK(strlen(wb_raw_str(&c, c.kernels[0].name)) == 6000);
+    wb_raw_free(&c);
 }
 
 static void test_short_names(void) {

@@ -21,14 +21,20 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 }
 
 static void write_kernel(const CUpti_ActivityKernel10 *k) {
-    char name[4096];
-    snprintf(name, sizeof name, "%s", k->name ? k->name : "");
+    /* The whole name (a CUTLASS template's passes 4 KB): a graph node's kernel is known by its K
+     * line's name alone, and a cut one would be a kernel of its own beside its launches' L name. */
+    char small[1024], *name = small;
+    size_t len = strlen(k->name ? k->name : "");
+    if (len >= sizeof small && !(name = malloc(len + 1))) name = small, len = sizeof small - 1;
+    memcpy(name, k->name ? k->name : "", len);
+    name[len] = '\0';
     for (char *p = name; *p; p++)
         if (*p == '\t' || *p == '\n') *p = ' ';
     wb_raw_line("K\t%u\t%llu\t%llu\t%u\t%u\t%u\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%llu\t%s", k->correlationId,
                 (unsigned long long)k->start, (unsigned long long)k->end, k->deviceId, k->streamId,
                 (unsigned)k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory, k->gridX, k->gridY,
                 k->gridZ, k->blockX, k->blockY, k->blockZ, (unsigned long long)k->graphNodeId, name);
+    if (name != small) free(name);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid) {
