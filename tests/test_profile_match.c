@@ -212,10 +212,25 @@ static void test_graph_and_crash(void) {
     CHECK(st.graph_nodes == 2 && p.nlaunches == 3);
     CHECK(p.launches[1].api == WB_API_GRAPH && p.launches[1].seq == 1 && isnan(inst_of(&p.launches[1])));
     CHECK(p.launches[0].range == -1); /* no NVTX range */
+    CHECK(strstr(p.launches[2].c.note, "graph's node") != NULL); /* a node's row says why it has no counts */
     free_profile(&p);
     wb_raw_free(&t), wb_raw_free(&c);
+    /* the counter pass's reason for a launch it did not count (its N line) is the launch's note */
+    FILE *f = fopen(path, "w"); /* both selected, the second not counted */
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=78 ppid=1\n# metrics\tinst\n");
+    for (int i = 0; i < 2; i++) fprintf(f, "L\t%d\t%d\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", i, 500 + i, kname('A'));
+    fprintf(f, "C\t0\t1000\nN\t1\tlaunched inside a stream capture: recorded into a graph, not run now\n# end\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/timing.9.tsv", dir);
+    write_timing(path, "AA", "", 9);
+    CHECK(read_raw("timing.9.tsv", &t) == WB_OK && read_raw("counters.78.tsv", &c) == WB_OK);
+    CHECK(match_all(&t, &c, &p, &st) == WB_OK && p.nlaunches == 2);
+    if (p.nlaunches == 2) CHECK(!p.launches[0].c.note[0] && strstr(p.launches[1].c.note, "stream capture") != NULL);
+    free_profile(&p);
+    wb_raw_free(&t), wb_raw_free(&c);
+    snprintf(path, sizeof path, "%s/counters.78.tsv", dir);
     /* A malformed line before the end is refused with its line number. */
-    FILE *f = fopen(path, "w");
+    f = fopen(path, "w");
     fprintf(f, "# wallbench-raw 1 pass=counters pid=1 ppid=1\nL\tnot-a-number\nL\t1\t2\n# end\n");
     fclose(f);
     CHECK(wb_raw_read(path, &c, &e) == WB_ERR && strstr(e.msg, ":2: malformed"));
@@ -451,7 +466,8 @@ static void test_raw_strict(void) {
         "L\t0\t1\t0\t1\t10x\t1\t1\t256\t1\t1\t0\t\tk\n",          /* a grid of "10x" */
         "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nC\t\t1\t2\n",  /* no seq */
         "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nN\t7\tno such launch\n",
-        "K\t1\t20\t10\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\tk\n",   /* ends before it starts */
+        "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\nL\t0\t2\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\n", /* seq twice */
+        "L\t0\t99999999999999999999\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\tk\n", /* out of range */
     };
     wb_err e;
     for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
@@ -470,8 +486,15 @@ static void test_raw_strict(void) {
     fprintf(f, "K\t3000000001\t10\t20\t0\t7\t32\t0\t0\t11\t1\t1\t256\t1\t1\t0\t%s\n", kname('B'));
     fprintf(f, "K\t3000000000\t1\t5\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\t%s\n# end\n", kname('A'));
     fclose(f);
-    CHECK(read_raw("timing.82.tsv", &c) == WB_OK && c.nkernels == 2);
+    CHECK(read_raw("timing.82.tsv", &c) == WB_OK && c.nkernels == 2 && c.untimed_records == 0);
     CHECK(c.launches[0].kernel_rec == 1 && c.launches[1].kernel_rec == 0);
+    wb_raw_free(&c);
+    /* a kernel record that ends before it starts (cut off by CUPTI) is counted, not kept */
+    f = create_raw("timing.84.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=timing pid=84 ppid=1\n");
+    fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\t\tk\nK\t1\t500\t0\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\tk\n# end\n");
+    fclose(f);
+    CHECK(read_raw("timing.84.tsv", &c) == WB_OK && c.nkernels == 0 && c.untimed_records == 1 && c.launches[0].kernel_rec == -1);
     wb_raw_free(&c);
     /* a graph node's kernel of a 6,000-character name (CUTLASS's pass 4 KB) keeps it whole */
     static char longname[6001];

@@ -179,8 +179,11 @@ static void fill_from_timing(wb_prof_launch *l, const wb_raw *r, const wb_raw_la
     l->time_ms = 1e-6 * (double)(k->end_ns - k->start_ns);
 }
 
-static void fill_counters(wb_prof_launch *l, const wb_raw_launch *x) {
-    if (!x->counted) return;
+static void fill_counters(wb_prof_launch *l, const wb_raw *c, const wb_raw_launch *x) {
+    if (!x->counted) { /* the counter pass's reason (its N line), into the launch's counter_note */
+        if (x->not_counted_why >= 0) snprintf(l->c.note, sizeof l->c.note, "%s", wb_raw_str(c, x->not_counted_why));
+        return;
+    }
     for (int k = 0; k < WB_METRICS_MAX; k++) l->c.v[k] = x->v[k];
     wb_counters_group(&l->c);
 }
@@ -230,7 +233,7 @@ static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats
         int j = c ? ts.partner[i] : -1;
         if (j >= 0) {
             const wb_raw_launch *y = &c->launches[cs.idx[j]];
-            fill_counters(l, y);
+            fill_counters(l, c, y);
             l->match = diff[0] ? WB_MATCH_KERNEL : WB_MATCH_SEQUENCE;
             if (y->counted) st->counted++, st->both += l->start_ns >= 0;
             else st->not_counted++;
@@ -248,7 +251,7 @@ static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats
         memcpy(l->grid, y->grid, sizeof l->grid);
         memcpy(l->block, y->block, sizeof l->block);
         l->smem_dynamic = y->smem_dynamic;
-        fill_counters(l, y);
+        fill_counters(l, c, y);
         if (y->counted) st->counted++;
         else st->not_counted++;
         if (t) st->unmatched_counters++;
@@ -276,6 +279,7 @@ static int process(rows *w, wb_raw *t, wb_raw *c, wb_select *sel, wb_match_stats
         l->smem_static = g->smem_static, l->smem_dynamic = g->smem_dynamic;
         l->start_ns = g->start_ns, l->end_ns = g->end_ns;
         l->time_ms = 1e-6 * (double)(g->end_ns - g->start_ns);
+        snprintf(l->c.note, sizeof l->c.note, "a graph's node: counted only inside --ranges nvtx or every:N ranges");
         st->graph_nodes++, st->timed++;
         if (place(w, l, wb_raw_str(t, g->name), "") != 0) rc = wb_fail(e, "out of host memory");
     }

@@ -186,6 +186,9 @@ static void report_errors(const char *pass, const wb_raw *r, int n) {
                             "the file cut): what it held after its last flush is missing\n", pass, r[i].pid);
         else if (r[i].signal)
             fprintf(stderr, "wallbench profile: %s pass (pid %d): saved at signal %d\n", pass, r[i].pid, r[i].signal);
+        if (r[i].untimed_records)
+            fprintf(stderr, "wallbench profile: warning: %s pass (pid %d): %d kernel record(s) ending before they start "
+                            "(cut off by CUPTI): those kernels are untimed\n", pass, r[i].pid, r[i].untimed_records);
         for (int k = 0; k < r[i].nerrors; k++) {
             int seen = 0;
             for (int j = 0; j < k && !seen; j++) seen = !strcmp(r[i].errors[j], r[i].errors[k]);

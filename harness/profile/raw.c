@@ -3,6 +3,7 @@
  * program of 10^5+ launches costs a few strings, not one per launch. */
 #include "harness/profile/raw.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,8 +121,9 @@ static int header(wb_raw *r, char *line) {
 static int field_ll(const char *s, long long lo, long long hi, long long *v) {
     char *end;
     if (!*s) return -1;
+    errno = 0;
     long long x = strtoll(s, &end, 10);
-    if (*end || x < lo || x > hi) return -1;
+    if (*end || errno == ERANGE || x < lo || x > hi) return -1;
     *v = x;
     return 0;
 }
@@ -147,16 +149,20 @@ static int launch_line(wb_raw *r, intern *t, char *line) {
     for (int d = 0; d < 3; d++)
         if (field_i32(f[5 + d], &l->grid[d]) != 0 || field_i32(f[8 + d], &l->block[d]) != 0) return -1;
     l->seq = seq, l->corr = (uint32_t)corr, l->api = api, l->selected = selected;
-    /* Launches of one process come in seq order since the injection writes each L line under the
-     * lock that numbers it; files of older builds may hold several threads' launches out of order. */
-    if (r->nlaunches && seq <= r->launches[r->nlaunches - 1].seq) r->unsorted = 1;
     if ((l->nvtx = add_string(r, t, f[12])) < 0 || (l->name = add_string(r, t, f[13])) < 0) return -3;
     l->kernel_rec = -1;
     l->not_counted_why = -1;
     l->flush_writes = NAN;
     for (int k = 0; k < WB_METRICS_MAX; k++) l->v[k] = NAN;
-    r->nlaunches++;
-    return 0;
+    /* Launches of one process come in seq order since the injection writes each L line under the
+     * lock that numbers it; files of older builds may hold several threads' launches a few places
+     * out of order: each moves back to its place (the array stays sorted; a seq twice is malformed). */
+    int at = r->nlaunches++;
+    for (; at > 0 && r->launches[at - 1].seq > seq; at--) {
+        wb_raw_launch tmp = r->launches[at - 1];
+        r->launches[at - 1] = r->launches[at], r->launches[at] = tmp;
+    }
+    return at > 0 && r->launches[at - 1].seq == seq ? -1 : 0;
 }
 
 static int kernel_line(wb_raw *r, intern *t, char *line) {
@@ -168,8 +174,7 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
     long long corr, start, end, stream;
     char *tail;
     if (field_ll(f[1], 0, UINT32_MAX, &corr) != 0 || field_ll(f[2], INT64_MIN, INT64_MAX, &start) != 0 ||
-        field_ll(f[3], start, INT64_MAX, &end) != 0 /* a kernel ends after it starts */ ||
-        field_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
+        field_ll(f[3], INT64_MIN, INT64_MAX, &end) != 0 || field_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
         field_i32(f[4], &k->device) != 0 || field_i32(f[6], &k->registers) != 0 ||
         field_i32(f[7], &k->smem_static) != 0 || field_i32(f[8], &k->smem_dynamic) != 0)
         return -1;
@@ -177,6 +182,10 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
         if (field_i32(f[9 + d], &k->grid[d]) != 0 || field_i32(f[12 + d], &k->block[d]) != 0) return -1;
     k->graph_node = strtoull(f[15], &tail, 10);
     if (!*f[15] || *tail) return -1;
+    if (end < start) { /* CUPTI's record of a kernel cut off (at a fault, a forced flush): no time to keep */
+        r->untimed_records++;
+        return 0;
+    }
     k->corr = (uint32_t)corr, k->start_ns = start, k->end_ns = end, k->stream = stream;
     if ((k->name = add_string(r, t, f[16])) < 0) return -3;
     k->launch = -1;
@@ -184,32 +193,14 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
     return 0;
 }
 
-static int cmp_seq(const void *a, const void *b) {
-    const int64_t x = ((const wb_raw_launch *)a)->seq, y = ((const wb_raw_launch *)b)->seq;
-    return x < y ? -1 : x > y;
-}
-
-/* Launches in seq order (the callbacks' order, in which the counter pass selected them); an
- * older file's out-of-order L lines are sorted once, at the first line that looks one up. */
-static void sort_launches(wb_raw *r) {
-    if (!r->unsorted) return;
-    qsort(r->launches, (size_t)r->nlaunches, sizeof *r->launches, cmp_seq);
-    r->unsorted = 0;
-}
-
-/* A C/N/F line's launch by binary search (NULL: no L line of that seq, or two of it). */
+/* A C/N/F line's launch by binary search (NULL: no L line of that seq). */
 static wb_raw_launch *find_seq(wb_raw *r, const char *field) {
     long long seq;
     if (field_ll(field, 0, INT64_MAX, &seq) != 0) return NULL;
-    sort_launches(r);
     int lo = 0, hi = r->nlaunches - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (r->launches[mid].seq == seq)
-            return (mid > 0 && r->launches[mid - 1].seq == seq) ||
-                           (mid + 1 < r->nlaunches && r->launches[mid + 1].seq == seq)
-                       ? NULL
-                       : &r->launches[mid];
+        if (r->launches[mid].seq == seq) return &r->launches[mid];
         if (r->launches[mid].seq < seq) lo = mid + 1;
         else hi = mid - 1;
     }
@@ -246,10 +237,12 @@ static int user_range_line(wb_raw *r, intern *t, char *line) {
     if (wb_grow(&r->uranges, r->nuranges, &r->cap_uranges, sizeof *r->uranges, 64) != 0) return -3;
     wb_raw_urange *u = &r->uranges[r->nuranges];
     long long first, last, launches;
-    if (field_ll(f[1], 0, INT64_MAX, &first) != 0 || field_ll(f[2], first, INT64_MAX, &last) != 0 ||
+    if (field_ll(f[1], 0, INT64_MAX, &first) != 0 || field_ll(f[2], 0, INT64_MAX, &last) != 0 ||
         field_ll(f[3], 0, INT64_MAX, &launches) != 0)
         return -1;
-    u->first_seq = first, u->last_seq = last, u->launches = launches;
+    /* first..last: the launches' smallest and largest seq (older builds wrote them in the order
+     * several threads entered the range, so last could come out below first) */
+    u->first_seq = first < last ? first : last, u->last_seq = first < last ? last : first, u->launches = launches;
     if ((u->name = add_string(r, t, f[4])) < 0) return -3;
     if (values(r, f + 5, u->v) != 0) return -1;
     r->nuranges++;
@@ -364,7 +357,6 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     if (rc == -3) return wb_fail(e, "%s: out of host memory", path);
     if (rc == -1) return wb_fail(e, "%s:%d: malformed line", path, lineno);
     if (!r->pass[0]) return wb_fail(e, "%s: no '# wallbench-raw' header: not a pass file of wallbench profile", path);
-    sort_launches(r);
     if (join(r) != 0) return wb_fail(e, "%s: out of host memory", path);
     return WB_OK;
 }

@@ -64,11 +64,11 @@ typedef struct wb_raw {
     long long sample_ns;      /* "# sampling" line: the interval; 0 without --sample */
     double go_wait_s;         /* timing pass "# waited": its first CUDA call's wait for --sample's start; -1 none */
     char device[512];         /* "# device" line: ordinal, name, uuid, cc, sms, driver, chip (tabs) */
-    wb_raw_launch *launches;  /* in seq order once read */
+    wb_raw_launch *launches;  /* in seq order */
     int nlaunches, cap_launches;
-    int unsorted;             /* while reading: an L line came after one of a higher seq */
     wb_raw_kernel *kernels;
     int nkernels, cap_kernels;
+    int untimed_records;      /* K lines that end before they start (a record cut off): not kept */
     char **strings;           /* interned names, NVTX paths and reasons */
     int nstrings, cap_strings;
     char **errors;            /* E lines */

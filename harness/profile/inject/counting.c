@@ -219,8 +219,7 @@ static int evaluate(int ranges) {
     }
     if (cnt.concurrent) { /* checked first: a batch of launches interleaved across threads */
         for (int r = 0; r < ranges; r++)
-            not_attributable(&cnt.batch[r], "counted while another thread's counted launch was under way: CUPTI's "
-                                            "ranges may not follow this batch's order");
+            not_attributable(&cnt.batch[r], "not attributable: another thread launched at once (range order unknown)");
         return 0;
     }
     for (int r = 0, idx = 0; r < ranges; r++) {
@@ -272,9 +271,9 @@ static int end_batch_timed(void) {
     TRY(cuptiRangeProfilerDecodeData, &dd);
     if (dd.numOfRangeDropped) wb_raw_error("cuptiRangeProfilerDecodeData: %zu range(s) dropped", dd.numOfRangeDropped);
     int rc = evaluate(ranges);
-    pthread_mutex_lock(&wb_inj.lock);
+    wb_raw_lock();
     if (wb_inj.raw) fflush(wb_inj.raw);
-    pthread_mutex_unlock(&wb_inj.lock);
+    wb_raw_unlock();
     return rc;
 }
 
@@ -283,6 +282,14 @@ static int end_batch(void) {
     int rc = end_batch_timed();
     cnt.batch_s += wb_clock_s() - t0;
     return rc;
+}
+
+/* A batch ended by anything but the next counted launch's room(): with another thread's counted
+ * launch between its callback and its exit, that launch's kernel may not have reached the GPU, and
+ * the decode could pair the ranges it has with the wrong slots (a flush's for the launch's). */
+static int end_batch_now(void) {
+    if (cnt.in_flight > 0) cnt.concurrent = 1;
+    return end_batch();
 }
 
 typedef struct flusher {
@@ -576,7 +583,7 @@ static int countable(const wb_launch_info *l) {
         return -1;
     }
     if (l->ctx != cnt.ctx) {
-        if (cnt.started) end_batch(); /* it must run unprofiled */
+        if (cnt.started) end_batch_now(); /* it must run unprofiled */
         wb_raw_line("N\t%lld\tanother CUDA context than the first counted one: only one context is counted",
                     (long long)l->seq);
         return -1;
@@ -611,7 +618,7 @@ static void count_launch(const wb_launch_info *l) {
 
 /* A graph launch in kernel mode: it runs unprofiled (why: the header). */
 static void count_graph(const wb_launch_info *l) {
-    if (cnt.started) end_batch();
+    if (cnt.started) end_batch_now();
     wb_raw_line("N\t%lld\tgraph launch: not counted per kernel (CUPTI could count none of its nodes safely here); "
                 "--ranges nvtx or every:N count it inside their ranges", (long long)l->seq);
 }
@@ -626,9 +633,11 @@ void wb_counting_enter(const wb_launch_info *l) {
             if (room(1, CUPTI_UserRange, &cnt.s) != 0 || push_user(l->seq, name) != 0)
                 wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         }
-        if (cnt.user_open && cnt.in_batch > 0) {
+        if (cnt.user_open && cnt.in_batch > 0) { /* threads enter out of seq order: the range spans min..max */
             slot *sl = &cnt.batch[cnt.in_batch - 1];
-            sl->last = l->seq, sl->launches++;
+            if (l->seq < sl->seq) sl->seq = l->seq;
+            if (l->seq > sl->last) sl->last = l->seq;
+            sl->launches++;
         }
     } else if (countable(l) == 0) {
         if (l->api == WB_API_GRAPH) count_graph(l);
@@ -648,8 +657,7 @@ void wb_counting_left(void) {
 
 void wb_counting_unselected(void) {
     pthread_mutex_lock(&count_lock);
-    if (cnt.in_flight > 0) cnt.concurrent = 1; /* the batch may end before that launch's kernel reaches the GPU */
-    if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch();
+    if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch_now();
     pthread_mutex_unlock(&count_lock);
 }
 
@@ -657,8 +665,7 @@ void wb_counting_unselected(void) {
 void wb_counting_capture(int begins) {
     pthread_mutex_lock(&count_lock);
     if (begins) {
-        if (cnt.in_flight > 0) cnt.concurrent = 1; /* the batch may end before that launch's kernel reaches the GPU */
-        if (!cnt.failed && cnt.started) end_batch();
+        if (!cnt.failed && cnt.started) end_batch_now();
         cnt.captures++;
     } else if (cnt.captures > 0) {
         cnt.captures--;
@@ -668,16 +675,16 @@ void wb_counting_capture(int begins) {
 
 /* nvtx mode: the launching thread's outermost range opens (name) or closes (NULL). */
 void wb_counting_nvtx(const char *outermost) {
-    if (wb_inj.pass != WB_PASS_COUNTERS || wb_inj.ranges != WB_RANGES_NVTX) return;
+    if (wb_inj.forked || wb_inj.pass != WB_PASS_COUNTERS || wb_inj.ranges != WB_RANGES_NVTX) return;
     pthread_mutex_lock(&count_lock);
     if (!cnt.failed && cnt.ctx && cnt.captures == 0) {
         if (outermost && !cnt.user_open) {
             CUcontext cur = NULL;
             if (cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == cnt.ctx) {
                 int64_t next;
-                pthread_mutex_lock(&wb_inj.lock);
+                wb_raw_lock();
                 next = wb_inj.seq;
-                pthread_mutex_unlock(&wb_inj.lock);
+                wb_raw_unlock();
                 if (room(1, CUPTI_UserRange, &cnt.s) == 0 && push_user(next, outermost) == 0) cnt.user_owner = pthread_self();
             }
         } else if (!outermost && cnt.user_open && pthread_equal(cnt.user_owner, pthread_self())) {
@@ -702,7 +709,7 @@ void wb_counting_finish(void) {
         pthread_mutex_unlock(&count_lock);
         return;
     }
-    end_batch();
+    end_batch_now();
     if (cnt.s.rp) {
         CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
                                                 .pRangeProfilerObject = cnt.s.rp};

@@ -29,6 +29,20 @@
 
 wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* This thread holds wb_inj.lock (a fork from a signal handler that interrupted it must not take
+ * it again: before_fork). */
+static __thread volatile int raw_locked;
+
+void wb_raw_lock(void) {
+    pthread_mutex_lock(&wb_inj.lock);
+    raw_locked = 1;
+}
+
+void wb_raw_unlock(void) {
+    raw_locked = 0;
+    pthread_mutex_unlock(&wb_inj.lock);
+}
+
 /* A line, with wb_inj.lock held; nothing once the file is closed (finish) or in a forked child. */
 static void raw_vline_locked(const char *fmt, va_list ap) {
     if (!wb_inj.raw) return;
@@ -46,9 +60,9 @@ static void raw_line_locked(const char *fmt, ...) {
 void wb_raw_line(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    pthread_mutex_lock(&wb_inj.lock);
+    wb_raw_lock();
     raw_vline_locked(fmt, ap);
-    pthread_mutex_unlock(&wb_inj.lock);
+    wb_raw_unlock();
     va_end(ap);
 }
 
@@ -60,10 +74,10 @@ void wb_raw_error(const char *fmt, ...) {
     va_end(ap);
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\t') *p = ' ';
-    pthread_mutex_lock(&wb_inj.lock);
+    wb_raw_lock();
     raw_line_locked("E\t%s", msg);
     if (wb_inj.raw) fflush(wb_inj.raw);
-    pthread_mutex_unlock(&wb_inj.lock);
+    wb_raw_unlock();
 }
 
 const char *wb_inject_cupti_str(CUptiResult r) {
@@ -172,7 +186,7 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     /* One critical section numbers the launch, selects it and writes its L line: launches of
      * several threads reach the file in seq order, the order in which they were selected, as
      * the driver reads and selects them again (raw.c, match.c). */
-    pthread_mutex_lock(&wb_inj.lock);
+    wb_raw_lock();
     l.seq = wb_inj.seq++;
     if (wb_inj.pass == WB_PASS_COUNTERS && !per_range)
         /* A graph launch has no kernel name: counted when nothing narrows the selection. */
@@ -181,7 +195,7 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     raw_line_locked("L\t%lld\t%u\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s", (long long)l.seq, l.correlation,
                     l.api, selected, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
                     l.smem_dynamic, l.nvtx, l.name);
-    pthread_mutex_unlock(&wb_inj.lock);
+    wb_raw_unlock();
     CUdevice dev;
     CUresult dr;
     if (l.seq == 0 && wb_inj.pass == WB_PASS_TIMING) { /* the counter pass writes it with the chip's name */
@@ -254,14 +268,14 @@ static void finish(int sig) {
     if (wb_inj.forked || done++) return; /* a forked child's exit: the parent's CUPTI state is not its own */
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
-    pthread_mutex_lock(&wb_inj.lock);
+    wb_raw_lock();
     if (wb_inj.raw) {
         if (sig) fprintf(wb_inj.raw, "# signal %d\n", sig);
         fprintf(wb_inj.raw, "# end\n");
         fclose(wb_inj.raw);
         wb_inj.raw = NULL;
     }
-    pthread_mutex_unlock(&wb_inj.lock);
+    wb_raw_unlock();
 }
 
 static void at_exit(void) { finish(0); }
@@ -271,17 +285,24 @@ static void at_exit(void) { finish(0); }
  * is flushed before the fork so that the child's exit writes none of the parent's lines again,
  * and in the child everything of ours is switched off (its exit, signals and callbacks do
  * nothing); the lock, held across the fork by the forking thread, is released on both sides. */
+static __thread int fork_locked; /* before_fork took the lock (the same thread runs all three) */
+
 static void before_fork(void) {
-    pthread_mutex_lock(&wb_inj.lock);
-    if (wb_inj.raw) fflush(wb_inj.raw);
+    /* a fork from a signal handler that interrupted this thread's own write: the lock is ours already */
+    fork_locked = !raw_locked && pthread_mutex_lock(&wb_inj.lock) == 0;
+    if (fork_locked && wb_inj.raw) fflush(wb_inj.raw);
 }
 
-static void after_fork_parent(void) { pthread_mutex_unlock(&wb_inj.lock); }
+static void after_fork_parent(void) {
+    if (fork_locked) pthread_mutex_unlock(&wb_inj.lock);
+    fork_locked = 0;
+}
 
 static void after_fork_child(void) {
     wb_inj.forked = 1;
     wb_inj.raw = NULL; /* not closed: the parent's descriptor, shared; the emptied buffer writes nothing */
-    pthread_mutex_unlock(&wb_inj.lock);
+    if (fork_locked) pthread_mutex_unlock(&wb_inj.lock);
+    fork_locked = 0;
 }
 
 /* A program that crashes or is killed never reaches atexit: the launches it finished would be

@@ -51,6 +51,9 @@ typedef struct wb_inject {
 
 extern wb_inject wb_inj;
 
+/* wb_inj.lock around the raw file and the launch numbering (marks the thread as holding it). */
+void wb_raw_lock(void);
+void wb_raw_unlock(void);
 /* One line of the raw file (fmt without the newline); thread safe. */
 void wb_raw_line(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -52,9 +52,9 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     else if (dropped)
         wb_raw_error("CUPTI dropped %zu activity records: those kernels are missing from the timing pass", dropped);
     free(buffer);
-    pthread_mutex_lock(&wb_inj.lock);
+    wb_raw_lock();
     if (wb_inj.raw) fflush(wb_inj.raw);
-    pthread_mutex_unlock(&wb_inj.lock);
+    wb_raw_unlock();
 }
 
 int wb_timing_start(void) {
