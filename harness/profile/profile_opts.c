@@ -1,13 +1,13 @@
 /* profile_opts.c - options of `wallbench profile` (profile_opts.h). */
 #include "harness/profile/profile_opts.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/metrics.h"
+#include "harness/base/parse_int.h"
 #include "harness/gpu/counters.h"
 #include "harness/gpu/device.h"
 
@@ -77,10 +77,8 @@ static int need(int argc, char **argv, int i, wb_err *e) {
 }
 
 static int parse_count(const char *opt, const char *v, int64_t *out, wb_err *e) {
-    char *end = NULL;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (!*v || *end || x < 0 || errno == ERANGE) return wb_fail(e, "%s %s: not a count (an integer >= 0, below 2^63)", opt, v);
+    long long x;
+    if (wb_parse_ll(v, 0, INT64_MAX, &x) != 0) return wb_fail(e, "%s %s: not a count (an integer >= 0, below 2^63)", opt, v);
     *out = (int64_t)x;
     return WB_OK;
 }

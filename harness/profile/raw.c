@@ -3,7 +3,6 @@
  * program of 10^5+ launches costs a few strings, not one per launch. */
 #include "harness/profile/raw.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "harness/base/grow.h"
 #include "harness/base/metrics.h"
+#include "harness/base/parse_int.h"
 
 typedef struct intern {
     int *slot;  /* string index + 1, 0 empty */
@@ -117,20 +117,9 @@ static int header(wb_raw *r, char *line) {
     return 0; /* other comments: ignored */
 }
 
-/* A whole decimal integer field: no sign where none belongs, nothing after it; 0 or -1 (malformed). */
-static int field_ll(const char *s, long long lo, long long hi, long long *v) {
-    char *end;
-    if (!*s) return -1;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (*end || errno == ERANGE || x < lo || x > hi) return -1;
-    *v = x;
-    return 0;
-}
-
 static int field_i32(const char *s, int32_t *v) {
     long long x;
-    if (field_ll(s, INT32_MIN, INT32_MAX, &x) != 0) return -1;
+    if (wb_parse_ll(s, INT32_MIN, INT32_MAX, &x) != 0) return -1;
     *v = (int32_t)x;
     return 0;
 }
@@ -143,7 +132,7 @@ static int launch_line(wb_raw *r, intern *t, char *line) {
     memset(l, 0, sizeof *l);
     long long seq, corr;
     int32_t api, selected;
-    if (field_ll(f[1], 0, INT64_MAX, &seq) != 0 || field_ll(f[2], 0, UINT32_MAX, &corr) != 0 ||
+    if (wb_parse_ll(f[1], 0, INT64_MAX, &seq) != 0 || wb_parse_ll(f[2], 0, UINT32_MAX, &corr) != 0 ||
         field_i32(f[3], &api) != 0 || field_i32(f[4], &selected) != 0 || field_i32(f[11], &l->smem_dynamic) != 0)
         return -1;
     for (int d = 0; d < 3; d++)
@@ -173,8 +162,8 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
     memset(k, 0, sizeof *k);
     long long corr, start, end, stream;
     char *tail;
-    if (field_ll(f[1], 0, UINT32_MAX, &corr) != 0 || field_ll(f[2], INT64_MIN, INT64_MAX, &start) != 0 ||
-        field_ll(f[3], INT64_MIN, INT64_MAX, &end) != 0 || field_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
+    if (wb_parse_ll(f[1], 0, UINT32_MAX, &corr) != 0 || wb_parse_ll(f[2], INT64_MIN, INT64_MAX, &start) != 0 ||
+        wb_parse_ll(f[3], INT64_MIN, INT64_MAX, &end) != 0 || wb_parse_ll(f[5], INT64_MIN, INT64_MAX, &stream) != 0 ||
         field_i32(f[4], &k->device) != 0 || field_i32(f[6], &k->registers) != 0 ||
         field_i32(f[7], &k->smem_static) != 0 || field_i32(f[8], &k->smem_dynamic) != 0)
         return -1;
@@ -196,7 +185,7 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
 /* A C/N/F line's launch by binary search (NULL: no L line of that seq). */
 static wb_raw_launch *find_seq(wb_raw *r, const char *field) {
     long long seq;
-    if (field_ll(field, 0, INT64_MAX, &seq) != 0) return NULL;
+    if (wb_parse_ll(field, 0, INT64_MAX, &seq) != 0) return NULL;
     int lo = 0, hi = r->nlaunches - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
@@ -237,8 +226,8 @@ static int user_range_line(wb_raw *r, intern *t, char *line) {
     if (wb_grow(&r->uranges, r->nuranges, &r->cap_uranges, sizeof *r->uranges, 64) != 0) return -3;
     wb_raw_urange *u = &r->uranges[r->nuranges];
     long long first, last, launches;
-    if (field_ll(f[1], 0, INT64_MAX, &first) != 0 || field_ll(f[2], 0, INT64_MAX, &last) != 0 ||
-        field_ll(f[3], 0, INT64_MAX, &launches) != 0)
+    if (wb_parse_ll(f[1], 0, INT64_MAX, &first) != 0 || wb_parse_ll(f[2], 0, INT64_MAX, &last) != 0 ||
+        wb_parse_ll(f[3], 0, INT64_MAX, &launches) != 0)
         return -1;
     /* first..last: the launches' smallest and largest seq (older builds wrote them in the order
      * several threads entered the range, so last could come out below first) */
@@ -266,7 +255,7 @@ static int sample_line(wb_raw *r, char *line) {
     if (wb_grow(&r->samples, r->nsamples, &r->cap_samples, sizeof *r->samples, 1024) != 0) return -3;
     wb_raw_sample *x = &r->samples[r->nsamples];
     long long start, end;
-    if (field_ll(f[1], INT64_MIN, INT64_MAX, &start) != 0 || field_ll(f[2], start, INT64_MAX, &end) != 0 ||
+    if (wb_parse_ll(f[1], INT64_MIN, INT64_MAX, &start) != 0 || wb_parse_ll(f[2], start, INT64_MAX, &end) != 0 ||
         values(r, f + 3, x->v) != 0)
         return -1;
     x->start_ns = start, x->end_ns = end;

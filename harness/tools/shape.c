@@ -7,14 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/parse_int.h"
+
 const wb_shape wb_shape_fastest = {1, -1, NAN, -1, -1};
 
 /* An integer key's value: decimal digits only (no sign, exponent, fraction or
  * blanks), lo..hi; -1 when it is not. */
 static long parse_count(const char *v, long lo, long hi) {
-    if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9) return -1;
-    long n = strtol(v, NULL, 10);
-    return n >= lo && n <= hi ? n : -1;
+    long long n;
+    return *v != '-' && wb_parse_ll(v, lo, hi, &n) == 0 ? (long)n : -1;
 }
 
 int wb_shape_parse(const char *s, wb_shape *out, wb_err *e) {
