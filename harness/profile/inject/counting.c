@@ -277,19 +277,15 @@ static int end_batch_timed(void) {
     return rc;
 }
 
+/* With another thread's counted launch between its callback and its exit, that launch's kernel
+ * may not have reached the GPU when the batch ends, and the decode could pair the ranges it has
+ * with the wrong slots (a flush's for the launch's): the batch is said not attributable. */
 static int end_batch(void) {
+    if (cnt.in_flight > 0) cnt.concurrent = 1;
     double t0 = wb_clock_s();
     int rc = end_batch_timed();
     cnt.batch_s += wb_clock_s() - t0;
     return rc;
-}
-
-/* A batch ended by anything but the next counted launch's room(): with another thread's counted
- * launch between its callback and its exit, that launch's kernel may not have reached the GPU, and
- * the decode could pair the ranges it has with the wrong slots (a flush's for the launch's). */
-static int end_batch_now(void) {
-    if (cnt.in_flight > 0) cnt.concurrent = 1;
-    return end_batch();
 }
 
 typedef struct flusher {
@@ -583,7 +579,7 @@ static int countable(const wb_launch_info *l) {
         return -1;
     }
     if (l->ctx != cnt.ctx) {
-        if (cnt.started) end_batch_now(); /* it must run unprofiled */
+        if (cnt.started) end_batch(); /* it must run unprofiled */
         wb_raw_line("N\t%lld\tanother CUDA context than the first counted one: only one context is counted",
                     (long long)l->seq);
         return -1;
@@ -594,12 +590,6 @@ static int countable(const wb_launch_info *l) {
 /* kernel mode: one auto range for this launch (after our flush, if any). */
 static void count_launch(const wb_launch_info *l) {
     wb_counters_session *set = rotation_set(l);
-    /* Auto ranges follow the order in which launches reach the GPU, slots the order of these
-     * callbacks: with another thread's counted launch between its callback and its exit, the two
-     * may differ, in the batch this may end and in the one it may start, and such a batch is
-     * reported not attributable rather than attributed wrongly. */
-    int overlap = cnt.in_flight > 0;
-    if (overlap) cnt.concurrent = 1;
     if (room(2 + (wb_inj.flush_l2 && wb_inj.flush_empty), CUPTI_AutoRange, set) != 0) { /* it, its flush(es) */
         wb_raw_line("N\t%lld\t%s", (long long)l->seq, cnt.why);
         return;
@@ -611,14 +601,17 @@ static void count_launch(const wb_launch_info *l) {
     cnt.flush_s += wb_clock_s() - t0;
     add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
-    if (overlap) cnt.concurrent = 1;
+    /* Auto ranges follow the order in which launches reach the GPU, slots the order of these
+     * callbacks: with another thread's counted launch still under way the two may differ, and the
+     * batch is said not attributable rather than attributed wrongly (a batch room() ended: end_batch) */
+    if (cnt.in_flight > 0) cnt.concurrent = 1;
     cnt.in_flight++;
     entered = wb_clock_s();
 }
 
 /* A graph launch in kernel mode: it runs unprofiled (why: the header). */
 static void count_graph(const wb_launch_info *l) {
-    if (cnt.started) end_batch_now();
+    if (cnt.started) end_batch();
     wb_raw_line("N\t%lld\tgraph launch: not counted per kernel (CUPTI could count none of its nodes safely here); "
                 "--ranges nvtx or every:N count it inside their ranges", (long long)l->seq);
 }
@@ -657,7 +650,7 @@ void wb_counting_left(void) {
 
 void wb_counting_unselected(void) {
     pthread_mutex_lock(&count_lock);
-    if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch_now();
+    if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch();
     pthread_mutex_unlock(&count_lock);
 }
 
@@ -665,7 +658,7 @@ void wb_counting_unselected(void) {
 void wb_counting_capture(int begins) {
     pthread_mutex_lock(&count_lock);
     if (begins) {
-        if (!cnt.failed && cnt.started) end_batch_now();
+        if (!cnt.failed && cnt.started) end_batch();
         cnt.captures++;
     } else if (cnt.captures > 0) {
         cnt.captures--;
@@ -709,7 +702,7 @@ void wb_counting_finish(void) {
         pthread_mutex_unlock(&count_lock);
         return;
     }
-    end_batch_now();
+    end_batch();
     if (cnt.s.rp) {
         CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
                                                 .pRangeProfilerObject = cnt.s.rp};
