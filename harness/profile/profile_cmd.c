@@ -62,8 +62,8 @@ static int self_path(char *out, size_t len) {
 /* The ceiling variants a profile measures when not given a file. */
 #define CEILINGS_RUN WB_ROOF_DRAM_VARIANT "," WB_ROOF_INST_VARIANT "," WB_ROOF_L2_VARIANT "," WB_ROOF_ATOMIC_VARIANT
 
-/* The roof: measured now by the suite's ceiling family (four variants, quick sizes), or read. */
-/* The roof; child_exit: the ceiling run's exit code when it ran and failed. */
+/* The roof: measured now by the suite's ceiling family (four variants, quick sizes), or read;
+ * *child_exit: the ceiling run's exit code where it ran. */
 static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p, wb_roof *roof, int *child_exit, wb_err *e) {
     roof->inst_gips = roof->dram_gbps = NAN;
     snprintf(roof->name, sizeof roof->name, "measured");
