@@ -5,8 +5,10 @@
 # every launch, timed, and each launch either has its instructions or the counter pass's reason (a
 # batch whose launches interleaved across threads is said not attributable, never attributed
 # wrongly); every:10's ranges hold every launch; the forked child wrote nothing into the pass's file
-# (a second copy of its lines is a duplicate seq, which the reader refuses). GPU test: exit 77
-# without a usable GPU.
+# (a second copy of its lines is a duplicate seq, which the reader refuses). With "reset" the
+# program destroys its context before launching 10 more times in a new one: every launch is still
+# timed, those before the reset counted (or with a reason), those after it say why they are not.
+# GPU test: exit 77 without a usable GPU.
 set -u
 wb=$1 prog=$2
 out=${3:-$(mktemp -d)}
@@ -16,17 +18,21 @@ failures=0
 bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 plain=$("$prog" 2> "$out/plain.err") || bad "the program alone exited $?: $(cat "$out/plain.err")"
 case "$plain" in "profile_threads: "*", 0 output(s) differ"*) ;; *) bad "the program alone: $plain" ;; esac
+plain_reset=$("$prog" reset 2> "$out/plain-reset.err") || bad "the program alone, reset, exited $?: $(cat "$out/plain-reset.err")"
+case "$plain_reset" in *"after a context reset, 10 launches, 0 output(s) differ"*) ;; *) bad "reset alone: $plain_reset" ;; esac
 launches=$((2 * 60))
-for mode in both every10; do
+for mode in both every10 reset; do
     args=(--no-ceilings --keep-raw "$out/raw-$mode" -o "$out/$mode.h5")
     [ "$mode" = every10 ] && args+=(--pass counters --ranges every:10)
-    "$wb" profile "${args[@]}" -- "$prog" > "$out/$mode.out" 2> "$out/$mode.log"
+    want=$plain prog_args=()
+    [ "$mode" = reset ] && want=$plain_reset prog_args=(reset)
+    "$wb" profile "${args[@]}" -- "$prog" "${prog_args[@]}" > "$out/$mode.out" 2> "$out/$mode.log"
     rc=$?
     [ $rc -eq 0 ] || bad "$mode: profile exited $rc: $(tail -n 5 "$out/$mode.log")"
     got=$(grep '^profile_threads:' "$out/$mode.out") # the profiler's own summary follows on stdout
-    [ "$got" = "$plain" ] || bad "$mode: the program printed '$got', alone '$plain'"
+    [ "$got" = "$want" ] || bad "$mode: the program printed '$got', alone '$want'"
     n=$(ls "$out/raw-$mode" | grep -c '\.tsv$')
-    [ "$n" -eq $([ "$mode" = both ] && echo 2 || echo 1) ] || bad "$mode: $n raw files (the child must write none)"
+    [ "$n" -eq $([ "$mode" = every10 ] && echo 1 || echo 2) ] || bad "$mode: $n raw files (the child must write none)"
 done
 grep -q "wallbench profile: $launches launches" "$out/both.log" ||
     bad "both: not $launches launches: $(grep 'launches:' "$out/both.log")"
@@ -34,11 +40,13 @@ grep -q "wallbench profile: $launches launches" "$out/both.log" ||
 # every:10: the counted ranges hold every launch, each range with instructions
 "$wb" export "$out/both.h5" --table launches --format json -o "$out/launches.json" || bad "export launches"
 "$wb" export "$out/every10.h5" --table counted_ranges --format json -o "$out/ranges.json" || bad "export ranges"
-python3 - "$out/launches.json" "$out/ranges.json" "$launches" <<'EOF' || bad "the files' rows (above)"
+"$wb" export "$out/reset.h5" --table launches --format json -o "$out/reset.json" || bad "export reset"
+python3 - "$out/launches.json" "$out/ranges.json" "$launches" "$out/reset.json" <<'EOF' || bad "the files' rows (above)"
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 ranges = json.load(open(sys.argv[2]))["rows"]
 n = int(sys.argv[3])
+reset = sorted(json.load(open(sys.argv[4]))["rows"], key=lambda r: r["seq"])
 has = lambda r: r["inst"] is not None and r["inst"] > 0
 timed = sum(1 for r in rows if r["time_ms"] is not None and r["time_ms"] > 0)
 counted = sum(1 for r in rows if has(r))
@@ -49,6 +57,15 @@ in_ranges = sum(r["launches"] for r in ranges)
 print(f"every:10: {len(ranges)} ranges holding {in_ranges} launches, {sum(1 for r in ranges if has(r))} with instructions")
 ok = len(rows) == n and timed == n and not silent and in_ranges == n and all(has(r) for r in ranges)
 if silent: print("launches without instructions nor a reason:", silent[:10])
+# reset: the first context's launches saved as it ended (counted, or a reason), the new one's not counted
+before, after = reset[:n], reset[n:]
+r_timed = sum(1 for r in reset if r["time_ms"] is not None and r["time_ms"] > 0)
+r_counted = sum(1 for r in before if has(r))
+r_silent = [r["seq"] for r in before if not has(r) and r["counter_note"] in ("", "not counted")]
+r_after = [r for r in after if not has(r) and "destroyed" in r["counter_note"]]
+print(f"reset: {len(reset)} launches, {r_timed} timed, {r_counted} of {len(before)} before the reset with "
+      f"instructions, {len(r_after)} of {len(after)} after it saying the context was destroyed")
+ok = ok and len(reset) == n + 10 and r_timed == n + 10 and not r_silent and len(r_after) == 10
 sys.exit(0 if ok else 1)
 EOF
 [ $failures -eq 0 ] && echo "gpu_profile_threads: all passed" || echo "gpu_profile_threads: $failures failure(s)"

@@ -4,11 +4,15 @@
  * atexit handlers, as Python's multiprocessing children and a DataLoader's workers may. It checks
  * the GPU's outputs against the CPU's, prints one line with their checksum and exits 0 when they
  * agree: a profiler that changes what it does changes that line or the exit code.
+ * With the argument "reset", before the fork it destroys its context as cudaDeviceReset does
+ * (cuDevicePrimaryCtxReset), makes a new one and launches AFTER_RESET more times in it, checked
+ * and printed likewise: what a profiler held of the first context must survive its end.
  * C and the driver API (the kernel is PTX: tests/profile_threads_ptx.h). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 
 #define THREADS 2
 #define LAUNCHES 60
+#define AFTER_RESET 10
 
 static CUcontext ctx;
 static CUfunction accumulate;
@@ -41,17 +46,20 @@ typedef struct worker {
         }                                                  \
     } while (0)
 
-static void *launch_all(void *arg) {
-    worker *w = arg;
-    pthread_barrier_wait(&together); /* both threads launch at once */
+static void *run_worker(worker *w, unsigned launches) {
     WORKER_TRY(w, cuCtxSetCurrent(ctx));
-    for (unsigned k = 1; k <= LAUNCHES; k++) {
+    for (unsigned k = 1; k <= launches; k++) {
         void *args[] = {&w->out, &w->in, &w->n, &k};
         WORKER_TRY(w, cuLaunchKernel(accumulate, (w->n + 127) / 128, 1, 1, 128, 1, 1, 0, w->stream, args, NULL));
     }
     WORKER_TRY(w, cuStreamSynchronize(w->stream));
     WORKER_TRY(w, cuMemcpyDtoH(w->got, w->out, (size_t)w->n * 4));
     return NULL;
+}
+
+static void *launch_all(void *arg) {
+    pthread_barrier_wait(&together); /* both threads launch at once */
+    return run_worker(arg, LAUNCHES);
 }
 
 #define TRY(c)                                                                     \
@@ -65,55 +73,87 @@ static void *launch_all(void *arg) {
         }                                                                          \
     } while (0)
 
-int main(void) {
-    CUdevice dev;
+/* w's inputs and starting outputs (random, never zeros) on the host and in the current context. */
+static int prepare(worker *w, unsigned n, uint32_t *state) {
+    *w = (worker){.n = n};
+    w->host_in = malloc((size_t)n * 4), w->host_out = malloc((size_t)n * 4), w->got = malloc((size_t)n * 4);
+    if (!w->host_in || !w->host_out || !w->got) return fprintf(stderr, "profile_threads: out of memory\n"), 1;
+    for (unsigned i = 0; i < n; i++) {
+        *state = *state * 1664525u + 1013904223u, w->host_in[i] = *state >> 8;
+        *state = *state * 1664525u + 1013904223u, w->host_out[i] = *state;
+    }
+    TRY(cuStreamCreate(&w->stream, CU_STREAM_NON_BLOCKING));
+    TRY(cuMemAlloc(&w->in, (size_t)n * 4));
+    TRY(cuMemAlloc(&w->out, (size_t)n * 4));
+    TRY(cuMemcpyHtoD(w->in, w->host_in, (size_t)n * 4));
+    TRY(cuMemcpyHtoD(w->out, w->host_out, (size_t)n * 4));
+    return 0;
+}
+
+/* w's outputs after `launches` launches against the CPU's: how many differ (-1: the worker failed);
+ * *sum takes them in. */
+static long long check(const worker *w, unsigned launches, uint64_t *sum, const char *who) {
+    if (w->err != CUDA_SUCCESS) {
+        const char *s = NULL;
+        cuGetErrorName(w->err, &s);
+        fprintf(stderr, "profile_threads: %s: %s: %s\n", who, w->call, s ? s : "?");
+        return -1;
+    }
+    long long wrong = 0;
+    const uint32_t tri = (uint32_t)launches * (launches + 1) / 2; /* the sum of k over the launches */
+    for (unsigned i = 0; i < w->n; i++) {
+        uint32_t want = w->host_out[i] + w->host_in[i] * tri + i * launches;
+        wrong += w->got[i] != want;
+        *sum = (*sum ^ w->got[i]) * 1099511628211ull;
+    }
+    return wrong;
+}
+
+/* A context of its own's first steps: the primary one, current, the kernel loaded. */
+static int open_context(CUdevice dev) {
     CUmodule mod;
-    TRY(cuInit(0));
-    TRY(cuDeviceGet(&dev, 0));
     TRY(cuDevicePrimaryCtxRetain(&ctx, dev));
     TRY(cuCtxSetCurrent(ctx));
     TRY(cuModuleLoadData(&mod, accumulate_ptx));
     TRY(cuModuleGetFunction(&accumulate, mod, "wb_accumulate"));
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int reset = argc > 1 && !strcmp(argv[1], "reset");
+    if (argc > 2 || (argc == 2 && !reset)) return fprintf(stderr, "usage: profile_threads [reset]\n"), 2;
+    CUdevice dev;
+    TRY(cuInit(0));
+    TRY(cuDeviceGet(&dev, 0));
+    if (open_context(dev)) return 1;
     worker w[THREADS];
     uint32_t state = 12345u;
-    for (int t = 0; t < THREADS; t++) {
-        w[t] = (worker){.n = 100000u + 12345u * (unsigned)t}; /* not a multiple of the block */
-        w[t].host_in = malloc((size_t)w[t].n * 4), w[t].host_out = malloc((size_t)w[t].n * 4);
-        w[t].got = malloc((size_t)w[t].n * 4);
-        if (!w[t].host_in || !w[t].host_out || !w[t].got) return fprintf(stderr, "profile_threads: out of memory\n"), 1;
-        for (unsigned i = 0; i < w[t].n; i++) { /* random inputs and starting outputs, never zeros */
-            state = state * 1664525u + 1013904223u, w[t].host_in[i] = state >> 8;
-            state = state * 1664525u + 1013904223u, w[t].host_out[i] = state;
-        }
-        TRY(cuStreamCreate(&w[t].stream, CU_STREAM_NON_BLOCKING));
-        TRY(cuMemAlloc(&w[t].in, (size_t)w[t].n * 4));
-        TRY(cuMemAlloc(&w[t].out, (size_t)w[t].n * 4));
-        TRY(cuMemcpyHtoD(w[t].in, w[t].host_in, (size_t)w[t].n * 4));
-        TRY(cuMemcpyHtoD(w[t].out, w[t].host_out, (size_t)w[t].n * 4));
-    }
+    for (int t = 0; t < THREADS; t++) /* sizes not a multiple of the block */
+        if (prepare(&w[t], 100000u + 12345u * (unsigned)t, &state)) return 1;
     pthread_t th[THREADS];
     if (pthread_barrier_init(&together, NULL, THREADS) != 0) return fprintf(stderr, "profile_threads: barrier\n"), 1;
     for (int t = 0; t < THREADS; t++)
         if (pthread_create(&th[t], NULL, launch_all, &w[t]) != 0) return fprintf(stderr, "profile_threads: pthread_create\n"), 1;
     for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
-    long long wrong = 0;
+    long long wrong = 0, d;
     uint64_t sum = 1469598103934665603ull;
-    const uint32_t tri = (uint32_t)LAUNCHES * (LAUNCHES + 1) / 2; /* the sum of k over the launches */
     for (int t = 0; t < THREADS; t++) {
-        if (w[t].err != CUDA_SUCCESS) {
-            const char *s = NULL;
-            cuGetErrorName(w[t].err, &s);
-            fprintf(stderr, "profile_threads: thread %d: %s: %s\n", t, w[t].call, s ? s : "?");
-            return 1;
-        }
-        for (unsigned i = 0; i < w[t].n; i++) {
-            uint32_t want = w[t].host_out[i] + w[t].host_in[i] * tri + i * (uint32_t)LAUNCHES;
-            wrong += w[t].got[i] != want;
-            sum = (sum ^ w[t].got[i]) * 1099511628211ull;
-        }
+        if ((d = check(&w[t], LAUNCHES, &sum, t ? "thread 1" : "thread 0")) < 0) return 1;
+        wrong += d;
     }
     printf("profile_threads: %d threads x %d launches, %lld output(s) differ from the CPU's, checksum %016llx\n",
            THREADS, LAUNCHES, wrong, (unsigned long long)sum);
+    if (reset) { /* cudaDeviceReset's driver call: the context and all in it go; a new one launches again */
+        worker a;
+        TRY(cuDevicePrimaryCtxReset(dev));
+        if (open_context(dev) || prepare(&a, 54321u, &state)) return 1;
+        run_worker(&a, AFTER_RESET);
+        uint64_t after = 1469598103934665603ull;
+        if ((d = check(&a, AFTER_RESET, &after, "after the reset")) < 0) return 1;
+        wrong += d;
+        printf("profile_threads: after a context reset, %d launches, %lld output(s) differ from the CPU's, checksum "
+               "%016llx\n", AFTER_RESET, d, (unsigned long long)after);
+    }
     fflush(stdout); /* the child's exit must not print it again */
     pid_t child = fork();
     if (child == 0) exit(0); /* atexit handlers run in the child: a profiler's must do nothing here */

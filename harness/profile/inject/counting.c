@@ -95,6 +95,7 @@ typedef struct counting {
     double config_s;                   /* in batch starts: the set's image and config (--rotate: one a group change) */
     double start_s;                    /* in cuptiRangeProfilerStart, after the config */
     int64_t counted;
+    int released;           /* the profiler object is let go (exit, or the counted context destroyed) */
 } counting;
 
 static __thread double entered; /* when this thread's counted launch entered the API */
@@ -102,6 +103,19 @@ static __thread double entered; /* when this thread's counted launch entered the
 static counting cnt;
 /* Launching threads enter one at a time: the batch and the profiler object are one per process. */
 static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+/* This thread holds count_lock: a context destroyed under it is our own (the flush's, at exit),
+ * whose callback must not take the lock again (wb_counting_context_ends). */
+static __thread int holding;
+
+static void take(void) {
+    pthread_mutex_lock(&count_lock);
+    holding = 1;
+}
+
+static void give(void) {
+    holding = 0;
+    pthread_mutex_unlock(&count_lock);
+}
 
 static int fail(const char *call, CUptiResult r) {
     snprintf(cnt.why, sizeof cnt.why, "%s: %s", call, wb_inject_cupti_str(r));
@@ -617,7 +631,7 @@ static void count_graph(const wb_launch_info *l) {
 }
 
 void wb_counting_enter(const wb_launch_info *l) {
-    pthread_mutex_lock(&count_lock);
+    take();
     if (wb_inj.ranges >= WB_RANGES_NVTX) {
         /* nvtx and every:N: the launch runs inside the open user range, if any; every:N opens one */
         if (wb_inj.ranges == WB_RANGES_EVERY && !cnt.user_open && countable(l) == 0 && cnt.s.passes == 1) {
@@ -636,40 +650,40 @@ void wb_counting_enter(const wb_launch_info *l) {
         if (l->api == WB_API_GRAPH) count_graph(l);
         else count_launch(l);
     }
-    pthread_mutex_unlock(&count_lock);
+    give();
 }
 
 void wb_counting_left(void) {
-    pthread_mutex_lock(&count_lock);
+    take();
     if (entered > 0) cnt.launch_s += wb_clock_s() - entered, cnt.in_flight--;
     entered = 0;
     if (cnt.user_open && wb_inj.ranges == WB_RANGES_EVERY && cnt.batch[cnt.in_batch - 1].launches >= wb_inj.every)
         pop_user();
-    pthread_mutex_unlock(&count_lock);
+    give();
 }
 
 void wb_counting_unselected(void) {
-    pthread_mutex_lock(&count_lock);
+    take();
     if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch();
-    pthread_mutex_unlock(&count_lock);
+    give();
 }
 
 /* A stream capture begins (API enter) or ends (API exit): nothing of ours may run inside it. */
 void wb_counting_capture(int begins) {
-    pthread_mutex_lock(&count_lock);
+    take();
     if (begins) {
         if (!cnt.failed && cnt.started) end_batch();
         cnt.captures++;
     } else if (cnt.captures > 0) {
         cnt.captures--;
     }
-    pthread_mutex_unlock(&count_lock);
+    give();
 }
 
 /* nvtx mode: the launching thread's outermost range opens (name) or closes (NULL). */
 void wb_counting_nvtx(const char *outermost) {
     if (wb_inj.forked || wb_inj.pass != WB_PASS_COUNTERS || wb_inj.ranges != WB_RANGES_NVTX) return;
-    pthread_mutex_lock(&count_lock);
+    take();
     if (!cnt.failed && cnt.ctx && cnt.captures == 0) {
         if (outermost && !cnt.user_open) {
             CUcontext cur = NULL;
@@ -684,39 +698,63 @@ void wb_counting_nvtx(const char *outermost) {
             pop_user(); /* only the thread that opened it closes it: another thread's ranges are not this one's */
         }
     }
-    pthread_mutex_unlock(&count_lock);
+    give();
 }
 
 /* nvtx mode: the profiler needs the context before the first range opens. */
 void wb_counting_first_launch(const wb_launch_info *l) {
     if (wb_inj.ranges < WB_RANGES_NVTX) return;
-    pthread_mutex_lock(&count_lock);
+    take();
     if (!cnt.ctx && !cnt.failed && cnt.captures == 0) setup(l->ctx);
-    pthread_mutex_unlock(&count_lock);
+    give();
 }
 
-void wb_counting_finish(void) {
-    /* At a fatal signal the lock may be held by the interrupted thread: then the batch is lost. */
-    if (pthread_mutex_trylock(&count_lock) != 0) return;
-    if (!cnt.ctx || cnt.failed) {
-        pthread_mutex_unlock(&count_lock);
-        return;
-    }
+/* Decodes the open batch and lets the profiler object go (at exit, or as the counted context is
+ * destroyed: `when` says which); count_lock held. */
+static void release(const char *when) {
     end_batch();
     if (cnt.s.rp) {
         CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
                                                 .pRangeProfilerObject = cnt.s.rp};
         CUptiResult r = cuptiRangeProfilerDisable(&p);
-        if (r != CUPTI_SUCCESS) wb_raw_error("cuptiRangeProfilerDisable at exit: %s", wb_inject_cupti_str(r));
+        if (r != CUPTI_SUCCESS) wb_raw_error("cuptiRangeProfilerDisable %s: %s", when, wb_inject_cupti_str(r));
         cnt.s.rp = NULL;
     }
     CUresult dr;
-    if (fl_own.ctx && (dr = cuCtxDestroy(fl_own.ctx)) != CUDA_SUCCESS)
-        wb_raw_error("cuCtxDestroy (the flush's context) at exit: CUDA error %d", (int)dr);
+    if (fl_own.ctx && (dr = cuCtxDestroy(fl_own.ctx)) != CUDA_SUCCESS) /* its own callback: ours, `holding` */
+        wb_raw_error("cuCtxDestroy (the flush's context) %s: CUDA error %d", when, (int)dr);
+    fl_own.ctx = NULL, fl_own.fn = fl_stream.fn = NULL;
+    cnt.released = 1;
+}
+
+/* The counted context is being destroyed (cudaDeviceReset, cuDevicePrimaryCtxReset, cuCtxDestroy
+ * before exit): its batch is decoded while it still exists, or the launches counted since the
+ * last decode would be lost with it; launches after it are not counted (a context of their own). */
+void wb_counting_context_ends(CUcontext ctx) {
+    if (wb_inj.forked || holding) return; /* holding: our own context, destroyed by release() */
+    take();
+    if (cnt.ctx && ctx == cnt.ctx && !cnt.failed && !cnt.released) {
+        release("as the counted context was destroyed");
+        snprintf(cnt.why, sizeof cnt.why, "launched after the counted CUDA context was destroyed (cudaDeviceReset, "
+                 "cuCtxDestroy): only that context is counted");
+        cnt.failed = 1;
+    }
+    give();
+}
+
+void wb_counting_finish(void) {
+    /* At a fatal signal the lock may be held by the interrupted thread: then the batch is lost. */
+    if (pthread_mutex_trylock(&count_lock) != 0) return;
+    holding = 1;
+    if (!cnt.ctx || (cnt.failed && !cnt.released)) {
+        give();
+        return;
+    }
+    if (!cnt.released) release("at exit");
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f\tstart_s %.3f", (long long)cnt.counted,
                 cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s, cnt.start_s);
     if (cnt.ngroups)
         wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.counted,
                     cnt.nshapes); /* with groups, every counted launch is one group's, in one pass */
-    pthread_mutex_unlock(&count_lock);
+    give();
 }

@@ -175,7 +175,8 @@ static void launch_info(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, wb_
 
 static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     wb_launch_info l;
-    if (wb_inj.forked) return; /* a child made by fork cannot use CUDA: nothing of ours runs there */
+    /* a child made by fork cannot use CUDA: nothing of ours runs there; nor after finish() */
+    if (wb_inj.forked || wb_inj.finished) return;
     if (cb->callbackSite == CUPTI_API_EXIT) {
         if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left();
         return;
@@ -245,8 +246,17 @@ static void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     else if (!begin && cb->callbackSite == CUPTI_API_EXIT) wb_counting_capture(0);
 }
 
+/* A context is being destroyed: the pass saves what it holds of it (inject.h). */
+static void on_context_destroy(const CUpti_ResourceData *rd) {
+    if (wb_inj.forked || wb_inj.finished) return; /* finish() saved everything; the file is closed */
+    if (wb_inj.pass == WB_PASS_TIMING) wb_timing_context_ends();
+    else wb_counting_context_ends(rd->context);
+}
+
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     (void)user;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+        on_context_destroy(data);
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     if (among(cbid, capture_begin_cbids, sizeof capture_begin_cbids / sizeof *capture_begin_cbids) ||
         among(cbid, capture_end_cbids, sizeof capture_end_cbids / sizeof *capture_end_cbids))
@@ -264,8 +274,7 @@ static const CUpti_CallbackId launch_cbids[] = {
 /* Flushes what the pass holds (CUPTI's activity buffers, the counter batch) and closes the
  * raw file; once, at exit or at a fatal signal. */
 static void finish(int sig) {
-    static int done;
-    if (wb_inj.forked || done++) return; /* a forked child's exit: the parent's CUPTI state is not its own */
+    if (wb_inj.forked || wb_inj.finished++) return; /* a forked child's exit: the parent's CUPTI state is not its own */
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
     wb_raw_lock();
@@ -422,6 +431,10 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
         if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i])) != CUPTI_SUCCESS)
             wb_raw_error("cuptiEnableCallback(launch %u): %s", (unsigned)launch_cbids[i], wb_inject_cupti_str(r));
+    if ((r = cuptiEnableCallback(1, wb_inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)) !=
+        CUPTI_SUCCESS)
+        wb_raw_error("cuptiEnableCallback(context destroy): %s; a program that destroys its context before exit "
+                     "(cudaDeviceReset) loses what the pass held of it", wb_inject_cupti_str(r));
     if (wb_inj.pass == WB_PASS_COUNTERS) {
         const CUpti_CallbackId *lists[] = {capture_begin_cbids, capture_end_cbids};
         size_t sizes[] = {sizeof capture_begin_cbids / sizeof *capture_begin_cbids,

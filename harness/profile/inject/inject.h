@@ -47,6 +47,7 @@ typedef struct wb_inject {
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
     int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
     int forked;              /* this process is a child made by fork after cuInit: everything of ours off */
+    int finished;            /* finish() ran (exit, fatal signal): callbacks after it do nothing */
 } wb_inject;
 
 extern wb_inject wb_inj;
@@ -90,6 +91,11 @@ const char *wb_nvtx_path(void);
 /* Timing pass (timing.c): activity buffers on; flushed at exit. */
 int wb_timing_start(void);
 void wb_timing_finish(void);
+/* A CUDA context is being destroyed before exit (CUPTI's resource callback, the context still
+ * alive): what each pass holds of it is saved now (timing.c: its activity records; counting.c:
+ * the counted context's open batch, and the profiler object let go). */
+void wb_timing_context_ends(void);
+void wb_counting_context_ends(CUcontext ctx);
 /* Counter pass (counting.c): at a selected launch's API enter (counts it), at
  * any other launch (stops the profiler so that it runs unprofiled), at exit. */
 void wb_counting_enter(const wb_launch_info *l);

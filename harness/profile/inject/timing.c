@@ -69,6 +69,15 @@ int wb_timing_start(void) {
     return 0;
 }
 
+/* A context is being destroyed (cudaDeviceReset, cuCtxDestroy): its kernels' records are handed
+ * back while it still exists. */
+void wb_timing_context_ends(void) {
+    CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (r != CUPTI_SUCCESS)
+        wb_raw_error("cuptiActivityFlushAll as a context was destroyed: %s; its last kernels may be missing",
+                     wb_inject_cupti_str(r));
+}
+
 void wb_timing_finish(void) {
     CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (r != CUPTI_SUCCESS) wb_raw_error("cuptiActivityFlushAll: %s; the last kernels may be missing", wb_inject_cupti_str(r));
