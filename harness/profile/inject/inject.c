@@ -16,7 +16,6 @@
  *   E  message         (something failed; the pass went on without it) */
 #include "harness/profile/inject/inject.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "harness/base/profile.h"
 #include "harness/gpu/counters.h"
 #include "harness/profile/go_pipe.h"
+#include "harness/profile/inject/fatal.h"
 
 wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -315,35 +315,17 @@ static void after_fork_child(void) {
 }
 
 /* A program that crashes or is killed never reaches atexit: the launches it finished would be
- * lost in CUPTI's buffers and the undecoded batch. This handler saves them, best effort (CUPTI
- * and the driver are not async-signal-safe, and a fault on the GPU may fail the decode), then
- * hands the signal to whoever had it before, so that the program ends as it would have. */
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
-#define N_FATAL ((int)(sizeof fatal_signals / sizeof fatal_signals[0]))
-static struct sigaction previous[N_FATAL];
+ * lost in CUPTI's buffers and the undecoded batch. At a fatal signal they are saved, best effort
+ * (CUPTI and the driver are not async-signal-safe, and a fault on the GPU may fail the decode),
+ * and bounded: a save that hangs (the signal interrupted a thread inside the driver, whose lock
+ * the decode then waits for) is given up SAVE_LIMIT_S later, and the program dies of its signal
+ * all the same, the file kept as far as it was written (fatal.h). */
+#define SAVE_LIMIT_S 10
 
-static void on_fatal(int sig) {
+static void save_at_signal(int sig) {
     if (!wb_inj.forked && pthread_mutex_trylock(&wb_inj.lock) == 0) { /* not interrupting our own write */
         pthread_mutex_unlock(&wb_inj.lock);
         finish(sig);
-    }
-    for (int i = 0; i < N_FATAL; i++)
-        if (fatal_signals[i] == sig) sigaction(sig, &previous[i], NULL);
-    raise(sig); /* delivered once this handler returns, to the previous action */
-}
-
-static void catch_fatal(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < N_FATAL; i++) {
-        struct sigaction cur;
-        /* a program that ignores a signal, or has its own handler, keeps it */
-        if (sigaction(fatal_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL)
-            sigaction(fatal_signals[i], &sa, &previous[i]);
-        else
-            previous[i] = cur;
     }
 }
 
@@ -449,7 +431,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     atexit(at_exit);
     if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0)
         wb_raw_error("pthread_atfork failed: a child forked without exec may write into this pass's file");
-    catch_fatal();
+    wb_fatal_catch(save_at_signal, SAVE_LIMIT_S);
     fflush(wb_inj.raw);
     return 1;
 }
