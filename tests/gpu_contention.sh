@@ -5,7 +5,7 @@
 # run alone must flag none. GPU test: exit 77 without a usable GPU. Needs python3 (the CSV check).
 # The two runs overlap for most of their points (same command, started together); the test asserts
 # at least one flagged point in each and prints how many, so a change in overlap shows.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
 out=${2:-$(mktemp -d)}
 . "$(dirname "$0")/gpu_skip.sh"
@@ -13,8 +13,6 @@ command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (reads t
 rm -rf "$out" && mkdir -p "$out"
 # One family, two variants at 2^26: each run takes seconds, and the two overlap for all of them.
 args=(run --family transform --variant scalar,vec16 --sweep quick --n 67108864 --no-counters)
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # flagged DIR: "<flagged> <points>" of the run's file, from the CSV export
 flagged() {
@@ -55,5 +53,4 @@ echo "run alone: $n of $total points flagged"
 [ "$total" -ge 1 ] || bad "the lone run stored no ok point"
 [ "$n" -eq 0 ] || bad "the lone run flagged $n points (another process on this GPU? nvidia-smi)"
 ! grep -q "held the GPU" "$out/alone.log" || bad "the lone run warned of contention"
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "gpu_contention: ok"
+finish

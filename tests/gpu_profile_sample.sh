@@ -6,13 +6,11 @@
 # program's launches got sampled instructions (the samples split among them); the sampler's teardown is
 # reported after the counter pass too. GPU test: exit 77
 # without a usable GPU.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
 out=${2:-$(mktemp -d)}
 . "$(dirname "$0")/gpu_skip.sh"
 rm -rf "$out" && mkdir -p "$out"
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 "$wb" profile --sample --no-ceilings -o "$out/p.h5" -- \
     "$wb" run --family transform --variant scalar --sweep test --no-counters --out "$out/run" > "$out/log" 2>&1
 rc=$?
@@ -37,5 +35,4 @@ s=$(($(wc -l < "$out/samples.csv") - 1))
 n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "inst") c = i; next } c && $c + 0 > 0 { k++ } END { print k + 0 }' "$out/launches.csv")
 [ "$n" -gt 0 ] || bad "no launch with sampled instructions"
 echo "profile --sample: $s sample rows, $n launches with sampled instructions"
-[ $failures -eq 0 ] && echo "gpu_profile_sample: all passed" || echo "gpu_profile_sample: $failures failure(s)"
-[ $failures -eq 0 ]
+finish

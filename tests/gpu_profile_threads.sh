@@ -9,13 +9,11 @@
 # program destroys its context before launching 10 more times in a new one: every launch is still
 # timed, those before the reset counted (or with a reason), those after it say why they are not.
 # GPU test: exit 77 without a usable GPU.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1 prog=$2
 out=${3:-$(mktemp -d)}
 . "$(dirname "$0")/gpu_skip.sh"
 rm -rf "$out" && mkdir -p "$out"
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 plain=$("$prog" 2> "$out/plain.err") || bad "the program alone exited $?: $(cat "$out/plain.err")"
 case "$plain" in "profile_threads: "*", 0 output(s) differ"*) ;; *) bad "the program alone: $plain" ;; esac
 plain_reset=$("$prog" reset 2> "$out/plain-reset.err") || bad "the program alone, reset, exited $?: $(cat "$out/plain-reset.err")"
@@ -68,5 +66,4 @@ print(f"reset: {len(reset)} launches, {r_timed} timed, {r_counted} of {len(befor
 ok = ok and len(reset) == n + 10 and r_timed == n + 10 and not r_silent and len(r_after) == 10
 sys.exit(0 if ok else 1)
 EOF
-[ $failures -eq 0 ] && echo "gpu_profile_threads: all passed" || echo "gpu_profile_threads: $failures failure(s)"
-[ $failures -eq 0 ]
+finish

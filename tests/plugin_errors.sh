@@ -6,11 +6,8 @@
 # family named like a built-in one, a family without callbacks, the same
 # plugin twice) exits 2 with its one sentence, for list and for run alike
 # (run checks plugins before it looks for a GPU).
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1 example=$2 no_entry=$3 wrong_version=$4 duplicate=$5 incomplete=$6
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 
 . "$(dirname "$0")/expect.sh"
 

@@ -4,13 +4,10 @@
 # gives the numbers docs/profiling.md's accuracy table quotes (instructions equal on 287 of 314
 # launches, DRAM reads within 1% on 182 of 182, writes on 14 of 60 summed -0.59%, L2 sectors on 31
 # of 206); a counter the CSV lacks is "-"; bad input exits 2. Skipped without h5py and numpy.
-set -u
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/common.sh"
 tool=$src/examples/profile-graph/accuracy_table.py
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
 python3 -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: python3 lacks h5py or numpy"; exit 77; }
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 d=$src/results/h200-profile/modes-tpch
 out=$(python3 "$tool" --pair core=$d/core.h5:$d/ncu7.csv.gz --pair ncu4=$d/core.h5:$d/ncu4.csv.gz 2>&1) ||
     bad "exit $?: $out"
@@ -26,5 +23,4 @@ python3 "$tool" --pair x=$d/core.h5 > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || bad "a pair without its CSV: exit $rc, not 2"
 python3 "$tool" --pair x=$d/nosuch.h5:$d/ncu7.csv.gz > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || bad "a missing profile: exit $rc, not 2"
-[ $failures -eq 0 ] && echo "sh_accuracy_table: all passed" || echo "sh_accuracy_table: $failures failure(s)"
-[ $failures -eq 0 ]
+finish

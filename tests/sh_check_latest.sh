@@ -7,15 +7,11 @@
 # the newest run as this machine's baseline (results/<profile>/local/), which check
 # then uses; a BASELINE= that is missing or a text file is bad input (2). The
 # synthetic files come from tests/test_export --write.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 gen=${WB_BUILD_DIR:-}/tests/test_export
 script=$src/harness/check_latest.sh
 [ -x "$gen" ] || { echo "FAIL: $gen (writes the synthetic files) is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 
 # expect_run CODE TEXT ARGS...: the script exits CODE and says TEXT.
 expect_run() {
@@ -114,5 +110,4 @@ if ! printf '%s' "$cli_plan" | grep -q cli-out-dir; then
     echo "FAIL: make baseline OUT=... ignored its OUT:"; printf '%s\n' "$cli_plan" | head -n 4
     failures=$((failures + 1))
 fi
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_check_latest: ok"
+finish

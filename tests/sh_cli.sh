@@ -3,11 +3,8 @@
 # to `wallbench run` exits 2 with a message naming the problem, before any
 # GPU is looked for (so the same answers hold with a GPU); --help and list
 # exit 0; without a GPU `wallbench run` exits 3 saying so.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 
 . "$(dirname "$0")/expect.sh"
 

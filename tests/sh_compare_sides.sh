@@ -6,9 +6,8 @@
 # strings); check finds results/thresholds.txt itself and names it, refuses a file against itself
 # (one path, a link, a copy), and says a full sweep against a quick baseline before its verdict;
 # compare of two GPU models says the two GPUs first, with the hardware ratios.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 # The committed files this test reads, the one place naming them: the record (schema 7, README's),
 # its quick baseline, and schema:file, oldest first (1 required, the others tested where still in the tree)
 WB_RECORD=results/h200/20261202T140657Z-c2dfc31.h5
@@ -16,10 +15,6 @@ FILES="1:results/h200/20261130T011431Z-0dafc16.h5 2:results/h200/20261201T085547
 3:results/h200-order/scan-select-groupby.h5 4:results/h200/20261201T111332Z-5280b51.h5
 5:results/h200/20261201T122005Z-47c0bec.h5 6:results/h200-contention/alone.h5"
 QUICK=results/h200/baseline-quick.h5
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 cd "$src" || exit 1
 echo "time_median_ms 50%" >"$tmp/thr.txt" # one rule every file's families pass (the real file names families)
 [ -f "$WB_RECORD" ] || { echo "FAIL: the record $WB_RECORD is not in the tree"; exit 1; }
@@ -77,5 +72,4 @@ json=$("$wb" check "$WB_RECORD" --baseline "$QUICK" --json)
 for key in '"common_points":787' '"units":{' '"thresholds_from":"WB_SOURCE_DIR"' '"schema_version":7,' '"kind":"sweep"'; do
     printf '%s' "$json" | grep -qF "$key" || bad "check --json lacks $key"
 done
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_compare_sides: ok"
+finish

@@ -5,16 +5,13 @@
 # numbers (bare, or {"value", "unit"} / {"mean", "std", "unit"}), never printed strings like
 # "82.0%" or "2+-4%"; Table 6's memory and compute shares add up to 100%; `report --csv` holds the
 # same tables; and `list --names` prints exactly one line per point of the sweep.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
 gen_results=${WB_BUILD_DIR:-}/tests/test_export
 gen_profile=${WB_BUILD_DIR:-}/tests/test_profile_tools
 for g in "$gen_results" "$gen_profile"; do
     [ -x "$g" ] || { echo "FAIL: $g (writes a synthetic file) is not built"; exit 1; }
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 "$gen_results" --write "$tmp/results.h5" >/dev/null || fail "test_export --write"
@@ -73,5 +70,4 @@ for fam in transform select; do
     fi
 done
 
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_data_out: ok"
+finish

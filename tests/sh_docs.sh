@@ -8,14 +8,10 @@
 # link, a wrong schema version, a missing subcommand row, an unmarked GPU command, an
 # option no command has, an unknown make variable and a command that fails must fail
 # with each named.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the README's lines run in the source folder
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 command -v python3 >/dev/null || { echo "skipped: python3 is not installed"; exit 77; }
 check=$src/tests/docs_check.py
-failures=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/out"
 
 python3 "$check" "$src" "$wb" || failures=$((failures + 1))
@@ -66,5 +62,4 @@ planted "$(python3 "$src/tests/doc_commands.py" "$tmp" "$wb" "$plugin" 2>&1)" \
     "the Makefile has no variable NOSUCHVAR" "wallbench compare --no-such-flag: not in"
 planted "$(python3 "$check" "$tmp" "$wb" 2>&1)" \
     "docs/no-such-page.md, which does not exist" "lacks \`merge\`" "states schema_version 99"
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_docs: ok"
+finish

@@ -7,11 +7,9 @@
 # named after a family belongs to one of the list; the wallbench binary,
 # when given, lists each family (`wallbench list`) and offers its figure
 # (`wallbench export --help`).
-set -u
+. "$(dirname "$0")/common.sh"
 wb=${1:-}
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 1
-failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 lines=$(sed -n 's/^WB_FAMILY(\([a-z0-9_]*\), *\([A-Z_]*\)).*/\1 \2/p' micro/families.def)
 [ -n "$lines" ] || { echo "FAIL: no WB_FAMILY(name, FIGURE|NO_FIGURE) line in micro/families.def"; exit 1; }

@@ -3,12 +3,8 @@
 # report, compare and check is one valid JSON document (python3's json) and --csv a table whose
 # header names its columns, on the committed records; every subcommand's --help states its exit
 # codes; --out is a folder and -o/--output a file (merge refuses --out, export rows take -o).
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: one check runs in another folder
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 . "$(dirname "$0")/expect.sh"
 
 schema=$(sed -n 's/^#define WB_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$src/harness/store/schema.h")
@@ -65,5 +61,4 @@ if [ -f "$rec" ] && [ -f "$prev" ] && command -v python3 >/dev/null; then
 else
     echo "the committed records or python3 are missing: their formats are not checked here"
 fi
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_formats: ok"
+finish

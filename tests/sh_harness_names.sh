@@ -6,8 +6,7 @@
 # figure, facts and tests live with it in micro/ and tests/
 # (docs/adding-a-family.md). Also checks that the check can fail: the
 # contract itself must hold names it finds.
-set -u
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/common.sh"
 contract=harness/base/roof_contract.h
 families=$(sed -n 's/^WB_FAMILY(\([a-z0-9_]*\).*/\1/p' "$src/micro/families.def")
 variants=$(sed -n 's/^[[:space:]]*X(WB_[A-Z0-9_]*, *"\([a-z0-9_.]*\)".*/\1/p' "$src"/kernels/*.h)
@@ -20,7 +19,6 @@ cd "$src" || exit 1
 files=$(find harness -name '*.[ch]' -o -name '*.cc' | LC_ALL=C sort)
 hits=$(printf '%s\n' $files | grep -v -x "$contract" | xargs grep -nF -e "$(printf '%s\n' "$pattern")" /dev/null || true)
 in_contract=$(grep -cF -e "$(printf '%s\n' "$pattern")" "$contract")
-failures=0
 if [ -n "$hits" ]; then
     echo "FAIL: harness/ names a family or variant outside $contract (give the family its own file in micro/, or"
     echo "      add the name to the roof contract if the tools must read it):"

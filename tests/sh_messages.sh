@@ -3,13 +3,9 @@
 # input, 3 no usable GPU): `profile --from-raw` on a missing folder or a file and `--ceilings-from`
 # a file without a roof (/dev/null) are bad input; without a GPU, `profile` says the GPU is the
 # problem (not an option to add), and `info` and `run` point at the README's record, which exists.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/expect.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 
 expect 2 "--from-raw $tmp/none: No such file or directory" profile --from-raw "$tmp/none" -o "$tmp/a.h5"
 touch "$tmp/file"
@@ -33,5 +29,4 @@ else
         failures=$((failures + 1))
     else echo "ok: profile without a GPU -> 3"; fi
 fi
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_messages: ok"
+finish

@@ -4,14 +4,9 @@
 # process time and the median of each round's ratio to plain@K (the rule docs/profiling.md quotes
 # for --sample's cost), rounds without a plain@K left out; a step that failed is not counted; a
 # folder without the --plain step still prints the repeats. No h5py needed (no .h5 here).
-set -u
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/common.sh"
 tool=$src/examples/profile-graph/modes_summary.py
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 {
   printf 'step\trc\twall_s\tchecksum\n'
   printf 'plain@0\t0\t12.0\tc 1\n'                   # warm-up round: no sample@0, not in any ratio
@@ -28,5 +23,4 @@ line=$(printf '%s\n' "$out" | grep '^| plain |')
 printf '%s\n' "$out" | grep -q '^| sample@1 | 0 | 6.60 | 1.10x | yes |' || bad "overhead table against plain@1"
 out=$(python3 "$tool" "$tmp" --plain nosuch 2>&1) || bad "without the --plain step: exit $?"
 printf '%s\n' "$out" | grep -q '^| sample | 3 |' || bad "repeats without the --plain step"
-[ $failures -eq 0 ] && echo "sh_modes_summary: all passed" || echo "sh_modes_summary: $failures failure(s)"
-[ $failures -eq 0 ]
+finish

@@ -6,15 +6,10 @@
 # committed H200 record; each printed wallbench command is then run against real files, so a line that
 # would not work fails here. Every row of harness/gpus.tsv is walked: make check is offered exactly
 # where a baseline exists.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 gen=${WB_BUILD_DIR:-}/tests/test_export
 [ -x "$gen" ] || { echo "FAIL: $gen (writes the synthetic files) is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # a tree of its own: the scripts, a committed record and baseline for h200 only
 mkdir -p "$tmp/harness"
@@ -87,5 +82,4 @@ for prof in $(grep -v '^#' harness/gpus.tsv | tail -n +2 | cut -f1); do
     fi
     rm -f "$f"
 done
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "sh_next_steps: ok"
+finish

@@ -7,11 +7,8 @@
 # files of a run (written here as the injection library writes them: two
 # processes, a kernel launched twice, an NVTX range, a graph launch) into a
 # profile file that report, roofline, export and project read.
-set -u
+. "$(dirname "$0")/common.sh"
 wb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
 
 . "$(dirname "$0")/expect.sh"
 
@@ -164,7 +161,6 @@ expect 3 "has no sampled timeline" export "$tmp/p.h5" --fig fig-timeline --out "
 # issue 49's limiter tables of one profile split the same launches: per kernel and per NVTX
 # range, their Program rows agree and hold every timed launch's time; the rows of each table
 # sum to no more than it, each row's shares to 100%; no two kernel rows read alike.
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 if "$wb" report "$src/results/h200-profile/tpch-both.h5" --json --top 1000 > "$tmp/lim.json" 2>"$tmp/lim.err" &&
     python3 - "$tmp/lim.json" "$src/results/h200-profile/tpch-both.h5" <<'PY'
 import json, sys

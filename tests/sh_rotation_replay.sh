@@ -3,17 +3,12 @@
 # (harness/profile/inject/rotation.h) in Python: on the launch shapes of the committed tpch_like.py
 # raw file (314 launches) and on 600 made-up launches of 40 shapes, its batch count with the open
 # batch's group kept equals the C rule's (tests/test_rotation KEYS N), at GH100's 18 groups and at 5.
-set -u
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/common.sh"
 build=${WB_BUILD_DIR:-$src/build}
 tool=$src/examples/profile-graph/rotation_batches.py
 c_rule=$build/tests/test_rotation
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
 [ -x "$c_rule" ] || { echo "FAIL: $c_rule is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 zcat "$src/results/h200-profile/rotate/tpch-start/counters-rotate.tsv.gz" > "$tmp/tpch.tsv" || bad "the committed raw file"
 awk 'BEGIN { srand(7) } { }
      END { print "# wallbench-raw 1 pass=counters pid=1 ppid=1"
@@ -29,5 +24,4 @@ for raw in "$tmp/tpch.tsv" "$tmp/made.tsv"; do
         [ -n "$py" ] && [ "$py" = "$c" ] || bad "$(basename "$raw"), $n groups: Python $py batches, C $c"
     done
 done
-[ $failures -eq 0 ] && echo "sh_rotation_replay: all passed" || echo "sh_rotation_replay: $failures failure(s)"
-[ $failures -eq 0 ]
+finish

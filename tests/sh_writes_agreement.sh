@@ -4,14 +4,9 @@
 # a copy with two launches moved by +2% and +0.5%, 3 of 4 are within 1%, the median difference is
 # the mean of the two middle ones, and a launch under --min is not judged; a .gz log reads as the
 # plain one; bad input exits 2.
-set -u
-src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/common.sh"
 tool=$src/examples/profile-graph/writes_agreement.py
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 log() { # log FILE W...: launches of kernel k, their DRAM writes, as ncu --csv --page raw prints them
     local file=$1 id=0
     shift
@@ -40,5 +35,4 @@ python3 "$tool" --ncu "$tmp/nosuch.csv" --ncu "$tmp/a.csv" > /dev/null 2>&1; rc=
 [ $rc -eq 2 ] || bad "a missing log: exit $rc, not 2"
 python3 "$tool" --ncu "$tmp/a.csv" --ncu "$tmp/a.csv" --min 1e9 > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || bad "nothing to judge: exit $rc, not 2"
-[ $failures -eq 0 ] && echo "sh_writes_agreement: all passed" || echo "sh_writes_agreement: $failures failure(s)"
-[ $failures -eq 0 ]
+finish
