@@ -48,6 +48,14 @@ stem=${stem%.h5}
 out=${WB_PLOTS_OUT:-$root/plots/out/$stem}
 case "$out" in *"'"*) echo "render: output folder must not contain a quote: $out" >&2; exit 2 ;; esac
 mkdir -p "$out" || exit 2
+# Two results files of one name (two profiles' core.h5) share plots/out/<stem>: the figures of the
+# first would be replaced without a word. rendered-from.txt names the file a folder was drawn from.
+from=$(cd "$(dirname "$results")" && pwd)/$(basename "$results")
+from=${from#"$root"/}
+if [ -f "$out/rendered-from.txt" ] && [ "$(head -n 1 "$out/rendered-from.txt")" != "$from" ]; then
+    echo "render: $out held the figures of $(head -n 1 "$out/rendered-from.txt"); they are replaced by $from's (WB_PLOTS_OUT=DIR keeps both)" >&2
+fi
+printf '%s\n' "$from" > "$out/rendered-from.txt"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # A profile file (wallbench profile -- CMD) has one figure, fig4-profile (export exits 0, or 3 without

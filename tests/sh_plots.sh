@@ -112,6 +112,13 @@ if [ -x "$gen" ] && "$gen" --write "$tmp/profile.h5"; then
     grep -q "render: 1 rendered, 1 skipped, 0 failed" "$tmp/plog" || { echo "FAIL: a profile renders fig4-profile, skips fig-timeline"; fail=1; }
     [ -s "$tmp/profile/fig4-profile.png" ] && grep -q "</svg>" "$tmp/profile/fig4-profile.svg" 2>/dev/null ||
         { echo "FAIL: fig4-profile.png/svg missing"; fail=1; }
+    # another file of the same name into the same folder: its figures replace the first's, and it is said
+    mkdir -p "$tmp/other" && cp "$tmp/profile.h5" "$tmp/other/profile.h5"
+    WALLBENCH=$wb WB_PLOTS_OUT=$tmp/profile "$src/plots/render.sh" "$tmp/other/profile.h5" >"$tmp/plog2" 2>&1 ||
+        { cat "$tmp/plog2"; echo "FAIL: render.sh on a second profile file"; fail=1; }
+    grep -q "held the figures of $tmp/profile.h5; they are replaced by $tmp/other/profile.h5's" "$tmp/plog2" &&
+        [ "$(cat "$tmp/profile/rendered-from.txt")" = "$tmp/other/profile.h5" ] ||
+        { cat "$tmp/plog2"; echo "FAIL: a folder drawn from another file of the same name is not said"; fail=1; }
 else
     echo "FAIL: no $gen to write a synthetic profile"
     fail=1
