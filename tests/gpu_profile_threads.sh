@@ -24,8 +24,10 @@ for mode in both every10 reset; do
     [ "$mode" = every10 ] && args+=(--pass counters --ranges every:10)
     want=$plain prog_args=()
     [ "$mode" = reset ] && want=$plain_reset prog_args=(reset)
-    "$wb" profile "${args[@]}" -- "$prog" "${prog_args[@]}" > "$out/$mode.out" 2> "$out/$mode.log"
+    # a hang (the profiler's lock against a thread inside its launch) ends at 60 s, the program too
+    timeout --kill-after=5 60 "$wb" profile "${args[@]}" -- "$prog" "${prog_args[@]}" > "$out/$mode.out" 2> "$out/$mode.log"
     rc=$?
+    [ $rc -ne 124 ] && [ $rc -ne 137 ] || bad "$mode: hung, killed after 60 s: $(tail -n 5 "$out/$mode.log")"
     [ $rc -eq 0 ] || bad "$mode: profile exited $rc: $(tail -n 5 "$out/$mode.log")"
     got=$(grep '^profile_threads:' "$out/$mode.out") # the profiler's own summary follows on stdout
     [ "$got" = "$want" ] || bad "$mode: the program printed '$got', alone '$want'"
