@@ -6,8 +6,10 @@
 # batch whose launches interleaved across threads is said not attributable, never attributed
 # wrongly); every:10's ranges hold every launch; the forked child wrote nothing into the pass's file
 # (a second copy of its lines is a duplicate seq, which the reader refuses). With "reset" the
-# program destroys its context before launching 10 more times in a new one: every launch is still
-# timed, those before the reset counted (or with a reason), those after it say why they are not.
+# main thread launches 10 times alone, destroys its context, and launches 10 more times in a new
+# one (--batch 8: 4 launches a batch, so its last 6 launches before the reset are in batches of
+# their own, the last one open at the reset): every launch is still timed, those 6 have their
+# instructions, the threads' are counted or give a reason, those after the reset say why not.
 # GPU test: exit 77 without a usable GPU.
 . "$(dirname "$0")/common.sh"
 wb=$1 prog=$2
@@ -17,18 +19,19 @@ rm -rf "$out" && mkdir -p "$out"
 plain=$("$prog" 2> "$out/plain.err") || bad "the program alone exited $?: $(cat "$out/plain.err")"
 case "$plain" in "profile_threads: "*", 0 output(s) differ"*) ;; *) bad "the program alone: $plain" ;; esac
 plain_reset=$("$prog" reset 2> "$out/plain-reset.err") || bad "the program alone, reset, exited $?: $(cat "$out/plain-reset.err")"
-case "$plain_reset" in *"after a context reset, 10 launches, 0 output(s) differ"*) ;; *) bad "reset alone: $plain_reset" ;; esac
+case "$plain_reset" in *"10 launches alone, a context reset, 10 launches in a new one: 0 and 0 output(s) differ"*) ;;
+    *) bad "reset alone: $plain_reset" ;; esac
 launches=$((2 * 60))
 for mode in both every10 reset; do
     args=(--no-ceilings --keep-raw "$out/raw-$mode" -o "$out/$mode.h5")
     [ "$mode" = every10 ] && args+=(--pass counters --ranges every:10)
     want=$plain prog_args=()
-    [ "$mode" = reset ] && want=$plain_reset prog_args=(reset)
+    [ "$mode" = reset ] && want=$plain_reset prog_args=(reset) args+=(--batch 8)
     # a hang (the profiler's lock against a thread inside its launch) ends at 60 s, the program too
     timeout --kill-after=5 60 "$wb" profile "${args[@]}" -- "$prog" "${prog_args[@]}" > "$out/$mode.out" 2> "$out/$mode.log"
     rc=$?
-    [ $rc -ne 124 ] && [ $rc -ne 137 ] || bad "$mode: hung, killed after 60 s: $(tail -n 5 "$out/$mode.log")"
-    [ $rc -eq 0 ] || bad "$mode: profile exited $rc: $(tail -n 5 "$out/$mode.log")"
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then bad "$mode: hung, killed after 60 s: $(tail -n 5 "$out/$mode.log")"
+    elif [ $rc -ne 0 ]; then bad "$mode: profile exited $rc: $(tail -n 5 "$out/$mode.log")"; fi
     got=$(grep '^profile_threads:' "$out/$mode.out") # the profiler's own summary follows on stdout
     [ "$got" = "$want" ] || bad "$mode: the program printed '$got', alone '$want'"
     n=$(ls "$out/raw-$mode" | grep -c '\.tsv$')
@@ -57,15 +60,19 @@ in_ranges = sum(r["launches"] for r in ranges)
 print(f"every:10: {len(ranges)} ranges holding {in_ranges} launches, {sum(1 for r in ranges if has(r))} with instructions")
 ok = len(rows) == n and timed == n and not silent and in_ranges == n and all(has(r) for r in ranges)
 if silent: print("launches without instructions nor a reason:", silent[:10])
-# reset: the first context's launches saved as it ended (counted, or a reason), the new one's not counted
-before, after = reset[:n], reset[n:]
+# reset: the threads' launches counted or with a reason; the main thread's last 6 before the reset
+# (batches of their own, the last decoded as the context ended) counted; the new context's not
+threads, alone, after = reset[:n], reset[n:n + 10], reset[n + 10:]
 r_timed = sum(1 for r in reset if r["time_ms"] is not None and r["time_ms"] > 0)
-r_counted = sum(1 for r in before if has(r))
-r_silent = [r["seq"] for r in before if not has(r) and r["counter_note"] in ("", "not counted")]
+r_silent = [r["seq"] for r in threads + alone if not has(r) and r["counter_note"] in ("", "not counted")]
+r_alone = [r["seq"] for r in alone[4:] if has(r)]
 r_after = [r for r in after if not has(r) and "destroyed" in r["counter_note"]]
-print(f"reset: {len(reset)} launches, {r_timed} timed, {r_counted} of {len(before)} before the reset with "
-      f"instructions, {len(r_after)} of {len(after)} after it saying the context was destroyed")
-ok = ok and len(reset) == n + 10 and r_timed == n + 10 and not r_silent and len(r_after) == 10
+print(f"reset: {len(reset)} launches, {r_timed} timed; of the 10 launched alone before the reset, "
+      f"{sum(1 for r in alone if has(r))} with instructions ({len(r_alone)} of the last 6); {len(r_after)} of "
+      f"{len(after)} after it saying the context was destroyed")
+if len(r_alone) < 6: print("the last launches before the reset:", [(r["seq"], r["counter_note"]) for r in alone])
+ok = (ok and len(reset) == n + 20 and r_timed == n + 20 and not r_silent and len(r_alone) == 6
+      and len(r_after) == 10)
 sys.exit(0 if ok else 1)
 EOF
 finish

@@ -4,9 +4,10 @@
  * atexit handlers, as Python's multiprocessing children and a DataLoader's workers may. It checks
  * the GPU's outputs against the CPU's, prints one line with their checksum and exits 0 when they
  * agree: a profiler that changes what it does changes that line or the exit code.
- * With the argument "reset", before the fork it destroys its context as cudaDeviceReset does
- * (cuDevicePrimaryCtxReset), makes a new one and launches AFTER_RESET more times in it, checked
- * and printed likewise: what a profiler held of the first context must survive its end.
+ * With the argument "reset", before the fork the main thread launches AROUND_RESET times alone,
+ * destroys its context as cudaDeviceReset does (cuDevicePrimaryCtxReset), makes a new one and
+ * launches AROUND_RESET more times in it, each checked and printed likewise: what a profiler held
+ * of the first context (its last launches) must survive its end.
  * C and the driver API (the kernel is PTX: tests/profile_threads_ptx.h). */
 #include <pthread.h>
 #include <stdint.h>
@@ -22,7 +23,7 @@
 
 #define THREADS 2
 #define LAUNCHES 60
-#define AFTER_RESET 10
+#define AROUND_RESET 10
 
 static CUcontext ctx;
 static CUfunction accumulate;
@@ -143,16 +144,21 @@ int main(int argc, char **argv) {
     }
     printf("profile_threads: %d threads x %d launches, %lld output(s) differ from the CPU's, checksum %016llx\n",
            THREADS, LAUNCHES, wrong, (unsigned long long)sum);
-    if (reset) { /* cudaDeviceReset's driver call: the context and all in it go; a new one launches again */
-        worker a;
+    if (reset) { /* alone, then cudaDeviceReset's driver call (the context and all in it go), then a new one */
+        worker before, after;
+        uint64_t sums[2] = {1469598103934665603ull, 1469598103934665603ull};
+        long long differ[2];
+        if (prepare(&before, 23456u, &state)) return 1;
+        run_worker(&before, AROUND_RESET);
+        if ((differ[0] = check(&before, AROUND_RESET, &sums[0], "before the reset")) < 0) return 1;
         TRY(cuDevicePrimaryCtxReset(dev));
-        if (open_context(dev) || prepare(&a, 54321u, &state)) return 1;
-        run_worker(&a, AFTER_RESET);
-        uint64_t after = 1469598103934665603ull;
-        if ((d = check(&a, AFTER_RESET, &after, "after the reset")) < 0) return 1;
-        wrong += d;
-        printf("profile_threads: after a context reset, %d launches, %lld output(s) differ from the CPU's, checksum "
-               "%016llx\n", AFTER_RESET, d, (unsigned long long)after);
+        if (open_context(dev) || prepare(&after, 54321u, &state)) return 1;
+        run_worker(&after, AROUND_RESET);
+        if ((differ[1] = check(&after, AROUND_RESET, &sums[1], "after the reset")) < 0) return 1;
+        wrong += differ[0] + differ[1];
+        printf("profile_threads: %d launches alone, a context reset, %d launches in a new one: %lld and %lld output(s) "
+               "differ from the CPU's, checksums %016llx %016llx\n", AROUND_RESET, AROUND_RESET, differ[0], differ[1],
+               (unsigned long long)sums[0], (unsigned long long)sums[1]);
     }
     fflush(stdout); /* the child's exit must not print it again */
     pid_t child = fork();

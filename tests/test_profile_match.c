@@ -483,12 +483,14 @@ static void test_raw_strict(void) {
     CHECK(read_raw("timing.82.tsv", &c) == WB_OK && c.nkernels == 2 && c.untimed_records == 0);
     CHECK(c.launches[0].kernel_rec == 1 && c.launches[1].kernel_rec == 0);
     wb_raw_free(&c);
-    /* a kernel record that ends before it starts (cut off by CUPTI) is counted, not kept */
+    /* a kernel record that ends before it starts, or has no timestamps (cut off by CUPTI), is counted, not kept */
     f = create_raw("timing.84.tsv", path, sizeof path);
     fprintf(f, "# wallbench-raw 1 pass=timing pid=84 ppid=1\n");
-    fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\t\tk\nK\t1\t500\t0\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\tk\n# end\n");
+    fprintf(f, "L\t0\t1\t0\t0\t10\t1\t1\t256\t1\t1\t0\t\tk\nK\t1\t500\t0\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\tk\n");
+    /* and one still running when CUPTI's buffer was forced out: no timestamps at all */
+    fprintf(f, "L\t1\t2\t0\t0\t10\t1\t1\t256\t1\t1\t0\t\tk\nK\t2\t0\t0\t0\t7\t32\t0\t0\t10\t1\t1\t256\t1\t1\t0\tk\n# end\n");
     fclose(f);
-    CHECK(read_raw("timing.84.tsv", &c) == WB_OK && c.nkernels == 0 && c.untimed_records == 1 && c.launches[0].kernel_rec == -1);
+    CHECK(read_raw("timing.84.tsv", &c) == WB_OK && c.nkernels == 0 && c.untimed_records == 2 && c.launches[0].kernel_rec == -1);
     wb_raw_free(&c);
     /* a graph node's kernel of a 6,000-character name (CUTLASS's pass 4 KB) keeps it whole */
     static char longname[6001];

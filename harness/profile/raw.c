@@ -171,7 +171,9 @@ static int kernel_line(wb_raw *r, intern *t, char *line) {
         if (field_i32(f[9 + d], &k->grid[d]) != 0 || field_i32(f[12 + d], &k->block[d]) != 0) return -1;
     k->graph_node = strtoull(f[15], &tail, 10);
     if (!*f[15] || *tail) return -1;
-    if (end < start) { /* CUPTI's record of a kernel cut off (at a fault, a forced flush): no time to keep */
+    /* CUPTI's record of a kernel cut off (at a fault, a forced flush: a kernel still running has no
+     * timestamps, 0): no time to keep */
+    if (end < start || start <= 0) {
         r->untimed_records++;
         return 0;
     }

@@ -68,7 +68,7 @@ typedef struct wb_raw {
     int nlaunches, cap_launches;
     wb_raw_kernel *kernels;
     int nkernels, cap_kernels;
-    int untimed_records;      /* K lines that end before they start (a record cut off): not kept */
+    int untimed_records;      /* K lines that end before they start or have no start (a record cut off): not kept */
     char **strings;           /* interned names, NVTX paths and reasons */
     int nstrings, cap_strings;
     char **errors;            /* E lines */

@@ -103,19 +103,6 @@ static __thread double entered; /* when this thread's counted launch entered the
 static counting cnt;
 /* Launching threads enter one at a time: the batch and the profiler object are one per process. */
 static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
-/* This thread holds count_lock: a context destroyed under it is our own (the flush's, at exit),
- * whose callback must not take the lock again (wb_counting_context_ends). */
-static __thread int holding;
-
-static void take(void) {
-    pthread_mutex_lock(&count_lock);
-    holding = 1;
-}
-
-static void give(void) {
-    holding = 0;
-    pthread_mutex_unlock(&count_lock);
-}
 
 static int fail(const char *call, CUptiResult r) {
     snprintf(cnt.why, sizeof cnt.why, "%s: %s", call, wb_inject_cupti_str(r));
@@ -462,7 +449,7 @@ static wb_counters_session *rotation_set(const wb_launch_info *l) {
  * profiler object on its context, the batch's data image. */
 static int setup(CUcontext ctx) {
     wb_counters_session *s = &cnt.s;
-    cnt.ctx = ctx;
+    __atomic_store_n(&cnt.ctx, ctx, __ATOMIC_RELEASE); /* read without the lock: wb_counting_context_ends */
     wb_err e;
     if (wb_cupti_load_nvperf(s, WB_ERR, &e) != WB_OK) {
         snprintf(cnt.why, sizeof cnt.why, "%.250s", e.msg);
@@ -631,7 +618,7 @@ static void count_graph(const wb_launch_info *l) {
 }
 
 void wb_counting_enter(const wb_launch_info *l) {
-    take();
+    pthread_mutex_lock(&count_lock);
     if (wb_inj.ranges >= WB_RANGES_NVTX) {
         /* nvtx and every:N: the launch runs inside the open user range, if any; every:N opens one */
         if (wb_inj.ranges == WB_RANGES_EVERY && !cnt.user_open && countable(l) == 0 && cnt.s.passes == 1) {
@@ -650,40 +637,40 @@ void wb_counting_enter(const wb_launch_info *l) {
         if (l->api == WB_API_GRAPH) count_graph(l);
         else count_launch(l);
     }
-    give();
+    pthread_mutex_unlock(&count_lock);
 }
 
 void wb_counting_left(void) {
-    take();
+    pthread_mutex_lock(&count_lock);
     if (entered > 0) cnt.launch_s += wb_clock_s() - entered, cnt.in_flight--;
     entered = 0;
     if (cnt.user_open && wb_inj.ranges == WB_RANGES_EVERY && cnt.batch[cnt.in_batch - 1].launches >= wb_inj.every)
         pop_user();
-    give();
+    pthread_mutex_unlock(&count_lock);
 }
 
 void wb_counting_unselected(void) {
-    take();
+    pthread_mutex_lock(&count_lock);
     if (!cnt.failed && cnt.started && wb_inj.ranges == WB_RANGES_KERNEL) end_batch();
-    give();
+    pthread_mutex_unlock(&count_lock);
 }
 
 /* A stream capture begins (API enter) or ends (API exit): nothing of ours may run inside it. */
 void wb_counting_capture(int begins) {
-    take();
+    pthread_mutex_lock(&count_lock);
     if (begins) {
         if (!cnt.failed && cnt.started) end_batch();
         cnt.captures++;
     } else if (cnt.captures > 0) {
         cnt.captures--;
     }
-    give();
+    pthread_mutex_unlock(&count_lock);
 }
 
 /* nvtx mode: the launching thread's outermost range opens (name) or closes (NULL). */
 void wb_counting_nvtx(const char *outermost) {
     if (wb_inj.forked || wb_inj.pass != WB_PASS_COUNTERS || wb_inj.ranges != WB_RANGES_NVTX) return;
-    take();
+    pthread_mutex_lock(&count_lock);
     if (!cnt.failed && cnt.ctx && cnt.captures == 0) {
         if (outermost && !cnt.user_open) {
             CUcontext cur = NULL;
@@ -698,20 +685,21 @@ void wb_counting_nvtx(const char *outermost) {
             pop_user(); /* only the thread that opened it closes it: another thread's ranges are not this one's */
         }
     }
-    give();
+    pthread_mutex_unlock(&count_lock);
 }
 
 /* nvtx mode: the profiler needs the context before the first range opens. */
 void wb_counting_first_launch(const wb_launch_info *l) {
     if (wb_inj.ranges < WB_RANGES_NVTX) return;
-    take();
+    pthread_mutex_lock(&count_lock);
     if (!cnt.ctx && !cnt.failed && cnt.captures == 0) setup(l->ctx);
-    give();
+    pthread_mutex_unlock(&count_lock);
 }
 
 /* Decodes the open batch and lets the profiler object go (at exit, or as the counted context is
- * destroyed: `when` says which); count_lock held. */
-static void release(const char *when) {
+ * destroyed: `when` says which, in an E line if it fails); launches after it are not counted, and
+ * their N lines say why_later. count_lock held. */
+static void release(const char *when, const char *why_later) {
     end_batch();
     if (cnt.s.rp) {
         CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
@@ -720,41 +708,41 @@ static void release(const char *when) {
         if (r != CUPTI_SUCCESS) wb_raw_error("cuptiRangeProfilerDisable %s: %s", when, wb_inject_cupti_str(r));
         cnt.s.rp = NULL;
     }
-    CUresult dr;
-    if (fl_own.ctx && (dr = cuCtxDestroy(fl_own.ctx)) != CUDA_SUCCESS) /* its own callback: ours, `holding` */
-        wb_raw_error("cuCtxDestroy (the flush's context) %s: CUDA error %d", when, (int)dr);
-    fl_own.ctx = NULL, fl_own.fn = fl_stream.fn = NULL;
-    cnt.released = 1;
+    snprintf(cnt.why, sizeof cnt.why, "%s", why_later);
+    cnt.released = cnt.failed = 1;
 }
 
 /* The counted context is being destroyed (cudaDeviceReset, cuDevicePrimaryCtxReset, cuCtxDestroy
  * before exit): its batch is decoded while it still exists, or the launches counted since the
- * last decode would be lost with it; launches after it are not counted (a context of their own). */
+ * last decode would be lost with it; launches after it are not counted (a context of their own).
+ * Any other context (the program's others, our flush's at exit) returns at once, without the lock:
+ * the driver is inside its destroy, and the lock may be held by a thread waiting in the driver. */
 void wb_counting_context_ends(CUcontext ctx) {
-    if (wb_inj.forked || holding) return; /* holding: our own context, destroyed by release() */
-    take();
-    if (cnt.ctx && ctx == cnt.ctx && !cnt.failed && !cnt.released) {
-        release("as the counted context was destroyed");
-        snprintf(cnt.why, sizeof cnt.why, "launched after the counted CUDA context was destroyed (cudaDeviceReset, "
-                 "cuCtxDestroy): only that context is counted");
-        cnt.failed = 1;
-    }
-    give();
+    if (wb_inj.forked || !ctx || ctx != __atomic_load_n(&cnt.ctx, __ATOMIC_ACQUIRE)) return;
+    pthread_mutex_lock(&count_lock);
+    if (!cnt.failed)
+        release("as the counted context was destroyed",
+                "launched after the counted CUDA context was destroyed (cudaDeviceReset, cuCtxDestroy): only that "
+                "context is counted");
+    pthread_mutex_unlock(&count_lock);
 }
 
 void wb_counting_finish(void) {
     /* At a fatal signal the lock may be held by the interrupted thread: then the batch is lost. */
     if (pthread_mutex_trylock(&count_lock) != 0) return;
-    holding = 1;
     if (!cnt.ctx || (cnt.failed && !cnt.released)) {
-        give();
+        pthread_mutex_unlock(&count_lock);
         return;
     }
-    if (!cnt.released) release("at exit");
+    if (!cnt.released) release("at exit", "launched while the program exited, after the counter pass's last decode");
+    CUresult dr; /* the flush's own context: its destroy callback is not the counted context's */
+    if (fl_own.ctx && (dr = cuCtxDestroy(fl_own.ctx)) != CUDA_SUCCESS)
+        wb_raw_error("cuCtxDestroy (the flush's context) at exit: CUDA error %d", (int)dr);
+    fl_own.ctx = NULL;
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f\tstart_s %.3f", (long long)cnt.counted,
                 cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s, cnt.start_s);
     if (cnt.ngroups)
         wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.counted,
                     cnt.nshapes); /* with groups, every counted launch is one group's, in one pass */
-    give();
+    pthread_mutex_unlock(&count_lock);
 }

@@ -5,8 +5,10 @@
 #ifndef WB_INJECT_FATAL_H
 #define WB_INJECT_FATAL_H
 
-/* Installs the handler. A save that has not returned limit_s seconds after the signal (it waits
- * for a lock the interrupted thread holds) is abandoned: the program dies of its signal then. */
-void wb_fatal_catch(void (*save)(int sig), unsigned limit_s);
+/* Installs the handler and starts its watchdog thread. A save that has not returned limit_s
+ * seconds after the signal (it waits for a lock the interrupted thread holds) is abandoned: the
+ * program dies of its signal then. 0, or -1 when the watchdog could not start (the save is then
+ * unbounded; the handler is installed all the same). */
+int wb_fatal_catch(void (*save)(int sig), unsigned limit_s);
 
 #endif

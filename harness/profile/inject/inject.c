@@ -274,10 +274,14 @@ static const CUpti_CallbackId launch_cbids[] = {
 /* Flushes what the pass holds (CUPTI's activity buffers, the counter batch) and closes the
  * raw file; once, at exit or at a fatal signal. */
 static void finish(int sig) {
-    if (wb_inj.forked || wb_inj.finished++) return; /* a forked child's exit: the parent's CUPTI state is not its own */
+    /* a forked child's exit: the parent's CUPTI state is not its own */
+    if (wb_inj.forked || __atomic_exchange_n(&wb_inj.finishing, 1, __ATOMIC_SEQ_CST)) return;
     if (wb_inj.pass == WB_PASS_TIMING) wb_timing_finish();
     else wb_counting_finish();
     wb_raw_lock();
+    /* only now: another thread's launch during the flush still gets its L line, whose K record the
+     * flush may hand over (without it, the record would be a kernel of no launch) */
+    wb_inj.finished = 1;
     if (wb_inj.raw) {
         if (sig) fprintf(wb_inj.raw, "# signal %d\n", sig);
         fprintf(wb_inj.raw, "# end\n");
@@ -431,7 +435,8 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     atexit(at_exit);
     if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0)
         wb_raw_error("pthread_atfork failed: a child forked without exec may write into this pass's file");
-    wb_fatal_catch(save_at_signal, SAVE_LIMIT_S);
+    if (wb_fatal_catch(save_at_signal, SAVE_LIMIT_S) != 0)
+        wb_raw_error("fatal signals: the watchdog thread could not start; a save at a fatal signal is not bounded");
     fflush(wb_inj.raw);
     return 1;
 }

@@ -47,7 +47,8 @@ typedef struct wb_inject {
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
     int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
     int forked;              /* this process is a child made by fork after cuInit: everything of ours off */
-    int finished;            /* finish() ran (exit, fatal signal): callbacks after it do nothing */
+    int finishing;           /* finish() has begun (exit, fatal signal): it runs once */
+    int finished;            /* finish() flushed the pass: callbacks after it do nothing */
 } wb_inject;
 
 extern wb_inject wb_inj;

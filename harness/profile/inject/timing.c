@@ -69,10 +69,11 @@ int wb_timing_start(void) {
     return 0;
 }
 
-/* A context is being destroyed (cudaDeviceReset, cuCtxDestroy): its kernels' records are handed
- * back while it still exists. */
+/* A context is being destroyed (cudaDeviceReset, cuCtxDestroy): the records CUPTI has completed are
+ * handed back while it still exists. Not forced: a forced flush gives up the buffers of kernels
+ * still running, in this context or another, whose records then never get their times. */
 void wb_timing_context_ends(void) {
-    CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CUptiResult r = cuptiActivityFlushAll(0);
     if (r != CUPTI_SUCCESS)
         wb_raw_error("cuptiActivityFlushAll as a context was destroyed: %s; its last kernels may be missing",
                      wb_inject_cupti_str(r));
