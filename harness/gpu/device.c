@@ -63,6 +63,10 @@ static struct {
     wb_nvml_return (*power)(wb_nvml_device dev, unsigned *milliwatts);
     wb_nvml_return (*fields)(wb_nvml_device dev, int count, wb_nvml_field_value *values);
     wb_nvml_return (*processes)(wb_nvml_device dev, unsigned *count, struct wb_nvml_process *infos);
+    /* Optional: every board NVML sees, for watching them while a profiled program runs. */
+    wb_nvml_return (*count)(unsigned *n);
+    wb_nvml_return (*by_index)(unsigned i, wb_nvml_device *dev);
+    wb_nvml_return (*uuid)(wb_nvml_device dev, char *buf, unsigned len);
     wb_nvml_device dev;
     char dev_uuid[48];
     char status[200];
@@ -106,6 +110,9 @@ static int nvml_load(void) {
     typedef wb_nvml_return (*processes_fn)(wb_nvml_device, unsigned *, wb_nvml_process *);
     nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v3");
     if (!nv.processes) nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v2");
+    nv.count = (wb_nvml_return(*)(unsigned *))dlsym(nv.lib, "nvmlDeviceGetCount_v2");
+    nv.by_index = (wb_nvml_return(*)(unsigned, wb_nvml_device *))dlsym(nv.lib, "nvmlDeviceGetHandleByIndex_v2");
+    nv.uuid = (wb_nvml_return(*)(wb_nvml_device, char *, unsigned))dlsym(nv.lib, "nvmlDeviceGetUUID");
     if (!nv.init || !nv.by_uuid || !nv.clock || !nv.driver) return 0;
     wb_nvml_return r = nv.init();
     if (r != WB_NVML_SUCCESS) {
@@ -206,7 +213,9 @@ int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) {
     return !isnan(t->gpu_temp_c) + !isnan(t->power_w) + !isnan(t->mem_temp_c);
 }
 
-int wb_nvml_other_processes(const wb_device *d, char *why, size_t len) {
+/* NVML's compute processes on d's GPU into p[64]: how many it lists (more than 64: all counted,
+ * 64 kept), or -1 with why. */
+static int list_processes(const wb_device *d, wb_nvml_process p[64], char *why, size_t len) {
     if (why && len) why[0] = '\0';
     if (!nvml_device(d)) {
         if (why) snprintf(why, len, "%s", nv.status);
@@ -216,14 +225,55 @@ int wb_nvml_other_processes(const wb_device *d, char *why, size_t len) {
         if (why) snprintf(why, len, "libnvidia-ml.so.1 lacks nvmlDeviceGetComputeRunningProcesses_v2/_v3");
         return -1;
     }
-    wb_nvml_process p[64];
     unsigned n = 64;
     wb_nvml_return r = nv.processes(nv.dev, &n, p);
-    if (r == WB_NVML_ERROR_INSUFFICIENT_SIZE) return n > 64 ? (int)n - 1 : 64; /* more than it holds: many */
+    if (r == WB_NVML_ERROR_INSUFFICIENT_SIZE) return n > 64 ? (int)n : 65; /* more than it holds: many */
     if (r != WB_NVML_SUCCESS) {
         if (why) snprintf(why, len, "nvmlDeviceGetComputeRunningProcesses: %s", nvml_error(r));
         return -1;
     }
+    return (int)n;
+}
+
+int wb_nvml_compute_processes(const wb_device *d, char *why, size_t len) {
+    wb_nvml_process p[64];
+    return list_processes(d, p, why, len);
+}
+
+int wb_nvml_uuids(char (*uuid)[48], int max, char *why, size_t len) {
+    if (why && len) why[0] = '\0';
+    if (!nvml_load()) {
+        if (why) snprintf(why, len, "%s", nv.status);
+        return -1;
+    }
+    if (!nv.count || !nv.by_index || !nv.uuid) {
+        if (why) snprintf(why, len, "libnvidia-ml.so.1 lacks nvmlDeviceGetCount_v2, GetHandleByIndex_v2 or GetUUID");
+        return -1;
+    }
+    unsigned n = 0;
+    wb_nvml_return r = nv.count(&n);
+    if (r != WB_NVML_SUCCESS) {
+        if (why) snprintf(why, len, "nvmlDeviceGetCount_v2: %s", nvml_error(r));
+        return -1;
+    }
+    int got = 0;
+    for (unsigned i = 0; i < n && got < max; i++) {
+        wb_nvml_device h;
+        if ((r = nv.by_index(i, &h)) != WB_NVML_SUCCESS || (r = nv.uuid(h, uuid[got], 48)) != WB_NVML_SUCCESS) {
+            if (why) snprintf(why, len, "NVML device %u (handle or UUID): %s", i, nvml_error(r));
+            return -1;
+        }
+        got++;
+    }
+    return got;
+}
+
+int wb_nvml_other_processes(const wb_device *d, char *why, size_t len) {
+    wb_nvml_process p[64];
+    int listed = list_processes(d, p, why, len);
+    if (listed < 0) return -1;
+    if (listed > 64) return listed - 1; /* more than it holds: many */
+    unsigned n = (unsigned)listed;
     const unsigned self = (unsigned)getpid();
     int others = 0, mine = 0;
     for (unsigned i = 0; i < n && i < 64; i++) {

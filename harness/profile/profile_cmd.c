@@ -31,6 +31,7 @@
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
 #include "harness/profile/sampler.h"
+#include "harness/profile/watch.h"
 #include "harness/tools/ceilings.h"
 #include "harness/run/provenance.h"
 #include "harness/store/profile_h5.h"
@@ -246,7 +247,13 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     char *ptrs[11];
     for (int i = 0; i < n; i++) ptrs[i] = env[i];
     fprintf(stderr, "wallbench profile: %s pass: %s\n", pass, o->argv[0]);
+    char watch_path[4200];
+    snprintf(watch_path, sizeof watch_path, "%s/watch.%s.tsv", rawdir, pass);
+    wb_err we = {""};
+    wb_watch *watch = wb_watch_start(watch_path, pass, &we); /* throttling, other processes: watch.h */
+    if (!watch) fprintf(stderr, "wallbench profile: warning: %s; the %s pass is not watched\n", we.msg, pass);
     int rc = wb_child_run(o->argv, ptrs, n, sampling ? &hook : NULL, cr, e);
+    wb_watch_stop(watch);
     if (ss.go[1] >= 0) close(ss.go[1]); /* fork failed: the hook never ran */
     if (ss.go[0] >= 0) close(ss.go[0]);
     wb_err se = {""};
@@ -408,6 +415,41 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
         char name[64];
         snprintf(name, sizeof name, "env_%s", env_names[i]);
         if (v) rc = wb_profile_attr_str(p, name, v, e);
+    }
+    return rc;
+}
+
+/* The GPU's UUID in a raw file's "# device" line (its third field), "" without one. */
+static void device_uuid(const wb_raw *r, char *uuid, size_t len) {
+    const char *f = r->device;
+    for (int k = 0; k < 2 && f; k++) f = strchr(f, '\t'), f = f ? f + 1 : NULL;
+    snprintf(uuid, len, "%.*s", f ? (int)strcspn(f, "\t") : 0, f ? f : "");
+}
+
+/* Each pass's board while it ran (watch.h): <pass>_pass_board in the file, and a warning when
+ * another process held the GPU or it throttled. The profile's own processes on the GPU: the
+ * pass's raw files naming it, and this one while it sampled (--sample, the timing pass). */
+static int board_verdicts(const char *rawdir, const wb_raw *traw, int nt, const wb_raw *craw, int nc, int sampled,
+                          wb_profile *p, wb_err *e) {
+    const struct { const char *pass, *attr; const wb_raw *r; int n, own; } passes[] = {
+        {"timing", "timing_pass_board", traw, nt, sampled}, {"counters", "counter_pass_board", craw, nc, 0}};
+    int rc = WB_OK;
+    for (int k = 0; rc == WB_OK && k < 2; k++) {
+        if (!passes[k].n) continue;
+        char uuid[48] = "", other[48], path[4200], msg[400];
+        for (int i = 0; !uuid[0] && i < passes[k].n; i++) device_uuid(&passes[k].r[i], uuid, sizeof uuid);
+        int ours = passes[k].own;
+        for (int i = 0; i < passes[k].n; i++) {
+            device_uuid(&passes[k].r[i], other, sizeof other);
+            ours += uuid[0] && !strcmp(other, uuid);
+        }
+        snprintf(path, sizeof path, "%s/watch.%s.tsv", rawdir, passes[k].pass);
+        int v = uuid[0] ? wb_watch_verdict(path, uuid, ours, msg, sizeof msg)
+                        : (snprintf(msg, sizeof msg, "not checked: the pass's files name no GPU"), -1);
+        if (v == 1)
+            fprintf(stderr, "wallbench profile: warning: the %s pass was %s: its times and counts may be off (%s)\n",
+                    passes[k].pass, msg, passes[k].attr);
+        rc = wb_profile_attr_str(p, passes[k].attr, msg, e);
     }
     return rc;
 }
@@ -587,6 +629,7 @@ int wb_cmd_profile(int argc, char **argv) {
     if (st.by_kernel) fprintf(stderr, "wallbench profile: note: %s\n", st.note);
     if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
     if (sampling_cost(sample_setup_s, traw, nt, &p, &e) != WB_OK) goto fail;
+    if (board_verdicts(rawdir, traw, nt, craw, nc, ns > 0, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;
     fprintf(stderr, "wallbench profile: %lld launches: %lld timed, %lld counted (%lld matched both), %lld kernels, %d NVTX ranges\n",
             (long long)p.nlaunches, (long long)st.timed, (long long)st.counted, (long long)st.both, (long long)p.nkernels,
