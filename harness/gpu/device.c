@@ -69,6 +69,8 @@ static struct {
     wb_nvml_return (*uuid)(wb_nvml_device dev, char *buf, unsigned len);
     wb_nvml_device dev;
     char dev_uuid[48];
+    struct { char uuid[48]; wb_nvml_device dev; } known[16]; /* handles found, by UUID (several GPUs watched) */
+    int nknown;
     char status[200];
 } nv;
 
@@ -108,8 +110,9 @@ static int nvml_load(void) {
     nv.power = (wb_nvml_return(*)(wb_nvml_device, unsigned *))dlsym(nv.lib, "nvmlDeviceGetPowerUsage");
     nv.fields = (wb_nvml_return(*)(wb_nvml_device, int, wb_nvml_field_value *))dlsym(nv.lib, "nvmlDeviceGetFieldValues");
     typedef wb_nvml_return (*processes_fn)(wb_nvml_device, unsigned *, wb_nvml_process *);
-    nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v3");
-    if (!nv.processes) nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v2");
+    /* _v2 first: its entries are 24 bytes in every driver (some R535 drivers' _v3 wrote 32) */
+    nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v2");
+    if (!nv.processes) nv.processes = (processes_fn)dlsym(nv.lib, "nvmlDeviceGetComputeRunningProcesses_v3");
     nv.count = (wb_nvml_return(*)(unsigned *))dlsym(nv.lib, "nvmlDeviceGetCount_v2");
     nv.by_index = (wb_nvml_return(*)(unsigned, wb_nvml_device *))dlsym(nv.lib, "nvmlDeviceGetHandleByIndex_v2");
     nv.uuid = (wb_nvml_return(*)(wb_nvml_device, char *, unsigned))dlsym(nv.lib, "nvmlDeviceGetUUID");
@@ -128,11 +131,21 @@ static int nvml_load(void) {
 static int nvml_device(const wb_device *d) {
     if (!nvml_load()) return 0;
     if (nv.dev && strcmp(nv.dev_uuid, d->uuid) == 0) return 1;
+    for (int i = 0; i < nv.nknown; i++)
+        if (!strcmp(nv.known[i].uuid, d->uuid)) {
+            nv.dev = nv.known[i].dev;
+            snprintf(nv.dev_uuid, sizeof nv.dev_uuid, "%s", d->uuid);
+            return 1;
+        }
     wb_nvml_return r = nv.by_uuid(d->uuid, &nv.dev);
     if (r != WB_NVML_SUCCESS) {
         nv.dev = NULL;
         snprintf(nv.status, sizeof nv.status, "nvmlDeviceGetHandleByUUID(%s): %s", d->uuid, nvml_error(r));
         return 0;
+    }
+    if (nv.nknown < 16) {
+        snprintf(nv.known[nv.nknown].uuid, sizeof nv.known[0].uuid, "%s", d->uuid);
+        nv.known[nv.nknown++].dev = nv.dev;
     }
     snprintf(nv.dev_uuid, sizeof nv.dev_uuid, "%s", d->uuid);
     nv.status[0] = '\0';
@@ -214,8 +227,10 @@ int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len) {
 }
 
 /* NVML's compute processes on d's GPU into p[64]: how many it lists (more than 64: all counted,
- * 64 kept), or -1 with why. */
-static int list_processes(const wb_device *d, wb_nvml_process p[64], char *why, size_t len) {
+ * 64 kept), or -1 with why. p has room for 64 entries of 32 bytes (an R535 _v3's), NVML is told 64
+ * of 24. */
+typedef union process_room { wb_nvml_process p[64]; char wide[64 * 32]; } process_room;
+static int list_processes(const wb_device *d, wb_nvml_process *p, char *why, size_t len) {
     if (why && len) why[0] = '\0';
     if (!nvml_device(d)) {
         if (why) snprintf(why, len, "%s", nv.status);
@@ -235,12 +250,14 @@ static int list_processes(const wb_device *d, wb_nvml_process p[64], char *why, 
     return (int)n;
 }
 
-int wb_nvml_compute_processes(const wb_device *d, char *why, size_t len) {
-    wb_nvml_process p[64];
-    return list_processes(d, p, why, len);
+int wb_nvml_process_pids(const wb_device *d, unsigned *pids, int max, char *why, size_t len) {
+    process_room room;
+    int listed = list_processes(d, room.p, why, len);
+    for (int i = 0; i < listed && i < max && i < 64; i++) pids[i] = room.p[i].pid;
+    return listed;
 }
 
-int wb_nvml_uuids(char (*uuid)[48], int max, char *why, size_t len) {
+int wb_nvml_uuids(char (*uuid)[96], int max, char *why, size_t len) {
     if (why && len) why[0] = '\0';
     if (!nvml_load()) {
         if (why) snprintf(why, len, "%s", nv.status);
@@ -258,10 +275,10 @@ int wb_nvml_uuids(char (*uuid)[48], int max, char *why, size_t len) {
     }
     int got = 0;
     for (unsigned i = 0; i < n && got < max; i++) {
-        wb_nvml_device h;
-        if ((r = nv.by_index(i, &h)) != WB_NVML_SUCCESS || (r = nv.uuid(h, uuid[got], 48)) != WB_NVML_SUCCESS) {
-            if (why) snprintf(why, len, "NVML device %u (handle or UUID): %s", i, nvml_error(r));
-            return -1;
+        wb_nvml_device h; /* a GPU NVML counts but refuses (no permission, lost) is skipped, and said */
+        if ((r = nv.by_index(i, &h)) != WB_NVML_SUCCESS || (r = nv.uuid(h, uuid[got], 96)) != WB_NVML_SUCCESS) {
+            if (why && !why[0]) snprintf(why, len, "NVML device %u skipped (handle or UUID): %s", i, nvml_error(r));
+            continue;
         }
         got++;
     }
@@ -269,7 +286,8 @@ int wb_nvml_uuids(char (*uuid)[48], int max, char *why, size_t len) {
 }
 
 int wb_nvml_other_processes(const wb_device *d, char *why, size_t len) {
-    wb_nvml_process p[64];
+    process_room room;
+    wb_nvml_process *p = room.p;
     int listed = list_processes(d, p, why, len);
     if (listed < 0) return -1;
     if (listed > 64) return listed - 1; /* more than it holds: many */

@@ -70,11 +70,13 @@ int wb_nvml_thermal(const wb_device *d, wb_thermal *t, char *why, size_t len);
  * so this process is found by pid where it can be and otherwise counted as
  * one of the list: it always holds a context while it measures. */
 int wb_nvml_other_processes(const wb_device *d, char *why, size_t len);
-/* How many compute processes NVML lists on d's GPU now (only d->uuid is read), this one among
- * them if it holds a context; -1 when NVML or the call is unavailable (why). */
-int wb_nvml_compute_processes(const wb_device *d, char *why, size_t len);
-/* The UUIDs ("GPU-...") of up to max GPUs NVML sees, in its order: how many, or -1 (why). */
-int wb_nvml_uuids(char (*uuid)[48], int max, char *why, size_t len);
+/* The compute processes NVML lists on d's GPU now (only d->uuid is read): how many, their pids
+ * (in NVML's namespace: a container's host pids) into pids[0..min(max, 64)); -1 when NVML or the
+ * call is unavailable (why). */
+int wb_nvml_process_pids(const wb_device *d, unsigned *pids, int max, char *why, size_t len);
+/* The UUIDs ("GPU-...") of up to max GPUs NVML sees, in its order: how many, or -1 (why); a GPU
+ * NVML counts but refuses is skipped, the first such said in why. */
+int wb_nvml_uuids(char (*uuid)[96], int max, char *why, size_t len);
 /* Why NVML is unavailable ("" when it works). */
 const char *wb_nvml_status(void);
 

@@ -426,30 +426,50 @@ static void device_uuid(const wb_raw *r, char *uuid, size_t len) {
     snprintf(uuid, len, "%.*s", f ? (int)strcspn(f, "\t") : 0, f ? f : "");
 }
 
-/* Each pass's board while it ran (watch.h): <pass>_pass_board in the file, and a warning when
- * another process held the GPU or it throttled. The profile's own processes on the GPU: the
- * pass's raw files naming it, and this one while it sampled (--sample, the timing pass). */
+/* Each pass's board while it ran (watch.h), for every GPU its raw files name: <pass>_pass_board
+ * in the file ("disturbed", "undisturbed" or "not checked" first; with several GPUs, each after
+ * its UUID), and a warning when disturbed. The profile's own processes: the pass's raw files'
+ * pids, and the profiler while it sampled (--sample, the timing pass; its pid is in the watch
+ * file); by count, where NVML's pids are another namespace's: the raw files naming the GPU. */
 static int board_verdicts(const char *rawdir, const wb_raw *traw, int nt, const wb_raw *craw, int nc, int sampled,
                           wb_profile *p, wb_err *e) {
     const struct { const char *pass, *attr; const wb_raw *r; int n, own; } passes[] = {
         {"timing", "timing_pass_board", traw, nt, sampled}, {"counters", "counter_pass_board", craw, nc, 0}};
     int rc = WB_OK;
     for (int k = 0; rc == WB_OK && k < 2; k++) {
-        if (!passes[k].n) continue;
-        char uuid[48] = "", other[48], path[4200], msg[400];
-        for (int i = 0; !uuid[0] && i < passes[k].n; i++) device_uuid(&passes[k].r[i], uuid, sizeof uuid);
-        int ours = passes[k].own;
-        for (int i = 0; i < passes[k].n; i++) {
-            device_uuid(&passes[k].r[i], other, sizeof other);
-            ours += uuid[0] && !strcmp(other, uuid);
+        const int n = passes[k].n;
+        if (!n) continue;
+        int *pids = calloc((size_t)n, sizeof *pids);
+        char (*uuid)[48] = calloc((size_t)n, sizeof *uuid);
+        if (!pids || !uuid) {
+            free(pids), free(uuid);
+            return wb_fail(e, "board verdicts: out of host memory");
         }
+        for (int i = 0; i < n; i++) pids[i] = passes[k].r[i].pid, device_uuid(&passes[k].r[i], uuid[i], sizeof uuid[i]);
+        char path[4200], each[1000] = "", one[400], all[1100];
         snprintf(path, sizeof path, "%s/watch.%s.tsv", rawdir, passes[k].pass);
-        int v = uuid[0] ? wb_watch_verdict(path, uuid, ours, msg, sizeof msg)
-                        : (snprintf(msg, sizeof msg, "not checked: the pass's files name no GPU"), -1);
-        if (v == 1)
-            fprintf(stderr, "wallbench profile: warning: the %s pass was %s: its times and counts may be off (%s)\n",
-                    passes[k].pass, msg, passes[k].attr);
-        rc = wb_profile_attr_str(p, passes[k].attr, msg, e);
+        int any_disturbed = 0, any_unchecked = 0, gpus = 0;
+        for (int i = 0; i < n; i++) {
+            int first = uuid[i][0] != '\0';
+            for (int j = 0; first && j < i; j++) first = strcmp(uuid[j], uuid[i]) != 0;
+            if (!first) continue;
+            int ours = passes[k].own;
+            for (int j = 0; j < n; j++) ours += !strcmp(uuid[j], uuid[i]);
+            int v = wb_watch_verdict(path, uuid[i], pids, n, ours, one, sizeof one);
+            any_disturbed |= v == 1, any_unchecked |= v < 0;
+            size_t used = strlen(each);
+            snprintf(each + used, sizeof each - used, "%s%s %s", used ? "; " : "", uuid[i], one);
+            if (!gpus++) snprintf(all, sizeof all, "%s", one);
+            if (v == 1)
+                fprintf(stderr, "wallbench profile: warning: the %s pass on %s: %s: its times and counts may be off\n",
+                        passes[k].pass, uuid[i], one);
+        }
+        if (!gpus) snprintf(all, sizeof all, "not checked: the pass's files name no GPU");
+        else if (gpus > 1) /* the state word first, then each GPU's verdict after its UUID */
+            snprintf(all, sizeof all, "%s over %d GPUs: %s",
+                     any_disturbed ? "disturbed" : any_unchecked ? "not checked" : "undisturbed", gpus, each);
+        free(pids), free(uuid);
+        rc = wb_profile_attr_str(p, passes[k].attr, all, e);
     }
     return rc;
 }
