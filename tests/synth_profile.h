@@ -94,6 +94,9 @@ static void synth_profile(wb_profile *p) {
     wb_profile_attr_str(p, "gpu_uuid", "GPU-synthetic-0001", &e);
     wb_profile_attr_str(p, "program_command", "python3 tpch.py --sf 1", &e);
     wb_profile_attr_str(p, "git_revision", "abc1234", &e);
+    wb_profile_attr_str(p, "timing_pass_board", "undisturbed: 40 samples; no slowdown; no other process on it (by pid)", &e);
+    wb_profile_attr_str(p, "counter_pass_board", "disturbed: 60 samples; no slowdown; 1 other process(es) held the GPU "
+                        "in 12 of 60 samples (pid 4242)", &e);
     wb_profile_attr_num(p, "program_exit_code", 0, &e);
     wb_profile_attr_num(p, "sm_count", 132, &e);
 }

@@ -67,6 +67,9 @@ static void test_report(const char *path) {
     if (t6) sscanf(t6, "%255[^\n]", line);
     CHECK(strstr(line, "83.3%") != NULL);
     CHECK(strstr(out, "Q1/filter") != NULL);
+    /* each pass's board, before the tables */
+    const char *tb = strstr(out, "  timing pass board: undisturbed: 40 samples"), *t2 = strstr(out, "Table 2");
+    CHECK(tb && t2 && tb < t2 && strstr(out, "  counter pass board: disturbed: 60 samples;"));
     CHECK(run(wb_cmd_report, "report", path, "--markdown", NULL, NULL, NULL) == 0);
     CHECK(strstr(out, "| gather") || strstr(out, "|gather"));
     CHECK(run(wb_cmd_report, "report", path, "--top", "0", NULL, NULL) == 2);

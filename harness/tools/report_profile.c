@@ -281,8 +281,15 @@ int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int
     FILE *f = o->f;
     fprintf(f, o->md ? "*Profile %s*\n\n" : "profile %s\n", rows->path);
     wb_profile_describe(f, rows->path, p, o->md ? "- " : "  ");
-    fprintf(f, "%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n%s", o->md ? "\n" : "  ",
-            (long long)p->nlaunches, p->nkernels, p->nranges, src ? src : "none recorded", "\n");
+    fprintf(f, "%s%lld launches, %d kernels (name + launch shape), %d NVTX ranges; ceilings: %s\n", o->md ? "\n" : "  ",
+            (long long)p->nlaunches, p->nkernels, p->nranges, src ? src : "none recorded");
+    /* the board while each pass ran (profiles since 2026-12-05): disturbed or not, said before any number */
+    static const char *const boards[][2] = {{"timing_pass_board", "timing pass"}, {"counter_pass_board", "counter pass"}};
+    for (int i = 0; i < 2; i++) {
+        const char *b = wb_profile_attr(p, boards[i][0]);
+        if (b) fprintf(f, "%s%s board: %s\n", o->md ? "\n" : "  ", boards[i][1], b);
+    }
+    fputc('\n', f);
     int rc = tables(&rp, gt, 1);
     if (rc == 0) rc = limiters(&rp);
     if (rc == 0 && p->nranges > 0) {
