@@ -22,7 +22,7 @@ seed and every reduction is deterministic, so two runs print the same line:
 (the checksum covers every step's outputs), then
   timed_region_ms=<float>
 Run plain and under any profiler, the checksum line must be equal: that is the
-test that a profiler did not change the program (tests/profile_graph_same.sh).
+test that a profiler did not change the program (tests/gpu_profile_graph.sh).
 Exit: 0, 2 bad arguments, 4 the cooperative kernel's total differs from the
 eager total (a wrong result)."""
 import argparse
