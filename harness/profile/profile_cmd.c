@@ -429,12 +429,13 @@ static void device_uuid(const wb_raw *r, char *uuid, size_t len) {
 /* Each pass's board while it ran (watch.h), for every GPU its raw files name: <pass>_pass_board
  * in the file ("disturbed", "undisturbed" or "not checked" first; with several GPUs, each after
  * its UUID), and a warning when disturbed. The profile's own processes: the pass's raw files'
- * pids, and the profiler while it sampled (--sample, the timing pass; its pid is in the watch
- * file); by count, where NVML's pids are another namespace's: the raw files naming the GPU. */
+ * pids, and the profiler once it sampled (--sample: its context lives until the file is written,
+ * through a counter pass after it; its pid is in the watch file); by count, where NVML's pids are
+ * another namespace's: the raw files naming the GPU, and the profiler's one if it sampled. */
 static int board_verdicts(const char *rawdir, const wb_raw *traw, int nt, const wb_raw *craw, int nc, int sampled,
                           wb_profile *p, wb_err *e) {
     const struct { const char *pass, *attr; const wb_raw *r; int n, own; } passes[] = {
-        {"timing", "timing_pass_board", traw, nt, sampled}, {"counters", "counter_pass_board", craw, nc, 0}};
+        {"timing", "timing_pass_board", traw, nt, sampled}, {"counters", "counter_pass_board", craw, nc, sampled}};
     int rc = WB_OK;
     for (int k = 0; rc == WB_OK && k < 2; k++) {
         const int n = passes[k].n;
