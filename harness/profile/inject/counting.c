@@ -55,7 +55,7 @@
 #include "harness/base/profile.h"
 #include "harness/gpu/counters_cupti.h"
 #include "harness/profile/inject/inject.h"
-#include "harness/profile/inject/flush_ptx.h"
+#include "harness/profile/inject/flush.h"
 #include "harness/profile/inject/rotation.h"
 
 /* What range r of a batch is: the launch it counts (C line), a user range (U line), our own
@@ -289,87 +289,9 @@ static int end_batch(void) {
     return rc;
 }
 
-typedef struct flusher {
-    CUcontext ctx;     /* a context of our own (kernel replay), or NULL: the program's */
-    CUfunction fn;
-    CUfunction empty;  /* WB_PROFILE_FLUSH=empty: wb_l2_empty, run after fn; NULL otherwise */
-    CUdeviceptr buf;
-    unsigned long long words;
-    unsigned blocks;
-} flusher;
-
 /* On the launch's stream (one pass; --rotate's one-pass groups in either replay mode) and in a
- * context of our own (kernel replay of a set of several passes). */
-static flusher fl_stream, fl_own;
-
-static int flush_setup(flusher *f, CUdevice dev, int own_context) {
-    flusher fl = {0};
-    int l2 = 0, sms = 0;
-    if (cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) != CUDA_SUCCESS || l2 <= 0) l2 = 64 << 20;
-    if (cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS || sms <= 0) sms = 32;
-    fl.words = 2ull * (unsigned long long)l2 / 4;
-    fl.blocks = 4u * (unsigned)sms;
-    CUmodule mod;
-    CUcontext prev = NULL;
-    CUresult r = CUDA_SUCCESS;
-    const char *step = "cuCtxCreate";
-    if (own_context) r = cuCtxCreate(&fl.ctx, NULL, 0, dev);
-    if (r == CUDA_SUCCESS) step = "cuModuleLoadData", r = cuModuleLoadData(&mod, flush_ptx);
-    if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = cuModuleGetFunction(&fl.fn, mod, "wb_l2_flush");
-    if (r == CUDA_SUCCESS && wb_inj.flush_empty) {
-        CUmodule dm;
-        step = "cuModuleLoadData (discard.global.L2)", r = cuModuleLoadData(&dm, discard_ptx);
-        if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = cuModuleGetFunction(&fl.empty, dm, "wb_l2_empty");
-    }
-    if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = cuMemAlloc(&fl.buf, fl.words * 4 + 4);
-    if (r == CUDA_SUCCESS) step = "cuMemsetD32", r = cuMemsetD32(fl.buf, 0, fl.words + 1);
-    if (r == CUDA_SUCCESS && !own_context) step = "cuCtxSynchronize", r = cuCtxSynchronize(); /* the memset done */
-    CUresult pr;
-    if (fl.ctx && (pr = cuCtxPopCurrent(&prev)) != CUDA_SUCCESS) /* cuCtxCreate made it current: back to the program's */
-        wb_raw_error("L2 flush: cuCtxPopCurrent after cuCtxCreate: CUDA error %d (the program's context may not be current)", (int)pr);
-    if (r != CUDA_SUCCESS) {
-        wb_raw_error("L2 flush: %s: CUDA error %d; counting with the caches as the program left them", step, (int)r);
-        wb_raw_line("# cache none (the flush could not be set up)");
-        fl.fn = NULL;
-    }
-    *f = fl;
-    return 0;
-}
-
-/* Launches the flush; on the stream (in-stream flush): 1, or 2 with the emptying kernel after
- * it; -1 otherwise. */
-static int flush_l2(const flusher *f, int64_t seq, CUstream stream) {
-    flusher fl = *f; /* a copy: cuLaunchKernel takes its arguments' addresses */
-    if (!fl.fn) return -1;
-    CUdeviceptr sink = fl.buf + fl.words * 4;
-    unsigned long long lines = fl.words * 4 / 128;
-    void *args[] = {&fl.buf, &fl.words, &sink}, *eargs[] = {&fl.buf, &lines};
-    CUresult r;
-    if (!fl.ctx) {
-        r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, stream, args, NULL);
-        if (r == CUDA_SUCCESS && fl.empty) r = cuLaunchKernel(fl.empty, fl.blocks, 1, 1, 256, 1, 1, 0, stream, eargs, NULL);
-        if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
-        return r == CUDA_SUCCESS ? 1 + !!fl.empty : -1;
-    }
-    /* The program's earlier work must be done before the flush evicts its lines. */
-    if ((r = cuStreamSynchronize(stream)) != CUDA_SUCCESS) {
-        wb_raw_error("L2 flush before launch %lld: cuStreamSynchronize: CUDA error %d; not flushed", (long long)seq, (int)r);
-        return -1;
-    }
-    CUcontext prev = NULL;
-    if ((r = cuCtxPushCurrent(fl.ctx)) != CUDA_SUCCESS) { /* nothing pushed: nothing to pop */
-        wb_raw_error("L2 flush before launch %lld: cuCtxPushCurrent: CUDA error %d; not flushed", (long long)seq, (int)r);
-        return -1;
-    }
-    r = cuLaunchKernel(fl.fn, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
-    if (r == CUDA_SUCCESS && fl.empty) r = cuLaunchKernel(fl.empty, fl.blocks, 1, 1, 256, 1, 1, 0, NULL, eargs, NULL);
-    if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
-    if (r != CUDA_SUCCESS) wb_raw_error("L2 flush before launch %lld: CUDA error %d", (long long)seq, (int)r);
-    if ((r = cuCtxPopCurrent(&prev)) != CUDA_SUCCESS)
-        wb_raw_error("L2 flush before launch %lld: cuCtxPopCurrent: CUDA error %d (the program's context may not be "
-                     "current)", (long long)seq, (int)r);
-    return -1;
-}
+ * context of our own (kernel replay of a set of several passes): flush.h. */
+static wb_flusher fl_stream, fl_own;
 
 static const char *range_mode_name(void) {
     static const char *names[] = {"kernel", "nvtx", "every"};
@@ -502,8 +424,8 @@ static int setup(CUcontext ctx) {
                 cnt.ngroups);
     wb_inject_write_device((CUdevice)dev, s->chip);
     if (wb_inj.flush_l2 && wb_inj.ranges == WB_RANGES_KERNEL) {
-        if (cnt.user_replay || cnt.ngroups) flush_setup(&fl_stream, (CUdevice)dev, 0);
-        if (!cnt.user_replay && !cnt.ngroups) flush_setup(&fl_own, (CUdevice)dev, 1);
+        if (cnt.user_replay || cnt.ngroups) wb_flush_setup(&fl_stream, (CUdevice)dev, 0);
+        if (!cnt.user_replay && !cnt.ngroups) wb_flush_setup(&fl_own, (CUdevice)dev, 1);
     }
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctx};
     TRY(cuptiRangeProfilerEnable, &en);
@@ -596,7 +518,7 @@ static void count_launch(const wb_launch_info *l) {
         return;
     }
     double t0 = wb_clock_s();
-    int flushed = wb_inj.flush_l2 ? flush_l2(no_replay(set) || cnt.ngroups ? &fl_stream : &fl_own, l->seq, l->stream) : -1;
+    int flushed = wb_inj.flush_l2 ? wb_flush_l2(no_replay(set) || cnt.ngroups ? &fl_stream : &fl_own, l->seq, l->stream) : -1;
     if (flushed >= 1) add_slot(SLOT_FLUSH, l->seq, "");
     if (flushed == 2) add_slot(SLOT_EMPTY, l->seq, "");
     cnt.flush_s += wb_clock_s() - t0;
@@ -735,10 +657,7 @@ void wb_counting_finish(void) {
         return;
     }
     if (!cnt.released) release("at exit", "launched while the program exited, after the counter pass's last decode");
-    CUresult dr; /* the flush's own context: its destroy callback is not the counted context's */
-    if (fl_own.ctx && (dr = cuCtxDestroy(fl_own.ctx)) != CUDA_SUCCESS)
-        wb_raw_error("cuCtxDestroy (the flush's context) at exit: CUDA error %d", (int)dr);
-    fl_own.ctx = NULL;
+    wb_flush_release(&fl_own); /* its own context: its destroy callback is not the counted context's */
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f\tstart_s %.3f", (long long)cnt.counted,
                 cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s, cnt.start_s);
     if (cnt.ngroups)

@@ -1,4 +1,4 @@
-/* flush_ptx.h - the counter pass's own kernels, as PTX the driver compiles at load (counting.c;
+/* flush_ptx.h - the counter pass's own kernels, as PTX the driver compiles at load (flush.c;
  * tests/test_flush_ptx.c assembles them for every target the suite supports). */
 #ifndef WB_PROFILE_INJECT_FLUSH_PTX_H
 #define WB_PROFILE_INJECT_FLUSH_PTX_H
