@@ -109,6 +109,26 @@ mkdir -p "$tmp/raw-spread" && cp "$raw"/*.tsv "$tmp/raw-spread/"
 sed -i 's/^C\t2\t800000\t100000\t/C\t2\t900000\t110000\t/' "$tmp/raw-spread/counters.20.tsv"
 expect 0 "1 kernel shape(s) counted twice or more; 0 kept their instructions within 1% (largest - smallest over the mean), 0 their DRAM reads" \
     profile --from-raw "$tmp/raw-spread" -o "$tmp/p2c.h5"
+# Each pass's board from its watch file (harness/profile/watch.h), also in a --from-raw rebuild: the
+# timing pass's GPU held by the program's processes and the profiler alone, the counter pass's by
+# a pid of nobody's too: disturbed, a warning, and both verdicts in report.
+mkdir -p "$tmp/raw-board" && cp "$raw"/*.tsv "$tmp/raw-board/"
+G=GPU-a0a0a0a0-1111-2222-3333-444455556666
+for f in timing.10 counters.20; do sed -i "1a # device 0\tNVIDIA H200\t$G\t9.0\t132\t13000\tGH100" "$tmp/raw-board/$f.tsv"; done
+printf '# wallbench-watch 2 pass=timing period_ms=100 profiler_pid=900
+W\t0.000\t%s\t0x1\t2\t10,12\t30\n# end 30\n' "$G" \
+    > "$tmp/raw-board/watch.timing.tsv"
+printf '# wallbench-watch 2 pass=counters period_ms=100 profiler_pid=900
+W\t0.000\t%s\t0x0\t1\t20\t10\nW\t1.000\t%s\t0x0\t2\t20,4242\t5\n# end 15\n' \
+    "$G" "$G" > "$tmp/raw-board/watch.counters.tsv"
+expect 0 "warning: the counters pass on $G: disturbed: 15 samples; no slowdown; 1 other process(es) held the GPU in 5 of 15 samples (pid 4242)" \
+    profile --from-raw "$tmp/raw-board" -o "$tmp/pboard.h5"
+expect 0 "timing pass board: undisturbed: 30 samples; no slowdown; no other process on it (by pid)" report "$tmp/pboard.h5"
+expect 0 "counter pass board: disturbed: 15 samples" report "$tmp/pboard.h5"
+expect 0 "timing pass board: not checked: the pass's files name no GPU" report "$tmp/p.h5"
+mkdir -p "$tmp/raw-unwatched" && cp "$tmp/raw-board"/timing.*.tsv "$tmp/raw-board"/counters.*.tsv "$tmp/raw-unwatched/"
+expect 0 "wrote $tmp/punw.h5" profile --from-raw "$tmp/raw-unwatched" -o "$tmp/punw.h5"
+expect 0 "counter pass board: not checked: no watch file" report "$tmp/punw.h5"
 expect 0 "cub::DeviceReduceKernel" report "$tmp/p.h5"
 expect 0 "Q1/scan" report "$tmp/p.h5"
 expect 0 "cub::DeviceReduceKernel" roofline "$tmp/p.h5"
