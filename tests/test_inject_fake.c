@@ -1,0 +1,249 @@
+/* test_inject_fake.c - the injection library (libwallbench_inject.so) run on the CPU, against a
+ * fake CUDA and CUPTI (tests/fake_cuda/), each scenario in a child process that loads it, calls
+ * its callbacks as the driver would and exits; the raw file it left is then read here:
+ * - batches: 10 launches, 4 a batch (--batch 8: a launch and its flush take two ranges), each C
+ *   line holding its own launch's instructions (not its flush's, which are F lines);
+ * - a context destroyed after 6 launches: they keep their counts (the open batch decoded then),
+ *   the 2 launched in a new context say why they are not counted; another context's end changes
+ *   nothing;
+ * - a stream capture: the launch inside it is not counted (its N line), the ones around it are;
+ * - two threads whose launches overlap: their batch is not attributed, the next one is;
+ * - every:3 ranges: a U line a 3 launches, their instructions summed;
+ * - the timing pass: every launch an L line and a K record (a context's end hands over the
+ *   completed records unforced, the exit forced), and a child forked without exec writes nothing.
+ * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
+ * bookkeeping, in CI, without a GPU. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include "tests/check.h"
+#include "tests/fake_cuda/fake.h"
+
+static char dir[] = "/tmp/wb_test_inject_XXXXXX";
+static int ctx_a, ctx_b, ctx_other; /* three contexts' handles */
+
+static void launch(CUcontext ctx, uint32_t corr, double inst, int site_mask) {
+    cuLaunchKernel_params p;
+    memset(&p, 0, sizeof p);
+    p.gridDimX = 10, p.gridDimY = p.gridDimZ = 1, p.blockDimX = 128, p.blockDimY = p.blockDimZ = 1;
+    CUpti_CallbackData cb;
+    memset(&cb, 0, sizeof cb);
+    cb.functionParams = &p, cb.correlationId = corr, cb.symbolName = "_Z6kernelPi", cb.context = ctx;
+    if (site_mask & 1) {
+        cb.callbackSite = CUPTI_API_ENTER;
+        fake_cupti_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+        fake_kernel_ran(corr, inst);
+    }
+    if (site_mask & 2) {
+        cb.callbackSite = CUPTI_API_EXIT;
+        fake_cupti_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+    }
+}
+#define ENTER 1
+#define EXIT 2
+
+static void context_ends(void *ctx) {
+    CUpti_ResourceData rd;
+    memset(&rd, 0, sizeof rd);
+    rd.context = (CUcontext)ctx;
+    fake_cupti_call(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+}
+
+static void capture(int begin) {
+    CUpti_CallbackData cb;
+    memset(&cb, 0, sizeof cb);
+    CUresult ok = CUDA_SUCCESS;
+    cb.functionReturnValue = &ok;
+    cb.callbackSite = begin ? CUPTI_API_ENTER : CUPTI_API_EXIT;
+    fake_cupti_call(CUPTI_CB_DOMAIN_DRIVER_API,
+                    begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, &cb);
+}
+
+/* two threads: A enters, B enters while A is under way, A runs and leaves, B runs and leaves */
+static sem_t a_entered, b_entered;
+static void *thread_a(void *arg) {
+    (void)arg;
+    launch((CUcontext)&ctx_a, 1, 1000, ENTER);
+    sem_post(&a_entered);
+    sem_wait(&b_entered);
+    launch((CUcontext)&ctx_a, 1, 0, EXIT);
+    return NULL;
+}
+static void *thread_b(void *arg) {
+    (void)arg;
+    sem_wait(&a_entered);
+    launch((CUcontext)&ctx_a, 2, 1001, ENTER);
+    sem_post(&b_entered);
+    usleep(20000); /* A leaves first */
+    launch((CUcontext)&ctx_a, 2, 0, EXIT);
+    return NULL;
+}
+
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING } scenario;
+
+/* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
+ * flushes and closes the raw file). */
+static void child(scenario s) {
+    char raw[256], lib[1024];
+    snprintf(raw, sizeof raw, "%s/s%d", dir, (int)s);
+    setenv("WB_PROFILE_RAW", raw, 1);
+    setenv("WB_PROFILE_PASS", s == TIMING ? "timing" : "counters", 1);
+    setenv("WB_PROFILE_BATCH", "8", 1);
+    setenv("WB_PROFILE_CACHE", "all", 1);
+    if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
+    const char *build = getenv("WB_BUILD_DIR");
+    snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) fprintf(stderr, "dlopen %s: %s\n", lib, dlerror()), _exit(90);
+    int (*init)(void) = (int (*)(void))dlsym(h, "InitializeInjection");
+    if (!init || init() != 1) _exit(91);
+    CUcontext a = (CUcontext)&ctx_a, b = (CUcontext)&ctx_b;
+    switch (s) {
+    case BATCHES:
+        for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    case RESET:
+        for (uint32_t i = 0; i < 6; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        context_ends(&ctx_other); /* not the counted one: nothing happens */
+        if (fake_cupti_decodes() != 1) _exit(92); /* one batch of 4 decoded, the second open */
+        context_ends(&ctx_a);
+        if (fake_cupti_decodes() != 2) _exit(93); /* decoded as the context ended */
+        for (uint32_t i = 6; i < 8; i++) launch(b, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    case CAPTURE:
+        launch(a, 1, 1000, ENTER | EXIT);
+        capture(1);
+        launch(a, 2, 1001, ENTER | EXIT);
+        capture(0);
+        launch(a, 3, 1002, ENTER | EXIT);
+        break;
+    case THREADS: {
+        pthread_t ta, tb;
+        sem_init(&a_entered, 0, 0), sem_init(&b_entered, 0, 0);
+        pthread_create(&ta, NULL, thread_a, NULL), pthread_create(&tb, NULL, thread_b, NULL);
+        pthread_join(ta, NULL), pthread_join(tb, NULL);
+        for (uint32_t i = 2; i < 8; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    }
+    case EVERY:
+        for (uint32_t i = 0; i < 9; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    case TIMING:
+        for (uint32_t i = 0; i < 3; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        context_ends(&ctx_a);
+        if (fake_cupti_flushes(0) != 1) _exit(94);
+        launch(b, 4, 1003, ENTER | EXIT);
+        fflush(NULL);
+        pid_t grandchild = fork();
+        if (grandchild == 0) exit(0); /* its atexit: nothing of the injection's */
+        waitpid(grandchild, NULL, 0);
+        break;
+    }
+    exit(0);
+}
+
+/* What the raw file of one scenario holds: per seq, its L line, its C line's instructions, its
+ * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
+typedef struct seen {
+    int l[16], k, ends, u, u_first[8], u_last[8];
+    double c[16], u_inst[8];
+    char n[16][200];
+} seen;
+
+static int read_file(scenario s, pid_t pid, seen *x) {
+    char path[300], line[4096];
+    snprintf(path, sizeof path, "%s/s%d.%d.tsv", dir, (int)s, (int)pid);
+    memset(x, 0, sizeof *x);
+    for (int i = 0; i < 16; i++) x->c[i] = -1;
+    FILE *f = fopen(path, "r");
+    if (!f) return fprintf(stderr, "no raw file %s\n", path), -1;
+    int inst_col = -1;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *fields[64];
+        int nf = 0;
+        for (char *t = strtok(line, "\t"); t && nf < 64; t = strtok(NULL, "\t")) fields[nf++] = t;
+        if (!nf) continue;
+        long long seq = nf > 1 ? atoll(fields[1]) : -1;
+        if (!strcmp(fields[0], "# metrics"))
+            for (int i = 1; i < nf; i++)
+                if (!strcmp(fields[i], "inst")) inst_col = i;
+        if (!strcmp(fields[0], "# end")) x->ends++;
+        if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16) x->l[seq]++;
+        if (!strcmp(fields[0], "K")) x->k++;
+        /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
+        if (!strcmp(fields[0], "C") && seq >= 0 && seq < 16 && inst_col > 0 && inst_col + 1 < nf)
+            x->c[seq] = atof(fields[inst_col + 1]);
+        if (!strcmp(fields[0], "N") && seq >= 0 && seq < 16 && nf > 2) snprintf(x->n[seq], sizeof x->n[seq], "%s", fields[2]);
+        if (!strcmp(fields[0], "U") && x->u < 8 && inst_col > 0 && nf > inst_col + 4) {
+            x->u_first[x->u] = atoi(fields[1]), x->u_last[x->u] = atoi(fields[2]);
+            x->u_inst[x->u++] = atof(fields[inst_col + 4]); /* U: first, last, launches, name, then the values */
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+static int run(scenario s, seen *x) {
+    pid_t pid = fork();
+    if (pid == 0) child(s);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "scenario %d: the child %s %d\n", (int)s, WIFEXITED(status) ? "exited" : "died of signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        return -1;
+    }
+    return read_file(s, pid, x);
+}
+
+int main(void) {
+    int version = 0; /* the fake driver answers (and is this process's libcuda.so.1, not a real one) */
+    if (cuDriverGetVersion(&version) != CUDA_SUCCESS || version != 13000) return fprintf(stderr, "not the fake driver\n"), 1;
+    if (!mkdtemp(dir)) return fprintf(stderr, "mkdtemp\n"), 1;
+    seen x;
+    if (run(BATCHES, &x) == 0) {
+        int good = 0;
+        for (int i = 0; i < 10; i++) good += x.l[i] == 1 && x.c[i] == 1000 + i;
+        CHECK(good == 10 && x.ends == 1);
+        if (good != 10) for (int i = 0; i < 10; i++) fprintf(stderr, "batches: seq %d: L %d, C %g, N '%s'\n", i, x.l[i], x.c[i], x.n[i]);
+    } else CHECK(0);
+    if (run(RESET, &x) == 0) {
+        int kept = 0, said = 0;
+        for (int i = 0; i < 6; i++) kept += x.c[i] == 1000 + i;
+        for (int i = 6; i < 8; i++) said += x.c[i] < 0 && strstr(x.n[i], "context was destroyed") != NULL;
+        CHECK(kept == 6 && said == 2);
+        if (kept != 6 || said != 2) for (int i = 0; i < 8; i++) fprintf(stderr, "reset: seq %d: C %g, N '%s'\n", i, x.c[i], x.n[i]);
+    } else CHECK(0);
+    if (run(CAPTURE, &x) == 0) {
+        CHECK(x.c[0] == 1000 && x.c[2] == 1002 && x.c[1] < 0 && strstr(x.n[1], "inside a stream capture"));
+    } else CHECK(0);
+    if (run(THREADS, &x) == 0) {
+        int tainted = 0, later = 0;
+        for (int i = 0; i < 4; i++) tainted += x.c[i] < 0 && strstr(x.n[i], "another thread launched at once") != NULL;
+        for (int i = 4; i < 8; i++) later += x.c[i] == 1000 + i;
+        CHECK(tainted == 4 && later == 4);
+        if (tainted != 4 || later != 4) for (int i = 0; i < 8; i++) fprintf(stderr, "threads: seq %d: C %g, N '%s'\n", i, x.c[i], x.n[i]);
+    } else CHECK(0);
+    if (run(EVERY, &x) == 0) {
+        CHECK(x.u == 3 && x.u_first[0] == 0 && x.u_last[0] == 2 && x.u_inst[0] == 3003 && x.u_first[2] == 6 &&
+              x.u_last[2] == 8 && x.u_inst[2] == 3021);
+        if (x.u != 3) fprintf(stderr, "every: %d U lines\n", x.u);
+    } else CHECK(0);
+    if (run(TIMING, &x) == 0) {
+        CHECK(x.l[0] == 1 && x.l[3] == 1 && x.k == 4 && x.ends == 1); /* the forked child added no line */
+    } else CHECK(0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    return TEST_DONE();
+}
