@@ -10,12 +10,15 @@
  * - two threads whose launches overlap: their batch is not attributed, the next one is;
  * - every:3 ranges: a U line a 3 launches, their instructions summed;
  * - the timing pass: every launch an L line and a K record (a context's end hands over the
- *   completed records unforced, the exit forced), and a child forked without exec writes nothing.
+ *   completed records unforced, the exit forced), and a child forked without exec writes nothing;
+ * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
+ *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
  * bookkeeping, in CI, without a GPU. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +91,7 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -137,6 +140,10 @@ static void child(scenario s) {
     case EVERY:
         for (uint32_t i = 0; i < 9; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
         break;
+    case KILLED: /* SIGTERM with a batch open: saved by the handler, then the signal's default */
+        for (uint32_t i = 0; i < 5; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        raise(SIGTERM);
+        _exit(95);
     case TIMING:
         for (uint32_t i = 0; i < 3; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
         context_ends(&ctx_a);
@@ -154,7 +161,7 @@ static void child(scenario s) {
 /* What the raw file of one scenario holds: per seq, its L line, its C line's instructions, its
  * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
 typedef struct seen {
-    int l[16], k, ends, u, u_first[8], u_last[8];
+    int l[16], k, ends, u, u_first[8], u_last[8], signal;
     double c[16], u_inst[8];
     char n[16][200];
 } seen;
@@ -178,6 +185,7 @@ static int read_file(scenario s, pid_t pid, seen *x) {
             for (int i = 1; i < nf; i++)
                 if (!strcmp(fields[i], "inst")) inst_col = i;
         if (!strcmp(fields[0], "# end")) x->ends++;
+        if (!strncmp(fields[0], "# signal ", 9)) x->signal = atoi(fields[0] + 9);
         if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16) x->l[seq]++;
         if (!strcmp(fields[0], "K")) x->k++;
         /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
@@ -198,7 +206,8 @@ static int run(scenario s, seen *x) {
     if (pid == 0) child(s);
     int status = 0;
     waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const int killed = s == KILLED && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM; /* as it should */
+    if (!killed && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
         fprintf(stderr, "scenario %d: the child %s %d\n", (int)s, WIFEXITED(status) ? "exited" : "died of signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
         return -1;
@@ -241,6 +250,11 @@ int main(void) {
     } else CHECK(0);
     if (run(TIMING, &x) == 0) {
         CHECK(x.l[0] == 1 && x.l[3] == 1 && x.k == 4 && x.ends == 1); /* the forked child added no line */
+    } else CHECK(0);
+    if (run(KILLED, &x) == 0) {
+        int kept = 0;
+        for (int i = 0; i < 5; i++) kept += x.c[i] == 1000 + i;
+        CHECK(kept == 5 && x.signal == SIGTERM && x.ends == 1);
     } else CHECK(0);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
