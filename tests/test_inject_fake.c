@@ -9,6 +9,8 @@
  * - a stream capture: the launch inside it is not counted (its N line), the ones around it are;
  * - two threads whose launches overlap: their batch is not attributed, the next one is;
  * - every:3 ranges: a U line a 3 launches, their instructions summed;
+ * - -s 2 -c 3: those three launches counted, the others run unprofiled without a line;
+ * - a graph launch between two launches: not counted per kernel, said; the launches around it are;
  * - the timing pass: every launch an L line and a K record (a context's end hands over the
  *   completed records unforced, the exit forced), and a child forked without exec writes nothing;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
@@ -54,6 +56,20 @@ static void launch(CUcontext ctx, uint32_t corr, double inst, int site_mask) {
 #define ENTER 1
 #define EXIT 2
 
+/* A cuGraphLaunch, its nodes run (uncounted per kernel in kernel mode) */
+static void graph_launch(CUcontext ctx, uint32_t corr) {
+    static int exec;
+    cuGraphLaunch_params p = {.hGraph = (CUgraphExec)&exec, .hStream = NULL};
+    CUpti_CallbackData cb;
+    memset(&cb, 0, sizeof cb);
+    cb.functionParams = &p, cb.correlationId = corr, cb.context = ctx;
+    cb.callbackSite = CUPTI_API_ENTER;
+    fake_cupti_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &cb);
+    fake_kernel_ran(corr, 5000);
+    cb.callbackSite = CUPTI_API_EXIT;
+    fake_cupti_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &cb);
+}
+
 static void context_ends(void *ctx) {
     CUpti_ResourceData rd;
     memset(&rd, 0, sizeof rd);
@@ -91,7 +107,7 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -103,6 +119,7 @@ static void child(scenario s) {
     setenv("WB_PROFILE_BATCH", "8", 1);
     setenv("WB_PROFILE_CACHE", "all", 1);
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
+    if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
     const char *build = getenv("WB_BUILD_DIR");
     snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -139,6 +156,14 @@ static void child(scenario s) {
     }
     case EVERY:
         for (uint32_t i = 0; i < 9; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    case SELECTED: /* -s 2 -c 3: the launches before and after run unprofiled, between batches */
+        for (uint32_t i = 0; i < 7; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    case GRAPH:
+        launch(a, 1, 1000, ENTER | EXIT);
+        graph_launch(a, 2);
+        launch(a, 3, 1002, ENTER | EXIT);
         break;
     case KILLED: /* SIGTERM with a batch open: saved by the handler, then the signal's default */
         for (uint32_t i = 0; i < 5; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
@@ -250,6 +275,13 @@ int main(void) {
     } else CHECK(0);
     if (run(TIMING, &x) == 0) {
         CHECK(x.l[0] == 1 && x.l[3] == 1 && x.k == 4 && x.ends == 1); /* the forked child added no line */
+    } else CHECK(0);
+    if (run(SELECTED, &x) == 0) {
+        CHECK(x.c[2] == 1002 && x.c[3] == 1003 && x.c[4] == 1004);
+        CHECK(x.c[0] < 0 && x.c[1] < 0 && x.c[5] < 0 && x.c[6] < 0 && !x.n[0][0] && !x.n[6][0]); /* not selected: no line */
+    } else CHECK(0);
+    if (run(GRAPH, &x) == 0) {
+        CHECK(x.c[0] == 1000 && x.c[2] == 1002 && x.c[1] < 0 && strstr(x.n[1], "graph launch"));
     } else CHECK(0);
     if (run(KILLED, &x) == 0) {
         int kept = 0;
