@@ -13,6 +13,8 @@
  * - a graph launch between two launches: not counted per kernel, said; the launches around it are;
  * - the timing pass: every launch an L line and a K record (a context's end hands over the
  *   completed records unforced, the exit forced), and a child forked without exec writes nothing;
+ * - both passes of one program, read by the driver (wallbench profile --from-raw): every launch
+ *   timed, counted and matched;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
  *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,15 +110,19 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
 static void child(scenario s) {
     char raw[256], lib[1024];
-    snprintf(raw, sizeof raw, "%s/s%d", dir, (int)s);
+    const int timing = s == TIMING || s == PAIR_TIMING;
+    if (s == PAIR_TIMING || s == PAIR_COUNTERS) /* the two passes of one program, as wallbench profile names them */
+        snprintf(raw, sizeof raw, "%s/pair/%s", dir, timing ? "timing" : "counters");
+    else
+        snprintf(raw, sizeof raw, "%s/s%d", dir, (int)s);
     setenv("WB_PROFILE_RAW", raw, 1);
-    setenv("WB_PROFILE_PASS", s == TIMING ? "timing" : "counters", 1);
+    setenv("WB_PROFILE_PASS", timing ? "timing" : "counters", 1);
     setenv("WB_PROFILE_BATCH", "8", 1);
     setenv("WB_PROFILE_CACHE", "all", 1);
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
@@ -165,6 +172,10 @@ static void child(scenario s) {
         graph_launch(a, 2);
         launch(a, 3, 1002, ENTER | EXIT);
         break;
+    case PAIR_TIMING:
+    case PAIR_COUNTERS:
+        for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
     case KILLED: /* SIGTERM with a batch open: saved by the handler, then the signal's default */
         for (uint32_t i = 0; i < 5; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
         raise(SIGTERM);
@@ -193,7 +204,10 @@ typedef struct seen {
 
 static int read_file(scenario s, pid_t pid, seen *x) {
     char path[300], line[4096];
-    snprintf(path, sizeof path, "%s/s%d.%d.tsv", dir, (int)s, (int)pid);
+    if (s == PAIR_TIMING || s == PAIR_COUNTERS)
+        snprintf(path, sizeof path, "%s/pair/%s.%d.tsv", dir, s == PAIR_TIMING ? "timing" : "counters", (int)pid);
+    else
+        snprintf(path, sizeof path, "%s/s%d.%d.tsv", dir, (int)s, (int)pid);
     memset(x, 0, sizeof *x);
     for (int i = 0; i < 16; i++) x->c[i] = -1;
     FILE *f = fopen(path, "r");
@@ -227,6 +241,11 @@ static int read_file(scenario s, pid_t pid, seen *x) {
 }
 
 static int run(scenario s, seen *x) {
+    if (s == PAIR_TIMING) {
+        char pair[300];
+        snprintf(pair, sizeof pair, "%s/pair", dir);
+        if (mkdir(pair, 0700) != 0) return -1;
+    }
     pid_t pid = fork();
     if (pid == 0) child(s);
     int status = 0;
@@ -283,6 +302,21 @@ int main(void) {
     if (run(GRAPH, &x) == 0) {
         CHECK(x.c[0] == 1000 && x.c[2] == 1002 && x.c[1] < 0 && strstr(x.n[1], "graph launch"));
     } else CHECK(0);
+    /* both passes of one program, through the driver (wallbench profile --from-raw): every launch
+     * timed, counted and matched */
+    const char *wb = getenv("WB_WALLBENCH");
+    if (wb && run(PAIR_TIMING, &x) == 0 && run(PAIR_COUNTERS, &x) == 0) {
+        char cmd[1400], out[4096] = "";
+        snprintf(cmd, sizeof cmd, "'%s' profile --from-raw '%s/pair' -o '%s/pair.h5' 2>&1", wb, dir, dir);
+        FILE *p = popen(cmd, "r");
+        size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+        out[n] = '\0';
+        int rc = p ? pclose(p) : -1;
+        CHECK(rc == 0 && strstr(out, "10 launches: 10 timed, 10 counted (10 matched both)"));
+        if (rc != 0 || !strstr(out, "10 matched both")) fprintf(stderr, "wallbench profile --from-raw:\n%s\n", out);
+    } else {
+        CHECK(wb != NULL); /* ctest gives the binary */
+    }
     if (run(KILLED, &x) == 0) {
         int kept = 0;
         for (int i = 0; i < 5; i++) kept += x.c[i] == 1000 + i;
