@@ -15,6 +15,8 @@
  *   completed records unforced, the exit forced), and a child forked without exec writes nothing;
  * - both passes of one program, read by the driver (wallbench profile --from-raw): every launch
  *   timed, counted and matched;
+ * - --counters all (6 passes in the fake): kernel replay, the flush in its own context; --rotate:
+ *   the set's one-pass groups, the core rows in each, every launch counted, nothing replayed;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
  *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
@@ -37,7 +39,8 @@
 #include "tests/fake_cuda/fake.h"
 
 static char dir[] = "/tmp/wb_test_inject_XXXXXX";
-static int ctx_a, ctx_b, ctx_other; /* three contexts' handles */
+static int ctx_b, ctx_other; /* two more contexts' handles */
+static CUcontext prog; /* the program's context: the fake driver's current one */
 
 static void launch(CUcontext ctx, uint32_t corr, double inst, int site_mask) {
     cuLaunchKernel_params p;
@@ -94,23 +97,23 @@ static void capture(int begin) {
 static sem_t a_entered, b_entered;
 static void *thread_a(void *arg) {
     (void)arg;
-    launch((CUcontext)&ctx_a, 1, 1000, ENTER);
+    launch(prog, 1, 1000, ENTER);
     sem_post(&a_entered);
     sem_wait(&b_entered);
-    launch((CUcontext)&ctx_a, 1, 0, EXIT);
+    launch(prog, 1, 0, EXIT);
     return NULL;
 }
 static void *thread_b(void *arg) {
     (void)arg;
     sem_wait(&a_entered);
-    launch((CUcontext)&ctx_a, 2, 1001, ENTER);
+    launch(prog, 2, 1001, ENTER);
     sem_post(&b_entered);
     usleep(20000); /* A leaves first */
-    launch((CUcontext)&ctx_a, 2, 0, EXIT);
+    launch(prog, 2, 0, EXIT);
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -127,13 +130,16 @@ static void child(scenario s) {
     setenv("WB_PROFILE_CACHE", "all", 1);
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
+    if (s == ALL || s == ROTATE) setenv("WB_PROFILE_SET", "all", 1);
+    if (s == ROTATE) setenv("WB_PROFILE_ROTATE", "1", 1);
     const char *build = getenv("WB_BUILD_DIR");
     snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) fprintf(stderr, "dlopen %s: %s\n", lib, dlerror()), _exit(90);
     int (*init)(void) = (int (*)(void))dlsym(h, "InitializeInjection");
     if (!init || init() != 1) _exit(91);
-    CUcontext a = (CUcontext)&ctx_a, b = (CUcontext)&ctx_b;
+    cuCtxGetCurrent(&prog);
+    CUcontext a = prog, b = (CUcontext)&ctx_b;
     switch (s) {
     case BATCHES:
         for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
@@ -142,7 +148,7 @@ static void child(scenario s) {
         for (uint32_t i = 0; i < 6; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
         context_ends(&ctx_other); /* not the counted one: nothing happens */
         if (fake_cupti_decodes() != 1) _exit(92); /* one batch of 4 decoded, the second open */
-        context_ends(&ctx_a);
+        context_ends(prog);
         if (fake_cupti_decodes() != 2) _exit(93); /* decoded as the context ended */
         for (uint32_t i = 6; i < 8; i++) launch(b, i + 1, 1000 + i, ENTER | EXIT);
         break;
@@ -172,6 +178,8 @@ static void child(scenario s) {
         graph_launch(a, 2);
         launch(a, 3, 1002, ENTER | EXIT);
         break;
+    case ALL:    /* 6 passes: kernel replay, the flush in a context of its own (no range of it) */
+    case ROTATE: /* the set's one-pass groups over the launches of one shape, nothing replayed */
     case PAIR_TIMING:
     case PAIR_COUNTERS:
         for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
@@ -182,7 +190,7 @@ static void child(scenario s) {
         _exit(95);
     case TIMING:
         for (uint32_t i = 0; i < 3; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
-        context_ends(&ctx_a);
+        context_ends(prog);
         if (fake_cupti_flushes(0) != 1) _exit(94);
         launch(b, 4, 1003, ENTER | EXIT);
         fflush(NULL);
@@ -197,7 +205,8 @@ static void child(scenario s) {
 /* What the raw file of one scenario holds: per seq, its L line, its C line's instructions, its
  * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
 typedef struct seen {
-    int l[16], k, ends, u, u_first[8], u_last[8], signal;
+    int l[16], k, ends, u, u_first[8], u_last[8], signal, groups;
+    char mode[200];
     double c[16], u_inst[8];
     char n[16][200];
 } seen;
@@ -225,6 +234,8 @@ static int read_file(scenario s, pid_t pid, seen *x) {
                 if (!strcmp(fields[i], "inst")) inst_col = i;
         if (!strcmp(fields[0], "# end")) x->ends++;
         if (!strncmp(fields[0], "# signal ", 9)) x->signal = atoi(fields[0] + 9);
+        if (!strcmp(fields[0], "# mode") && nf > 6) snprintf(x->mode, sizeof x->mode, "%s %s", fields[4], fields[5]);
+        if (!strcmp(fields[0], "# rotation") && nf > 1) x->groups = atoi(fields[1] + 7); /* "groups N" */
         if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16) x->l[seq]++;
         if (!strcmp(fields[0], "K")) x->k++;
         /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
@@ -317,6 +328,18 @@ int main(void) {
     } else {
         CHECK(wb != NULL); /* ctest gives the binary */
     }
+    if (run(ALL, &x) == 0) {
+        int good = 0;
+        for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i;
+        CHECK(good == 10 && !strcmp(x.mode, "replay kernel flush context"));
+        if (good != 10) fprintf(stderr, "all: %d of 10 counted; mode '%s'; N0 '%s'\n", good, x.mode, x.n[0]);
+    } else CHECK(0);
+    if (run(ROTATE, &x) == 0) {
+        int good = 0;
+        for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i; /* the core rows in every group */
+        CHECK(good == 10 && x.groups > 1 && !strcmp(x.mode, "replay none flush stream"));
+        if (good != 10 || x.groups < 2) fprintf(stderr, "rotate: %d of 10 counted; %d groups; mode '%s'; N0 '%s'\n", good, x.groups, x.mode, x.n[0]);
+    } else CHECK(0);
     if (run(KILLED, &x) == 0) {
         int kept = 0;
         for (int i = 0; i < 5; i++) kept += x.c[i] == 1000 + i;

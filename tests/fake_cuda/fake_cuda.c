@@ -9,7 +9,7 @@
 #include "tests/fake_cuda/fake.h"
 
 static int context_object, module_object, function_object;
-static __thread CUcontext current = (CUcontext)&context_object;
+static __thread CUcontext current = (CUcontext)&context_object, pushed_over; /* one push deep */
 
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {
     *d = 0;
@@ -74,13 +74,14 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                 unsigned smem, CUstream s, void **args, void **extra) {
     (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem, (void)s, (void)args, (void)extra;
-    fake_kernel_ran(0, FAKE_FLUSH_INST); /* the injection's flush: no launch callback (ours) */
+    fake_kernel_ran_in(current, 0, FAKE_FLUSH_INST); /* the injection's flush: no launch callback (ours) */
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxCreate(CUcontext *c, CUctxCreateParams *params, unsigned flags, CUdevice d) {
     static int own;
     (void)params, (void)flags, (void)d;
     *c = (CUcontext)&own;
+    pushed_over = current, current = *c; /* made current, as the driver does */
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxDestroy(CUcontext c) {
@@ -88,10 +89,11 @@ CUresult CUDAAPI cuCtxDestroy(CUcontext c) {
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) {
-    (void)c;
+    pushed_over = current, current = c;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext *c) {
     *c = current;
+    if (pushed_over) current = pushed_over, pushed_over = NULL;
     return CUDA_SUCCESS;
 }

@@ -3,9 +3,12 @@
  * subscriber's callback (the test calls it, as the driver would), a Range Profiler whose ranges
  * are the kernels the test says ran (fake_kernel_ran; in auto range one a kernel, ours included,
  * in user range the kernels inside a pushed range), decoded at DecodeData and evaluated to
- * smsp__inst_executed.sum = the kernel's instructions (every other metric: half of them), and an
- * Activity API whose forced or plain flush hands the kernels' records back. Not a model of
- * CUPTI's timing, replay or errors: a way to run the injection's bookkeeping in CI. */
+ * smsp__inst_executed.sum = the kernel's instructions (every other metric: half of them), a host
+ * side on which a set of more than FAKE_ONE_PASS_METRICS metrics needs 6 passes (so that --counters
+ * all replays and --rotate makes groups), and an Activity API whose forced or plain flush hands the
+ * kernels' records back. Only the context the profiler was enabled on is profiled (the flush's
+ * own context is not). Not a model of CUPTI's timing, replay or errors: a way to run the
+ * injection's bookkeeping in CI. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +40,14 @@ void fake_cupti_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const voi
     if (callback) callback(callback_user, domain, id, data);
 }
 
-void fake_kernel_ran(uint32_t correlation, double inst) {
-    if (started && !user_mode && npending < MAX_RANGES) pending[npending++] = inst;
-    if (started && user_mode && npending > 0) pending[npending - 1] += inst;
+static CUcontext profiled; /* the context cuptiRangeProfilerEnable was given */
+
+void fake_kernel_ran(uint32_t correlation, double inst) { fake_kernel_ran_in(profiled, correlation, inst); }
+
+void fake_kernel_ran_in(CUcontext ctx, uint32_t correlation, double inst) {
+    const int here = started && ctx == profiled;
+    if (here && !user_mode && npending < MAX_RANGES) pending[npending++] = inst;
+    if (here && user_mode && npending > 0) pending[npending - 1] += inst;
     if (activity_on && nrecords < MAX_RANGES) {
         CUpti_ActivityKernel10 *k = &records[nrecords++];
         memset(k, 0, sizeof *k);
@@ -127,6 +135,7 @@ CUptiResult CUPTIAPI cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCount
 }
 static int profiler_object;
 CUptiResult CUPTIAPI cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p) {
+    profiled = p->ctx;
     p->pRangeProfilerObject = (CUpti_RangeProfiler_Object *)&profiler_object;
     return CUPTI_SUCCESS;
 }
@@ -188,17 +197,24 @@ CUptiResult CUPTIAPI cuptiProfilerHostGetSupportedChips(CUpti_Profiler_Host_GetS
     return CUPTI_SUCCESS;
 }
 NOTHING_TO_DO(cuptiProfilerHostGetMetricProperties, CUpti_Profiler_Host_GetMetricProperties_Params)
-NOTHING_TO_DO(cuptiProfilerHostConfigAddMetrics, CUpti_Profiler_Host_ConfigAddMetrics_Params)
+static size_t metrics_added; /* by the last ConfigAddMetrics: its config image says it, for GetNumOfPasses */
+CUptiResult CUPTIAPI cuptiProfilerHostConfigAddMetrics(CUpti_Profiler_Host_ConfigAddMetrics_Params *p) {
+    metrics_added = p->numMetrics;
+    return CUPTI_SUCCESS;
+}
 CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImageSize(CUpti_Profiler_Host_GetConfigImageSize_Params *p) {
     p->configImageSize = 16;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImage(CUpti_Profiler_Host_GetConfigImage_Params *p) {
     memset(p->pConfigImage, 0, p->configImageSize);
+    memcpy(p->pConfigImage, &metrics_added, sizeof metrics_added);
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfPasses_Params *p) {
-    p->numOfPasses = 1;
+    size_t n = 0;
+    memcpy(&n, p->pConfigImage, sizeof n);
+    p->numOfPasses = n > FAKE_ONE_PASS_METRICS ? 6 : 1;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p) {
