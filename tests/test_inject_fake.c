@@ -8,7 +8,8 @@
  *   nothing;
  * - a stream capture: the launch inside it is not counted (its N line), the ones around it are;
  * - two threads whose launches overlap: their batch is not attributed, the next one is;
- * - every:3 ranges: a U line a 3 launches, their instructions summed;
+ * - every:3 ranges: a U line a 3 launches, their instructions summed; nvtx ranges (NVTX's own
+ *   loader finding the library): a U line an outermost range, its launches' instructions summed;
  * - -s 2 -c 3: those three launches counted, the others run unprofiled without a line;
  * - a graph launch between two launches: not counted per kernel, said; the launches around it are;
  * - the timing pass: every launch an L line and a K record (a context's end hands over the
@@ -34,6 +35,7 @@
 
 #include <cuda.h>
 #include <cupti.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include "tests/check.h"
 #include "tests/fake_cuda/fake.h"
@@ -113,7 +115,7 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, NVTX } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -129,11 +131,13 @@ static void child(scenario s) {
     setenv("WB_PROFILE_BATCH", "8", 1);
     setenv("WB_PROFILE_CACHE", "all", 1);
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
+    if (s == NVTX) setenv("WB_PROFILE_RANGES", "nvtx", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
     if (s == ALL || s == ROTATE) setenv("WB_PROFILE_SET", "all", 1);
     if (s == ROTATE) setenv("WB_PROFILE_ROTATE", "1", 1);
     const char *build = getenv("WB_BUILD_DIR");
     snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
+    setenv("NVTX_INJECTION64_PATH", lib, 1); /* NVTX's own loader (nvtx3, header-only) loads the same copy */
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) fprintf(stderr, "dlopen %s: %s\n", lib, dlerror()), _exit(90);
     int (*init)(void) = (int (*)(void))dlsym(h, "InitializeInjection");
@@ -183,6 +187,15 @@ static void child(scenario s) {
     case PAIR_TIMING:
     case PAIR_COUNTERS:
         for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        break;
+    case NVTX: /* a launch outside any range, then two NVTX ranges of 3 and 2 launches */
+        launch(a, 1, 1000, ENTER | EXIT);
+        nvtxRangePushA("Q1");
+        for (uint32_t i = 1; i < 4; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        nvtxRangePop();
+        nvtxRangePushA("Q2");
+        for (uint32_t i = 4; i < 6; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        nvtxRangePop();
         break;
     case KILLED: /* SIGTERM with a batch open: saved by the handler, then the signal's default */
         for (uint32_t i = 0; i < 5; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
@@ -328,6 +341,11 @@ int main(void) {
     } else {
         CHECK(wb != NULL); /* ctest gives the binary */
     }
+    if (run(NVTX, &x) == 0) {
+        CHECK(x.u == 2 && x.u_first[0] == 1 && x.u_last[0] == 3 && x.u_inst[0] == 3006 && x.u_first[1] == 4 &&
+              x.u_last[1] == 5 && x.u_inst[1] == 2009);
+        if (x.u != 2) fprintf(stderr, "nvtx: %d U lines\n", x.u);
+    } else CHECK(0);
     if (run(ALL, &x) == 0) {
         int good = 0;
         for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i;
