@@ -2,7 +2,8 @@
  * fake CUDA and CUPTI (tests/fake_cuda/), each scenario in a child process that loads it, calls
  * its callbacks as the driver would and exits; the raw file it left is then read here:
  * - batches: 10 launches, 4 a batch (--batch 8: a launch and its flush take two ranges), each C
- *   line holding its own launch's instructions (not its flush's, which are F lines);
+ *   line holding its own launch's instructions (not its flush's, which are F lines); the same
+ *   with the flushed L2 emptied too (3 ranges a launch) and with no flush (--cache-control none);
  * - a context destroyed after 6 launches: they keep their counts (the open batch decoded then),
  *   the 2 launched in a new context say why they are not counted; another context's end changes
  *   nothing;
@@ -115,7 +116,7 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, NVTX } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -129,7 +130,8 @@ static void child(scenario s) {
     setenv("WB_PROFILE_RAW", raw, 1);
     setenv("WB_PROFILE_PASS", timing ? "timing" : "counters", 1);
     setenv("WB_PROFILE_BATCH", "8", 1);
-    setenv("WB_PROFILE_CACHE", "all", 1);
+    setenv("WB_PROFILE_CACHE", s == UNFLUSHED ? "none" : "all", 1);
+    if (s == EMPTIED) setenv("WB_PROFILE_FLUSH", "empty", 1); /* the flush, then the emptying kernel: 3 ranges a launch */
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
     if (s == NVTX) setenv("WB_PROFILE_RANGES", "nvtx", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
@@ -146,6 +148,8 @@ static void child(scenario s) {
     CUcontext a = prog, b = (CUcontext)&ctx_b;
     switch (s) {
     case BATCHES:
+    case EMPTIED:
+    case UNFLUSHED:
         for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
         break;
     case RESET:
@@ -294,6 +298,14 @@ int main(void) {
         CHECK(good == 10 && x.ends == 1);
         if (good != 10) for (int i = 0; i < 10; i++) fprintf(stderr, "batches: seq %d: L %d, C %g, N '%s'\n", i, x.l[i], x.c[i], x.n[i]);
     } else CHECK(0);
+    for (scenario v = EMPTIED; v <= UNFLUSHED; v++) { /* 2 and 8 launches a batch: each its own count still */
+        if (run(v, &x) == 0) {
+            int good = 0;
+            for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i;
+            CHECK(good == 10);
+            if (good != 10) fprintf(stderr, "scenario %d: %d of 10 counted; N0 '%s'\n", (int)v, good, x.n[0]);
+        } else CHECK(0);
+    }
     if (run(RESET, &x) == 0) {
         int kept = 0, said = 0;
         for (int i = 0; i < 6; i++) kept += x.c[i] == 1000 + i;
