@@ -64,6 +64,12 @@ static void launch(CUcontext ctx, uint32_t corr, double inst, int site_mask) {
 }
 #define ENTER 1
 #define EXIT 2
+#define INST(i) (1000.0 + (i)) /* the instructions of a scenario's launch i (correlation id i + 1) */
+
+/* Launches from..to-1 in ctx, one after another, each with its own instructions. */
+static void launches(CUcontext ctx, uint32_t from, uint32_t to) {
+    for (uint32_t i = from; i < to; i++) launch(ctx, i + 1, INST(i), ENTER | EXIT);
+}
 
 /* A cuGraphLaunch, its nodes run (uncounted per kernel in kernel mode) */
 static void graph_launch(CUcontext ctx, uint32_t corr) {
@@ -100,7 +106,7 @@ static void capture(int begin) {
 static sem_t a_entered, b_entered;
 static void *thread_a(void *arg) {
     (void)arg;
-    launch(prog, 1, 1000, ENTER);
+    launch(prog, 1, INST(0), ENTER);
     sem_post(&a_entered);
     sem_wait(&b_entered);
     launch(prog, 1, 0, EXIT);
@@ -109,7 +115,7 @@ static void *thread_a(void *arg) {
 static void *thread_b(void *arg) {
     (void)arg;
     sem_wait(&a_entered);
-    launch(prog, 2, 1001, ENTER);
+    launch(prog, 2, INST(1), ENTER);
     sem_post(&b_entered);
     usleep(20000); /* A leaves first */
     launch(prog, 2, 0, EXIT);
@@ -150,66 +156,66 @@ static void child(scenario s) {
     case BATCHES:
     case EMPTIED:
     case UNFLUSHED:
-        for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 10);
         break;
     case RESET:
-        for (uint32_t i = 0; i < 6; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 6);
         context_ends(&ctx_other); /* not the counted one: nothing happens */
         if (fake_cupti_decodes() != 1) _exit(92); /* one batch of 4 decoded, the second open */
         context_ends(prog);
         if (fake_cupti_decodes() != 2) _exit(93); /* decoded as the context ended */
-        for (uint32_t i = 6; i < 8; i++) launch(b, i + 1, 1000 + i, ENTER | EXIT);
+        launches(b, 6, 8);
         break;
     case CAPTURE:
-        launch(a, 1, 1000, ENTER | EXIT);
+        launch(a, 1, INST(0), ENTER | EXIT);
         capture(1);
-        launch(a, 2, 1001, ENTER | EXIT);
+        launch(a, 2, INST(1), ENTER | EXIT);
         capture(0);
-        launch(a, 3, 1002, ENTER | EXIT);
+        launch(a, 3, INST(2), ENTER | EXIT);
         break;
     case THREADS: {
         pthread_t ta, tb;
         sem_init(&a_entered, 0, 0), sem_init(&b_entered, 0, 0);
         pthread_create(&ta, NULL, thread_a, NULL), pthread_create(&tb, NULL, thread_b, NULL);
         pthread_join(ta, NULL), pthread_join(tb, NULL);
-        for (uint32_t i = 2; i < 8; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 2, 8);
         break;
     }
     case EVERY:
-        for (uint32_t i = 0; i < 9; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 9);
         break;
     case SELECTED: /* -s 2 -c 3: the launches before and after run unprofiled, between batches */
-        for (uint32_t i = 0; i < 7; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 7);
         break;
     case GRAPH:
-        launch(a, 1, 1000, ENTER | EXIT);
+        launch(a, 1, INST(0), ENTER | EXIT);
         graph_launch(a, 2);
-        launch(a, 3, 1002, ENTER | EXIT);
+        launch(a, 3, INST(2), ENTER | EXIT);
         break;
     case ALL:    /* 6 passes: kernel replay, the flush in a context of its own (no range of it) */
     case ROTATE: /* the set's one-pass groups over the launches of one shape, nothing replayed */
     case PAIR_TIMING:
     case PAIR_COUNTERS:
-        for (uint32_t i = 0; i < 10; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 10);
         break;
     case NVTX: /* a launch outside any range, then two NVTX ranges of 3 and 2 launches */
-        launch(a, 1, 1000, ENTER | EXIT);
+        launch(a, 1, INST(0), ENTER | EXIT);
         nvtxRangePushA("Q1");
-        for (uint32_t i = 1; i < 4; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 1, 4);
         nvtxRangePop();
         nvtxRangePushA("Q2");
-        for (uint32_t i = 4; i < 6; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 4, 6);
         nvtxRangePop();
         break;
     case KILLED: /* SIGTERM with a batch open: saved by the handler, then the signal's default */
-        for (uint32_t i = 0; i < 5; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 5);
         raise(SIGTERM);
         _exit(95);
     case TIMING:
-        for (uint32_t i = 0; i < 3; i++) launch(a, i + 1, 1000 + i, ENTER | EXIT);
+        launches(a, 0, 3);
         context_ends(prog);
         if (fake_cupti_flushes(0) != 1) _exit(94);
-        launch(b, 4, 1003, ENTER | EXIT);
+        launch(b, 4, INST(3), ENTER | EXIT);
         fflush(NULL);
         pid_t grandchild = fork();
         if (grandchild == 0) exit(0); /* its atexit: nothing of the injection's */
@@ -268,6 +274,18 @@ static int read_file(scenario s, pid_t pid, seen *x) {
     return 0;
 }
 
+/* How many of launches from..to-1 have their own instructions (INST). */
+static int own_counts(const seen *x, int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; i++) n += x->c[i] == INST(i);
+    return n;
+}
+
+/* A failed scenario's launches 0..n-1, for the log. */
+static void dump(const char *what, const seen *x, int n) {
+    for (int i = 0; i < n; i++) fprintf(stderr, "%s: seq %d: L %d, C %g, N '%s'\n", what, i, x->l[i], x->c[i], x->n[i]);
+}
+
 static int run(scenario s, seen *x) {
     if (s == PAIR_TIMING) {
         char pair[300];
@@ -293,35 +311,31 @@ int main(void) {
     if (!mkdtemp(dir)) return fprintf(stderr, "mkdtemp\n"), 1;
     seen x;
     if (run(BATCHES, &x) == 0) {
-        int good = 0;
-        for (int i = 0; i < 10; i++) good += x.l[i] == 1 && x.c[i] == 1000 + i;
-        CHECK(good == 10 && x.ends == 1);
-        if (good != 10) for (int i = 0; i < 10; i++) fprintf(stderr, "batches: seq %d: L %d, C %g, N '%s'\n", i, x.l[i], x.c[i], x.n[i]);
+        int lines = 0;
+        for (int i = 0; i < 10; i++) lines += x.l[i] == 1;
+        CHECK(lines == 10 && own_counts(&x, 0, 10) == 10 && x.ends == 1);
+        if (own_counts(&x, 0, 10) != 10) dump("batches", &x, 10);
     } else CHECK(0);
     for (scenario v = EMPTIED; v <= UNFLUSHED; v++) { /* 2 and 8 launches a batch: each its own count still */
         if (run(v, &x) == 0) {
-            int good = 0;
-            for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i;
-            CHECK(good == 10);
-            if (good != 10) fprintf(stderr, "scenario %d: %d of 10 counted; N0 '%s'\n", (int)v, good, x.n[0]);
+            CHECK(own_counts(&x, 0, 10) == 10);
+            if (own_counts(&x, 0, 10) != 10) dump(v == EMPTIED ? "emptied" : "unflushed", &x, 10);
         } else CHECK(0);
     }
     if (run(RESET, &x) == 0) {
-        int kept = 0, said = 0;
-        for (int i = 0; i < 6; i++) kept += x.c[i] == 1000 + i;
+        int kept = own_counts(&x, 0, 6), said = 0;
         for (int i = 6; i < 8; i++) said += x.c[i] < 0 && strstr(x.n[i], "context was destroyed") != NULL;
         CHECK(kept == 6 && said == 2);
-        if (kept != 6 || said != 2) for (int i = 0; i < 8; i++) fprintf(stderr, "reset: seq %d: C %g, N '%s'\n", i, x.c[i], x.n[i]);
+        if (kept != 6 || said != 2) dump("reset", &x, 8);
     } else CHECK(0);
     if (run(CAPTURE, &x) == 0) {
-        CHECK(x.c[0] == 1000 && x.c[2] == 1002 && x.c[1] < 0 && strstr(x.n[1], "inside a stream capture"));
+        CHECK(x.c[0] == INST(0) && x.c[2] == INST(2) && x.c[1] < 0 && strstr(x.n[1], "inside a stream capture"));
     } else CHECK(0);
     if (run(THREADS, &x) == 0) {
-        int tainted = 0, later = 0;
+        int tainted = 0, later = own_counts(&x, 4, 8);
         for (int i = 0; i < 4; i++) tainted += x.c[i] < 0 && strstr(x.n[i], "another thread launched at once") != NULL;
-        for (int i = 4; i < 8; i++) later += x.c[i] == 1000 + i;
         CHECK(tainted == 4 && later == 4);
-        if (tainted != 4 || later != 4) for (int i = 0; i < 8; i++) fprintf(stderr, "threads: seq %d: C %g, N '%s'\n", i, x.c[i], x.n[i]);
+        if (tainted != 4 || later != 4) dump("threads", &x, 8);
     } else CHECK(0);
     if (run(EVERY, &x) == 0) {
         CHECK(x.u == 3 && x.u_first[0] == 0 && x.u_last[0] == 2 && x.u_inst[0] == 3003 && x.u_first[2] == 6 &&
@@ -332,11 +346,11 @@ int main(void) {
         CHECK(x.l[0] == 1 && x.l[3] == 1 && x.k == 4 && x.ends == 1); /* the forked child added no line */
     } else CHECK(0);
     if (run(SELECTED, &x) == 0) {
-        CHECK(x.c[2] == 1002 && x.c[3] == 1003 && x.c[4] == 1004);
+        CHECK(x.c[2] == INST(2) && x.c[3] == INST(3) && x.c[4] == INST(4));
         CHECK(x.c[0] < 0 && x.c[1] < 0 && x.c[5] < 0 && x.c[6] < 0 && !x.n[0][0] && !x.n[6][0]); /* not selected: no line */
     } else CHECK(0);
     if (run(GRAPH, &x) == 0) {
-        CHECK(x.c[0] == 1000 && x.c[2] == 1002 && x.c[1] < 0 && strstr(x.n[1], "graph launch"));
+        CHECK(x.c[0] == INST(0) && x.c[2] == INST(2) && x.c[1] < 0 && strstr(x.n[1], "graph launch"));
     } else CHECK(0);
     /* both passes of one program, through the driver (wallbench profile --from-raw): every launch
      * timed, counted and matched */
@@ -359,21 +373,16 @@ int main(void) {
         if (x.u != 2) fprintf(stderr, "nvtx: %d U lines\n", x.u);
     } else CHECK(0);
     if (run(ALL, &x) == 0) {
-        int good = 0;
-        for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i;
-        CHECK(good == 10 && !strcmp(x.mode, "replay kernel flush context"));
-        if (good != 10) fprintf(stderr, "all: %d of 10 counted; mode '%s'; N0 '%s'\n", good, x.mode, x.n[0]);
+        CHECK(own_counts(&x, 0, 10) == 10 && !strcmp(x.mode, "replay kernel flush context"));
+        if (own_counts(&x, 0, 10) != 10) dump("all", &x, 10);
     } else CHECK(0);
     if (run(ROTATE, &x) == 0) {
-        int good = 0;
-        for (int i = 0; i < 10; i++) good += x.c[i] == 1000 + i; /* the core rows in every group */
-        CHECK(good == 10 && x.groups > 1 && !strcmp(x.mode, "replay none flush stream"));
-        if (good != 10 || x.groups < 2) fprintf(stderr, "rotate: %d of 10 counted; %d groups; mode '%s'; N0 '%s'\n", good, x.groups, x.mode, x.n[0]);
+        /* the core rows in every group */
+        CHECK(own_counts(&x, 0, 10) == 10 && x.groups > 1 && !strcmp(x.mode, "replay none flush stream"));
+        if (own_counts(&x, 0, 10) != 10) dump("rotate", &x, 10);
     } else CHECK(0);
     if (run(KILLED, &x) == 0) {
-        int kept = 0;
-        for (int i = 0; i < 5; i++) kept += x.c[i] == 1000 + i;
-        CHECK(kept == 5 && x.signal == SIGTERM && x.ends == 1);
+        CHECK(own_counts(&x, 0, 5) == 5 && x.signal == SIGTERM && x.ends == 1);
     } else CHECK(0);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
