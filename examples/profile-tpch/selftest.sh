@@ -4,7 +4,8 @@
 #     CSVs (selftest_fixtures.py): equal data pass in every CSV form (raw
 #     page, details page, mangled names, prefixed units); a DRAM count 2% off,
 #     an instruction count off by one, an "n/a", an extra or reshaped launch
-#     fail; 0.5% off, a small launch off and a reordered sequence pass; bad
+#     fail; 0.5% off, a small launch off and a reordered sequence pass; a graph
+#     program's captured launches set aside and its nodes paired around; bad
 #     input exits 2 with one message;
 #  2. timing_compare.py: a file against itself passes, against 5% slower fails;
 #  3. measure.sh's plumbing with a fake wallbench, ncu and program: every
@@ -62,6 +63,15 @@ expect reordered 0 'diverge at launch 4: profile seq 4' cmp_csv reordered
 expect reordered-pass 0 'RESULT: PASS \(12 launch pairs' cmp_csv reordered
 expect extra-launch 1 'FAIL: 1 ncu launches have no partner, first: ID 7' cmp_csv extra_launch
 expect grid-differs 1 'FAIL: 1 profile launches have no partner, first: seq 8' cmp_csv grid_differs
+# a graph program: the profile's launches made inside a capture never ran (set aside), ncu's graph
+# nodes have no partner in the profile, every other launch pairs in program order
+cmp_graph() { "$PY" "$COMPARE" --profile "$T/fx/profile_captured.h5" --ncu-csv "$T/fx/graph_nodes.csv"; }
+expect graph-captured 1 '2 profile launches were made inside a stream capture \(first: seq 4\)' cmp_graph
+expect graph-in-order 1 'matching: in order \(12 pairs, every profile launch in program order; 2 ncu launches' cmp_graph
+expect graph-counts 1 'smsp__inst_executed.sum=inst +12 +12 +0 +0 +0 +0 +0$' cmp_graph
+expect graph-nodes-said 1 'FAIL: 2 ncu launches have no partner, first: ID 8' cmp_graph
+expect graph-captured-only 0 'matching: sequence \(12 launches on each side agree' \
+    "$PY" "$COMPARE" --profile "$T/fx/profile_captured.h5" --ncu-csv "$T/fx/equal.csv"
 expect time-metric 0 'total +0.8546 +0.8546 +1.0000' cmp_csv equal --metric gpu__time_duration.sum=time_ms:0.02 --by-kernel
 expect out-file 0 'RESULT: PASS' cmp_csv equal --out "$T/report.txt"
 expect out-file-written 0 'RESULT: PASS' cat "$T/report.txt"

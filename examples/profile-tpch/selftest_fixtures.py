@@ -43,15 +43,25 @@ METRICS = [("dram__sectors_read.sum", "sector", 4), ("dram__sectors_write.sum", 
            ("gpu__time_duration.sum", "nsecond", 6), ("smsp__inst_executed.sum", "inst", 3)]
 
 
-def write_profile(path, time_scale=1.0):
+CAPTURED_AT = 4  # profile_captured.h5: two launches made inside a stream capture before launch 4
+CAPTURE_NOTE = b"launched inside a stream capture: recorded into a graph, not run now"
+
+
+def write_profile(path, time_scale=1.0, captured=False):
     ld = np.dtype([("seq", "<i8"), ("kernel_id", "<i4"), ("range", "<i4"), ("time_ms", "<f8"),
                    ("grid_x", "<i4"), ("grid_y", "<i4"), ("grid_z", "<i4"),
                    ("block_x", "<i4"), ("block_y", "<i4"), ("block_z", "<i4"),
                    ("inst", "<f8"), ("inst_issued", "<f8"), ("dram_sectors_read", "<f8"),
-                   ("dram_sectors_write", "<f8"), ("l2_sectors", "<f8"), ("kernel_time_ms", "<f8")])
-    rows = np.zeros(len(LAUNCHES), ld)
-    for i, (k, g, b, inst, rd, wr, t) in enumerate(LAUNCHES):
-        rows[i] = (i, k, -1, t * time_scale, *g, *b, inst, inst * 1.01, rd, wr, rd + wr, t * time_scale)
+                   ("dram_sectors_write", "<f8"), ("l2_sectors", "<f8"), ("kernel_time_ms", "<f8"),
+                   ("counter_note", "S96")])
+    launches = [(*x, b"") for x in LAUNCHES]
+    if captured:  # recorded into a graph, never run: no counts, no time, and no row in ncu's CSV
+        nan = float("nan")
+        launches[CAPTURED_AT:CAPTURED_AT] = [(k, g, b, nan, nan, nan, nan, CAPTURE_NOTE)
+                                             for k, g, b, *_ in LAUNCHES[:2]]
+    rows = np.zeros(len(launches), ld)
+    for i, (k, g, b, inst, rd, wr, t, note) in enumerate(launches):
+        rows[i] = (i, k, -1, t * time_scale, *g, *b, inst, inst * 1.01, rd, wr, rd + wr, t * time_scale, note)
     rows = rows[::-1]  # stored out of order: the reader sorts by seq
     kd = np.dtype([("kernel_id", "<i4"), ("name", "S512"), ("demangled", "S256")])
     kernels = np.array([(i, m[:511].encode(), s.encode()) for i, (m, s, _) in enumerate(KERNELS)], kd)
@@ -83,6 +93,8 @@ def launches_for(case):
         ls.insert(7, [1, (7, 1, 1), (32, 1, 1), 10, 0, 0, 0.001])
     if case == "grid_differs":
         ls[8][1] = (511, 1, 1)
+    if case == "graph_nodes":  # a graph launch's two nodes run after launch 7: ncu lists them, the profile not
+        ls[8:8] = [[0, (8, 1, 1), (64, 1, 1), 50, 0, 0, 0.001], [1, (9, 1, 1), (64, 1, 1), 60, 0, 0, 0.001]]
     return ls
 
 
@@ -128,6 +140,7 @@ def main():
     os.makedirs(d, exist_ok=True)
     write_profile(os.path.join(d, "profile.h5"))
     write_profile(os.path.join(d, "profile_slow.h5"), time_scale=1.05)  # kernels 5% slower
+    write_profile(os.path.join(d, "profile_captured.h5"), captured=True)
     cases = {
         "equal": raw_csv("equal"),
         "equal_mangled": raw_csv("equal", names="mangled"),
@@ -136,7 +149,7 @@ def main():
         "no_header": "==PROF== Connected to process 1\n==ERROR== The application returned an error code (1).\n",
     }
     for case in ("dram_half_pct", "dram_two_pct", "inst_off_by_one", "small_differs", "reordered", "extra_launch",
-                 "grid_differs", "na_value"):
+                 "grid_differs", "na_value", "graph_nodes"):
         cases[case] = raw_csv(case)
     for name, text in cases.items():
         with open(os.path.join(d, name + ".csv"), "w") as f:

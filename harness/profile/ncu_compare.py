@@ -16,8 +16,12 @@ scaled should --print-units base be missing.
 
 Matching: launch k of the profile (/launches by seq) with ncu's k-th launch
 (by "ID"). The two sequences must agree on grid, block and kernel name; where
-they diverge, the first difference is printed and launches are matched per
-kernel instead (the j-th launch of a name + grid + block in each).
+they diverge, the first difference is printed and the launches are paired in
+program order where every profile launch finds its partner so (ncu lists the
+nodes of a graph launch, which the counter pass does not count per kernel:
+they stay without partner), else per kernel (the j-th launch of a name + grid
++ block in each). Launches the profile made inside a stream capture never ran
+(its counter_note says so) and are set aside.
 
 Metrics (default: the three below): NCU=COLUMN compares ncu's metric with
 the profile's /launches column; TOL is the relative tolerance (0: equal),
@@ -34,6 +38,7 @@ value (not counted, "n/a"), or when it has no partner in the other sequence.
 Exit: 0 every judged launch agrees, 1 some fail, 2 bad input."""
 import argparse
 import csv
+import difflib
 import io
 import math
 import os
@@ -44,6 +49,7 @@ from collections import defaultdict
 DEFAULT_METRICS = ["smsp__inst_executed.sum=inst",
                    "dram__sectors_read.sum=dram_sectors_read:0.01",
                    "dram__sectors_write.sum=dram_sectors_write:0.01"]
+CAPTURED = "launched inside a stream capture"  # the profile's counter_note of such a launch
 ID_COLUMNS = ("ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context", "Stream",
               "Block Size", "Grid Size", "Device", "CC", "Section Name")
 
@@ -181,8 +187,14 @@ def read_ncu(path):
 # ---------------------------------------------------------------- profile file
 
 class ProfLaunch:
-    def __init__(self, seq, name, short, grid, block, values):
+    def __init__(self, seq, name, short, grid, block, values, note=""):
         self.seq, self.name, self.short, self.grid, self.block, self.values = seq, name, short, grid, block, values
+        self.note = note
+
+    def captured(self):
+        """Made inside a stream capture: recorded into a graph, never run as itself (ncu lists no such launch;
+        the graph's launches run its nodes)."""
+        return self.note.startswith(CAPTURED)
 
 
 def text_of(v):
@@ -238,7 +250,8 @@ def read_profile(path, columns):
             die("--profile %s: launch seq %s names kernel %d, which /kernels lacks" % (path, rec["seq"], k))
         name, short = kernels[k]
         out.append(ProfLaunch(int(rec["seq"]) if "seq" in lf else int(i), name, short, dims(rec, "grid"),
-                              dims(rec, "block"), {c: float(rec[c]) for c in columns}))
+                              dims(rec, "block"), {c: float(rec[c]) for c in columns},
+                              text_of(rec["counter_note"]) if "counter_note" in lf else ""))
     return out
 
 
@@ -298,8 +311,25 @@ def describe(x, names, key):
     return "%s grid %s block %s" % (key(x)[:80], x.grid, x.block)
 
 
+def in_order(prof, ncu, names):
+    """The longest in-order pairing of the two sequences by kernel name, grid and block (difflib, no
+    junk heuristic): where one side has launches the other lacks (ncu's graph nodes, run by a graph
+    launch the counter pass does not count per kernel), the rest still pair in program order."""
+    keys = {}  # launches as small integers, so that the matcher compares shapes, not objects
+    pk = [keys.setdefault((names.prof_key(p), p.grid, p.block), len(keys)) for p in prof]
+    nk = [keys.setdefault((names.ncu_key(n), n.grid, n.block), len(keys)) for n in ncu]
+    blocks = difflib.SequenceMatcher(None, pk, nk, autojunk=False).get_matching_blocks()
+    return [(prof[b.a + k], ncu[b.b + k]) for b in blocks for k in range(b.size)]
+
+
 def match(prof, ncu, names, say):
-    """[(profile launch, ncu launch)] plus the unmatched of each side."""
+    """[(profile launch, ncu launch)] plus the unmatched of each side. Launches the profile says were
+    made inside a stream capture never ran and have no ncu row: they are set aside, and said."""
+    captured = [p for p in prof if p.captured()]
+    if captured:
+        say("matching: %d profile launches were made inside a stream capture (first: seq %d): recorded into a "
+            "graph, never run as themselves; ncu lists none of them" % (len(captured), captured[0].seq))
+        prof = [p for p in prof if not p.captured()]
     first = next((k for k, (p, n) in enumerate(zip(prof, ncu)) if not same_launch(p, n, names)), None)
     if first is None and len(prof) == len(ncu):
         say("matching: sequence (%d launches on each side agree on kernel name, grid and block)" % len(prof))
@@ -321,6 +351,12 @@ def match(prof, ncu, names, say):
         say("matching: the sequences diverge at launch %d: profile seq %d %s; ncu ID %d %s"
             % (first, prof[first].seq, describe(prof[first], names, names.prof_key),
                ncu[first].id, describe(ncu[first], names, names.ncu_key)))
+    pairs = in_order(prof, ncu, names)
+    if len(pairs) == len(prof):
+        say("matching: in order (%d pairs, every profile launch in program order; %d ncu launches between them "
+            "have no partner)" % (len(pairs), len(ncu) - len(pairs)))
+        used = {id(n) for _, n in pairs}
+        return pairs, [], [n for n in ncu if id(n) not in used]
     say("matching: per kernel instead (k-th launch of the same name, grid and block on each side)")
     queues = defaultdict(list)
     for n in ncu:
