@@ -4,7 +4,7 @@
  * passes matched (match.h): equal sequences launch by launch, reordered and
  * diverging sequences per kernel, the launch selection applied to the timing
  * pass as the injected program applies it, graph nodes timed and uncounted,
- * the counter pass's user ranges (U), flushes (F) and mode lines read, launches left
+ * the counter pass's user ranges (U), flushes (F: what each launch left dirty in the L2) and mode lines read, launches left
  * uncounted inside a stream capture, --ranges parsed, a crash's cut last line
  * kept, a malformed line refused, several threads' out-of-order launches sorted. */
 #include <math.h>
@@ -435,6 +435,47 @@ static void test_rotated(void) {
     wb_raw_free(&t), wb_raw_free(&c);
 }
 
+/* The dirty lines a launch leaves in the L2 (F lines: what the flush before the next counted launch
+ * wrote back): launch 0's are the flush before 2 (1 was not counted, no flush before it), 2's the
+ * flush before 3; 3, the last counted, has none (NaN), and neither has 1. Matched into the profile's
+ * dram_sectors_write_after, as read without any F line (--cache-control none): NaN. */
+static void test_written_after(void) {
+    char path[256];
+    FILE *f = create_raw("counters.83.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=83 ppid=1\n# metrics\tinst\tdram_sectors_write\n");
+    for (int i = 0; i < 4; i++) fprintf(f, "L\t%d\t%d\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", i, i + 1, kname('A'));
+    fprintf(f, "F\t0\t9\t700\nC\t0\t100\t5\nN\t1\tnot selected\nF\t2\t9\t5000\nC\t2\t100\t6\n");
+    fprintf(f, "F\t3\t9\t800\nC\t3\t100\t7\n# end\n");
+    fclose(f);
+    wb_raw c;
+    CHECK(read_raw("counters.83.tsv", &c) == WB_OK && c.nlaunches == 4);
+    if (c.nlaunches == 4) {
+        CHECK(c.launches[0].written_after == 5000 && isnan(c.launches[1].written_after));
+        CHECK(c.launches[2].written_after == 800 && isnan(c.launches[3].written_after));
+    }
+    wb_profile p = {0};
+    wb_match_stats st;
+    wb_select sel;
+    wb_err e;
+    CHECK(wb_select_init(&sel, NULL, NULL, 0, -1, &e) == WB_OK);
+    CHECK(wb_match_passes(NULL, 0, &c, 1, &sel, &p, &st, &e) == WB_OK && p.nlaunches == 4); /* the counter pass alone */
+    wb_select_free(&sel);
+    if (p.nlaunches == 4) {
+        CHECK(p.launches[0].dram_sectors_write_after == 5000 && p.launches[2].dram_sectors_write_after == 800);
+        CHECK(isnan(p.launches[1].dram_sectors_write_after) && isnan(p.launches[3].dram_sectors_write_after));
+        CHECK(p.launches[0].c.v[wb_metric_index("dram_sectors_write")] == 5); /* its own range's count, unchanged */
+    }
+    free_profile(&p);
+    wb_raw_free(&c);
+    f = fopen(path, "w");
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=83 ppid=1\n# metrics\tinst\tdram_sectors_write\n");
+    for (int i = 0; i < 2; i++) fprintf(f, "L\t%d\t%d\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\nC\t%d\t1\t2\n", i, i + 1, kname('A'), i);
+    fprintf(f, "# end\n");
+    fclose(f);
+    CHECK(read_raw("counters.83.tsv", &c) == WB_OK && c.nlaunches == 2 && isnan(c.launches[0].written_after));
+    wb_raw_free(&c);
+}
+
 /* A raw file as several launching threads of an older build wrote it (L lines out of seq order)
  * reads back in seq order, its C lines on their launches; a seq twice, an empty or non-numeric
  * field are malformed; a correlation id of 2^31 or more still joins its kernel record. */
@@ -527,6 +568,7 @@ int main(void) {
     test_sampled_device();
     test_rotated();
     test_raw_strict();
+    test_written_after();
     test_short_names();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -17,8 +17,9 @@
 /* 2: /counted_ranges (--ranges nvtx, every:N) and /samples (--sample); version 1 files read with none.
  * 3: counts (instructions, sectors: wb_pcol.count) as int64, -1 not counted (doubles, NaN, before).
  * 4: the atomics' counters (l2_atom_requests, l2_red_requests); older files read them NaN.
- * 5: /kernels' <count>_spread_pct (wb_spread_metrics); older files read them NaN. */
-#define WB_PROFILE_SCHEMA_VERSION 5
+ * 5: /kernels' <count>_spread_pct (wb_spread_metrics); older files read them NaN.
+ * 6: /launches' dram_sectors_write_after; older files read it NaN. */
+#define WB_PROFILE_SCHEMA_VERSION 6
 #define WB_PROFILE_SCHEMA_COUNTS 3
 #define WB_PROFILE_FILE_KIND "wallbench-profile"
 
@@ -45,6 +46,11 @@ typedef struct wb_prof_launch {
     double time_ms;         /* end - start; NaN when not timed */
     int32_t match;          /* wb_match_kind */
     wb_counters c;          /* counter pass (c.v by wb_metrics[] row), derived columns; NaN when not counted */
+    /* counter pass, L2 flushed (--cache-control all): DRAM sectors the flush before the process's next
+     * counted launch wrote back, the dirty lines this launch left in the L2 (and whatever ran between:
+     * copies, memsets, launches not counted); NaN without that flush. A kernel's writes that are still
+     * in the L2 when its range ends reach DRAM later, outside any range (docs/profiling.md). */
+    double dram_sectors_write_after;
 } wb_prof_launch;
 
 /* Launch API the program used (launches through a graph are kernels of a node). */

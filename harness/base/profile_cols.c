@@ -104,6 +104,11 @@ static void build_launches(table *t) {
     F(t, L, match, WB_PCOL_I32, "", "how the passes were joined: 0 none, 1 same position in equal sequences, "
                                     "2 k-th launch of the same kernel");
     add_counters(t, offsetof(L, c));
+    F(t, L, dram_sectors_write_after, WB_PCOL_F64, "sector",
+      "DRAM sectors the L2 flush before the process's next counted launch wrote back: the dirty lines this launch "
+      "left in the L2 (plus copies, memsets and uncounted launches between the two), which reach DRAM after its "
+      "range ends; NaN without the flush (--cache-control none, kernel replay)");
+    t->col[t->n - 1].since = 6;
 }
 
 static void build_kernels(table *t) {

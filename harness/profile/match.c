@@ -109,7 +109,7 @@ static wb_prof_launch *new_launch(rows *w, int pid) {
     l->kernel = l->range = -1;
     l->device = l->registers = l->smem_static = l->smem_dynamic = -1;
     l->stream = l->start_ns = l->end_ns = -1;
-    l->time_ms = NAN;
+    l->time_ms = l->dram_sectors_write_after = NAN;
     wb_counters_clear(&l->c, "");
     return l;
 }
@@ -185,6 +185,7 @@ static void fill_counters(wb_prof_launch *l, const wb_raw *c, const wb_raw_launc
         return;
     }
     for (int k = 0; k < WB_METRICS_MAX; k++) l->c.v[k] = x->v[k];
+    l->dram_sectors_write_after = x->written_after;
     wb_counters_group(&l->c);
 }
 

@@ -141,7 +141,7 @@ static int launch_line(wb_raw *r, intern *t, char *line) {
     if ((l->nvtx = add_string(r, t, f[12])) < 0 || (l->name = add_string(r, t, f[13])) < 0) return -3;
     l->kernel_rec = -1;
     l->not_counted_why = -1;
-    l->flush_writes = NAN;
+    l->flush_writes = l->written_after = NAN;
     for (int k = 0; k < WB_METRICS_MAX; k++) l->v[k] = NAN;
     /* Launches of one process come in seq order since the injection writes each L line under the
      * lock that numbers it; files of older builds may hold several threads' launches a few places
@@ -309,6 +309,19 @@ static int join(wb_raw *r) {
     return 0;
 }
 
+/* Each counted launch's written_after: what the flush before the next counted launch (in seq order,
+ * this process) wrote back. The L lines come in seq order (one critical section numbers and writes
+ * each), and a flush runs only before a counted launch. */
+static void written_after(wb_raw *r) {
+    wb_raw_launch *prev = NULL;
+    for (int i = 0; i < r->nlaunches; i++) {
+        wb_raw_launch *l = &r->launches[i];
+        if (!l->counted) continue;
+        if (prev && !isnan(l->flush_writes)) prev->written_after = l->flush_writes;
+        prev = l;
+    }
+}
+
 int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     memset(r, 0, sizeof *r);
     r->go_wait_s = -1;
@@ -349,6 +362,7 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     if (rc == -1) return wb_fail(e, "%s:%d: malformed line", path, lineno);
     if (!r->pass[0]) return wb_fail(e, "%s: no '# wallbench-raw' header: not a pass file of wallbench profile", path);
     if (join(r) != 0) return wb_fail(e, "%s: out of host memory", path);
+    written_after(r);
     return WB_OK;
 }
 

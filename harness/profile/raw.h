@@ -21,6 +21,7 @@ typedef struct wb_raw_launch {
     double v[WB_METRICS_MAX];
     int counted, not_counted_why;
     double flush_writes;      /* counter pass, F line: DRAM sectors our flush before it wrote back; NaN */
+    double written_after;     /* the next counted launch's flush_writes: the dirty lines this one left; NaN */
 } wb_raw_launch;
 
 typedef struct wb_raw_kernel {  /* a K line */

@@ -398,7 +398,10 @@ static int read_attrs(reader *rd) {
 static void init_rows(wb_prof_table t, void *rows, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         wb_counters *c = NULL;
-        if (t == WB_PT_LAUNCHES) c = &((wb_prof_launch *)rows)[i].c;
+        if (t == WB_PT_LAUNCHES) {
+            c = &((wb_prof_launch *)rows)[i].c;
+            ((wb_prof_launch *)rows)[i].dram_sectors_write_after = NAN; /* a file before 6 */
+        }
         if (t == WB_PT_KERNELS) {
             c = &((wb_prof_kernel *)rows)[i].c;
             for (int s = 0; s < WB_SPREAD_N; s++) ((wb_prof_kernel *)rows)[i].spread_pct[s] = NAN; /* a file before 5 */
