@@ -6,6 +6,7 @@
  * refusals (a profile with a results file, a bad table). WB_SHOW=1 prints
  * every output; WB_KEEP=1 keeps the files; --write FILE writes the synthetic
  * profile alone (tests/sh_plots.sh renders fig4-profile from it). */
+#include <math.h>
 #include <sys/stat.h>
 
 #include "harness/commands.h"
@@ -73,6 +74,26 @@ static void test_report(const char *path) {
     CHECK(run(wb_cmd_report, "report", path, "--markdown", NULL, NULL, NULL) == 0);
     CHECK(strstr(out, "| gather") || strstr(out, "|gather"));
     CHECK(run(wb_cmd_report, "report", path, "--top", "0", NULL, NULL) == 2);
+}
+
+/* A profile of the one-pass core set has no DRAM throughput: Table 6's memory split is "-", not 0%. */
+static void test_report_no_dram_pct(void) {
+    wb_profile p;
+    synth_profile(&p);
+    for (int64_t i = 0; i < p.nlaunches; i++) p.launches[i].c.v[wb_metric_index("dram_throughput_pct")] = NAN;
+    wb_err e;
+    const char *path = synth_path(dir, "core-set.h5");
+    unlink(path);
+    CHECK(wb_profile_aggregate(&p, &synth_roof, &e) == WB_OK && wb_profile_write(path, &p, &e) == WB_OK);
+    wb_profile_free(&p);
+    CHECK(run(wb_cmd_report, "report", path, NULL, NULL, NULL, NULL) == 0);
+    const char *m = strstr(out, "Memory bound"), *hi = strstr(out, "  memory bandwidth >= 75%");
+    char line[256] = "", mem[256] = "";
+    if (hi) sscanf(hi, "%255[^\n]", line);
+    if (m) sscanf(m, "%255[^\n]", mem);
+    CHECK(strstr(mem, "83.3%") != NULL);                   /* the bound itself still known */
+    const char *cells = line + strlen("  memory bandwidth >= 75%");
+    CHECK(hi && strchr(cells, '-') && !strchr(cells, '%')); /* its split not */
 }
 
 static void test_roofline(const char *path) {
@@ -255,6 +276,7 @@ int main(int argc, char **argv) {
     synth_put(&z, &r, NULL, 0);
     CHECK(synth_close(&z) == WB_OK);
     test_report(a);
+    test_report_no_dram_pct();
     test_roofline(a);
     test_export(a);
     test_project(a);

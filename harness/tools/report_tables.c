@@ -62,7 +62,7 @@ void wb_rtab_table6(wb_textable *t, const wb_rtab_roofs *rr, const wb_rtab_items
     wb_textable_set(t, h, 3, "GH200 ridge %.1f", rr->gh200_ridge);
     static const char *const labels[6] = {"Memory bound", "  memory bandwidth >= 75%", "  memory bandwidth < 75%",
                                           "Compute bound", "  instr. throughput >= 75%", "  instr. throughput < 75%"};
-    double cell[6][3] = {{0}}, total[3] = {0};
+    double cell[6][3] = {{0}}, total[3] = {0}, known[6][3] = {{0}};
     for (int i = 0; i < it->n; i++) {
         const wb_row *x = it->row[i];
         double w = x->m.time_median_ms, mem = wb_agg_mem_pct(x), inst = wb_agg_inst_pct(x, &rr->v);
@@ -73,13 +73,19 @@ void wb_rtab_table6(wb_textable *t, const wb_rtab_roofs *rr, const wb_rtab_items
             double util = base == 0 ? mem : inst;
             total[k] += w;
             cell[base][k] += w;
-            if (isfinite(util)) cell[base + (util >= WB_AGG_SATURATED_PCT ? 1 : 2)][k] += w;
+            if (isfinite(util)) cell[base + (util >= WB_AGG_SATURATED_PCT ? 1 : 2)][k] += w, known[base][k] += w;
         }
     }
     for (int i = 0; i < 6; i++) {
         int row = wb_textable_add(t);
         wb_textable_set(t, row, 0, "%s", labels[i]);
-        for (int k = 0; k < 3; k++) share_cell(t, row, 1 + k, cell[i][k], total[k]);
+        for (int k = 0; k < 3; k++) {
+            int split = i % 3 != 0, side = i < 3 ? 0 : 3;
+            /* no item of this side had the utilisation (a profile's one-pass set counts no DRAM
+             * throughput): its split is unknown, not 0% */
+            if (split && cell[side][k] > 0 && known[side][k] == 0) wb_textable_set(t, row, 1 + k, "-");
+            else share_cell(t, row, 1 + k, cell[i][k], total[k]);
+        }
     }
 }
 
