@@ -34,7 +34,7 @@ for c in ("inst", "dram_sectors_read", "l1_sectors"):
 if list(t["name"]) != list(raw["name"]) or not np.array_equal(t["time_median_ms"], raw["time_median_ms"], equal_nan=True):
     fail.append("other columns changed")
 for path, name in ((sys.argv[1] + "/results/h200/20261202T140657Z-c2dfc31.h5", "points"),
-                   (sys.argv[1] + "/results/h200-profile/tpch-both.h5", "kernels")):
+                   (sys.argv[1] + "/results/h200-profile/modes-tpch/core.h5", "kernels")):
     with h5py.File(path, "r") as f:
         a, b = f[name][:], table(f, name)
     if a.dtype != b.dtype or not np.array_equal(a["inst"], b["inst"], equal_nan=True):

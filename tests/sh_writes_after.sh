@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# sh_writes_after.sh WALLBENCH - a kernel's DRAM writes after its range (issue 48 target 6) without a
+# GPU: the committed counter pass of graph_steps.py (results/h200-profile/modes-af6c05e/graph, its raw
+# file) rebuilt with `wallbench profile --from-raw` has dram_sectors_write_after on every counted
+# launch but the last, and examples/profile-graph/writes_after.py gives the numbers docs/profiling.md
+# quotes: 4,084,392 sectors written inside the 680 ranges, 188,177,352 written back after them, ncu's
+# count between ours and ours plus those on 334 of 349 launches; a profile without the column (schema
+# 5) exits 2 naming it. Skipped without python3's h5py and numpy.
+. "$(dirname "$0")/common.sh"
+wb=$1
+tool=$src/examples/profile-graph/writes_after.py
+d=$src/results/h200-profile/modes-af6c05e/graph
+command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
+python3 -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: python3 lacks h5py or numpy"; exit 77; }
+mkdir -p "$tmp/raw" && zcat "$d/counters-core.tsv.gz" > "$tmp/raw/counters.1.tsv"
+"$wb" profile --from-raw "$tmp/raw" --no-ceilings -o "$tmp/core.h5" > "$tmp/rebuild.log" 2>&1 ||
+    bad "--from-raw exited $?: $(tail -n 3 "$tmp/rebuild.log")"
+out=$(python3 "$tool" --profile "$tmp/core.h5" --ncu "$d/ncu9.csv.gz" --top 3 2>&1) || bad "exit $?: $out"
+for want in '680 counted launches with a flush after them: 4084392 sectors written in their ranges, 188177352 written back after them (97.9% of the two)' \
+    "ncu's count between ours and ours + the lines written back after it (1% slack): 334 of 349 launches" \
+    '| vectorized_elementwise_kernel | (4096, 1, 1) | (128, 1, 1) | 318 | 319584 | 161978480 | 1.00 | 726320 | 2.273 |'; do
+    printf '%s\n' "$out" | grep -qF -- "$want" || bad "no '$want' in: $out"
+done
+out=$(python3 "$tool" --profile "$d/core.h5" 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'no column dram_sectors_write_after' ||
+    bad "a schema-5 profile: exit $rc, '$out'"
+finish
