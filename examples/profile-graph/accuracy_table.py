@@ -5,7 +5,8 @@ Compute on the same program, launch by launch, one column a pair, one row a coun
   accuracy_table.py --pair LABEL=PROFILE.h5:NCU.csv[.gz] [--pair ...] [--min 100000] [--tol 0.01]
 
 Launches are matched as harness/profile/ncu_compare.py matches them (launch k with launch k where
-the sequences agree, else per kernel). Rows: instructions equal (smsp__inst_executed.sum = inst),
+the sequences agree, else in program order around what one side lacks, such as ncu's graph nodes,
+else per kernel). Rows: instructions equal (smsp__inst_executed.sum = inst),
 and within --tol for instructions and, on launches of >= --min sectors, DRAM sectors read and
 written and L2 sectors (lts__t_sectors.sum = l2_sectors); each cell "k of n, summed +x.xx%" (the
 profile's sum over every launch both counted, of any size, against ncu's). A counter the CSV lacks

@@ -148,7 +148,8 @@ static void report_spent(const wb_run *r) {
 }
 
 /* The file's /columns names the metric each counter column was counted
- * with on this chip, or why it is NaN; the run says so once. */
+ * with on this chip, or why it is NaN (the set leaves it out, the chip lacks
+ * it); the run says so once. */
 static void counter_columns(const wb_counters_plan_info *p) {
     char buf[200], nan_cols[512] = "";
     int nan = 0;
@@ -159,8 +160,8 @@ static void counter_columns(const wb_counters_plan_info *p) {
         snprintf(nan_cols + at, sizeof nan_cols - at, "%s%s", nan++ ? ", " : "", wb_metrics[i].column);
     }
     if (nan)
-        fprintf(stderr, "warning: %d counter column(s) stay NaN on this GPU (why: the results file's /columns): %s\n", nan,
-                nan_cols);
+        fprintf(stderr, "warning: %d counter column(s) stay NaN in this run (the counter set leaves them out, or this "
+                        "GPU has no such metric: the results file's /columns says which): %s\n", nan, nan_cols);
 }
 
 /* Everything after the checks; returns the exit code. */
