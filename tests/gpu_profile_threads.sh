@@ -3,8 +3,9 @@
 # launch at once and which forks a child that exits through atexit (tests/profile_threads.c): under
 # both passes and under --ranges every:10 it prints what it prints alone and exits 0; the file holds
 # every launch, timed, and each launch either has its instructions or the counter pass's reason (a
-# batch whose launches interleaved across threads is said not attributable, never attributed
-# wrongly); every:10's ranges hold every launch; the forked child wrote nothing into the pass's file
+# launch whose API call overlapped another thread's is said not attributable, never attributed
+# wrongly: the two threads' launch shapes differ, so do their counts, and each shape's counted
+# launches must agree); every:10's ranges hold every launch; the forked child wrote nothing into the pass's file
 # (a second copy of its lines is a duplicate seq, which the reader refuses). With "reset" the
 # main thread launches 10 times alone, destroys its context, and launches 10 more times in a new
 # one (--batch 8: 4 launches a batch, so its last 6 launches before the reset are in batches of
@@ -41,7 +42,8 @@ for mode in both every10 reset; do
 done
 grep -q "wallbench profile: $launches launches" "$out/both.log" ||
     bad "both: not $launches launches: $(grep 'launches:' "$out/both.log")"
-# both passes: every launch timed; counted, or the counter pass's own reason (not the bare default);
+# both passes: every launch timed; counted, or the counter pass's own reason (not the bare default),
+# never another launch's counts (one instruction count per launch shape);
 # every:10: the counted ranges hold every launch, each range with instructions
 "$wb" export "$out/both.h5" --table launches --format json -o "$out/launches.json" || bad "export launches"
 "$wb" export "$out/every10.h5" --table counted_ranges --format json -o "$out/ranges.json" || bad "export ranges"
@@ -68,6 +70,16 @@ print(f"both: {len(rows)} launches, {timed} timed, {counted} with instructions, 
 in_ranges = sum(r["launches"] for r in ranges)
 print(f"every:10: {len(ranges)} ranges holding {in_ranges} launches, {sum(1 for r in ranges if has(r))} with instructions")
 ok = len(rows) == n and timed == n and not silent and in_ranges == n and all(has(r) for r in ranges)
+# a launch given another's counts: the threads' kernels differ in launch shape, so their instruction
+# counts differ, and each launch of one shape counts the same: a shape with two counts is a mix-up
+def one_count_per_shape(rows, label):
+    per = {}
+    for r in rows:
+        if has(r):
+            per.setdefault((r["grid_x"], r["block_x"]), set()).add(r["inst"])
+    print(f"{label}: instructions of the counted launches, per launch shape:", {k: sorted(v) for k, v in per.items()})
+    return all(len(v) == 1 for v in per.values())
+ok = one_count_per_shape(rows, "both") and ok
 if silent: print("launches without instructions nor a reason:", silent[:10])
 # the board during each pass (watch.h): NVML read, no process on the test's GPU but the program
 # (a slowdown left by an earlier heavy test is the board's, not a fault of the watch)
@@ -88,7 +100,7 @@ print(f"reset: {len(reset)} launches, {r_timed} timed; of the 10 launched alone 
       f"{len(after)} after it saying the context was destroyed")
 if len(r_alone) < 6: print("the last launches before the reset:", [(r["seq"], r["counter_note"]) for r in alone])
 ok = (ok and len(reset) == n + 20 and r_timed == n + 20 and not r_silent and len(r_alone) == 6
-      and len(r_after) == 10)
+      and len(r_after) == 10 and one_count_per_shape(reset, "reset"))
 sys.exit(0 if ok else 1)
 EOF
 finish

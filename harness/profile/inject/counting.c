@@ -67,6 +67,7 @@ typedef struct slot {
     slot_kind kind;
     int64_t seq, last;       /* the launch (or the user range's first and last launch) */
     int64_t launches;        /* launches inside a user range */
+    int ambiguous;           /* in a cluster of launches whose API calls overlapped: range order unknown */
     char name[WB_NVTX_PATH];
 } slot;
 
@@ -88,7 +89,8 @@ typedef struct counting {
     int user_open;          /* a user range is pushed (nvtx, every) */
     int captures;           /* stream captures under way in this process */
     int in_flight;          /* counted launches between their API enter and exit, all threads */
-    int concurrent;         /* this batch: a counted launch entered while another thread's was in flight */
+    int concurrent;         /* this batch ended with another thread's counted launch in flight */
+    int cluster_from;       /* first slot of the launches whose API calls overlap the one under way */
     pthread_t user_owner;   /* nvtx ranges: the thread whose outermost NVTX range the open user range is */
     char why[256];          /* why counting failed, for the N lines */
     double launch_s, batch_s, flush_s; /* wall time inside counted launches, in batch ends, in flushes */
@@ -162,6 +164,7 @@ static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
     if (r != CUPTI_SUCCESS) return fail("cuptiRangeProfilerStart", r);
     cnt.started = 1;
     cnt.concurrent = 0;
+    cnt.cluster_from = 0; /* a launch still in flight from the last batch: its cluster reaches back to here */
     cnt.range_now = range;
     return 0;
 }
@@ -218,9 +221,9 @@ static int evaluate(int ranges) {
         for (int r = 0; r < ranges; r++) not_attributable(&cnt.batch[r], why);
         return 0;
     }
-    if (cnt.concurrent) { /* checked first: a batch of launches interleaved across threads */
-        for (int r = 0; r < ranges; r++)
-            not_attributable(&cnt.batch[r], "not attributable: another thread launched at once (range order unknown)");
+    static const char threads[] = "not attributable: another thread launched at once (range order unknown)";
+    if (cnt.concurrent) { /* checked first: a launch of this batch may have reached the GPU after its end */
+        for (int r = 0; r < ranges; r++) not_attributable(&cnt.batch[r], threads);
         return 0;
     }
     for (int r = 0, idx = 0; r < ranges; r++) {
@@ -228,6 +231,10 @@ static int evaluate(int ranges) {
         if ((sl->kind == SLOT_FLUSH || sl->kind == SLOT_EMPTY) && skip_flush) continue;
         size_t at = (size_t)idx++;
         if (sl->kind == SLOT_EMPTY) continue; /* it writes nothing back: no line */
+        if (sl->ambiguous) { /* its range is one of its cluster's, which one unknown */
+            not_attributable(sl, threads);
+            continue;
+        }
         double v[WB_METRICS_MAX];
         CUptiResult r = eval_range(at, v);
         if (r != CUPTI_SUCCESS) {
@@ -458,7 +465,7 @@ static slot *add_slot(slot_kind kind, int64_t seq, const char *name) {
         return NULL;
     }
     slot *sl = &cnt.batch[cnt.in_batch++];
-    sl->kind = kind, sl->seq = sl->last = seq, sl->launches = kind == SLOT_USER ? 0 : 1;
+    sl->kind = kind, sl->seq = sl->last = seq, sl->launches = kind == SLOT_USER ? 0 : 1, sl->ambiguous = 0;
     snprintf(sl->name, sizeof sl->name, "%s", name ? name : "");
     return sl;
 }
@@ -518,16 +525,23 @@ static void count_launch(const wb_launch_info *l) {
         return;
     }
     double t0 = wb_clock_s();
+    int first = cnt.in_batch;
     int flushed = wb_inj.flush_l2 ? wb_flush_l2(no_replay(set) || cnt.ngroups ? &fl_stream : &fl_own, l->seq, l->stream) : -1;
     if (flushed >= 1) add_slot(SLOT_FLUSH, l->seq, "");
     if (flushed == 2) add_slot(SLOT_EMPTY, l->seq, "");
     cnt.flush_s += wb_clock_s() - t0;
     add_slot(SLOT_LAUNCH, l->seq, l->name);
     cnt.counted++;
-    /* Auto ranges follow the order in which launches reach the GPU, slots the order of these
-     * callbacks: with another thread's counted launch still under way the two may differ, and the
-     * batch is said not attributable rather than attributed wrongly (a batch room() ended: end_batch) */
-    if (cnt.in_flight > 0) cnt.concurrent = 1;
+    /* Auto ranges follow the order in which kernels reach the GPU, slots the order of these
+     * callbacks. A launch whose API call began after every earlier one had returned reaches the GPU
+     * after them: the two orders agree up to here. Launches whose calls overlap (a cluster, joined
+     * through any overlap) may reach it in any order among themselves, but all of them before any
+     * launch that begins after they have all returned: their slots are the cluster's ranges, which
+     * one whose unknown. So a cluster's launches are said not attributable and the rest of the batch
+     * is kept (a batch that ends with a launch in flight is not: end_batch). */
+    if (cnt.in_flight == 0) cnt.cluster_from = first;
+    else
+        for (int r = cnt.cluster_from; r < cnt.in_batch; r++) cnt.batch[r].ambiguous = 1;
     cnt.in_flight++;
     entered = wb_clock_s();
 }
