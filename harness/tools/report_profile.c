@@ -274,6 +274,25 @@ static int tables(preport *rp, const wb_gpu_table *gt, int with_table2) {
     return 0;
 }
 
+/* The DRAM writes the counted ranges missed (schema 6, L2 flushed): what the flush after each counted
+ * launch wrote back, against what its range counted. A kernel whose output fits in the L2 leaves most
+ * of it dirty there; per-kernel counts (ncu's too) hold only what reached DRAM inside the range. */
+static void writes_after(const wb_rtab_out *o, const wb_profile *p) {
+    const int w = wb_metric_index("dram_sectors_write");
+    double inside = 0, after = 0;
+    int64_t n = 0;
+    for (int64_t i = 0; i < p->nlaunches; i++) {
+        const wb_prof_launch *l = &p->launches[i];
+        if (isnan(l->dram_sectors_write_after) || isnan(l->c.v[w])) continue;
+        inside += l->c.v[w], after += l->dram_sectors_write_after, n++;
+    }
+    if (n == 0 || inside + after <= 0) return;
+    fprintf(o->f, "%sDRAM writes: %.0f sectors inside the %lld counted launches' ranges, %.0f written back after them "
+                  "(%.1f%%: lines the kernels left dirty in the L2; per-kernel counts, ncu's too, hold what reached DRAM "
+                  "inside the range: /launches' dram_sectors_write_after)\n",
+            o->md ? "\n" : "  ", inside, (long long)n, after, 100.0 * after / (inside + after));
+}
+
 int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int top, const wb_results *suite) {
     const wb_profile *p = &rows->p;
     preport rp = {o, top, p, WB_PT_KERNELS, &rows->r, {{{0}}}, "kernel", suite};
@@ -289,6 +308,7 @@ int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int
         const char *b = wb_profile_attr(p, boards[i][0]);
         if (b) fprintf(f, "%s%s board: %s\n", o->md ? "\n" : "  ", boards[i][1], b);
     }
+    writes_after(o, p);
     fputc('\n', f);
     int rc = tables(&rp, gt, 1);
     if (rc == 0) rc = limiters(&rp);
