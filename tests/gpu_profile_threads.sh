@@ -2,15 +2,14 @@
 # gpu_profile_threads.sh WALLBENCH PROGRAM OUTDIR - `wallbench profile` on a program whose two threads
 # launch at once and which forks a child that exits through atexit (tests/profile_threads.c): under
 # both passes and under --ranges every:10 it prints what it prints alone and exits 0; the file holds
-# every launch, timed, and each launch either has its instructions or the counter pass's reason (a
-# launch whose API call overlapped another thread's is said not attributable, never attributed
-# wrongly: the two threads' launch shapes differ, so do their counts, and each shape's counted
-# launches must agree); every:10's ranges hold every launch; the forked child wrote nothing into the pass's file
+# every launch, timed and counted (the counter pass lets one launch call at a time run, so the
+# threads' launches keep their own counts: the two threads' launch shapes differ, so do their
+# counts, and each shape's counted launches must agree); every:10's ranges hold every launch; the forked child wrote nothing into the pass's file
 # (a second copy of its lines is a duplicate seq, which the reader refuses). With "reset" the
 # main thread launches 10 times alone, destroys its context, and launches 10 more times in a new
 # one (--batch 8: 4 launches a batch, so its last 6 launches before the reset are in batches of
 # their own, the last one open at the reset): every launch is still timed, those 6 have their
-# instructions, the threads' are counted or give a reason, those after the reset say why not. Each
+# instructions, so have the threads', those after the reset say why not. Each
 # pass's board (both) was read and saw no process but the program's (the test's GPU is its own).
 # GPU test: exit 77 without a usable GPU.
 . "$(dirname "$0")/common.sh"
@@ -69,7 +68,7 @@ print(f"both: {len(rows)} launches, {timed} timed, {counted} with instructions, 
       sorted({r["counter_note"] for r in rows if not has(r)}))
 in_ranges = sum(r["launches"] for r in ranges)
 print(f"every:10: {len(ranges)} ranges holding {in_ranges} launches, {sum(1 for r in ranges if has(r))} with instructions")
-ok = len(rows) == n and timed == n and not silent and in_ranges == n and all(has(r) for r in ranges)
+ok = len(rows) == n and timed == n and counted == n and in_ranges == n and all(has(r) for r in ranges)
 # a launch given another's counts: the threads' kernels differ in launch shape, so their instruction
 # counts differ, and each launch of one shape counts the same: a shape with two counts is a mix-up
 def one_count_per_shape(rows, label):
@@ -95,11 +94,13 @@ r_timed = sum(1 for r in reset if r["time_ms"] is not None and r["time_ms"] > 0)
 r_silent = [r["seq"] for r in threads + alone if not has(r) and r["counter_note"] in ("", "not counted")]
 r_alone = [r["seq"] for r in alone[4:] if has(r)]
 r_after = [r for r in after if not has(r) and "destroyed" in r["counter_note"]]
-print(f"reset: {len(reset)} launches, {r_timed} timed; of the 10 launched alone before the reset, "
+r_threads = sum(1 for r in threads if has(r))
+print(f"reset: {len(reset)} launches, {r_timed} timed, {r_threads} of the threads' {n} with instructions; "
+      f"of the 10 launched alone before the reset, "
       f"{sum(1 for r in alone if has(r))} with instructions ({len(r_alone)} of the last 6); {len(r_after)} of "
       f"{len(after)} after it saying the context was destroyed")
 if len(r_alone) < 6: print("the last launches before the reset:", [(r["seq"], r["counter_note"]) for r in alone])
-ok = (ok and len(reset) == n + 20 and r_timed == n + 20 and not r_silent and len(r_alone) == 6
+ok = (ok and len(reset) == n + 20 and r_timed == n + 20 and r_threads == n and not r_silent and len(r_alone) == 6
       and len(r_after) == 10 and one_count_per_shape(reset, "reset"))
 sys.exit(0 if ok else 1)
 EOF

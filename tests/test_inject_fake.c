@@ -8,8 +8,11 @@
  *   the 2 launched in a new context say why they are not counted; another context's end changes
  *   nothing;
  * - a stream capture: the launch inside it is not counted (its N line), the ones around it are;
- * - two threads whose launches overlap: those two are not attributed, the rest of their batch (launched
- *   after both returned) and the next batch are;
+ * - two threads launching at once: the second waits in its enter callback until the first's call
+ *   returned (one launch call at a time), and both are counted with their own instructions; when
+ *   that wait times out (WB_PROFILE_SERIAL_WAIT_MS=50) it says so (an E line), and the two
+ *   overlapping launches are not attributed, the rest of their batch (launched after both returned)
+ *   and the next batch are;
  * - every:3 ranges: a U line a 3 launches, their instructions summed; nvtx ranges (NVTX's own
  *   loader finding the library): a U line an outermost range, its launches' instructions summed;
  * - -s 2 -c 3: those three launches counted, the others run unprofiled without a line;
@@ -123,7 +126,29 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, NVTX, EMPTIED, UNFLUSHED } scenario;
+/* two threads, serialized: B calls while A's call is under way and waits for its exit */
+static double b_waited_s;
+static void *serial_a(void *arg) {
+    (void)arg;
+    launch(prog, 1, INST(0), ENTER);
+    sem_post(&a_entered);
+    usleep(50000); /* B's call waits for this one */
+    launch(prog, 1, 0, EXIT);
+    return NULL;
+}
+static void *serial_b(void *arg) {
+    (void)arg;
+    sem_wait(&a_entered);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    launch(prog, 2, INST(1), ENTER);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    b_waited_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    launch(prog, 2, 0, EXIT);
+    return NULL;
+}
+
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -144,6 +169,7 @@ static void child(scenario s) {
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
     if (s == ALL || s == ROTATE) setenv("WB_PROFILE_SET", "all", 1);
     if (s == ROTATE) setenv("WB_PROFILE_ROTATE", "1", 1);
+    if (s == THREADS) setenv("WB_PROFILE_SERIAL_WAIT_MS", "50", 1); /* B's call stops waiting for A's */
     const char *build = getenv("WB_BUILD_DIR");
     snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
     setenv("NVTX_INJECTION64_PATH", lib, 1); /* NVTX's own loader (nvtx3, header-only) loads the same copy */
@@ -179,6 +205,15 @@ static void child(scenario s) {
         sem_init(&a_entered, 0, 0), sem_init(&b_entered, 0, 0);
         pthread_create(&ta, NULL, thread_a, NULL), pthread_create(&tb, NULL, thread_b, NULL);
         pthread_join(ta, NULL), pthread_join(tb, NULL);
+        launches(a, 2, 8);
+        break;
+    }
+    case SERIAL: { /* exits 96 if B's enter callback did not wait for A's call to return */
+        pthread_t ta, tb;
+        sem_init(&a_entered, 0, 0);
+        pthread_create(&ta, NULL, serial_a, NULL), pthread_create(&tb, NULL, serial_b, NULL);
+        pthread_join(ta, NULL), pthread_join(tb, NULL);
+        if (b_waited_s < 0.03) _exit(96);
         launches(a, 2, 8);
         break;
     }
@@ -229,7 +264,7 @@ static void child(scenario s) {
 /* What the raw file of one scenario holds: per seq, its L line, its C line's instructions, its
  * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
 typedef struct seen {
-    int l[16], k, ends, u, u_first[8], u_last[8], signal, groups;
+    int l[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
     char mode[200];
     double c[16], u_inst[8];
     char n[16][200];
@@ -262,6 +297,7 @@ static int read_file(scenario s, pid_t pid, seen *x) {
         if (!strcmp(fields[0], "# rotation") && nf > 1) x->groups = atoi(fields[1] + 7); /* "groups N" */
         if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16) x->l[seq]++;
         if (!strcmp(fields[0], "K")) x->k++;
+        if (!strcmp(fields[0], "E")) x->errors++;
         /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
         if (!strcmp(fields[0], "C") && seq >= 0 && seq < 16 && inst_col > 0 && inst_col + 1 < nf)
             x->c[seq] = atof(fields[inst_col + 1]);
@@ -350,8 +386,13 @@ int main(void) {
     if (run(THREADS, &x) == 0) {
         int tainted = 0, later = own_counts(&x, 2, 8);
         for (int i = 0; i < 2; i++) tainted += x.c[i] < 0 && strstr(x.n[i], "another thread launched at once") != NULL;
-        CHECK(tainted == 2 && later == 6);
-        if (tainted != 2 || later != 6) dump("threads", &x, 8);
+        CHECK(tainted == 2 && later == 6 && x.errors == 1);
+        if (tainted != 2 || later != 6 || x.errors != 1) dump("threads", &x, 8);
+    } else CHECK(0);
+    if (run(SERIAL, &x) == 0) {
+        int own = own_counts(&x, 0, 8);
+        CHECK(own == 8 && x.errors == 0);
+        if (own != 8 || x.errors) dump("serialized threads", &x, 8);
     } else CHECK(0);
     if (run(EVERY, &x) == 0) {
         static const int every3[][2] = {{0, 2}, {3, 5}, {6, 8}};

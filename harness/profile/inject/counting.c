@@ -40,6 +40,7 @@
  * seq), U lines (a user range) and F lines (our flush) after each batch's decode;
  * the host half (metric set, images, passes) is the suite's own
  * (harness/gpu/counters_host.c). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,42 @@ static __thread double entered; /* when this thread's counted launch entered the
 static counting cnt;
 /* Launching threads enter one at a time: the batch and the profiler object are one per process. */
 static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Kernel mode: one launch API call at a time, all threads, from its enter callback to its exit
+ * (wb_counting_serial_begin/_end). Auto ranges follow the order in which kernels reach the GPU and
+ * the batch's slots the order of the enter callbacks; with the calls serialized the two agree, so
+ * every launch keeps its counts (unserialized, two threads launching in a loop overlap without end:
+ * 0 of 120 counted on the H200, 2026-12-05). It costs the program no order it could rely on (calls of
+ * two threads have none) and little time: an auto range already serializes the kernels on the GPU.
+ * A call that waits wb_inj.serial_wait_s (10 s) for another to return (that call may wait on this
+ * thread: a stream waiting on a host value) stops the serialization for good; overlapping calls
+ * are then said not attributable (count_launch's cluster rule). */
+static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int holds_serial;
+static int serial_off;
+
+void wb_counting_serial_begin(void) {
+    if (__atomic_load_n(&serial_off, __ATOMIC_RELAXED)) return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    long long ns = until.tv_nsec + (long long)(wb_inj.serial_wait_s * 1e9);
+    until.tv_sec += (time_t)(ns / 1000000000LL);
+    until.tv_nsec = (long)(ns % 1000000000LL);
+    int r = pthread_mutex_timedlock(&serial_lock, &until);
+    if (r == 0) {
+        holds_serial = 1;
+    } else if (!__atomic_exchange_n(&serial_off, 1, __ATOMIC_RELAXED)) {
+        wb_raw_error("counter pass: a launch waited %.3g s for another thread's launch call to return (%s): launch "
+                     "calls are no longer serialized; those that overlap are said not attributable",
+                     wb_inj.serial_wait_s, r == ETIMEDOUT ? "timed out" : strerror(r));
+    }
+}
+
+void wb_counting_serial_end(void) {
+    if (!holds_serial) return;
+    holds_serial = 0;
+    pthread_mutex_unlock(&serial_lock);
+}
 
 static int fail(const char *call, CUptiResult r) {
     snprintf(cnt.why, sizeof cnt.why, "%s: %s", call, wb_inject_cupti_str(r));

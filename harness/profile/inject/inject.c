@@ -178,12 +178,17 @@ static void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
     /* a child made by fork cannot use CUDA: nothing of ours runs there; nor after finish() */
     if (wb_inj.forked || wb_inj.finished) return;
     if (cb->callbackSite == CUPTI_API_EXIT) {
-        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) wb_counting_left();
+        if (--api_depth == 0 && wb_inj.pass == WB_PASS_COUNTERS) {
+            wb_counting_left();
+            wb_counting_serial_end();
+        }
         return;
     }
     if (api_depth++ > 0) return;
     launch_info(cbid, cb, &l);
     int selected = 0, per_range = wb_inj.ranges >= WB_RANGES_NVTX;
+    /* before the seq: launches are numbered, and reach the GPU, in the order of their calls */
+    if (wb_inj.pass == WB_PASS_COUNTERS && !per_range) wb_counting_serial_begin();
     /* One critical section numbers the launch, selects it and writes its L line: launches of
      * several threads reach the file in seq order, the order in which they were selected, as
      * the driver reads and selects them again (raw.c, match.c). */
@@ -376,6 +381,8 @@ static int counter_mode_from_env(void) {
     wb_inj.rotate = rotate && !strcmp(rotate, "1");
     const char *flush = getenv("WB_PROFILE_FLUSH");
     wb_inj.flush_empty = flush && !strcmp(flush, "empty");
+    const char *wait_ms = getenv("WB_PROFILE_SERIAL_WAIT_MS");
+    wb_inj.serial_wait_s = wait_ms && atoi(wait_ms) > 0 ? atoi(wait_ms) / 1e3 : 10.0;
     return 0;
 }
 

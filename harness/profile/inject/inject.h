@@ -46,6 +46,7 @@ typedef struct wb_inject {
     int every;               /* launches per range with WB_RANGES_EVERY */
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
     int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
+    double serial_wait_s;    /* WB_PROFILE_SERIAL_WAIT_MS (tests; 10 s): counting.c's wait for another thread's launch */
     int forked;              /* this process is a child made by fork after cuInit: everything of ours off */
     int finishing;           /* finish() has begun (exit, fatal signal): it runs once */
     int finished;            /* finish() flushed the pass: callbacks after it do nothing */
@@ -104,6 +105,10 @@ void wb_counting_unselected(void);
 /* At the API exit of a counted launch: its wall time (CUPTI's replays happen inside the call);
  * closes an every:N range after its N-th launch. */
 void wb_counting_left(void);
+/* Counter pass, kernel mode: around every outermost launch call (enter ... exit), so that one
+ * thread's launch call at a time runs (counting.c says why, and when it stops). */
+void wb_counting_serial_begin(void);
+void wb_counting_serial_end(void);
 /* A stream capture begins (1, API enter) or has ended (0, API exit, or a failed begin). */
 void wb_counting_capture(int begins);
 /* nvtx ranges: the calling thread's outermost NVTX range opens (its name) or closes (NULL). */
