@@ -3,7 +3,8 @@
 with values, from a counter pass's raw file (--keep-raw): per group, the launches (C lines) that
 held it, and per row of the group, how many of those have a value and how many NaN. Also how many
 launches of group 0 came after a batch of another group and kept their values: whether a group's
-rows depend on the groups counted before it (issue 48, docs/profiling.md)."""
+rows depend on the groups counted before it, and which group the first counted launch held (the
+first configuration the profiler object was given; issue 48, docs/profiling.md)."""
 import gzip
 import math
 import sys
@@ -17,6 +18,7 @@ def main():
     held = {}   # group -> launches that held it
     rows = {}   # (group, metric) -> [values, nan]
     other_before = late0 = late0_ok = 0
+    first = None  # the groups of the first C line
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         for line in f:
             t = line.rstrip("\n").split("\t")
@@ -27,6 +29,8 @@ def main():
             elif t[0] == "C" and groups and metrics:
                 v = t[2:]
                 mine = {groups[k] for k, x in enumerate(v) if groups[k] >= 0 and x != "nan"}
+                if first is None:
+                    first = sorted(mine)
                 for g in mine:
                     held[g] = held.get(g, 0) + 1
                     for k, x in enumerate(v):
@@ -43,6 +47,7 @@ def main():
         cells = ", ".join("%s %d/%d" % (m, ok, ok + bad) for (gg, m), (ok, bad) in sorted(rows.items()) if gg == g)
         print("group %d: %d launches; rows with a value: %s" % (g, held[g], cells))
     print("group 0 after another group's launch: %d launches, %d with every group-0 row a value" % (late0, late0_ok))
+    print("the first counted launch held group(s): %s" % ", ".join(str(g) for g in first or []))
 
 
 if __name__ == "__main__":
