@@ -575,7 +575,9 @@ static void count_launch(const wb_launch_info *l) {
      * through any overlap) may reach it in any order among themselves, but all of them before any
      * launch that begins after they have all returned: their slots are the cluster's ranges, which
      * one whose unknown. So a cluster's launches are said not attributable and the rest of the batch
-     * is kept (a batch that ends with a launch in flight is not: end_batch). */
+     * is kept (a batch that ends with a launch in flight is not: end_batch). With the launch calls
+     * serialized (wb_counting_serial_begin) no call is in flight here: this is the fallback after
+     * a timed-out wait. */
     if (cnt.in_flight == 0) cnt.cluster_from = first;
     else
         for (int r = cnt.cluster_from; r < cnt.in_batch; r++) cnt.batch[r].ambiguous = 1;
