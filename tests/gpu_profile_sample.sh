@@ -25,7 +25,7 @@ timeout --kill-after=5 120 "$wb" profile --sample --pass both --no-ceilings -o "
     bad "profile --sample --pass both exited $?: $(tail -n 5 "$out/log-both")"
 grep -q "after the program: the file took .* sampling was turned off in" "$out/log-both" || bad "--pass both: no teardown line"
 # the profiler's own warnings only: the program may warn of its own (wallbench run flags its points
-# as contended, since the sampler's context is another process on the GPU: docs/profiling.md); a
+# as contended, since the sampler's context is another process on the GPU: docs/profiling.md, profiling-measured.md); a
 # board that throttled is the board's (the board line says whether another process held it)
 warned=$(grep "wallbench profile: warning" "$out/log" | grep -v "its times and counts may be off")
 [ -z "$warned" ] || bad "warnings: $(printf '%s\n' "$warned" | head -n 3)"

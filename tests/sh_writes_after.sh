@@ -2,7 +2,7 @@
 # sh_writes_after.sh WALLBENCH - a kernel's DRAM writes after its range (issue 48 target 6) without a
 # GPU: the committed counter pass of graph_steps.py (results/h200-profile/modes-af6c05e/graph, its raw
 # file) rebuilt with `wallbench profile --from-raw` has dram_sectors_write_after on every counted
-# launch but the last, and examples/profile-graph/writes_after.py gives the numbers docs/profiling.md
+# launch but the last, and examples/profile-graph/writes_after.py gives the numbers docs/profiling-measured.md
 # quotes: 4,084,392 sectors written inside the 680 ranges, 188,177,352 written back after them, ncu's
 # count between ours and ours plus those on 334 of 349 launches; `wallbench report` says the same in
 # one line, and none for a profile without the column (schema 5), which writes_after.py refuses

@@ -4,7 +4,7 @@ starts over one program's launches, under the rule it used until 2026-12-04 (eac
 shape takes its groups in turn, k mod GROUPS) and under harness/profile/inject/rotation.h's (a shape
 keeps the open batch's group while it has not had it). Reads the launch (L) lines of a counter pass's
 raw file (--keep-raw); a batch also ends at 256 ranges (a launch and its L2 flush: two). Every batch
-start is a CUPTI Start: 6.56 s of --rotate's 12.1 s added on tpch_like.py (docs/profiling.md).
+start is a CUPTI Start: 6.56 s of --rotate's 12.1 s added on tpch_like.py (docs/profiling-measured.md).
 The rule is rotation.h's, restated here; tests/sh_rotation_replay.sh checks that both count the same."""
 import gzip
 import sys

@@ -4,7 +4,7 @@ with values, from a counter pass's raw file (--keep-raw): per group, the launche
 held it, and per row of the group, how many of those have a value and how many NaN. Also how many
 launches of group 0 came after a batch of another group and kept their values: whether a group's
 rows depend on the groups counted before it, and which group the first counted launch held (the
-first configuration the profiler object was given; issue 48, docs/profiling.md)."""
+first configuration the profiler object was given; issue 48, docs/profiling-measured.md)."""
 import gzip
 import math
 import sys

@@ -49,7 +49,7 @@ typedef struct wb_prof_launch {
     /* counter pass, L2 flushed (--cache-control all): DRAM sectors the flush before the process's next
      * counted launch wrote back, the dirty lines this launch left in the L2 (and whatever ran between:
      * copies, memsets, launches not counted); NaN without that flush. A kernel's writes that are still
-     * in the L2 when its range ends reach DRAM later, outside any range (docs/profiling.md). */
+     * in the L2 when its range ends reach DRAM later, outside any range (docs/profiling-measured.md). */
     double dram_sectors_write_after;
 } wb_prof_launch;
 
