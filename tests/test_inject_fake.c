@@ -22,7 +22,10 @@
  * - both passes of one program, read by the driver (wallbench profile --from-raw): every launch
  *   timed, counted and matched;
  * - --counters all (6 passes in the fake): kernel replay, the flush in its own context; --rotate:
- *   the set's one-pass groups, the core rows in each, every launch counted, nothing replayed;
+ *   the set's one-pass groups, the core rows in each, every launch counted, nothing replayed; with
+ *   a new profiler object at each change of group (WB_PROFILE_ROTATE_NEW_OBJECT=1; the fake fails
+ *   any call on an object let go), every launch still counted, an object a change; a group held
+ *   for 4 launches (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
  *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
@@ -148,7 +151,7 @@ static void *serial_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, NVTX, EMPTIED, UNFLUSHED } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -167,8 +170,11 @@ static void child(scenario s) {
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
     if (s == NVTX) setenv("WB_PROFILE_RANGES", "nvtx", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
-    if (s == ALL || s == ROTATE) setenv("WB_PROFILE_SET", "all", 1);
-    if (s == ROTATE) setenv("WB_PROFILE_ROTATE", "1", 1);
+    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD;
+    if (s == ALL || rotate) setenv("WB_PROFILE_SET", "all", 1);
+    if (rotate) setenv("WB_PROFILE_ROTATE", "1", 1);
+    if (s == ROTATE_NEW || s == ROTATE_HOLD) setenv("WB_PROFILE_ROTATE_NEW_OBJECT", "1", 1);
+    if (s == ROTATE_HOLD) setenv("WB_PROFILE_ROTATE_HOLD", "4", 1);
     if (s == THREADS) setenv("WB_PROFILE_SERIAL_WAIT_MS", "50", 1); /* B's call stops waiting for A's */
     const char *build = getenv("WB_BUILD_DIR");
     snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
@@ -230,6 +236,8 @@ static void child(scenario s) {
         break;
     case ALL:    /* 6 passes: kernel replay, the flush in a context of its own (no range of it) */
     case ROTATE: /* the set's one-pass groups over the launches of one shape, nothing replayed */
+    case ROTATE_NEW:
+    case ROTATE_HOLD:
     case PAIR_TIMING:
     case PAIR_COUNTERS:
         launches(a, 0, 10);
@@ -265,6 +273,7 @@ static void child(scenario s) {
  * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
 typedef struct seen {
     int l[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
+    long long changes, hold, new_objects; /* "# rotation" */
     char mode[200];
     double c[16], u_inst[8];
     char n[16][200];
@@ -294,7 +303,13 @@ static int read_file(scenario s, pid_t pid, seen *x) {
         if (!strcmp(fields[0], "# end")) x->ends++;
         if (!strncmp(fields[0], "# signal ", 9)) x->signal = atoi(fields[0] + 9);
         if (!strcmp(fields[0], "# mode") && nf > 6) snprintf(x->mode, sizeof x->mode, "%s %s", fields[4], fields[5]);
-        if (!strcmp(fields[0], "# rotation") && nf > 1) x->groups = atoi(fields[1] + 7); /* "groups N" */
+        if (!strcmp(fields[0], "# rotation"))
+            for (int i = 1; i < nf; i++) { /* "groups N", "changes N", ... */
+                if (!strncmp(fields[i], "groups ", 7)) x->groups = atoi(fields[i] + 7);
+                if (!strncmp(fields[i], "changes ", 8)) x->changes = atoll(fields[i] + 8);
+                if (!strncmp(fields[i], "hold ", 5)) x->hold = atoll(fields[i] + 5);
+                if (!strncmp(fields[i], "new_objects ", 12)) x->new_objects = atoll(fields[i] + 12);
+            }
         if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16) x->l[seq]++;
         if (!strcmp(fields[0], "K")) x->k++;
         if (!strcmp(fields[0], "E")) x->errors++;
@@ -435,6 +450,17 @@ int main(void) {
         /* the core rows in every group */
         CHECK(own_counts(&x, 0, 10) == 10 && x.groups > 1 && !strcmp(x.mode, "replay none flush stream"));
         if (own_counts(&x, 0, 10) != 10) dump("rotate", &x, 10);
+        /* one shape launched 10 times over more than 2 groups: a change at every launch while it
+         * lacks the next group; no new object without the option */
+        CHECK(x.changes >= 2 && x.changes <= 9 && x.new_objects == 0 && x.hold == 0);
+    } else CHECK(0);
+    if (run(ROTATE_NEW, &x) == 0) { /* a call on a stale object would fail: an E line, N lines */
+        CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.changes >= 2 && x.new_objects == x.changes);
+        if (own_counts(&x, 0, 10) != 10) dump("rotate, new objects", &x, 10);
+    } else CHECK(0);
+    if (run(ROTATE_HOLD, &x) == 0) { /* groups 0 (launches 0-3), 1 (4-7), 2 (8-9): two changes */
+        CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 4 && x.changes == 2 && x.new_objects == 2);
+        if (own_counts(&x, 0, 10) != 10) dump("rotate, held 4", &x, 10);
     } else CHECK(0);
     if (run(KILLED, &x) == 0) {
         CHECK(own_counts(&x, 0, 5) == 5 && x.signal == SIGTERM && x.ends == 1);

@@ -401,11 +401,21 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
         /* --rotate: its groups, the launches replayed (0 since rotation stopped replaying first
          * launches; the files before it have them) and counted with one group in one pass (summed
          * over the processes) */
+        /* and, since 2026-12-05, its changes of group, the launches a group is held at least
+         * (WB_PROFILE_ROTATE_HOLD: one value, not summed), the profiler objects made again at a change
+         * (WB_PROFILE_ROTATE_NEW_OBJECT) and the seconds they took */
         static const char *const rot_names[] = {"counter_rotation_groups", "launches_counted_replayed",
-                                                "launches_counted_one_pass", "counter_rotation_shapes"};
-        for (int k = 0; rc == WB_OK && craw[i].rotation[0] && k < 4; k++) {
-            double prev = k && wb_profile_attr(p, rot_names[k]) ? wb_profile_attr_f64(p, rot_names[k]) : 0.0;
+                                                "launches_counted_one_pass", "counter_rotation_shapes",
+                                                "counter_rotation_changes", "counter_rotation_hold",
+                                                "counter_rotation_new_objects"};
+        for (int k = 0; rc == WB_OK && craw[i].rotation[0] && k < 7; k++) {
+            const int summed = k != 0 && k != 5;
+            double prev = summed && wb_profile_attr(p, rot_names[k]) ? wb_profile_attr_f64(p, rot_names[k]) : 0.0;
             rc = wb_profile_attr_num(p, rot_names[k], (double)craw[i].rotation[k] + prev, e);
+        }
+        if (rc == WB_OK && craw[i].rotation[0]) {
+            double prev = wb_profile_attr(p, "counter_pass_new_object_s") ? wb_profile_attr_f64(p, "counter_pass_new_object_s") : 0.0;
+            rc = wb_profile_attr_num(p, "counter_pass_new_object_s", craw[i].rotation_new_object_s + prev, e);
         }
     }
     static const char *const env_names[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_LAUNCH_BLOCKING",

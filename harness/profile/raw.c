@@ -96,8 +96,13 @@ static int header(wb_raw *r, char *line) {
         return 0;
     }
     if (!strncmp(line, "# rotation\t", 11)) {
-        if (sscanf(line + 11, "groups %lld\treplayed %lld\tone_pass %lld\tshapes %lld", &r->rotation[0], &r->rotation[1],
-                   &r->rotation[2], &r->rotation[3]) != 4)
+        int at = 0;
+        if (sscanf(line + 11, "groups %lld\treplayed %lld\tone_pass %lld\tshapes %lld%n", &r->rotation[0], &r->rotation[1],
+                   &r->rotation[2], &r->rotation[3], &at) != 4)
+            return -1;
+        /* changes, hold, new_objects and new_object_s since 2026-12-05: older files end here */
+        if (line[11 + at] && sscanf(line + 11 + at, "\tchanges %lld\thold %lld\tnew_objects %lld\tnew_object_s %lf",
+                                    &r->rotation[4], &r->rotation[5], &r->rotation[6], &r->rotation_new_object_s) != 4)
             return -1;
         return 0;
     }

@@ -55,8 +55,11 @@ typedef struct wb_raw {
     int nmetrics, passes;
     char cache[16];           /* counter pass: "all" or "none" */
     double cost[5];           /* counter pass "# cost": seconds in counted launches, batch ends, flushes, batch configs, CUPTI's Starts */
-    long long rotation[4];    /* counter pass "# rotation" (--rotate): groups, launches replayed, launches
-                               * counted in one pass, kernel shapes; all 0 without it */
+    long long rotation[7];    /* counter pass "# rotation" (--rotate): groups, launches replayed, launches
+                               * counted in one pass, kernel shapes, changes of group, the launches a group
+                               * was held (WB_PROFILE_ROTATE_HOLD), profiler objects made again at a change
+                               * (WB_PROFILE_ROTATE_NEW_OBJECT; the last three since 2026-12-05); all 0 without it */
+    double rotation_new_object_s; /* in those objects' Disable and Enable */
     char mode[160];           /* counter pass "# mode" line: set, ranges, replay, flush */
     wb_raw_urange *uranges;   /* U lines */
     int nuranges, cap_uranges;

@@ -18,6 +18,8 @@ void fake_kernel_ran_in(CUcontext ctx, uint32_t correlation, double inst);
 /* How many batches the injection decoded; how many flushes of the Activity buffers it asked for. */
 int fake_cupti_decodes(void);
 int fake_cupti_flushes(int forced);
+/* How many range profiler objects the injection enabled. */
+int fake_cupti_enables(void);
 
 #define FAKE_FLUSH_INST 7.0      /* the injection's flush kernel's instructions, as fake_cuda runs it */
 #define FAKE_ONE_PASS_METRICS 12 /* a set of more metrics needs 6 passes */

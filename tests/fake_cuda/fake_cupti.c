@@ -133,37 +133,55 @@ CUptiResult CUPTIAPI cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCount
     else memset(p->pCounterAvailabilityImage, 0, p->counterAvailabilityImageSize);
     return CUPTI_SUCCESS;
 }
-static int profiler_object;
+/* Each Enable makes another object and a Disable lets it go: a call on any other than the one
+ * enabled now fails, as a stale object would (WB_PROFILE_ROTATE_NEW_OBJECT makes new ones). */
+static int profiler_objects[256], enabled = -1, enables;
+#define LIVE_OBJECT(obj)                                                                             \
+    do {                                                                                             \
+        if (enabled < 0 || (void *)(obj) != (void *)&profiler_objects[enabled % 256]) \
+            return CUPTI_ERROR_INVALID_PARAMETER;                                                    \
+    } while (0)
 CUptiResult CUPTIAPI cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p) {
+    if (enabled >= 0) return CUPTI_ERROR_INVALID_OPERATION; /* one object a context at a time */
     profiled = p->ctx;
-    p->pRangeProfilerObject = (CUpti_RangeProfiler_Object *)&profiler_object;
+    enabled = enables++;
+    p->pRangeProfilerObject = (CUpti_RangeProfiler_Object *)&profiler_objects[enabled % 256];
     return CUPTI_SUCCESS;
 }
-NOTHING_TO_DO(cuptiRangeProfilerDisable, CUpti_RangeProfiler_Disable_Params)
+CUptiResult CUPTIAPI cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p) {
+    LIVE_OBJECT(p->pRangeProfilerObject);
+    enabled = -1;
+    return CUPTI_SUCCESS;
+}
+int fake_cupti_enables(void) { return enables; }
 CUptiResult CUPTIAPI cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Params *p) {
+    LIVE_OBJECT(p->pRangeProfilerObject);
     p->counterDataSize = 64;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiRangeProfilerCounterDataImageInitialize(CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p) {
-    (void)p;
+    LIVE_OBJECT(p->pRangeProfilerObject);
     ndecoded = 0;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Params *p) {
+    LIVE_OBJECT(p->pRangeProfilerObject);
     user_mode = p->range == CUPTI_UserRange;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p) {
-    (void)p;
+    LIVE_OBJECT(p->pRangeProfilerObject);
     started = 1, npending = 0;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p) {
+    LIVE_OBJECT(p->pRangeProfilerObject);
     started = 0;
     p->isAllPassSubmitted = 1;
     return CUPTI_SUCCESS;
 }
 CUptiResult CUPTIAPI cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p) {
+    LIVE_OBJECT(p->pRangeProfilerObject);
     memcpy(decoded, pending, (size_t)npending * sizeof *pending);
     ndecoded = npending, npending = 0, decodes++;
     p->numOfRangeDropped = 0;
@@ -178,11 +196,14 @@ CUptiResult CUPTIAPI cuptiRangeProfilerCounterDataGetRangeInfo(CUpti_RangeProfil
     return CUPTI_ERROR_NOT_SUPPORTED;
 }
 CUptiResult CUPTIAPI cuptiRangeProfilerPushRange(CUpti_RangeProfiler_PushRange_Params *p) {
-    (void)p;
+    LIVE_OBJECT(p->pRangeProfilerObject);
     if (npending < MAX_RANGES) pending[npending++] = 0;
     return CUPTI_SUCCESS;
 }
-NOTHING_TO_DO(cuptiRangeProfilerPopRange, CUpti_RangeProfiler_PopRange_Params)
+CUptiResult CUPTIAPI cuptiRangeProfilerPopRange(CUpti_RangeProfiler_PopRange_Params *p) {
+    LIVE_OBJECT(p->pRangeProfilerObject);
+    return CUPTI_SUCCESS;
+}
 
 /* Host side: every metric known, one pass */
 static int host_object;

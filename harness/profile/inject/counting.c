@@ -85,6 +85,11 @@ typedef struct counting {
     int pos[WB_METRICS_MAX];     /* row of wb_metrics[] -> its place in the "# metrics" line (s's order); -1 */
     struct shape_seen { char *key; uint64_t seen; } *shapes; /* --rotate: groups had per kernel + shape (shape_slot) */
     int nshapes, cap_shapes;                             /* shapes seen; table slots, a power of 2 */
+    int last_group, held;   /* --rotate: the last counted launch's group (-1 none), launches it has held */
+    int64_t changes;        /* --rotate: changes of group from one counted launch to the next */
+    wb_counters_session *object_set; /* --rotate, a new object per group: the set the profiler object has had */
+    int64_t new_objects;    /* --rotate: profiler objects made again at a change of group */
+    double new_object_s;    /* in their Disable and Enable */
     slot *batch;            /* ranges of the current batch, in range order */
     int in_batch;
     int user_open;          /* a user range is pushed (nvtx, every) */
@@ -187,7 +192,34 @@ static int arm(CUpti_ProfilerRange range) {
     return 0;
 }
 
+/* --rotate with WB_PROFILE_ROTATE_NEW_OBJECT=1: a profiler object that has had one group's
+ * configuration is let go and a new one made for the next group. (Why try it: one-pass groups
+ * brought back only the rows the first group configured could make, in every launch of the other
+ * groups, on the H200; a new object for a change of replay mode had kept the counts, at ~0.5 s a
+ * change. docs/profiling-measured.md.) */
+static int new_object_for(wb_counters_session *set) {
+    if (!wb_inj.rotate_new_object || !cnt.ngroups || !cnt.object_set || cnt.object_set == set) {
+        cnt.object_set = set;
+        return 0;
+    }
+    double t0 = wb_clock_s();
+    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                             .pRangeProfilerObject = cnt.s.rp};
+    cnt.s.rp = NULL; /* gone, whatever Disable says */
+    for (int g = 0; g < cnt.ngroups; g++) cnt.groups[g].rp = NULL;
+    TRY(cuptiRangeProfilerDisable, &dp);
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = cnt.ctx};
+    TRY(cuptiRangeProfilerEnable, &en);
+    cnt.s.rp = en.pRangeProfilerObject;
+    for (int g = 0; g < cnt.ngroups; g++) cnt.groups[g].rp = cnt.s.rp;
+    cnt.object_set = set;
+    cnt.new_objects++;
+    cnt.new_object_s += wb_clock_s() - t0;
+    return 0;
+}
+
 static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
+    if (new_object_for(set) != 0) return -1;
     cnt.active = set;
     double t0 = wb_clock_s();
     int armed = arm(range);
@@ -366,6 +398,7 @@ static void setup_groups(void) {
         return;
     }
     cnt.ngroups = n;
+    cnt.last_group = -1;
     char line[WB_METRICS_MAX * 8 + 32];
     int len = snprintf(line, sizeof line, "# groups");
     for (int k = 0; k < s->n && len < (int)sizeof line; k++) len += snprintf(line + len, sizeof line - (size_t)len, "\t%d", group[s->column[k]]);
@@ -392,8 +425,9 @@ static struct shape_seen *shape_slot(const char *key) {
         if (!cnt.shapes[i].key || !strcmp(cnt.shapes[i].key, key)) return &cnt.shapes[i];
 }
 
-/* --rotate: the group this launch is counted with (rotation.h: the open batch's group while the
- * shape lacks it, else the next it has not had). */
+/* --rotate: the group this launch is counted with (rotation.h: the last counted launch's group
+ * while the shape lacks it, or while that group has held fewer than WB_PROFILE_ROTATE_HOLD
+ * launches; else the next after it that the shape has not had). */
 static wb_counters_session *rotation_set(const wb_launch_info *l) {
     if (!cnt.ngroups) return &cnt.s;
     char key[WB_NVTX_PATH + 600];
@@ -405,10 +439,10 @@ static wb_counters_session *rotation_set(const wb_launch_info *l) {
         if (!(e->key = strdup(key))) return &cnt.s;
         e->seen = 0, cnt.nshapes++;
     }
-    const int active = cnt.started && cnt.active >= cnt.groups && cnt.active < cnt.groups + cnt.ngroups
-                           ? (int)(cnt.active - cnt.groups)
-                           : -1;
-    return &cnt.groups[wb_rotation_pick(&e->seen, active, cnt.ngroups)];
+    const int g = wb_rotation_pick(&e->seen, cnt.last_group, cnt.held < wb_inj.rotate_hold, cnt.ngroups);
+    if (g != cnt.last_group) cnt.changes += cnt.last_group >= 0, cnt.held = 0;
+    cnt.last_group = g, cnt.held++;
+    return &cnt.groups[g];
 }
 
 /* Everything the first counted launch needs: the chip's metric set, the
@@ -713,8 +747,10 @@ void wb_counting_finish(void) {
     wb_flush_release(&fl_own); /* its own context: its destroy callback is not the counted context's */
     wb_raw_line("# cost\tcounted %lld\tlaunch_s %.3f\tbatch_s %.3f\tflush_s %.3f\tconfig_s %.3f\tstart_s %.3f", (long long)cnt.counted,
                 cnt.launch_s, cnt.batch_s, cnt.flush_s, cnt.config_s, cnt.start_s);
-    if (cnt.ngroups)
-        wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d", cnt.ngroups, (long long)cnt.counted,
-                    cnt.nshapes); /* with groups, every counted launch is one group's, in one pass */
+    if (cnt.ngroups) /* with groups, every counted launch is one group's, in one pass */
+        wb_raw_line("# rotation\tgroups %d\treplayed 0\tone_pass %lld\tshapes %d\tchanges %lld\thold %d\tnew_objects %lld"
+                    "\tnew_object_s %.3f",
+                    cnt.ngroups, (long long)cnt.counted, cnt.nshapes, (long long)cnt.changes, wb_inj.rotate_hold,
+                    (long long)cnt.new_objects, cnt.new_object_s);
     pthread_mutex_unlock(&count_lock);
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 
+#include "harness/base/parse_int.h"
 #include "harness/base/profile.h"
 #include "harness/gpu/counters.h"
 #include "harness/profile/go_pipe.h"
@@ -379,6 +380,14 @@ static int counter_mode_from_env(void) {
     wb_inj.force_kernel_replay = replay && !strcmp(replay, "kernel");
     const char *rotate = getenv("WB_PROFILE_ROTATE");
     wb_inj.rotate = rotate && !strcmp(rotate, "1");
+    const char *hold = getenv("WB_PROFILE_ROTATE_HOLD"), *new_object = getenv("WB_PROFILE_ROTATE_NEW_OBJECT");
+    long long held = 0;
+    if (hold && *hold && wb_parse_ll(hold, 0, 1000000, &held) != 0) {
+        wb_raw_error("WB_PROFILE_ROTATE_HOLD=%s: a number of launches, 0 to 1000000; not counting", hold);
+        return -1;
+    }
+    wb_inj.rotate_hold = (int)held;
+    wb_inj.rotate_new_object = new_object && !strcmp(new_object, "1");
     const char *flush = getenv("WB_PROFILE_FLUSH");
     wb_inj.flush_empty = flush && !strcmp(flush, "empty");
     const char *wait_ms = getenv("WB_PROFILE_SERIAL_WAIT_MS");
