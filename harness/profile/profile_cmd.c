@@ -262,8 +262,11 @@ static int run_pass(const wb_profile_opts *o, const char *pass, const char *rawd
     if (sampling) *sampled = ss.sampler; /* the counter pass after it (--pass both) samples nothing: kept */
     if (sampling && ss.setup_s >= 0) {
         *sample_setup_s = ss.setup_s;
+        double split[3];
+        wb_sampler_stop_split(ss.sampler, split);
         fprintf(stderr, "wallbench profile: sampling was set up in %.2f s while the program started, stopped in %.2f s "
-                        "after it\n", ss.setup_s, wb_clock_s() - t0);
+                        "after it (the decode thread's end %.2f s, CUPTI's Stop %.2f s, the last decode %.2f s)\n",
+                ss.setup_s, wb_clock_s() - t0, split[0], split[1], split[2]);
     }
     if (rc != WB_OK) return WB_ERR;
     fprintf(stderr, "wallbench profile: %s pass: the program %s after %.2f s\n", pass, cr->how, cr->wall_s);

@@ -56,7 +56,9 @@ struct wb_sampler {
     double disable_s, release_s; /* the teardown on the releaser thread: PM sampling off, the context */
     char teardown_failed[512];   /* its first failure, reported by wb_sampler_free */
     pthread_mutex_t lock; /* sm->stop, and one decode at a time */
+    pthread_cond_t wake;  /* the decode thread's wait between decodes: the stop wakes it at once */
     int stop;
+    double stop_split[3]; /* the stop after the program: the decode thread's end, CUPTI's Stop, the last decode (s) */
     char failed[512];     /* the decode thread's first failure, reported by wb_sampler_stop */
     long long samples, decodes;
 };
@@ -125,9 +127,13 @@ static void *decoder(void *arg) {
         return NULL;
     }
     for (;;) {
-        struct timespec ts = {0, DECODE_MS * 1000000L};
-        nanosleep(&ts, NULL);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until); /* pthread_cond_timedwait's clock */
+        long long ns = until.tv_nsec + DECODE_MS * 1000000LL;
+        until.tv_sec += (time_t)(ns / 1000000000LL), until.tv_nsec = (long)(ns % 1000000000LL);
         pthread_mutex_lock(&sm->lock);
+        while (!sm->stop && pthread_cond_timedwait(&sm->wake, &sm->lock, &until) == 0) {
+        } /* woken by the stop (or spuriously: wait on until the deadline) */
         int stop = sm->stop, rc = stop ? WB_OK : decode(sm, &e);
         if (rc != WB_OK) snprintf(sm->failed, sizeof sm->failed, "decode thread: %s", e.msg);
         pthread_mutex_unlock(&sm->lock);
@@ -194,6 +200,7 @@ int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sam
     wb_sampler *sm = calloc(1, sizeof *sm);
     if (!sm) return wb_fail(e, "PM sampling: out of host memory");
     pthread_mutex_init(&sm->lock, NULL);
+    pthread_cond_init(&sm->wake, NULL);
     sm->device = device;
     if (!(sm->out = fopen(path, "w"))) {
         free(sm);
@@ -242,11 +249,14 @@ static void *teardown(void *arg) {
 int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     if (!sm) return WB_OK;
     int rc = WB_OK;
+    double t0 = wb_clock_s();
     pthread_mutex_lock(&sm->lock);
     sm->stop = 1;
+    pthread_cond_signal(&sm->wake); /* not the rest of its 20 ms wait */
     pthread_mutex_unlock(&sm->lock);
     if (sm->running) pthread_join(sm->thread, NULL);
     sm->running = 0;
+    double t1 = wb_clock_s(), t2 = t1;
     if (sm->failed[0]) rc = wb_fail(e, "PM sampling: %s", sm->failed);
     /* Stopped, then the last decode: the hardware buffer's last samples are complete. (Decoding
      * without the stop, leaving it to the teardown, saved nothing on the H200: this step took
@@ -254,10 +264,15 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     if (sm->started) {
         wb_err se = {""};
         CUpti_PmSampling_Stop_Params sp = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE, .pPmSamplingObject = sm->obj};
-        if (WB_CUPTI(WB_ERR, &se, cuptiPmSamplingStop, &sp) != WB_OK || decode(sm, &se) != WB_OK)
+        int stopped = WB_CUPTI(WB_ERR, &se, cuptiPmSamplingStop, &sp);
+        t2 = wb_clock_s();
+        if (stopped != WB_OK || decode(sm, &se) != WB_OK)
             if (rc == WB_OK) rc = wb_fail(e, "PM sampling: %s", se.msg);
         sm->started = 0;
     }
+    sm->stop_split[0] = t1 - t0, sm->stop_split[1] = t2 - t1, sm->stop_split[2] = wb_clock_s() - t2;
+    fprintf(sm->out, "# stop\tthread_s %.3f\tstop_s %.3f\tdecode_s %.3f\n", sm->stop_split[0], sm->stop_split[1],
+            sm->stop_split[2]);
     if (rc != WB_OK) fprintf(sm->out, "E\t%s\n", e->msg);
     fprintf(sm->out, "# sampled\tsamples %lld\tdecodes %lld\n# end\n", sm->samples, sm->decodes);
     if (fclose(sm->out) != 0 && rc == WB_OK) rc = wb_fail(e, "PM sampling: the sampled timeline's file: write failed");
@@ -272,6 +287,10 @@ int wb_sampler_stop(wb_sampler *sm, wb_err *e) {
     return rc;
 }
 
+void wb_sampler_stop_split(const wb_sampler *sm, double split[3]) {
+    for (int k = 0; k < 3; k++) split[k] = sm ? sm->stop_split[k] : -1;
+}
+
 int wb_sampler_free(wb_sampler *sm, double *disable_s, double *release_s, wb_err *e) {
     if (!sm) return WB_OK;
     if (sm->releasing) pthread_join(sm->releaser, NULL);
@@ -279,6 +298,7 @@ int wb_sampler_free(wb_sampler *sm, double *disable_s, double *release_s, wb_err
     if (release_s) *release_s = sm->release_s;
     int rc = sm->teardown_failed[0] ? wb_fail(e, "PM sampling's teardown: %s", sm->teardown_failed) : WB_OK;
     pthread_mutex_destroy(&sm->lock);
+    pthread_cond_destroy(&sm->wake);
     free(sm);
     return rc;
 }

@@ -21,6 +21,10 @@ int wb_sampler_start(const char *path, int device, long long interval_ns, wb_sam
  * samples decoded until then stay in the file). */
 int wb_sampler_stop(wb_sampler *s, wb_err *e);
 
+/* Where the stop's seconds went: the decode thread's end, CUPTI's Stop, the last decode (also the
+ * sampled file's "# stop" line); -1 each for NULL. */
+void wb_sampler_stop_split(const wb_sampler *s, double split[3]);
+
 /* Waits for the teardown and frees the sampler; the seconds it took to turn
  * sampling off (*disable_s) and to release the context (*release_s), -1 where
  * it did not run; either pointer may be NULL. WB_ERR names the teardown's
