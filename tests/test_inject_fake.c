@@ -12,7 +12,8 @@
  *   returned (one launch call at a time), and both are counted with their own instructions; when
  *   that wait times out (WB_PROFILE_SERIAL_WAIT_MS=50) it says so (an E line), and the two
  *   overlapping launches are not attributed, the rest of their batch (launched after both returned)
- *   and the next batch are;
+ *   and the next batch are; two threads launching 8 times each in a loop, nothing between their
+ *   calls: all 16 counted, each C line with the instructions of the launch its L line names;
  * - every:3 ranges: a U line a 3 launches, their instructions summed; nvtx ranges (NVTX's own
  *   loader finding the library): a U line an outermost range, its launches' instructions summed;
  * - -s 2 -c 3: those three launches counted, the others run unprofiled without a line;
@@ -129,6 +130,19 @@ static void *thread_b(void *arg) {
     return NULL;
 }
 
+/* two threads launching in a loop, nothing between their calls (correlation ids 1-8 and 9-16, each
+ * with INST(id - 1)): on the H200 such threads overlapped without end before the calls were
+ * serialized (0 of 120 counted) */
+static void *loop_thread(void *arg) {
+    const uint32_t first = *(const uint32_t *)arg;
+    for (uint32_t c = first; c < first + 8; c++) {
+        launch(prog, c, INST(c - 1), ENTER);
+        usleep(300); /* the call takes a while, as a real launch does: the other thread's call comes in it */
+        launch(prog, c, 0, EXIT);
+    }
+    return NULL;
+}
+
 /* two threads, serialized: B calls while A's call is under way and waits for its exit */
 static double b_waited_s;
 static void *serial_a(void *arg) {
@@ -151,7 +165,7 @@ static void *serial_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, NVTX, EMPTIED, UNFLUSHED } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -223,6 +237,13 @@ static void child(scenario s) {
         launches(a, 2, 8);
         break;
     }
+    case LOOP: {
+        pthread_t ta, tb;
+        static const uint32_t first_a = 1, first_b = 9;
+        pthread_create(&ta, NULL, loop_thread, (void *)&first_a), pthread_create(&tb, NULL, loop_thread, (void *)&first_b);
+        pthread_join(ta, NULL), pthread_join(tb, NULL);
+        break;
+    }
     case EVERY:
         launches(a, 0, 9);
         break;
@@ -272,7 +293,7 @@ static void child(scenario s) {
 /* What the raw file of one scenario holds: per seq, its L line, its C line's instructions, its
  * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
 typedef struct seen {
-    int l[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
+    int l[16], corr[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
     long long changes, hold, new_objects; /* "# rotation" */
     char mode[200];
     double c[16], u_inst[8];
@@ -310,7 +331,7 @@ static int read_file(scenario s, pid_t pid, seen *x) {
                 if (!strncmp(fields[i], "hold ", 5)) x->hold = atoll(fields[i] + 5);
                 if (!strncmp(fields[i], "new_objects ", 12)) x->new_objects = atoll(fields[i] + 12);
             }
-        if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16) x->l[seq]++;
+        if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16 && nf > 2) x->l[seq]++, x->corr[seq] = atoi(fields[2]);
         if (!strcmp(fields[0], "K")) x->k++;
         if (!strcmp(fields[0], "E")) x->errors++;
         /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
@@ -408,6 +429,13 @@ int main(void) {
         int own = own_counts(&x, 0, 8);
         CHECK(own == 8 && x.errors == 0);
         if (own != 8 || x.errors) dump("serialized threads", &x, 8);
+    } else CHECK(0);
+    if (run(LOOP, &x) == 0) {
+        int own = 0, ids = 0;
+        for (int i = 0; i < 16; i++) own += x.l[i] == 1 && x.corr[i] >= 1 && x.c[i] == INST(x.corr[i] - 1);
+        for (int i = 0; i < 16; i++) ids |= x.l[i] == 1 && x.corr[i] >= 1 && x.corr[i] <= 16 ? 1 << (x.corr[i] - 1) : 0;
+        CHECK(own == 16 && ids == 0xffff && x.errors == 0);
+        if (own != 16 || x.errors) dump("threads in a loop", &x, 16);
     } else CHECK(0);
     if (run(EVERY, &x) == 0) {
         static const int every3[][2] = {{0, 2}, {3, 5}, {6, 8}};
