@@ -129,6 +129,28 @@ expect 0 "timing pass board: not checked: the pass's files name no GPU" report "
 mkdir -p "$tmp/raw-unwatched" && cp "$tmp/raw-board"/timing.*.tsv "$tmp/raw-board"/counters.*.tsv "$tmp/raw-unwatched/"
 expect 0 "wrote $tmp/punw.h5" profile --from-raw "$tmp/raw-unwatched" -o "$tmp/punw.h5"
 expect 0 "counter pass board: not checked: no watch file" report "$tmp/punw.h5"
+# The counter pass's cost and --rotate's counts become root attributes, summed over its two
+# processes where they are amounts (seconds, launches, changes, new objects) and one value where
+# they are a setting (the groups, the hold). Checked with h5py where python3 has it.
+mkdir -p "$tmp/raw-rot" && cp "$raw"/*.tsv "$tmp/raw-rot/"
+sed -i 's/^# cost\t.*/# cost\tcounted 3\tlaunch_s 0.300\tbatch_s 0.050\tflush_s 0.001\tconfig_s 0.25\tstart_s 1.5/' "$tmp/raw-rot/counters.20.tsv"
+sed -i '/^# end$/i # rotation\tgroups 18\treplayed 0\tone_pass 3\tshapes 2\tchanges 5\thold 32\tnew_objects 5\tnew_object_s 2.5' "$tmp/raw-rot/counters.20.tsv"
+sed -i '/^# end$/i # cost\tcounted 1\tlaunch_s 0.100\tbatch_s 0.010\tflush_s 0.001\tconfig_s 0.05\tstart_s 0.5\n# rotation\tgroups 18\treplayed 0\tone_pass 1\tshapes 1\tchanges 2\thold 32\tnew_objects 2\tnew_object_s 1.0' "$tmp/raw-rot/counters.22.tsv"
+expect 0 "wrote $tmp/prot.h5" profile --from-raw "$tmp/raw-rot" -o "$tmp/prot.h5"
+if python3 -c 'import h5py' 2>/dev/null; then
+    if python3 - "$tmp/prot.h5" <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], "r").attrs
+want = {"counter_pass_start_s": 2.0, "counter_pass_config_s": 0.3, "counter_pass_in_counted_launches_s": 0.4,
+        "counter_rotation_groups": 18, "counter_rotation_hold": 32, "launches_counted_one_pass": 4,
+        "counter_rotation_shapes": 3, "counter_rotation_changes": 7, "counter_rotation_new_objects": 7,
+        "counter_pass_new_object_s": 3.5}
+bad = {k: (float(a[k]) if k in a else None, v) for k, v in want.items() if k not in a or abs(float(a[k]) - v) > 1e-9}
+assert not bad, bad
+PY
+    then echo "ok: the counter pass's cost and --rotate's counts, summed over its processes"
+    else echo "FAIL: the counter pass's cost or --rotate's attributes"; failures=$((failures + 1)); fi
+else echo "ok: (python3 lacks h5py: the attributes of prot.h5 not read)"; fi
 expect 0 "cub::DeviceReduceKernel" report "$tmp/p.h5"
 expect 0 "Q1/scan" report "$tmp/p.h5"
 expect 0 "cub::DeviceReduceKernel" roofline "$tmp/p.h5"

@@ -346,6 +346,11 @@ static int sampling_attrs(const wb_raw *sraw, int ns, const wb_sample_stats *st,
 }
 
 /* Provenance: what ran, where, how the passes ended and what they cost. */
+/* Adds v to the numeric attribute name (0 where the file has none yet): summed over a pass's processes. */
+static int attr_add(wb_profile *p, const char *name, double v, wb_err *e) {
+    return wb_profile_attr_num(p, name, v + (wb_profile_attr(p, name) ? wb_profile_attr_f64(p, name) : 0.0), e);
+}
+
 static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_child_result *t,
                       const wb_child_result *c, const wb_match_stats *st, const wb_raw *traw, int nt,
                       const wb_raw *craw, int nc, wb_profile *p, wb_err *e) {
@@ -397,29 +402,20 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
         static const char *const cost_names[] = {"counter_pass_in_counted_launches_s", "counter_pass_decode_s",
                                                  "counter_pass_l2_flush_s", "counter_pass_config_s",
                                                  "counter_pass_start_s"};
-        for (int k = 0; rc == WB_OK && k < 5; k++) {
-            double sum = craw[i].cost[k] + (i ? wb_profile_attr_f64(p, cost_names[k]) : 0.0);
-            rc = wb_profile_attr_num(p, cost_names[k], sum, e);
-        }
-        /* --rotate: its groups, the launches replayed (0 since rotation stopped replaying first
-         * launches; the files before it have them) and counted with one group in one pass (summed
-         * over the processes) */
-        /* and, since 2026-12-05, its changes of group, the launches a group is held at least
-         * (WB_PROFILE_ROTATE_HOLD: one value, not summed), the profiler objects made again at a change
-         * (WB_PROFILE_ROTATE_NEW_OBJECT) and the seconds they took */
+        for (int k = 0; rc == WB_OK && k < 5; k++) rc = attr_add(p, cost_names[k], craw[i].cost[k], e);
+        /* --rotate: its groups and the launches a group is held at least (WB_PROFILE_ROTATE_HOLD), one
+         * value each; summed over the processes, the launches replayed (0 since rotation stopped
+         * replaying first launches; the files before it have them) and counted with one group in one
+         * pass, the kernel shapes, and since 2026-12-05 the changes of group and the profiler objects
+         * made again at a change (WB_PROFILE_ROTATE_NEW_OBJECT) with the seconds they took */
         static const char *const rot_names[] = {"counter_rotation_groups", "launches_counted_replayed",
                                                 "launches_counted_one_pass", "counter_rotation_shapes",
                                                 "counter_rotation_changes", "counter_rotation_hold",
                                                 "counter_rotation_new_objects"};
-        for (int k = 0; rc == WB_OK && craw[i].rotation[0] && k < 7; k++) {
-            const int summed = k != 0 && k != 5;
-            double prev = summed && wb_profile_attr(p, rot_names[k]) ? wb_profile_attr_f64(p, rot_names[k]) : 0.0;
-            rc = wb_profile_attr_num(p, rot_names[k], (double)craw[i].rotation[k] + prev, e);
-        }
-        if (rc == WB_OK && craw[i].rotation[0]) {
-            double prev = wb_profile_attr(p, "counter_pass_new_object_s") ? wb_profile_attr_f64(p, "counter_pass_new_object_s") : 0.0;
-            rc = wb_profile_attr_num(p, "counter_pass_new_object_s", craw[i].rotation_new_object_s + prev, e);
-        }
+        for (int k = 0; rc == WB_OK && craw[i].rotation[0] && k < 7; k++)
+            rc = k == 0 || k == 5 ? wb_profile_attr_num(p, rot_names[k], (double)craw[i].rotation[k], e)
+                                  : attr_add(p, rot_names[k], (double)craw[i].rotation[k], e);
+        if (rc == WB_OK && craw[i].rotation[0]) rc = attr_add(p, "counter_pass_new_object_s", craw[i].rotation_new_object_s, e);
     }
     static const char *const env_names[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_LAUNCH_BLOCKING",
                                             "PYTORCH_CUDA_ALLOC_CONF", "CUPY_CACHE_DIR", "HOSTNAME"};

@@ -127,10 +127,7 @@ static void *decoder(void *arg) {
         return NULL;
     }
     for (;;) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until); /* pthread_cond_timedwait's clock */
-        long long ns = until.tv_nsec + DECODE_MS * 1000000LL;
-        until.tv_sec += (time_t)(ns / 1000000000LL), until.tv_nsec = (long)(ns % 1000000000LL);
+        const struct timespec until = wb_deadline_after(DECODE_MS / 1e3);
         pthread_mutex_lock(&sm->lock);
         while (!sm->stop && pthread_cond_timedwait(&sm->wake, &sm->lock, &until) == 0) {
         } /* woken by the stop (or spuriously: wait on until the deadline) */

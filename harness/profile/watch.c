@@ -80,10 +80,7 @@ static void *watch_loop(void *arg) {
         w->total++;
         fflush(w->f);
         pthread_mutex_lock(&w->lock);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += WB_WATCH_PERIOD_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        const struct timespec until = wb_deadline_after(WB_WATCH_PERIOD_MS / 1e3);
         while (!w->stop && pthread_cond_timedwait(&w->wake, &w->lock, &until) == 0) {}
     }
     pthread_mutex_unlock(&w->lock);
@@ -126,9 +123,7 @@ void wb_watch_stop(wb_watch *w) {
     pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->lock);
     if (w->running) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 2;
+        const struct timespec until = wb_deadline_after(2.0);
         if (pthread_timedjoin_np(w->thread, NULL, &until) != 0) { /* stuck in NVML: left behind, w with it */
             fprintf(stderr, "wallbench profile: warning: the board watch did not stop (NVML did not answer in 2 s)\n");
             pthread_detach(w->thread);

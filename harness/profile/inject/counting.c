@@ -87,7 +87,6 @@ typedef struct counting {
     int nshapes, cap_shapes;                             /* shapes seen; table slots, a power of 2 */
     int last_group, held;   /* --rotate: the last counted launch's group (-1 none), launches it has held */
     int64_t changes;        /* --rotate: changes of group from one counted launch to the next */
-    wb_counters_session *object_set; /* --rotate, a new object per group: the set the profiler object has had */
     int64_t new_objects;    /* --rotate: profiler objects made again at a change of group */
     double new_object_s;    /* in their Disable and Enable */
     slot *batch;            /* ranges of the current batch, in range order */
@@ -127,11 +126,7 @@ static int serial_off;
 
 void wb_counting_serial_begin(void) {
     if (__atomic_load_n(&serial_off, __ATOMIC_RELAXED)) return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    long long ns = until.tv_nsec + (long long)(wb_inj.serial_wait_s * 1e9);
-    until.tv_sec += (time_t)(ns / 1000000000LL);
-    until.tv_nsec = (long)(ns % 1000000000LL);
+    const struct timespec until = wb_deadline_after(wb_inj.serial_wait_s);
     int r = pthread_mutex_timedlock(&serial_lock, &until);
     if (r == 0) {
         holds_serial = 1;
@@ -198,10 +193,9 @@ static int arm(CUpti_ProfilerRange range) {
  * groups, on the H200; a new object for a change of replay mode had kept the counts, at ~0.5 s a
  * change. docs/profiling-measured.md.) */
 static int new_object_for(wb_counters_session *set) {
-    if (!wb_inj.rotate_new_object || !cnt.ngroups || !cnt.object_set || cnt.object_set == set) {
-        cnt.object_set = set;
-        return 0;
-    }
+    /* cnt.active: the set the object was last configured with; &cnt.s before the first batch (or
+     * after a launch the shape table had no room for, counted with the whole set: kept as it is) */
+    if (!wb_inj.rotate_new_object || !cnt.ngroups || cnt.active == &cnt.s || cnt.active == set) return 0;
     double t0 = wb_clock_s();
     CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
                                              .pRangeProfilerObject = cnt.s.rp};
@@ -212,7 +206,6 @@ static int new_object_for(wb_counters_session *set) {
     TRY(cuptiRangeProfilerEnable, &en);
     cnt.s.rp = en.pRangeProfilerObject;
     for (int g = 0; g < cnt.ngroups; g++) cnt.groups[g].rp = cnt.s.rp;
-    cnt.object_set = set;
     cnt.new_objects++;
     cnt.new_object_s += wb_clock_s() - t0;
     return 0;

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/base/clock.h"
+
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
 #define N_FATAL ((int)(sizeof fatal_signals / sizeof fatal_signals[0]))
 static struct sigaction previous[N_FATAL];
@@ -45,9 +47,7 @@ static void die_of(int sig) {
 static void *watchdog(void *arg) {
     (void)arg;
     while (sem_wait(&save_begins) != 0) {}
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)limit;
+    const struct timespec until = wb_deadline_after((double)limit);
     while (sem_timedwait(&save_ends, &until) != 0)
         if (errno == ETIMEDOUT) die_of(dying); /* the save hung */
     return NULL;                               /* it ended: the saver raises its signal */
