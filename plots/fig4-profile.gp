@@ -7,7 +7,7 @@
 # purple squares compute-bound; blue and orange are the GH200 and L4 roofs). The measured roof is solid, the L4 and
 # GH200 roofs of seed 000 Table 2 dashed, with their ridges; the title names
 # the program, the GPU (uuid) and the revision, and the share of kernel time
-# left (memory-bound) and right (compute-bound) of each ridge. The ten
+# left (memory-bound) and right (compute-bound) of each ridge. The six
 # longest kernels are labelled with their readable names.
 # Reads DATA/fig4-profile.dat (kernel_id name inst_per_sector gips total_ms
 # share_pct bound; longest first), -roofs.dat (name kind inst_gips dram_gbps
@@ -44,10 +44,13 @@ tmax = STATS_max
 # proportional to its square root; the longest kernel gets size 6
 psz(ms) = 6.0 * sqrt(ms / tmax)
 
-# the six longest kernels (each label starts right of its marker's half-width, LP = its pointsize) (the table is longest first), labelled through `set label`, whose noenhanced
-# keeps names such as vectorized_elementwise_kernel from turning into subscripts; more labels overprint
-# each other where kernels crowd below the ridge. A label near an earlier one (within a factor 1.3 in
-# y and 5 in x) moves down a line per such label, so that two neighbours do not print over each other.
+# the six longest kernels (the table is longest first; each label starts right of its marker's
+# half-width, LP = its pointsize), labelled through `set label`, whose noenhanced keeps names such as
+# vectorized_elementwise_kernel from turning into subscripts; more labels overprint each other where
+# kernels crowd below the ridge. A label near an earlier one (within a factor 1.3 in y and 5 in x)
+# moves down a line per such label, so that two neighbours do not print over each other. A long
+# label may still cross another kernel's marker: its box is see-through (textbox 2, below), so that
+# the marker shows (tpch-both: cupy_searchsorted_kernel #33 sat hidden under #53's name until 2026-12-05).
 NL = 0
 array LX[6]; array LY[6]; array LT[6]; array LSTK[6]; array LP[6]
 stats F every ::0::5 using (NL = NL + 1, LX[NL] = $3, LY[NL] = $4, LP[NL] = psz($5), LT[NL] = sprintf("%s %.1f%%", strcol(2), $6), 0) nooutput
@@ -76,6 +79,9 @@ do for [t = 1:3] {
     # labels print on a white box in front of the plot, so that a kernel's name that reaches across a
     # ridge line hides the line under it instead of being crossed by it
     set style textbox opaque noborder margins 1, 1
+    # a kernel's label: tight (they stack a line apart) and see-through, so that a marker under it
+    # still shows, faded, while the name stays legible over it
+    set style textbox 2 opaque fillcolor rgb "#a0ffffff" noborder margins 0.3, 0.1
     do for [i = 1:NR] {
         if (drawn(i)) {
             set arrow from RR[i], ymin to RR[i], RI[i] nohead lw 1.2 dt 3 lc rgb roof_lc(i)
@@ -85,7 +91,7 @@ do for [t = 1:3] {
     set label "marker area proportional to the kernel's summed time" at graph 0.01, graph 0.96 font ",9"
     # below the x label, clear of the ridge labels at the foot of the plot
     if (strlen(under)) { set bmargin 5; set label under at screen 0.01, screen 0.015 left font ",9" tc rgb "#555555" }
-    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2 + 0.5 * LP[i], 0.6 - 1.1 * LSTK[i] font ",8" noenhanced boxed front }
+    do for [i = 1:NL] { set label LT[i] at LX[i], LY[i] left offset 1.2 + 0.5 * LP[i], 0.6 - 1.1 * LSTK[i] font ",8" noenhanced boxed bs 2 front }
     plot for [i = 1:NR] (drawn(i) ? roof(x, i) : NaN) with lines lw roof_lw(i) dt roof_dt(i) lc rgb roof_lc(i) title (drawn(i) ? roof_short(i) : ""), \
          F using 3:(strcol(7) eq "memory" ? $4 : NaN):(psz($5)) with points pointsize variable pt 7 \
              lc rgb COL[3] title "kernel, memory-bound (measured ridge)", \
