@@ -25,7 +25,11 @@ static int changes_held(int shapes, int rounds, int n, int hold, int *every_grou
     for (int r = 0; r < rounds; r++)
         for (int s = 0; s < shapes; s++) {
             int g = wb_rotation_pick(&seen[s], active, held < hold, n);
-            if (g < 0 || g >= n || (had[s] >> g & 1)) *every_group = 0;
+            if (g < 0 || g >= n) { /* out of range: no bit to set (a shift by it is undefined) */
+                *every_group = 0;
+                continue;
+            }
+            if (had[s] >> g & 1) *every_group = 0;
             had[s] |= (uint64_t)1 << g;
             if ((r + 1) % n == 0) {
                 if (had[s] != (n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1)) *every_group = 0;

@@ -20,7 +20,7 @@ int wb_cli_bad(const char *cmd, const char *fmt, ...) {
 int wb_cli_next(wb_cli *c, int argc, char **argv, const char **value, int *first) {
     struct option all[WB_CLI_MAX + 2];
     int n = 0;
-    for (; c->longs[n].name && n < WB_CLI_MAX; n++) all[n] = c->longs[n];
+    for (; n < WB_CLI_MAX && c->longs[n].name; n++) all[n] = c->longs[n];
     all[n++] = (struct option){"help", no_argument, NULL, 'h'};
     all[n] = (struct option){0, 0, 0, 0};
     if (!c->started) {
