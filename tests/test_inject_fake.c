@@ -26,7 +26,8 @@
  *   the set's one-pass groups, the core rows in each, every launch counted, nothing replayed; with
  *   a new profiler object at each change of group (WB_PROFILE_ROTATE_NEW_OBJECT=1; the fake fails
  *   any call on an object let go), every launch still counted, an object a change; a group held
- *   for 4 launches (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice;
+ *   for 4 launches (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
+ *   batch's "# batch" line naming the group its C lines held;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
  *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
@@ -295,6 +296,7 @@ static void child(scenario s) {
 typedef struct seen {
     int l[16], corr[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
     long long changes, hold, new_objects; /* "# rotation" */
+    int group[16];                        /* the "# batch" group a C line came after; -9 none */
     char mode[200];
     double c[16], u_inst[8];
     char n[16][200];
@@ -307,10 +309,10 @@ static int read_file(scenario s, pid_t pid, seen *x) {
     else
         snprintf(path, sizeof path, "%s/s%d.%d.tsv", dir, (int)s, (int)pid);
     memset(x, 0, sizeof *x);
-    for (int i = 0; i < 16; i++) x->c[i] = -1;
+    for (int i = 0; i < 16; i++) x->c[i] = -1, x->group[i] = -9;
     FILE *f = fopen(path, "r");
     if (!f) return fprintf(stderr, "no raw file %s\n", path), -1;
-    int inst_col = -1;
+    int inst_col = -1, batch_group = -9;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         char *fields[64];
@@ -335,8 +337,9 @@ static int read_file(scenario s, pid_t pid, seen *x) {
         if (!strcmp(fields[0], "K")) x->k++;
         if (!strcmp(fields[0], "E")) x->errors++;
         /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
+        if (!strcmp(fields[0], "# batch") && nf == 2 && !strncmp(fields[1], "group ", 6)) batch_group = atoi(fields[1] + 6);
         if (!strcmp(fields[0], "C") && seq >= 0 && seq < 16 && inst_col > 0 && inst_col + 1 < nf)
-            x->c[seq] = atof(fields[inst_col + 1]);
+            x->c[seq] = atof(fields[inst_col + 1]), x->group[seq] = batch_group;
         if (!strcmp(fields[0], "N") && seq >= 0 && seq < 16 && nf > 2) snprintf(x->n[seq], sizeof x->n[seq], "%s", fields[2]);
         if (!strcmp(fields[0], "U") && x->u < 8 && inst_col > 0 && nf > inst_col + 4) {
             x->u_first[x->u] = atoi(fields[1]), x->u_last[x->u] = atoi(fields[2]);
@@ -472,11 +475,13 @@ int main(void) {
     } else CHECK(0);
     if (run(ALL, &x) == 0) {
         CHECK(own_counts(&x, 0, 10) == 10 && !strcmp(x.mode, "replay kernel flush context"));
+        CHECK(x.group[0] == -9); /* no groups, no "# batch" line */
         if (own_counts(&x, 0, 10) != 10) dump("all", &x, 10);
     } else CHECK(0);
     if (run(ROTATE, &x) == 0) {
         /* the core rows in every group */
         CHECK(own_counts(&x, 0, 10) == 10 && x.groups > 1 && !strcmp(x.mode, "replay none flush stream"));
+        CHECK(x.group[0] == 0 && x.group[9] >= 0 && x.group[9] < x.groups); /* "# batch" lines name the groups */
         if (own_counts(&x, 0, 10) != 10) dump("rotate", &x, 10);
         /* one shape launched 10 times over more than 2 groups: a change at every launch while it
          * lacks the next group; no new object without the option */
@@ -489,6 +494,12 @@ int main(void) {
     if (run(ROTATE_HOLD, &x) == 0) { /* groups 0 (launches 0-3), 1 (4-7), 2 (8-9): two changes */
         CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 4 && x.changes == 2 && x.new_objects == 2);
         if (own_counts(&x, 0, 10) != 10) dump("rotate, held 4", &x, 10);
+        /* each C line after its batch's "# batch" line, which names the group it held */
+        int named = 0;
+        for (int i = 0; i < 10; i++) named += x.group[i] == (i < 4 ? 0 : i < 8 ? 1 : 2);
+        CHECK(named == 10);
+        if (named != 10)
+            for (int i = 0; i < 10; i++) fprintf(stderr, "rotate, held 4: launch %d after '# batch group %d'\n", i, x.group[i]);
     } else CHECK(0);
     if (run(KILLED, &x) == 0) {
         CHECK(own_counts(&x, 0, 5) == 5 && x.signal == SIGTERM && x.ends == 1);

@@ -17,6 +17,7 @@
 #include "harness/base/profile_agg.h"
 #include "harness/profile/attribute.h"
 #include "harness/profile/match.h"
+#include "harness/profile/rotation_yield.h"
 #include "tests/check.h"
 
 static char dir[] = "/tmp/wb-test-profile-XXXXXX";
@@ -451,6 +452,63 @@ static void test_rotated(void) {
     }
 }
 
+/* --rotate's "# groups" and "# batch" lines (since 2026-12-05): which group each C line held, and
+ * so which of a group's columns came back (rotation_yield.h). inst in every group (-2),
+ * l1_sectors_ld in group 0, occupancy and ipc in group 1, l2_hit_pct in none (-1): launches 0
+ * and 2 held group 0 (their L1 sectors back), 1 and 3 group 1 (occupancy NaN in both, ipc in one);
+ * launch 4 came before any "# batch" line is not counted as any group's. A group out of range, a
+ * word for it, or "# groups" and "# metrics" of different lengths: a damaged file. */
+static void test_rotation_yield(void) {
+    char path[256];
+    FILE *f = create_raw("counters.31.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=31 ppid=1\n# groups\t-2\t0\t1\t1\t-1\n");
+    fprintf(f, "# metrics\tinst\tl1_sectors_ld\toccupancy_achieved_pct\tipc\tl2_hit_pct\n");
+    for (int i = 0; i < 5; i++) fprintf(f, "L\t%d\t%d\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\n", i, i + 1, kname('A'));
+    fprintf(f, "C\t4\t90\tnan\tnan\tnan\tnan\n");
+    fprintf(f, "# batch\tgroup 0\nC\t0\t100\t40\tnan\tnan\tnan\n# batch\tgroup 1\nC\t1\t110\tnan\t-nan\t1.5\tnan\n");
+    fprintf(f, "# batch\tgroup 0\nC\t2\t120\t20\tnan\tnan\tnan\n# batch\tgroup 1\nC\t3\t130\tnan\tnan\tnan\tnan\n# end\n");
+    fclose(f);
+    wb_raw c;
+    const int read = read_raw("counters.31.tsv", &c) == WB_OK;
+    CHECK(read);
+    if (!read) return;
+    CHECK(c.ngroup_cols == 5 && c.launches[0].group == 0 && c.launches[1].group == 1 && c.launches[3].group == 1);
+    CHECK(c.launches[4].group == WB_RAW_GROUP_UNKNOWN);
+    wb_rotation_yield y = {0};
+    wb_rotation_yield_add(&y, &c);
+    char attr[1024], line[1024];
+    CHECK(wb_rotation_yield_text(&y, attr, sizeof attr, line, sizeof line) == 1 && y.launches == 4);
+    CHECK(!strcmp(attr, "l1_sectors_ld 2/2, occupancy_achieved_pct 0/2, ipc 1/2"));
+    CHECK(strstr(line, "of the 3 columns the groups hold beyond the core rows, 1 came back in every launch that held "
+                       "their group, 1 in some, 1 in none (occupancy_achieved_pct), 0 in no launch's group") != NULL);
+    if (strcmp(attr, "l1_sectors_ld 2/2, occupancy_achieved_pct 0/2, ipc 1/2")) fprintf(stderr, "yield: %s\n%s\n", attr, line);
+    wb_raw_free(&c);
+    /* without "# batch" lines (every file before 2026-12-05): nothing to say */
+    f = create_raw("counters.32.tsv", path, sizeof path);
+    fprintf(f, "# wallbench-raw 1 pass=counters pid=32 ppid=1\n# metrics\tinst\tl1_sectors_ld\n# groups\t-2\t0\n");
+    fprintf(f, "L\t0\t1\t0\t1\t10\t1\t1\t256\t1\t1\t0\t\t%s\nC\t0\t100\t40\n# end\n", kname('A'));
+    fclose(f);
+    const int read_old = read_raw("counters.32.tsv", &c) == WB_OK;
+    CHECK(read_old);
+    if (read_old) {
+        wb_rotation_yield none = {0};
+        wb_rotation_yield_add(&none, &c);
+        CHECK(wb_rotation_yield_text(&none, attr, sizeof attr, line, sizeof line) == 0);
+        wb_raw_free(&c);
+    }
+    static const char *const bad[] = {"# batch\tgroup 64\n", "# batch\tgroup one\n", "# batch\tgroup -2\n",
+                                      "# groups\t-2\n", "# groups\t-2\t-3\n"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        f = create_raw("counters.33.tsv", path, sizeof path);
+        fprintf(f, "# wallbench-raw 1 pass=counters pid=33 ppid=1\n# metrics\tinst\tl1_sectors_ld\n%s# end\n", bad[k]);
+        fclose(f);
+        wb_err e;
+        const int rc = wb_raw_read(path, &c, &e);
+        CHECK(rc != WB_OK);
+        if (rc == WB_OK) fprintf(stderr, "read as good: %s", bad[k]), wb_raw_free(&c);
+    }
+}
+
 /* The dirty lines a launch leaves in the L2 (F lines: what the flush before the next counted launch
  * wrote back): launch 0's are the flush before 2 (1 was not counted, no flush before it), 2's the
  * flush before 3; 3, the last counted, has none (NaN), and neither has 1. Matched into the profile's
@@ -583,6 +641,7 @@ int main(void) {
     test_sampled();
     test_sampled_device();
     test_rotated();
+    test_rotation_yield();
     test_raw_strict();
     test_written_after();
     test_short_names();

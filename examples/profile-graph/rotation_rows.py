@@ -4,7 +4,10 @@ with values, from a counter pass's raw file (--keep-raw): per group, the launche
 held it, and per row of the group, how many of those have a value and how many NaN. Also how many
 launches of group 0 came after a batch of another group and kept their values: whether a group's
 rows depend on the groups counted before it, and which group the first counted launch held (the
-first configuration the profiler object was given; issue 48, docs/profiling-measured.md)."""
+first configuration the profiler object was given; issue 48, docs/profiling-measured.md).
+A file written since 2026-12-05 names each batch's group ("# batch\tgroup g" before its C lines);
+an older one does not, and a launch's group is then the groups of its columns written other than
+"nan" (CUPTI's own NaN is written "-nan": 0/0)."""
 import gzip
 import math
 import sys
@@ -19,6 +22,7 @@ def main():
     rows = {}   # (group, metric) -> [values, nan]
     other_before = late0 = late0_ok = 0
     first = None  # the groups of the first C line
+    batch = None  # the group of the last "# batch" line
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         for line in f:
             t = line.rstrip("\n").split("\t")
@@ -26,9 +30,14 @@ def main():
                 groups = [int(x) for x in t[1:]]
             elif t[0] == "# metrics":
                 metrics = t[1:]
+            elif t[0] == "# batch" and len(t) == 2 and t[1].startswith("group "):
+                batch = int(t[1][6:])
             elif t[0] == "C" and groups and metrics:
                 v = t[2:]
-                mine = {groups[k] for k, x in enumerate(v) if groups[k] >= 0 and x != "nan"}
+                if batch is not None:
+                    mine = {batch} if batch >= 0 else set()
+                else:
+                    mine = {groups[k] for k, x in enumerate(v) if groups[k] >= 0 and x != "nan"}
                 if first is None:
                     first = sorted(mine)
                 for g in mine:

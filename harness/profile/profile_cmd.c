@@ -30,6 +30,7 @@
 #include "harness/profile/go_pipe.h"
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
+#include "harness/profile/rotation_yield.h"
 #include "harness/profile/sampler.h"
 #include "harness/profile/watch.h"
 #include "harness/tools/ceilings.h"
@@ -429,6 +430,16 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
 }
 
 /* The GPU's UUID in a raw file's "# device" line (its third field), "" without one. */
+/* --rotate: which of the groups' columns came back, from this run's files (rotation_yield.h). */
+static int rotation_columns(const wb_raw *craw, int nc, wb_profile *p, wb_err *e) {
+    wb_rotation_yield y = {0};
+    for (int i = 0; i < nc; i++) wb_rotation_yield_add(&y, &craw[i]);
+    char attr[sizeof p->attrs[0].value], line[1024];
+    if (!wb_rotation_yield_text(&y, attr, sizeof attr, line, sizeof line)) return WB_OK;
+    fprintf(stderr, "wallbench profile: %s\n", line);
+    return wb_profile_attr_str(p, "counter_rotation_columns", attr, e);
+}
+
 static void device_uuid(const wb_raw *r, char *uuid, size_t len) {
     const char *f = r->device;
     for (int k = 0; k < 2 && f; k++) f = strchr(f, '\t'), f = f ? f + 1 : NULL;
@@ -622,9 +633,9 @@ int wb_cmd_profile(int argc, char **argv) {
         goto done;
     }
     if (o.rotate)
-        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 every launch kept the "
-                        "core rows, but of the groups' rows only the L1 sectors and SM throughput came back (occupancy, "
-                        "IPC, hit rates and stall reasons without values)\n");
+        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 the groups' ratio "
+                        "columns (occupancy, IPC, hit rates, stall reasons) have come back without values; after the run a "
+                        "line says which came back in this one\n");
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);
@@ -660,6 +671,7 @@ int wb_cmd_profile(int argc, char **argv) {
     if (provenance(&o, argc, argv, &tr, &cr, &st, traw, nt, craw, nc, &p, &e) != WB_OK) goto fail;
     if (sampling_cost(sample_setup_s, traw, nt, &p, &e) != WB_OK) goto fail;
     if (board_verdicts(rawdir, traw, nt, craw, nc, ns > 0, &p, &e) != WB_OK) goto fail;
+    if (rotation_columns(craw, nc, &p, &e) != WB_OK) goto fail;
     if (wb_profile_aggregate(&p, &roof, &e) != WB_OK || wb_profile_write(out, &p, &e) != WB_OK) goto fail;
     fprintf(stderr, "wallbench profile: %lld launches: %lld timed, %lld counted (%lld matched both), %lld kernels, %d NVTX ranges\n",
             (long long)p.nlaunches, (long long)st.timed, (long long)st.counted, (long long)st.both, (long long)p.nkernels,

@@ -106,6 +106,22 @@ static int header(wb_raw *r, char *line) {
             return -1;
         return 0;
     }
+    if (!strncmp(line, "# groups\t", 9)) { /* per "# metrics" column, in its order (either line may come first) */
+        int n = split(line, f, WB_METRICS_MAX + 1);
+        r->ngroup_cols = 0;
+        for (int k = 1; k < n; k++) {
+            long long g;
+            if (wb_parse_ll(f[k], -2, 63, &g) != 0) return -1;
+            r->col_group[r->ngroup_cols++] = (int)g;
+        }
+        return 0;
+    }
+    if (!strncmp(line, "# batch\t", 8)) { /* the C lines after it, to the next one, held this group */
+        long long g;
+        if (strncmp(line + 8, "group ", 6) != 0 || wb_parse_ll(line + 14, -1, 63, &g) != 0) return -1;
+        r->batch_group = (int)g;
+        return 0;
+    }
     if (!strncmp(line, "# cost\t", 7)) {
         /* config_s and start_s since 2026-12-04: older files have three */
         if (sscanf(line + 7, "counted %*d\tlaunch_s %lf\tbatch_s %lf\tflush_s %lf\tconfig_s %lf\tstart_s %lf", &r->cost[0],
@@ -147,6 +163,7 @@ static int launch_line(wb_raw *r, intern *t, char *line) {
     l->kernel_rec = -1;
     l->not_counted_why = -1;
     l->flush_writes = l->written_after = NAN;
+    l->group = WB_RAW_GROUP_UNKNOWN;
     for (int k = 0; k < WB_METRICS_MAX; k++) l->v[k] = NAN;
     /* Launches of one process come in seq order since the injection writes each L line under the
      * lock that numbers it; files of older builds may hold several threads' launches a few places
@@ -224,6 +241,7 @@ static int counter_line(wb_raw *r, char *line) {
     if (!l || values(r, f + 2, v) != 0) return -1;
     for (int k = 0; k < r->nmetrics; k++) l->v[r->metric_col[k]] = v[r->metric_col[k]];
     l->counted = 1;
+    l->group = r->batch_group;
     return 0;
 }
 
@@ -330,6 +348,7 @@ static void written_after(wb_raw *r) {
 int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     memset(r, 0, sizeof *r);
     r->go_wait_s = -1;
+    r->batch_group = WB_RAW_GROUP_UNKNOWN;
     snprintf(r->path, sizeof r->path, "%s", path);
     FILE *f = fopen(path, "r");
     if (!f) return wb_fail(e, "%s: cannot open the pass's raw file", path);
@@ -366,6 +385,9 @@ int wb_raw_read(const char *path, wb_raw *r, wb_err *e) {
     if (rc == -3) return wb_fail(e, "%s: out of host memory", path);
     if (rc == -1) return wb_fail(e, "%s:%d: malformed line", path, lineno);
     if (!r->pass[0]) return wb_fail(e, "%s: no '# wallbench-raw' header: not a pass file of wallbench profile", path);
+    if (r->ngroup_cols && r->ngroup_cols != r->nmetrics)
+        return wb_fail(e, "%s: '# groups' gives %d column(s) a group, '# metrics' names %d (damaged file?)", path,
+                       r->ngroup_cols, r->nmetrics);
     if (join(r) != 0) return wb_fail(e, "%s: out of host memory", path);
     written_after(r);
     return WB_OK;

@@ -22,7 +22,11 @@ typedef struct wb_raw_launch {
     int counted, not_counted_why;
     double flush_writes;      /* counter pass, F line: DRAM sectors our flush before it wrote back; NaN */
     double written_after;     /* the next counted launch's flush_writes: the dirty lines this one left; NaN */
+    int group;                /* --rotate: the group its C line's batch held ("# batch" line), -1 the whole set;
+                               * WB_RAW_GROUP_UNKNOWN without such a line (other modes, files before 2026-12-05) */
 } wb_raw_launch;
+
+#define WB_RAW_GROUP_UNKNOWN (-3)
 
 typedef struct wb_raw_kernel {  /* a K line */
     uint32_t corr;
@@ -60,6 +64,10 @@ typedef struct wb_raw {
                                * was held (WB_PROFILE_ROTATE_HOLD), profiler objects made again at a change
                                * (WB_PROFILE_ROTATE_NEW_OBJECT; the last three since 2026-12-05); all 0 without it */
     double rotation_new_object_s; /* in those objects' Disable and Enable */
+    int col_group[WB_METRICS_MAX]; /* "# groups" (--rotate): the group of "# metrics" column k, -2 every group's
+                                    * (the core rows), -1 none; ngroup_cols 0 without the line */
+    int ngroup_cols;
+    int batch_group;          /* the group of the last "# batch" line, WB_RAW_GROUP_UNKNOWN before one */
     char mode[160];           /* counter pass "# mode" line: set, ranges, replay, flush */
     wb_raw_urange *uranges;   /* U lines */
     int nuranges, cap_uranges;

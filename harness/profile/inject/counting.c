@@ -19,7 +19,8 @@
  * the shape lacks it, so that a batch ends only once a round): a kernel
  * launched at least as often as there are groups gets every column of the
  * set, every launch its roofline. A C line
- * holds the whole set's columns, NaN for those its group lacks. (Replaying
+ * holds the whole set's columns, NaN for those its group lacks; the batch's
+ * "# batch" line names its group. (Replaying
  * each kernel's first launch with the whole set, as this did until
  * 2026-12-04, cost a new range profiler object at every change of replay
  * mode, ~0.5 s each on the H200: a CUPTI object that had replayed a batch
@@ -273,6 +274,9 @@ static int evaluate(int ranges) {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, .pCounterDataImage = s->data,
         .counterDataImageSize = s->data_size};
     TRY(cuptiRangeProfilerGetCounterDataInfo, &gi);
+    /* --rotate: which group the batch's C lines held, so that the reader can tell a column the group
+     * had and CUPTI gave no value (NaN too) from one it did not have */
+    if (cnt.ngroups) wb_raw_line("# batch\tgroup %d", s == &cnt.s ? -1 : (int)(s - cnt.groups));
     int flushes = 0;
     for (int r = 0; r < ranges; r++) flushes += cnt.batch[r].kind == SLOT_FLUSH || cnt.batch[r].kind == SLOT_EMPTY;
     int skip_flush = gi.numTotalRanges == (size_t)(ranges - flushes) && flushes > 0;

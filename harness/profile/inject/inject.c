@@ -3,7 +3,9 @@
  * callbacks, and flushes at exit (NVTX: nvtx.c). The raw file's lines (tab-separated,
  * one record each; the driver's raw.c reads them):
  *   #  header: "# wallbench-raw <version> pass=<pass> pid=<pid>", "# metrics c1 c2 ...",
- *      "# device <ordinal>\t<name>\t<uuid>\t<cc>\t<sms>\t<driver>"
+ *      "# device <ordinal>\t<name>\t<uuid>\t<cc>\t<sms>\t<driver>"; --rotate: "# groups g1 g2 ..." (the
+ *      group of each "# metrics" column, -2 every group's, -1 none) and "# batch\tgroup g" before
+ *      each decoded batch's lines (the group its C lines held, -1 the whole set)
  *   L  seq corr api selected gx gy gz bx by bz smem_dynamic nvtx_path name   (launch callback;
  *      nvtx_path is the launching thread's NVTX range stack, nvtx.c)
  *   K  corr start_ns end_ns device stream registers smem_static smem_dynamic gx gy gz bx by bz graph_node name
