@@ -27,7 +27,8 @@
  *   a new profiler object at each change of group (WB_PROFILE_ROTATE_NEW_OBJECT=1; the fake fails
  *   any call on an object let go), every launch still counted, an object a change; a group held
  *   for 4 launches (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
- *   batch's "# batch" line naming the group its C lines held;
+ *   batch's "# batch" line naming the group its C lines held, and the driver reading that file
+ *   says every column the three groups held came back;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
  *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
@@ -297,6 +298,7 @@ typedef struct seen {
     int l[16], corr[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
     long long changes, hold, new_objects; /* "# rotation" */
     int group[16];                        /* the "# batch" group a C line came after; -9 none */
+    char file[300];                       /* the raw file read */
     char mode[200];
     double c[16], u_inst[8];
     char n[16][200];
@@ -309,6 +311,7 @@ static int read_file(scenario s, pid_t pid, seen *x) {
     else
         snprintf(path, sizeof path, "%s/s%d.%d.tsv", dir, (int)s, (int)pid);
     memset(x, 0, sizeof *x);
+    snprintf(x->file, sizeof x->file, "%s", path);
     for (int i = 0; i < 16; i++) x->c[i] = -1, x->group[i] = -9;
     FILE *f = fopen(path, "r");
     if (!f) return fprintf(stderr, "no raw file %s\n", path), -1;
@@ -375,6 +378,16 @@ static int user_ranges_are(const char *what, const seen *x, int n, const int (*w
 /* A failed scenario's launches 0..n-1, for the log. */
 static void dump(const char *what, const seen *x, int n) {
     for (int i = 0; i < n; i++) fprintf(stderr, "%s: seq %d: L %d, C %g, N '%s'\n", what, i, x->l[i], x->c[i], x->n[i]);
+}
+
+/* wallbench profile --from-raw FOLDER -o FOLDER.h5: its exit status, its console in out. */
+static int from_raw(const char *wb, const char *folder, char *out, size_t len) {
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "'%s' profile --from-raw '%s' -o '%s.h5' 2>&1", wb, folder, folder);
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(out, 1, len - 1, p) : 0;
+    out[n] = '\0';
+    return p ? pclose(p) : -1;
 }
 
 static int run(scenario s, seen *x) {
@@ -458,12 +471,9 @@ int main(void) {
      * timed, counted and matched */
     const char *wb = getenv("WB_WALLBENCH");
     if (wb && run(PAIR_TIMING, &x) == 0 && run(PAIR_COUNTERS, &x) == 0) {
-        char cmd[1400], out[4096] = "";
-        snprintf(cmd, sizeof cmd, "'%s' profile --from-raw '%s/pair' -o '%s/pair.h5' 2>&1", wb, dir, dir);
-        FILE *p = popen(cmd, "r");
-        size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
-        out[n] = '\0';
-        int rc = p ? pclose(p) : -1;
+        char folder[300], out[4096] = "";
+        snprintf(folder, sizeof folder, "%s/pair", dir);
+        int rc = from_raw(wb, folder, out, sizeof out);
         CHECK(rc == 0 && strstr(out, "10 launches: 10 timed, 10 counted (10 matched both)"));
         if (rc != 0 || !strstr(out, "10 matched both")) fprintf(stderr, "wallbench profile --from-raw:\n%s\n", out);
     } else {
@@ -500,6 +510,15 @@ int main(void) {
         CHECK(named == 10);
         if (named != 10)
             for (int i = 0; i < 10; i++) fprintf(stderr, "rotate, held 4: launch %d after '# batch group %d'\n", i, x.group[i]);
+        /* read by the driver: the groups' columns the fake gave values came back in every launch that held them */
+        char folder[300], moved[400], out[4096] = "";
+        snprintf(folder, sizeof folder, "%s/rotate", dir);
+        snprintf(moved, sizeof moved, "%s/counters.1.tsv", folder);
+        const int ok = wb && mkdir(folder, 0700) == 0 && rename(x.file, moved) == 0 &&
+                       from_raw(wb, folder, out, sizeof out) == 0 && strstr(out, "--rotate: of the ") &&
+                       strstr(out, " in every launch that held their group, 0 in some, 0 in none, ");
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "wallbench profile --from-raw on the rotate run:\n%s\n", out);
     } else CHECK(0);
     if (run(KILLED, &x) == 0) {
         CHECK(own_counts(&x, 0, 5) == 5 && x.signal == SIGTERM && x.ends == 1);
