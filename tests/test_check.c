@@ -1,6 +1,7 @@
 /* test_check.c - `wallbench check` and what it stands on: the Mann-Whitney
  * U test on known values, the thresholds parser's errors (file:line, exit
- * 2), a synthetic file against itself (exit 0), synthetic regressions (exit
+ * 2), a synthetic file against itself (exit 0), a file with no point of the
+ * baseline's (exit 2: nothing would be checked), synthetic regressions (exit
  * 1, every violation listed), the most specific rule winning, and foreign or
  * damaged files (exit 2). */
 #include <hdf5.h>
@@ -114,6 +115,12 @@ static void test_check_files(void) {
     expect(check("same.h5", "base.h5", "thr.txt"), 0, "within thresholds", "file against itself");
     /* one path twice passes whatever it holds: refused, said */
     expect(check("base.h5", "base.h5", "thr.txt"), 2, "are one file", "identical paths");
+    CHECK(!strstr(out, "within thresholds"));
+    /* a run that stopped before its first point compares nothing: refused too, not a pass */
+    synth z;
+    synth_open(&z, path_of("empty.h5"), "NVIDIA H200");
+    CHECK(synth_close(&z) == WB_OK);
+    expect(check("empty.h5", "base.h5", "thr.txt"), 2, "has no point of BASE", "no point in common");
     CHECK(!strstr(out, "within thresholds"));
 
     write_file("slow.h5", (variation){0, 2, -1, -1, 1.2, 1.02, NULL});

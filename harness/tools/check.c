@@ -312,7 +312,7 @@ static int usage(FILE *f) {
                "  run) is refused: it would pass whatever it holds.\n"
                "  exit codes: 0 within the thresholds; 1 violations (a table of each);\n"
                "  2 bad input (unreadable or foreign file, another GPU model, a projected file, a file against\n"
-               "  itself, a thresholds error as file:line).\n"
+               "  itself, no point in common, a thresholds error as file:line).\n"
                "  --json: one object (sides, mismatches, counts, violations with units); --csv: the violations.\n"
                "  Thresholds format: see results/thresholds.txt. --metrics lists the metric names.\n"
                "  Results files only: a profile file (wallbench profile -- CMD) has no thresholds; report,\n"
@@ -388,6 +388,12 @@ int wb_cmd_check(int argc, char **argv) {
         goto done;
     }
     if (wb_match_files(&k.base, &k.now, &k.m, &e) != WB_OK) goto done;
+    if (k.m.matched == 0) { /* as a file against itself: a gate that checks nothing would pass */
+        wb_fail(&e, "NEW %s has no point of BASE %s (BASE %lld point(s), NEW %lld): nothing would be checked; a run "
+                    "that stopped before its first point, or another sweep or family, is no pass",
+                now, base, (long long)k.base.nrows, (long long)k.now.nrows);
+        goto done;
+    }
     if (check_all(&k) != WB_OK) {
         wb_fail(&e, "out of memory");
         goto done;
