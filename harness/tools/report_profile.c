@@ -308,6 +308,11 @@ int wb_report_profile(wb_rtab_out *o, wb_rows *rows, const wb_gpu_table *gt, int
         const char *b = wb_profile_attr(p, boards[i][0]);
         if (b) fprintf(f, "%s%s board: %s\n", o->md ? "\n" : "  ", boards[i][1], b);
     }
+    /* --rotate (profiles since 2026-12-05): which of the groups' columns came back, said before a
+     * table shows one of them NaN */
+    const char *rot = wb_profile_attr(p, "counter_rotation_columns");
+    if (rot) fprintf(f, "%s--rotate, each group column's launches with a value / launches that held its group: %s\n",
+                     o->md ? "\n" : "  ", rot);
     writes_after(o, p);
     fputc('\n', f);
     int rc = tables(&rp, gt, 1);
