@@ -429,7 +429,6 @@ static int provenance(const wb_profile_opts *o, int argc, char **argv, const wb_
     return rc;
 }
 
-/* The GPU's UUID in a raw file's "# device" line (its third field), "" without one. */
 /* --rotate: which of the groups' columns came back, from this run's files (rotation_yield.h). */
 static int rotation_columns(const wb_raw *craw, int nc, wb_profile *p, wb_err *e) {
     wb_rotation_yield y = {0};
@@ -440,6 +439,7 @@ static int rotation_columns(const wb_raw *craw, int nc, wb_profile *p, wb_err *e
     return wb_profile_attr_str(p, "counter_rotation_columns", attr, e);
 }
 
+/* The GPU's UUID in a raw file's "# device" line (its third field), "" without one. */
 static void device_uuid(const wb_raw *r, char *uuid, size_t len) {
     const char *f = r->device;
     for (int k = 0; k < 2 && f; k++) f = strchr(f, '\t'), f = f ? f + 1 : NULL;
