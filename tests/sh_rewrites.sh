@@ -8,7 +8,8 @@
 # the slow form of probe_part, whose rule it matches. With --suite and the record the suite's times
 # and gains are the ones of pair_check's table (results/h200-pairs/pairs.json), its forms the same;
 # without --suite, or with a results file that lacks the pair, the pair is named with no time (and the
-# reason). Bad --suite input exits 2.
+# reason). The example profile of record against the suite: the rules docs/profiling.md quotes. Bad
+# --suite input exits 2.
 set -u
 W=$1
 src=${WB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -79,6 +80,26 @@ sys.exit(1 if bad else 0)
 EOF
 grep -q 'the suite measured 0.886 ms -> 0.044 ms (19.96x) for groupby global -> shared at n=16777216 on NVIDIA H200' "$tmp/text.txt" ||
     no "the text report's sentence: $(grep -i 'suite measured' "$tmp/text.txt")"
+
+# The example's profile of record against the suite (docs/profiling.md quotes it): 11 kernels match,
+# nine transform's rule, cupy_bincount_with_weight_kernel groupby's, cupy_cub_any_pass1 expr's; its
+# top kernel (indexFuncLargeIndex) none.
+"$W" report "$src/results/h200-profile/tpch-both.h5" --suite "$src/results/h200/20261202T140657Z-c2dfc31.h5" --json \
+    > "$tmp/tpch.json" || no "report tpch-both.h5 --suite exited $?"
+python3 - "$tmp/tpch.json" <<'EOF2' || no "tpch-both against the suite's rules: not what docs/profiling.md says"
+import json, sys
+rows = []
+for t in json.load(open(sys.argv[1]))["tables"]:
+    if t["title"].startswith("Rewrites the suite has measured"):
+        h = t["table"]["header"]
+        rows = [dict(zip(h, r)) for r in t["table"]["rows"]]
+pairs = sorted(r["Pair"] for r in rows)
+by_kernel = {r["Kernel"]: r["Pair"] for r in rows}
+ok = (len(rows) == 11 and pairs.count("transform") == 9 and by_kernel.get("cupy_bincount_with_weight_kernel") == "groupby"
+      and by_kernel.get("cupy_cub_any_pass1") == "expr" and not any("indexFuncLargeIndex" in k for k in by_kernel))
+print("tpch-both rewrites: %s" % [(r["Kernel"], r["Pair"]) for r in rows])
+sys.exit(0 if ok else 1)
+EOF2
 
 # A results file without the pair's rows (the pairs' ceiling run): the row stays, no time, the reason said.
 "$W" report "$d/groupby-slow.h5" --suite "$d"/ceilings/*.h5 > "$tmp/nopairs.txt" || no "a --suite file without the pair exited $?"
