@@ -71,7 +71,9 @@ for gp in "$here"/fig*.gp; do
     # A figure's launch-shape rule: $WB_SHAPE, else its "# launch-shape rule: RULE" line,
     # else the fastest shape per point; the figure states it in its title.
     shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}
-    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${with:+--with "$with"} --shape "${shape:-fastest}" 2>&1)
+    # OTHER.h5 is fig-compare's alone: export refuses --with for a figure of one file
+    other=$([ "$name" = fig-compare ] && printf '%s' "$with")
+    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${other:+--with "$other"} --shape "${shape:-fastest}" 2>&1)
     rc=$?
     if [ $rc -eq 3 ]; then
         echo "skip $name: ${msg#*skipped: }"

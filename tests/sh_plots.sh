@@ -55,8 +55,12 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 results=$(ls "$src"/results/h200/*.h5 2>/dev/null | grep -v -- '-projected-' | grep -v '/baseline[^/]*\.h5$' | LC_ALL=C sort | tail -n 1)
+# fig-compare's second file: the record's repeat where it is committed (results/h200-repeat/, the same
+# run name), else a projection beside it; with it every other figure still renders from the first
 with=""
-[ -n "$results" ] && [ -f "${results%.h5}-projected-l4.h5" ] && with=${results%.h5}-projected-l4.h5
+repeat=$(ls "$src"/results/h200-repeat/*.h5 2>/dev/null | grep -v "/baseline[^/]*\.h5$" | LC_ALL=C sort | tail -n 1)
+[ -n "$results" ] && [ -n "$repeat" ] && [ "${repeat##*-}" = "${results##*-}" ] && with=$repeat
+[ -z "$with" ] && [ -n "$results" ] && [ -f "${results%.h5}-projected-l4.h5" ] && with=${results%.h5}-projected-l4.h5
 if [ -z "$results" ]; then
     gen=${WB_BUILD_DIR:-}/tests/test_export
     if [ ! -x "$gen" ]; then
