@@ -3,8 +3,8 @@
 # plots/render.sh and checks that each PNG exists and is not empty, each SVG
 # is an SVG document, and that
 # each export had rows. Data: the newest measured results/h200/*.h5 (by name,
-# projections and the baseline copy left out; fig-compare against its L4
-# projection when that file is there), else a
+# projections and the baseline copy left out; fig-compare against the record's
+# repeat in results/h200-repeat/, else its L4 projection when that file is there), else a
 # synthetic file written by tests/test_export --write (every family, with
 # counters, compare_with pointing at itself). Every figure must render;
 # fig-compare may be skipped for a committed file without compare_with.
