@@ -292,7 +292,7 @@ int wb_cmd_export(int argc, char **argv) {
     if (first + 1 < argc) return fprintf(stderr, "wallbench export: unexpected argument '%s'\n", argv[first + 1]), usage(stderr);
     /* the options are checked for the file's kind before it is read; then it is read once, either kind (rows.h) */
     const int profile = path && wb_rows_kind_of(path) == WB_ROWS_PROFILE;
-    wb_export_profile_args pa = {all ? "fig4" : fig, table, format, file, dir, with};
+    wb_export_profile_args pa = {all, fig, table, format, file, dir, with};
     int bad = profile ? rows != -1 ? wb_cli_bad("export", "--points/--samples are a results file's tables; a profile's: "
                                                           "--table launches|kernels|ranges")
                                    : wb_export_profile_check(&pa)

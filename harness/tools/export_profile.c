@@ -295,12 +295,13 @@ static int export_fig(const wb_rows *rows, const wb_gpu_table *t, const char *di
 int wb_export_profile_check(const wb_export_profile_args *a) {
     const char *fig = a->fig, *table = a->table, *format = a->format;
     if (a->with && a->with[0]) return wb_cli_bad("export", "--with is for fig-compare of results files; compare two profiles with wallbench compare A.h5 B.h5");
-    if (!!fig == !!table) return wb_cli_bad("export", "give one of --fig fig4 or --table NAME for a profile file");
+    if (a->all && (fig || table)) return wb_cli_bad("export", "--all exports both of a profile's figures: give it without --fig and --table");
+    if (!a->all && !!fig == !!table) return wb_cli_bad("export", "give one of --fig fig4|fig-timeline, --all or --table NAME for a profile file");
     if (fig && strcmp(fig, "fig4") != 0 && strcmp(fig, FIG) != 0 && strcmp(fig, TIMELINE) != 0)
         return wb_cli_bad("export", "a profile file has two figures, fig4 (fig4-profile) and fig-timeline, not '%s'", fig);
-    if (fig && format) return wb_cli_bad("export", "--format goes with --table");
+    if ((fig || a->all) && format) return wb_cli_bad("export", "--format goes with --table");
     if (table && a->dir) return wb_cli_bad("export", "--out is a folder (for --fig); a table goes to a file: -o/--output FILE, or stdout without it");
-    if (fig && a->file) return wb_cli_bad("export", "-o/--output is a file (for --table); a figure's table goes to a folder: --out DIR");
+    if ((fig || a->all) && a->file) return wb_cli_bad("export", "-o/--output is a file (for --table); a figure's table goes to a folder: --out DIR");
     if (table && wb_prof_table_find(table) < 0)
         return wb_cli_bad("export", "--table launches, kernels, ranges, counted_ranges or samples, not '%s'", table);
     if (table && (!format || (strcmp(format, "csv") && strcmp(format, "json"))))
@@ -309,5 +310,9 @@ int wb_export_profile_check(const wb_export_profile_args *a) {
 }
 
 int wb_export_profile(const wb_rows *rows, const wb_gpu_table *t, const wb_export_profile_args *a) {
-    return a->table ? export_table(rows->path, &rows->p, a->table, a->format, a->file) : export_fig(rows, t, a->dir, a->fig);
+    if (a->table) return export_table(rows->path, &rows->p, a->table, a->format, a->file);
+    if (!a->all) return export_fig(rows, t, a->dir, a->fig);
+    /* --all: both figures, each written or said skipped; 2 if one failed, 3 if neither had data */
+    const int fig4 = export_fig(rows, t, a->dir, FIG), timeline = export_fig(rows, t, a->dir, TIMELINE);
+    return fig4 == 2 || timeline == 2 ? 2 : fig4 == 0 || timeline == 0 ? 0 : EXPORT_ABSENT;
 }

@@ -1,5 +1,5 @@
-/* export_profile.h - `wallbench export` on a profile file: its one figure
- * (fig4-profile: the kernels on the roofline) or one of its tables
+/* export_profile.h - `wallbench export` on a profile file: its figures
+ * (fig4-profile: the kernels on the roofline; fig-timeline: --sample's samples) or one of its tables
  * (launches, kernels, ranges) as CSV or JSON. export.c parses the options
  * of both file kinds, opens the file once (rows.h) and hands a profile's here. */
 #ifndef WB_EXPORT_PROFILE_H
@@ -8,9 +8,10 @@
 #include "harness/base/gpus.h"
 #include "harness/tools/rows.h"
 
-/* The options as given (NULL: not given); fig "fig4" also for --all; dir the figure's folder (export.c
+/* The options as given (NULL: not given); all: --all, both figures; dir the figures' folder (export.c
  * gives its default). */
 typedef struct wb_export_profile_args {
+    int all;
     const char *fig, *table, *format;
     const char *file; /* -o/--output */
     const char *dir;  /* --out */
