@@ -94,6 +94,16 @@ record=$(ls "${WB_SOURCE_DIR:-$(dirname "$0")/..}"/results/h200/2*.h5 | grep -v 
     expect 3 "no usable GPU" profile --ceilings-from "$record" -o "$tmp/nogpu.h5" -- ls
 expect 0 "wrote $tmp/p.h5" profile --from-raw "$raw" --ceilings-from "$record" -o "$tmp/p.h5"
 expect 0 "5 launches: 5 timed, 4 counted (4 matched both)" profile --from-raw "$raw" -o "$tmp/p2.h5"
+# without --ceilings-from the roof is none, and the file says why (not "--no-ceilings", which was not given)
+expect 0 "ceilings: none (--from-raw without --ceilings-from)" report "$tmp/p2.h5"
+# the run's selection is in its raw files: a selection here is refused, not ignored
+expect 2 "--from-raw rebuilds the launches the run selected" profile --from-raw "$raw" -k A -o "$tmp/p2k.h5"
+# without -o the raw folder names the file (the program's command line is not in the raw files)
+if (cd "$tmp" && "$wb" profile --from-raw "$raw/" > "$tmp/noname.log" 2>&1) && ls "$tmp"/results/profiles/"$(basename "$raw")"-2*.h5 >/dev/null 2>&1; then
+    echo "ok: --from-raw without -o: results/profiles/$(basename "$raw")-<UTC>.h5"
+else
+    echo "FAIL: --from-raw without -o: $(ls "$tmp"/results/profiles/ 2>&1; tail -n 2 "$tmp/noname.log")"; failures=$((failures + 1))
+fi
 # kernel A's two launches count alike; given 900,000 instructions and 110,000 sectors on its second
 # (a spread of 11.8% and 9.5%), neither stays within 1%
 expect 0 "1 kernel shape(s) counted twice or more; 1 kept their instructions within 1% (largest - smallest over the mean), 1 their DRAM reads" \
@@ -199,6 +209,11 @@ if ! grep -q "step_0" "$tmp/tl/fig-timeline-ranges.dat" 2>/dev/null || ! grep -q
     echo "FAIL: fig-timeline-ranges.dat lacks the NVTX spans"; failures=$((failures + 1))
 else echo "ok: fig-timeline's NVTX spans"; fi
 expect 3 "has no sampled timeline" export "$tmp/p.h5" --fig fig-timeline --out "$tmp/tl2"
+# --all: both of a profile's figures (fig4 was the only one until 2026-12-05); with --fig, refused
+expect 0 "fig-timeline: 4 rows" export "$tmp/s.h5" --all --out "$tmp/all"
+[ -s "$tmp/all/fig4-profile.dat" ] && [ -s "$tmp/all/fig-timeline.dat" ] && echo "ok: --all wrote both figures' tables" ||
+    { echo "FAIL: export PROFILE --all did not write both figures"; failures=$((failures + 1)); }
+expect 2 "--all exports both of a profile's figures" export "$tmp/s.h5" --all --fig fig-timeline --out "$tmp/all2"
 
 # issue 49's limiter tables of one profile split the same launches: per kernel and per NVTX
 # range, their Program rows agree and hold every timed launch's time; the rows of each table

@@ -69,7 +69,9 @@ static int self_path(char *out, size_t len) {
 static int ceilings(const wb_profile_opts *o, const char *rawdir, wb_profile *p, wb_roof *roof, int *child_exit, wb_err *e) {
     roof->inst_gips = roof->dram_gbps = NAN;
     snprintf(roof->name, sizeof roof->name, "measured");
-    if (o->no_ceilings) return wb_profile_attr_str(p, "ceilings_source", "none (--no-ceilings)", e);
+    if (o->no_ceilings)
+        return wb_profile_attr_str(p, "ceilings_source", o->no_ceilings == 2 ? "none (--from-raw without --ceilings-from)"
+                                                                             : "none (--no-ceilings)", e);
     char file[4700] = "";
     if (o->ceilings_from) {
         snprintf(file, sizeof file, "%s", o->ceilings_from);
@@ -540,9 +542,9 @@ static int default_output(const wb_profile_opts *o, char *out, size_t len, wb_er
         if (mkdir("results", 0777) != 0 && errno != EEXIST) return wb_fail(e, "mkdir results: %s", strerror(errno));
         if (mkdir("results/profiles", 0777) != 0 && errno != EEXIST)
             return wb_fail(e, "mkdir results/profiles: %s", strerror(errno));
-        char prog[256];
-        snprintf(prog, sizeof prog, "%s", o->argv[0]);
-        for (int i = 1; o->argv[i] && !strcmp(basename(prog), "python3"); i++) /* a script names the program better */
+        char prog[256]; /* --from-raw: the raw folder names it (the program's command line is not in the files) */
+        snprintf(prog, sizeof prog, "%s", o->from_raw ? o->from_raw : o->argv[0]);
+        for (int i = 1; !o->from_raw && o->argv[i] && !strcmp(basename(prog), "python3"); i++) /* a script names the program better */
             if (o->argv[i][0] != '-') {
                 snprintf(prog, sizeof prog, "%s", o->argv[i]);
                 break;
@@ -589,7 +591,7 @@ int wb_cmd_profile(int argc, char **argv) {
         snprintf(rawdir, sizeof rawdir, "%s", o.from_raw);
         o.keep_raw = o.from_raw; /* never removed */
         o.timing = o.counters = 0;
-        if (!o.ceilings_from && !o.no_ceilings) o.no_ceilings = 1; /* nothing to measure with */
+        if (!o.ceilings_from && !o.no_ceilings) o.no_ceilings = 2; /* nothing to measure with */
     } else if (o.keep_raw) {
         if (snprintf(rawdir, sizeof rawdir, "%s", o.keep_raw) >= (int)sizeof rawdir - 64)
             return fprintf(stderr, "wallbench profile: --keep-raw %s: path too long\n", o.keep_raw), 2;

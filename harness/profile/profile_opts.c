@@ -63,7 +63,8 @@ static void usage(FILE *f) {
             "                           one; bounds the profiler's memory for programs of any length\n"
             "  --keep-raw DIR           keep the passes' raw files (one per process and pass) in DIR\n"
             "  --from-raw DIR           run nothing: write the file from the raw files a --keep-raw run\n"
-            "                           left in DIR (e.g. again after a change of the file format)\n"
+            "                           left in DIR (e.g. again after a change of the file format); no roof\n"
+            "                           without --ceilings-from; default file results/profiles/<DIR's name>-<UTC>.h5\n"
             "  --list-metrics           print the Nsight Compute metric names the counter pass collects\n"
             "                           on this GPU, comma-separated (for ncu --metrics), and exit\n"
             "exit codes: 0 ok; the program's own exit code when it fails (128 + signal when killed; its\n"
@@ -190,6 +191,9 @@ int wb_profile_parse(int argc, char **argv, wb_profile_opts *o, wb_err *e) {
     if (o->from_raw) {
         if (i < argc) return wb_fail(e, "--from-raw runs nothing: give no program");
         if (o->keep_raw) return wb_fail(e, "--from-raw and --keep-raw: give one");
+        if (kernel || nvtx || skip > 0 || count >= 0) /* the raw files hold what the run selected */
+            return wb_fail(e, "--from-raw rebuilds the launches the run selected: -k, --nvtx-include, -s and -c apply when "
+                              "the program runs, not here");
         static char *none[] = {"(rebuilt from raw files)", NULL};
         o->argv = none;
         return WB_OK;

@@ -13,7 +13,7 @@ typedef struct wb_profile_opts {
     int timing, counters;
     int cache_all;              /* --cache-control all (default) or none */
     const char *ceilings_from;  /* --ceilings-from FILE */
-    int no_ceilings;
+    int no_ceilings;            /* 1 --no-ceilings; 2 --from-raw without --ceilings-from (nothing to measure with) */
     const char *keep_raw;       /* --keep-raw DIR */
     const char *from_raw;       /* --from-raw DIR: no run, the file from a kept run's raw files */
     int batch;                  /* --batch N */
