@@ -80,7 +80,7 @@ baseline:
 plots:
 	@$(build); if [ -z "$(RESULTS)" ]; then echo "make plots: give RESULTS=<results file.h5>" >&2; exit 2; fi; \
 	harness/deps.sh plots || exit 3; \
-	WALLBENCH=$$b/wallbench plots/render.sh "$(RESULTS)" $(WITH)
+	WALLBENCH=$$b/wallbench $(if $(OUT),WB_PLOTS_OUT="$(OUT)") plots/render.sh "$(RESULTS)" $(WITH)
 
 # CI: the kernels compiled (not linked) for sm_80, 86, 89, 100 and 120, which CI has no GPU of.
 ci-archs:

@@ -9,7 +9,8 @@
 # $WB_SHAPE: the launch-shape rule of every family figure (export --shape),
 # overriding a script's own "# launch-shape rule:" line.
 # Exit: 0 every exported figure rendered, 1 an export or a render failed,
-# 2 bad input (a file missing, a folder, or one wallbench cannot read: said once, no folder made),
+# 2 bad input (a file missing, a folder, or one wallbench cannot read; a profile file with a second
+# file or as the second; a $WB_SHAPE export would refuse: said once, no folder made),
 # 3 gnuplot missing. A profile file (wallbench profile) renders fig4-profile and, where
 # it holds a sampled timeline (--sample), fig-timeline.
 set -u
@@ -39,6 +40,23 @@ for f in "${files[@]}"; do
         exit 2
     fi
 done
+# Which kind each file is (a profile file exports fig4-profile: exit 0, or 3 without data; a results
+# file refuses the name: 2), and whether the two go together and $WB_SHAPE reads, all before any
+# folder is made: one sentence and exit 2 rather than one failed export per figure.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+kind() { "$wb" export "$1" --fig fig4-profile --out "$tmp/kind" >/dev/null 2>&1; case $? in 0 | 3) echo profile ;; *) echo results ;; esac; }
+profile=$([ "$(kind "$results")" = profile ] && echo 1)
+if [ -n "$with" ] && [ -n "$profile" ]; then
+    echo "render: $results is a profile file: its figures take no second file (fig-compare compares two results files)" >&2; exit 2
+fi
+if [ -n "$with" ] && [ "$(kind "$with")" = profile ]; then
+    echo "render: $with is a profile file: fig-compare's second file is a results file" >&2; exit 2
+fi
+if [ -n "${WB_SHAPE:-}" ] && [ -z "$profile" ]; then
+    msg=$("$wb" report "$results" --shape "$WB_SHAPE" --csv 2>&1 >/dev/null) ||
+        { echo "render: WB_SHAPE=$WB_SHAPE: $(printf '%s\n' "$msg" | grep -m 1 . | sed 's/^wallbench report: //; s/ (see wallbench report --help)$//')" >&2; exit 2; }
+fi
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "render: gnuplot is missing (harness/deps.sh plots installs it)" >&2
     exit 3
@@ -56,12 +74,6 @@ if [ -f "$out/rendered-from.txt" ] && [ "$(head -n 1 "$out/rendered-from.txt")" 
     echo "render: $out held the figures of $(head -n 1 "$out/rendered-from.txt"); they are replaced by $from's (WB_PLOTS_OUT=DIR keeps both)" >&2
 fi
 printf '%s\n' "$from" > "$out/rendered-from.txt"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# A profile file (wallbench profile -- CMD) has one figure, fig4-profile (export exits 0, or 3 without
-# data); a results file has every other one (export refuses the name: 2).
-"$wb" export "$results" --fig fig4-profile --out "$tmp" >/dev/null 2>&1; rc=$?
-profile=$([ $rc -eq 0 ] || [ $rc -eq 3 ] && echo 1)
 
 rendered=0 skipped=0 failed=0
 for gp in "$here"/fig*.gp; do

@@ -9,7 +9,8 @@
 # counters, compare_with pointing at itself). Every figure must render;
 # fig-compare may be skipped for a committed file without compare_with.
 # A file render.sh cannot use (missing, a folder, empty, text, truncated, foreign
-# HDF5; as RESULTS or OTHER) is one sentence and exit 2, with no output folder made
+# HDF5; as RESULTS or OTHER; a profile file with a second file or as the second; a
+# $WB_SHAPE export refuses) is one sentence and exit 2, with no output folder made
 # (this part runs without gnuplot). CTest skip (77) when gnuplot is missing.
 set -u
 wb=$1
@@ -41,6 +42,14 @@ expect_bad "$bad/empty.h5" "empty.h5 is empty (0 bytes)"
 expect_bad "$bad/text.h5" "text.h5: not an HDF5 file"
 [ -n "$good" ] && expect_bad "$bad/truncated.h5" "truncated.h5: H5Fopen failed"
 [ -n "$good" ] && expect_bad "$good" "text.h5: not an HDF5 file" "$bad/text.h5"
+# files that read but do not go together, and a launch-shape rule export would refuse: said before
+# any export (these failed late, one export per figure, until 2026-12-05)
+prof=$src/results/h200-profile/tpch-both.h5
+if [ -n "$good" ] && [ -f "$prof" ]; then
+    expect_bad "$prof" "its figures take no second file" "$good"
+    expect_bad "$good" "fig-compare's second file is a results file" "$prof"
+fi
+[ -n "$good" ] && WB_SHAPE=bogus expect_bad "$good" "WB_SHAPE=bogus: launch shape 'bogus'"
 # a foreign HDF5 file (h5py writes it, where installed)
 if python3 -c 'import h5py' 2>/dev/null; then
     python3 -c 'import h5py, sys; f = h5py.File(sys.argv[1], "w"); f["x"] = [1, 2, 3]' "$bad/foreign.h5" &&
