@@ -277,6 +277,29 @@ static void test_compare(void) {
     CHECK(synth_close(&z) == WB_OK);
     char *empty[] = {"compare", (char *)path_of("empty.h5"), (char *)path_of("run2.h5"), NULL};
     expect(run(wb_cmd_compare, empty), 2, "no points", "empty file");
+    /* a point skipped in both files: matched, said of both, and counted as not measured, so that the
+     * family row adds up (matched = faster + slower + same + no test + not measured) */
+    for (int k = 0; k < 2; k++) {
+        synth_open(&z, path_of(k ? "skip-b.h5" : "skip-a.h5"), "NVIDIA H200");
+        double samples[10];
+        for (int i = 0; i < 10; i++) samples[i] = 1.0 + 0.01 * (i - 5);
+        wb_row r = synth_row("transform", "scalar", 1 << 20, 1.0);
+        synth_put(&z, &r, samples, 10);
+        r = synth_row("transform", "vec8", 1 << 20, NAN);
+        snprintf(r.m.status, sizeof r.m.status, "skipped");
+        synth_put(&z, &r, NULL, 0);
+        CHECK(synth_close(&z) == WB_OK);
+    }
+    char *skip[] = {"compare", (char *)path_of("skip-a.h5"), (char *)path_of("skip-b.h5"), "--points", NULL};
+    expect(run(wb_cmd_compare, skip), 0, "not measured", "the not-measured column");
+    CHECK(line_has("vec8", "both skipped", "both skipped"));
+    /* the family row: matched 2 = faster 0 + slower 0 + same 1 + no test 0 + not measured 1 */
+    const char *row = strstr(out, "\ntransform ");
+    int m = -1, oa, ob, fa, sl, sa, nt, nm = -1;
+    double g, sp;
+    CHECK(row && sscanf(row, " transform %d %d %d %lf %lfx %d %d %d %d %d", &m, &oa, &ob, &g, &sp, &fa, &sl, &sa, &nt, &nm) == 10);
+    CHECK(m == 2 && fa == 0 && sl == 0 && sa == 1 && nt == 0 && nm == 1);
+    if (m != 2 || nm != 1) fprintf(stderr, "the skipped-in-both family row:\n%s\n", out);
 }
 
 /* Rows on k SMs: transform/scalar follows the model exactly (its time is

@@ -139,7 +139,7 @@ static void compare_json(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
         const struct { const char *k; int v; } n[] = {
             {"matched", x->matched}, {"only_a", x->only_a}, {"only_b", x->only_b}, {"b_faster", x->faster},
             {"b_slower", x->slower}, {"same", x->same}, {"same_under_min_effect", x->small},
-            {"not_tested", x->untested}, {"bound_changed", x->bound_changed}};
+            {"not_tested", x->untested}, {"not_measured", x->unmeasured}, {"bound_changed", x->bound_changed}};
         for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
             wb_json_key(stdout, n[i].k, 0);
             printf("%d", n[i].v);
@@ -263,12 +263,12 @@ static void hardware_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) 
 
 static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
     wb_textable t;
-    wb_textable_init(&t, 12);
+    wb_textable_init(&t, 13);
     static const char *const head[] = {"family",   "matched",  "only A", "only B",  "B/A geomean",
                                        "speedup of B", "B faster", "B slower", "same", "no test",
-                                       "bound changed", "follows"};
+                                       "not measured", "bound changed", "follows"};
     int h = wb_textable_add(&t);
-    for (int k = 0; k < 12; k++) wb_textable_set(&t, h, k, "%s", head[k]);
+    for (int k = 0; k < 13; k++) wb_textable_set(&t, h, k, "%s", head[k]);
     char num[64];
     for (int f = 0; f <= nfam; f++) {
         const wb_cmp_family *x = f < nfam ? &fam[f] : &c->all;
@@ -285,15 +285,16 @@ static void family_table(const wb_cmp *c, const wb_cmp_family *fam, int nfam) {
         wb_textable_set(&t, row, 7, "%d", x->slower);
         wb_textable_set(&t, row, 8, "%d", x->same);
         wb_textable_set(&t, row, 9, "%d", x->untested);
-        wb_textable_set(&t, row, 10, "%d", x->bound_changed);
-        wb_textable_set(&t, row, 11, "%s", wb_cmp_follows(c, 1 / g));
+        wb_textable_set(&t, row, 10, "%d", x->unmeasured);
+        wb_textable_set(&t, row, 11, "%d", x->bound_changed);
+        wb_textable_set(&t, row, 12, "%s", wb_cmp_follows(c, 1 / g));
     }
     int small = 0;
     for (int f = 0; f < nfam; f++) small += fam[f].small;
     if (c->md) printf("### Summary per family\n\n");
     printf("%ssummary per family: B/A geomean = geometric mean of time B / time A over the points both measured; "
            "B faster / slower / same: Mann-Whitney U on the timed samples, alpha %.2f, and a difference under the "
-           "minimum effect %g%% is same (%d such point(s))\n%s",
+           "minimum effect %g%% is same (%d such point(s)); not measured: skipped or failed in A or B\n%s",
            c->md ? "" : "", WB_MWU_ALPHA, 100 * c->min_effect, small, c->md ? "\n" : "");
     wb_textable_print(stdout, &t, c->md);
     wb_textable_free(&t);
@@ -383,7 +384,8 @@ int wb_cmd_compare(int argc, char **argv) {
     c.r_inst = c.b.roof.inst_gips / c.a.roof.inst_gips;
     if (wb_cmp_families(&c, &fam, &nfam, &e) != WB_OK) goto done;
     if (c.family && !nfam) {
-        wb_fail(&e, "no point of family '%s' in %s or %s", c.family, paths[0], paths[1]);
+        wb_fail(&e, "no point of family '%s' in %s or %s%s", c.family, paths[0], paths[1],
+                strchr(c.family, ',') ? " (--family takes one family)" : "");
         goto done;
     }
     if (json || csv) {

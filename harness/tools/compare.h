@@ -47,6 +47,7 @@ typedef struct wb_cmp_family {
     double sum_log;                     /* sum of log(ratio) over nlog pairs */
     int nlog;
     int faster, slower, same, untested, bound_changed;
+    int unmeasured; /* matched, but skipped or failed in A or B: no time to compare */
     int small;                          /* of same: significant but under the minimum effect */
 } wb_cmp_family;
 

@@ -30,8 +30,11 @@ static void judge(const wb_cmp *c, wb_cmp_pair *p) {
     p->bound_changed = *p->bound_a && *p->bound_b && strcmp(p->bound_a, p->bound_b) != 0;
     if (!measured(x) || !measured(y)) {
         const wb_row *bad = measured(x) ? y : x;
-        snprintf(p->status_note, sizeof p->status_note, "%s %s", bad == x ? "A" : "B",
-                 bad->m.status[0] ? bad->m.status : "not measured");
+        const char *sa = x->m.status[0] ? x->m.status : "not measured", *sb = y->m.status[0] ? y->m.status : "not measured";
+        if (!measured(x) && !measured(y)) /* both: said of both, not of A alone */
+            snprintf(p->status_note, sizeof p->status_note, strcmp(sa, sb) ? "A %s, B %s" : "both %s", sa, sb);
+        else
+            snprintf(p->status_note, sizeof p->status_note, "%s %s", bad == x ? "A" : "B", bad == x ? sa : sb);
         p->verdict = p->status_note;
         return;
     }
@@ -59,7 +62,10 @@ static void judge(const wb_cmp *c, wb_cmp_pair *p) {
 static void count(wb_cmp_family *f, const wb_cmp_pair *p, const wb_cmp *c) {
     f->matched++;
     f->bound_changed += p->bound_changed;
-    if (isnan(p->ratio)) return;
+    if (isnan(p->ratio)) { /* so that matched = faster + slower + same + no test + not measured */
+        f->unmeasured++;
+        return;
+    }
     f->pairs++;
     f->sum_a += c->a.r.rows[p->a].m.time_median_ms;
     f->sum_b += c->b.r.rows[p->b].m.time_median_ms;
