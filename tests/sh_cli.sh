@@ -63,6 +63,9 @@ expect 2 "$tmp/notes.txt: already exists; a results file is never overwritten" m
 expect 2 "$tmp/notes.txt: already exists; a results file is never overwritten" merge "$tmp/no-shard.h5" -o "$tmp/notes.txt"
 expect 2 "$tmp/notes.txt: already exists; a results file is never overwritten" project "${shards[0]}" --to l4 -o "$tmp/notes.txt"
 expect 0 "points of 3 shard(s) of 3" merge "${shards[@]}" -o "$tmp/merged.h5"
+# project lists every point it does not project: the ones it skips, and the source's own skipped ones
+quick=$(dirname "$0")/../results/h200/baseline-quick.h5
+expect 0 "not ok in the source, kept as they are: 5 point(s)" project "$quick" --to l4 -o "$tmp/quick-l4.h5"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures CLI check(s) failed"

@@ -160,6 +160,20 @@ static void list_skipped(const proj *p, const char **why) {
         }
         if (count > shown) printf("    ... and %lld more\n", (long long)(count - shown));
     }
+    /* and the source's own skipped or failed points, kept as they are (projected counts only ok ones) */
+    int64_t kept = 0;
+    for (int64_t i = 0; i < p->src->nrows; i++) kept += strcmp(p->src->rows[i].m.status, "ok") != 0;
+    if (!kept) return;
+    printf("  not ok in the source, kept as they are: %lld point(s)\n", (long long)kept);
+    int shown = 0;
+    for (int64_t i = 0; i < p->src->nrows && shown < 5; i++) {
+        const wb_row *r = &p->src->rows[i];
+        if (!strcmp(r->m.status, "ok")) continue;
+        char label[256];
+        printf("    %s (%s%s%s)\n", wb_point_name(&r->p, label, sizeof label), r->m.status, r->m.reason[0] ? ": " : "", r->m.reason);
+        shown++;
+    }
+    if (kept > shown) printf("    ... and %lld more\n", (long long)(kept - shown));
 }
 
 static int write_rows(proj *p, const char **why, int64_t *projected) {
