@@ -18,16 +18,32 @@ from counts_h5 import table
 from results_attrs import attrs_with_ceilings
 
 
+KEYS = {"ilp": "ilp", "occ": "occupancy_target", "block": "block", "sms": "sm_limit"}
+
+
 def parse_shape(s):
     out = {}
     for part in s.split(","):
-        k, v = part.split("=")
-        out[{"ilp": "ilp", "occ": "occupancy_target", "block": "block", "sms": "sm_limit"}[k]] = float(v)
+        k, _, v = part.partition("=")
+        try:
+            out[KEYS[k]] = float(v)
+        except (KeyError, ValueError):
+            print("findings.py: --shape %s: expected name=value of %s" % (s, ", ".join(KEYS)), file=sys.stderr)
+            sys.exit(2)
     return out
 
 
 def load(path):
-    with h5py.File(path, "r") as f:
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        print("findings.py: %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(2)
+    with f:
+        if "points" not in f:
+            print("findings.py: %s has no /points: not a results file (a profile? wallbench report reads it)" % path,
+                  file=sys.stderr)
+            sys.exit(2)
         p = table(f, "points")  # counts as floats, NaN not counted, whatever the schema
         attrs = attrs_with_ceilings(f)
     s = lambda col: np.char.decode(p[col].astype("S"), "utf-8", "replace") if p.dtype[col].kind == "S" else p[col]
