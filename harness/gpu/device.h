@@ -32,8 +32,9 @@ typedef struct wb_device {
 int wb_device_count(wb_err *e);
 /* What works without a GPU, said after "no usable GPU: ...". */
 #define WB_NO_GPU_HINT                                                                                      \
-    "without a GPU, wallbench list, report, roofline, compare, check, export and project and make plots "   \
-    "work on results files, e.g. results/h200/20261204T200319Z-4531e1f.h5, the record (README: Without a GPU)"
+    "without a GPU, wallbench list, report, roofline, compare, check, export, project and merge and make "  \
+    "plots work on results files, e.g. results/h200/20261204T200319Z-4531e1f.h5, the record, and profile "  \
+    "--from-raw on kept raw files (README: Without a GPU)"
 /* 1 if a CUDA device can be used, 0 otherwise (no driver, no GPU). Never fails. */
 int wb_device_present(void);
 /* Reads the properties of device `ordinal` and makes it current. */

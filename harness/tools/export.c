@@ -234,7 +234,12 @@ static int check_results_args(const char *path, int rows, int all, const char *f
                                     "folder: --out DIR");
     if (format) return wb_cli_bad("export", "--format goes with --points or --samples");
     if (all == !!fig) return fprintf(stderr, "wallbench export: give exactly one of --fig NAME, --all, --points or --samples\n"), usage(stderr);
-    if (fig && !wb_export_resolve(fig)) return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'\n", fig), usage(stderr);
+    if (fig && !wb_export_resolve(fig))
+        return fprintf(stderr, "wallbench export: unknown or ambiguous figure '%s'%s\n", fig,
+                       !strcmp(fig, "fig4-profile") || !strcmp(fig, "fig4") || !strcmp(fig, "fig-timeline")
+                           ? ": a profile file's figure (wallbench profile), and this is a results file"
+                           : ""),
+               usage(stderr);
     if (with && fig && strcmp(wb_export_resolve(fig), "fig-compare") != 0) /* it would be ignored */
         return wb_cli_bad("export", "--with names fig-compare's other file; %s compares with none", wb_export_resolve(fig));
     if (!path && (all || figure_named(wb_export_resolve(fig))->needs_file))

@@ -214,7 +214,7 @@ int wb_cmd_report(int argc, char **argv) {
     wb_err e = {""};
     wb_shape shape;
     if (shape_arg && strcmp(shape_arg, "all") != 0 && wb_shape_parse(shape_arg, &shape, &e) != WB_OK) {
-        fprintf(stderr, "wallbench report: %s\n", e.msg);
+        fprintf(stderr, "wallbench report: %s (report also takes all, its default)\n", e.msg);
         return usage(stderr);
     }
     wb_gpu_table gt;
