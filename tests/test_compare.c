@@ -136,6 +136,11 @@ static void test_project(void) {
     }
     CHECK(p.nrows == 7);
     CHECK(wb_results_attr_f64(&p, "projected") == 1);
+    /* Table 2's title says what the file is: a projection, not a measurement */
+    char *roof[] = {"roofline", (char *)path_of("h200-projected-l4.h5"), NULL};
+    expect(run(wb_cmd_roofline, roof), 0, "GPU comparison, projected (not measured): ", "a projection's Table 2 title");
+    char *roof_src[] = {"roofline", (char *)path_of("h200.h5"), NULL};
+    expect(run(wb_cmd_roofline, roof_src), 0, "GPU comparison, measured: ", "a measured file's Table 2 title");
     CHECK(strcmp(wb_results_attr(&p, "projected_to"), "l4") == 0);
     CHECK(strcmp(wb_results_attr(&p, "gpu_name"), "NVIDIA L4 (projected)") == 0);
     CHECK(strstr(wb_results_attr(&p, "projected_from"), "h200.h5") != NULL);

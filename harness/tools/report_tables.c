@@ -212,7 +212,8 @@ int wb_rtab_table2(wb_rtab_out *o, const wb_results *r, const wb_gpu_table *gt, 
     if (!o->fmt) return wb_roofline_print(o->f, r, gt, o->md, e);
     wb_textable t;
     if (wb_roofline_table(&t, r, gt, NULL, e) != WB_OK) return WB_ERR;
-    snprintf(o->cur_title, sizeof o->cur_title, "Table 2 (seed 000): GPU comparison, measured: %.180s", r->path);
+    snprintf(o->cur_title, sizeof o->cur_title, "Table 2 (seed 000): GPU comparison, %s: %.180s",
+             wb_results_attr_f64(r, "projected") == 1 ? "projected (not measured)" : "measured", r->path);
     wb_rtab_emit(o, &t);
     wb_textable_free(&t);
     return WB_OK;

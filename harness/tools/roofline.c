@@ -161,7 +161,9 @@ int wb_roofline_print_with(FILE *f, const wb_results *r, const wb_gpu_table *t, 
     wb_textable tab;
     if (wb_roofline_table(&tab, r, t, with, e) != WB_OK) return WB_ERR;
     fprintf(f, markdown ? "**Table 2 (seed 000): GPU comparison%s%s**\n\n" : "Table 2 (seed 000): GPU comparison%s%s\n",
-            r ? ", measured: " : " (reference rows only; give a results file for the measured GPU)",
+            !r ? " (reference rows only; give a results file for the measured GPU)"
+            : wb_results_attr_f64(r, "projected") == 1 ? ", projected (not measured): "
+                                                       : ", measured: ",
             r ? r->path : "");
     wb_textable_print(f, &tab, markdown);
     wb_textable_free(&tab);
