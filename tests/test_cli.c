@@ -76,6 +76,14 @@ static void test_cli_next(void) {
     CHECK(strstr(err, "unknown option '-x'") != NULL);
     char *g[] = {"test", "-h", NULL};
     CHECK(cli_run(2, g, &name, &flag, pos, err, sizeof err) == WB_CLI_HELP);
+    /* an option with a value given twice is refused (the last one won without a word); a flag twice is
+     * harmless; a new parse forgets the first. run takes every option again, the last one winning (make
+     * run's ARGS override its --sweep, --out, --profile) and --plugin adding one: below */
+    char *twice[] = {"test", "--name", "x", "--name=y", NULL};
+    CHECK(cli_run(4, twice, &name, &flag, pos, err, sizeof err) == WB_CLI_BAD);
+    CHECK(strstr(err, "option --name given twice: give it once") != NULL);
+    char *flags[] = {"test", "--flag", "--flag", "--name", "z", NULL};
+    CHECK(cli_run(5, flags, &name, &flag, pos, err, sizeof err) == WB_CLI_END && name && !strcmp(name, "z"));
     char *h[] = {"test", "--", "--flag", NULL}; /* after "--" everything is a positional */
     CHECK(cli_run(3, h, &name, &flag, pos, err, sizeof err) == WB_CLI_END);
     CHECK(!flag && !strcmp(pos, "--flag|"));
@@ -89,6 +97,8 @@ static void test_run_opts(void) {
     CHECK(!strcmp(o.family, "select") && o.reps == 7 && !o.counters && !strcmp(o.sizes, "2^20,5"));
     CHECK(o.nplugins == 2 && !strcmp(o.plugins[0], "a.so") && !strcmp(o.plugins[1], "b.so"));
     CHECK(!strcmp(o.summary_json, "s.json") && !o.ncu);
+    char *again[] = {"run", "--sweep", "quick", "--sweep=full", NULL}; /* make run SWEEP=quick ARGS=--sweep=full */
+    CHECK(wb_run_opts_parse("run", 4, again, 1, &o) == 0 && o.sweep == WB_SWEEP_FULL);
     char *b[] = {"run", "--ncu", "--reps=9", "--warmup", "3", NULL};
     CHECK(wb_run_opts_parse("run", 5, b, 1, &o) == 0);
     CHECK(o.ncu && o.reps == 1 && o.warmup == 0 && !o.counters); /* one timed launch, nothing else */

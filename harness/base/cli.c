@@ -26,6 +26,7 @@ int wb_cli_next(wb_cli *c, int argc, char **argv, const char **value, int *first
     if (!c->started) {
         optind = 0; /* glibc: 0 re-initialises, so a second parse in one process starts clean */
         c->started = 1;
+        c->nseen = 0;
     }
     opterr = 0;
     *value = NULL;
@@ -49,6 +50,19 @@ int wb_cli_next(wb_cli *c, int argc, char **argv, const char **value, int *first
                 return wb_cli_bad(c->cmd, "option --%s takes no value", all[i].name), WB_CLI_BAD;
         }
         return wb_cli_bad(c->cmd, "unknown option '%s'", arg), WB_CLI_BAD;
-    default: *value = optarg; return k;
+    default:
+        for (int r = 0; c->repeatable && c->repeatable[r]; r++)
+            if (c->repeatable[r] == k || c->repeatable[r] == -1) goto take;
+        for (int i = 0; i < n; i++) {
+            if (all[i].val != k || all[i].has_arg == no_argument) continue;
+            for (int s = 0; s < c->nseen; s++)
+                if (c->seen[s] == k)
+                    return wb_cli_bad(c->cmd, "option --%s given twice: give it once", all[i].name), WB_CLI_BAD;
+            if (c->nseen < (int)(sizeof c->seen / sizeof c->seen[0])) c->seen[c->nseen++] = k;
+            break;
+        }
+    take:
+        *value = optarg;
+        return k;
     }
 }

@@ -16,10 +16,14 @@ typedef struct wb_cli {
     const struct option *longs; /* terminated by {0}; -h/--help are added, and -o for a long "output"
                                    whose val is 'o' (--out is a folder, -o/--output a file, everywhere) */
     int started;
+    const int *repeatable;      /* vals that may come more than once, 0-terminated; NULL: none; (const int[]){-1, 0}:
+                                   every option, the last one winning (run: make run's ARGS come after its own) */
+    int seen[64], nseen;        /* the vals of options with a value given so far: a second one is refused */
 } wb_cli;
 
 /* The next option of argv; *value is its argument (NULL for flags).
- * Unknown options, missing values and values given to flags print
+ * Unknown options, missing values, values given to flags and an option with a value given twice
+ * (the last would win without a word) print
  * "wallbench <cmd>: ... (see wallbench <cmd> --help)" and return WB_CLI_BAD.
  * At WB_CLI_END, *first is the index of the first positional argument
  * (getopt_long moves them to the end). Restarts getopt on the first call,

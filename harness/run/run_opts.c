@@ -61,7 +61,10 @@ int wb_run_opts_parse(const char *cmd, int argc, char **argv, int is_run, wb_run
     for (int i = 0; is_run && i < LEN(run_only); i++) longs[n++] = run_only[i];
     for (int i = 0; !is_run && i < LEN(list_only); i++) longs[n++] = list_only[i];
     longs[n] = (struct option){0, 0, 0, 0};
-    wb_cli c = {cmd, longs, 0};
+    /* every option may come again, the last one winning: make run puts ARGS after its own --sweep, --out
+     * and --profile, so that ARGS can override them; --plugin adds a plugin each time */
+    static const int any[] = {-1, 0};
+    wb_cli c = {cmd, longs, 0, any, {0}, 0};
     const char *v;
     int k, first = argc;
     while ((k = wb_cli_next(&c, argc, argv, &v, &first)) != WB_CLI_END) {
