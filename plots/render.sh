@@ -85,7 +85,9 @@ for gp in "$here"/fig*.gp; do
     shape=${WB_SHAPE:-$(sed -n 's/^# launch-shape rule: *//p' "$gp" | head -n 1)}
     # OTHER.h5 is fig-compare's alone: export refuses --with for a figure of one file
     other=$([ "$name" = fig-compare ] && printf '%s' "$with")
-    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${other:+--with "$other"} --shape "${shape:-fastest}" 2>&1)
+    # a family figure's launch-shape rule (a profile's figures take none: each kernel at its own shape)
+    rule=$([ -z "$profile" ] && printf '%s' "${shape:-fastest}")
+    msg=$("$wb" export "$results" --fig "$name" --out "$tmp" ${other:+--with "$other"} ${rule:+--shape "$rule"} 2>&1)
     rc=$?
     if [ $rc -eq 3 ]; then
         echo "skip $name: ${msg#*skipped: }"

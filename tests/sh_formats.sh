@@ -41,6 +41,7 @@ if [ -f "$rec" ] && [ -f "$prev" ] && command -v python3 >/dev/null; then
         check "$rec" --baseline "$prev" --thresholds "$tmp/strict.txt" --csv
     # one meaning for --out (a folder) and -o/--output (a file)
     expect 2 "--out is a folder" export "$rec" --points --format csv --out "$tmp/points.csv"
+    expect 2 "--points and --samples export every row, every shape" export "$rec" --points --format csv --shape ilp=1
     # --with is fig-compare's other file: with another figure it would be ignored, so it is refused
     expect 2 "--with names fig-compare's other file; fig4-roofline-points compares with none" \
         export "$rec" --fig fig4-roofline-points --with "$prev" --out "$tmp/figs"

@@ -214,6 +214,8 @@ expect 0 "fig-timeline: 4 rows" export "$tmp/s.h5" --all --out "$tmp/all"
 [ -s "$tmp/all/fig4-profile.dat" ] && [ -s "$tmp/all/fig-timeline.dat" ] && echo "ok: --all wrote both figures' tables" ||
     { echo "FAIL: export PROFILE --all did not write both figures"; failures=$((failures + 1)); }
 expect 2 "--all exports both of a profile's figures" export "$tmp/s.h5" --all --fig fig-timeline --out "$tmp/all2"
+# options a profile's export does not use are refused, not ignored
+expect 2 "--shape is for a results file's family figures" export "$tmp/s.h5" --fig fig4 --shape ilp=1 --out "$tmp/all3"
 
 # issue 49's limiter tables of one profile split the same launches: per kernel and per NVTX
 # range, their Program rows agree and hold every timed launch's time; the rows of each table

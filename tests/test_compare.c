@@ -271,6 +271,12 @@ static void test_compare(void) {
     rc = run(wb_cmd_compare, fam);
     expect(rc, 0, "expr: per point", "--family keeps its family");
     CHECK(!strstr(out, "transform: per point"));
+    /* options the chosen table does not use are refused, not ignored */
+    char *rep_points[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--repeat", "--points", NULL};
+    expect(run(wb_cmd_compare, rep_points), 2, "--repeat lists the least repeatable points itself", "--repeat --points");
+    char *fleet_me[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), (char *)path_of("run3.h5"),
+                        "--min-effect", "2", NULL};
+    expect(run(wb_cmd_compare, fleet_me), 2, "the fleet matrix has neither", "a fleet with --min-effect");
     char *none[] = {"compare", (char *)path_of("h200.h5"), (char *)path_of("run2.h5"), "--family", "probe", NULL};
     expect(run(wb_cmd_compare, none), 2, "no point of family 'probe'", "absent family");
     FILE *f = fopen(path_of("text.h5"), "w");

@@ -323,7 +323,7 @@ int wb_cmd_compare(int argc, char **argv) {
     const char *paths[WB_CMP_FLEET_MAX] = {NULL};
     wb_cmp c;
     memset(&c, 0, sizeof c);
-    int np = 0, repeat = 0, k, first = argc, json = 0, csv = 0, top = -1, results_only = 0;
+    int np = 0, repeat = 0, k, first = argc, json = 0, csv = 0, top = -1, results_only = 0, min_effect_given = 0;
     static const struct option longs[] = {{"markdown", no_argument, NULL, 'm'},
                                           {"family", required_argument, NULL, 'f'},
                                           {"points", no_argument, NULL, 'p'},
@@ -352,6 +352,7 @@ int wb_cmd_compare(int argc, char **argv) {
                 return fprintf(stderr, "wallbench compare: bad --min-effect '%s': a percentage, 0 to under 100 "
                                        "(e.g. 1 for 1%%)\n", v), usage(stderr);
             c.min_effect = pct / 100;
+            min_effect_given = 1;
         } else c.family = v;
     }
     int profiles = 0;
@@ -372,6 +373,12 @@ int wb_cmd_compare(int argc, char **argv) {
     if ((json || csv) && (repeat || np > 2))
         return fprintf(stderr, "wallbench compare: --json and --csv compare two files (not --repeat, not a fleet)\n"),
                usage(stderr);
+    /* options the chosen table does not use are refused, not ignored */
+    if (repeat && (c.points || min_effect_given))
+        return wb_cli_bad("compare", "--repeat lists the least repeatable points itself, with its own 1%% rule: not "
+                                     "with --points or --min-effect");
+    if (np > 2 && (c.points || min_effect_given))
+        return wb_cli_bad("compare", "--points and --min-effect are for two files; the fleet matrix has neither");
     if (np > 2) return wb_cmp_fleet(paths, np, c.md, c.family);
     wb_err e = {""};
     wb_gpu_table t = {NULL, 0};

@@ -262,6 +262,7 @@ int wb_cmd_export(int argc, char **argv) {
     const char *path = NULL, *fig = NULL, *dir = NULL, *with = NULL, *format = NULL, *table = NULL;
     int all = 0, rows = -1;
     wb_shape shape = wb_shape_fastest;
+    int shape_given = 0;
     wb_err se;
     const char *file = NULL;
     enum { O_ALL = 256, O_FIG, O_OUT, O_WITH, O_POINTS, O_SAMPLES, O_FORMAT, O_SHAPE, O_TABLE };
@@ -290,6 +291,7 @@ int wb_cmd_export(int argc, char **argv) {
         case O_SHAPE:
             if (wb_shape_parse(v, &shape, &se) != WB_OK)
                 return fprintf(stderr, "wallbench export: %s\n", se.msg), usage(stderr);
+            shape_given = 1;
             break;
         }
     }
@@ -300,8 +302,12 @@ int wb_cmd_export(int argc, char **argv) {
     wb_export_profile_args pa = {all, fig, table, format, file, dir, with};
     int bad = profile ? rows != -1 ? wb_cli_bad("export", "--points/--samples are a results file's tables; a profile's: "
                                                           "--table launches|kernels|ranges")
-                                   : wb_export_profile_check(&pa)
-                      : check_results_args(path, rows, all, fig, with, dir, file, format, table);
+                        : shape_given ? wb_cli_bad("export", "--shape is for a results file's family figures; %s is a "
+                                                             "profile (each kernel at its own launch shape)", path)
+                                      : wb_export_profile_check(&pa)
+              : rows >= 0 && shape_given ? wb_cli_bad("export", "--shape picks a figure's launch shape; --points and "
+                                                                "--samples export every row, every shape")
+                                         : check_results_args(path, rows, all, fig, with, dir, file, format, table);
     if (bad) return bad;
     char dir_buf[600];
     if (!dir && !table && rows < 0) pa.dir = dir = default_dir(path, dir_buf, sizeof dir_buf);
