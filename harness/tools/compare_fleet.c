@@ -139,7 +139,8 @@ int wb_cmp_fleet(const char *const *paths, int n, int md, const char *family) {
         for (int j = i + 1; j < n; j++)
             if (pair(&f, i, j, family, &e) != WB_OK) goto done;
     if (family && !f.nfam) {
-        wb_fail(&e, "no point of family '%s' measured in two of the files", family);
+        wb_fail(&e, "no point of family '%s' measured in two of the files%s", family,
+                strchr(family, ',') ? " (--family takes one family)" : "");
         goto done;
     }
     printf(md ? "## wallbench compare: fleet of %d files\n\n" : "wallbench compare: fleet of %d files\n", n);
