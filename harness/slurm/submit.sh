@@ -18,19 +18,29 @@
 #   --sbatch ARGS    more sbatch options for every job (partition, account, time)
 #   --sbatch-for PROFILE ARGS   fleet: sbatch options of that model's job only, the
 #                    ones that put it on that model's nodes (--partition, --constraint)
-# Prints the job ids; exit 2 on bad input or where there is no Slurm.
+# Prints the job ids; exit 2 on bad input or where there is no Slurm: every check comes before the
+# first sbatch, so that bad input never leaves a job queued (nor a results folder made).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 say() { echo "submit.sh: $*" >&2; }
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//' >&2; exit 2; }
+# an option's value: refused when absent, or another option where the value is a path or a name
+# (--sbatch's and --sbatch-for's values are sbatch options themselves)
+value() {
+    [ $# -ge 2 ] && [ -n "$2" ] || { say "option $1 needs a value"; exit 2; }
+    case "$1" in --sbatch | --sbatch-for) ;; *) [ "${2#--}" = "$2" ] || { say "option $1 needs a value"; exit 2; } ;; esac
+}
 
 [ $# -ge 2 ] || usage
 mode=$1 tasks=$2 gpn=1
 shift 2
 case "$mode" in
 gpus) ;;
-nodes) gpn=${1:-}; shift || true ;;
+nodes)
+    gpn=${1:-}
+    case "$gpn" in ''|-*) say "nodes $tasks: give the GPUs per node after the node count (nodes N G)"; exit 2 ;; esac
+    shift ;;
 fleet) ;;
 *) say "unknown mode '$mode': expected gpus, nodes or fleet"; exit 2 ;;
 esac
@@ -38,12 +48,15 @@ out="" bin="" profile=h200 gres=default extra="" args=()
 declare -A extra_for=()
 while [ $# -gt 0 ]; do
     case "$1" in
-    --out) out=${2:?}; shift ;;
-    --bin) bin=${2:?}; shift ;;
-    --profile) profile=${2:?}; shift ;;
-    --gres) gres=${2:?}; shift ;;
-    --sbatch) extra=${2:?}; shift ;;
-    --sbatch-for) extra_for[${2:?}]=${3:?}; shift 2 ;;
+    --out) value "$@"; out=$2; shift ;;
+    --bin) value "$@"; bin=$2; shift ;;
+    --profile) value "$@"; profile=$2; shift ;;
+    --gres) value "$@"; gres=$2; shift ;;
+    --sbatch) value "$@"; extra=$2; shift ;;
+    --sbatch-for)
+        value "$@"
+        [ $# -ge 3 ] && [ -n "$3" ] || { say "option --sbatch-for $2 needs the sbatch options of that model"; exit 2; }
+        extra_for[$2]=$3; shift 2 ;;
     --) shift; args=("$@"); break ;;
     *) say "unknown option '$1'"; exit 2 ;;
     esac
@@ -57,6 +70,15 @@ count_ok() { case "$1" in ''|*[!0-9]*|0) return 1 ;; esac; }
 if [ "$mode" != fleet ]; then
     count_ok "$tasks" || { say "$mode $tasks: expected a number of tasks >= 1"; exit 2; }
     count_ok "$gpn" || { say "nodes $tasks $gpn: expected GPUs per node >= 1"; exit 2; }
+    b=${bin:-$repo/build/$profile/wallbench}
+    [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$profile (or give --bin)"; exit 2; }
+else # every model's binary, before any job is queued
+    IFS=, read -r -a profiles <<<"$tasks"
+    [ ${#profiles[@]} -gt 0 ] || { say "fleet: give the GPU models, e.g. fleet h200,l4"; exit 2; }
+    for p in "${profiles[@]}"; do
+        b=${bin:-$repo/build/$p/wallbench}
+        [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$p (or give --bin)"; exit 2; }
+    done
 fi
 out=${out:-$repo/results/slurm-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out" || { say "cannot create $out"; exit 2; }
@@ -81,11 +103,9 @@ job_env() { # FILE NAME=VALUE ...: writes FILE, prints the --export option
 }
 
 if [ "$mode" = fleet ]; then
-    IFS=, read -r -a profiles <<<"$tasks"
     ids=()
     for p in "${profiles[@]}"; do
         b=${bin:-$repo/build/$p/wallbench}
-        [ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$p (or give --bin)"; exit 2; }
         # shellcheck disable=SC2086,SC2046 # gres_opt and the options split into words on purpose
         id=$("${sb[@]}" --job-name="wallbench-$p" --output="$out/%x-%j.out" $(gres_opt 1) ${extra_for[$p]:-} \
             "$(job_env "$out/job-$p.env" WB_MODE=whole WB_BIN="$b" WB_TASKS=1 WB_PROFILE="$p")" "$here/task.sbatch") ||
@@ -103,7 +123,6 @@ if [ "$mode" = fleet ]; then
 fi
 
 b=${bin:-$repo/build/$profile/wallbench}
-[ -x "$b" ] || { say "$b is missing: build it first with make build GPU=$profile (or give --bin)"; exit 2; }
 # shellcheck disable=SC2046 # gres_opt prints nothing or one word
 if [ "$mode" = gpus ]; then
     job=$("${sb[@]}" --array="0-$((tasks - 1))" --output="$out/%x-%A_%a.out" $(gres_opt 1) \
