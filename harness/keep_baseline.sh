@@ -21,6 +21,7 @@ if [ -z "$run" ]; then
     echo "make baseline: no run of yours in $dir to keep$committed: run \`make run GPU=$prof$out\` first" >&2
     exit 2
 fi
+[ -d "$target" ] && { echo "make baseline: BASELINE=$target is a folder: give the file to keep the run as (e.g. $target/baseline.h5)" >&2; exit 2; }
 mkdir -p "$(dirname "$target")" || exit 2
 note=""
 [ -f "$target" ] && note=" (it replaces the one kept before)"

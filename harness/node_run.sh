@@ -44,6 +44,8 @@ all) n=$count ;;
    if [ "$n" -gt "$count" ]; then echo "node_run: GPUS=$n but this node shows $count GPU(s)" >&2; exit 2; fi ;;
 esac
 base=${WB_SHARD_BASE:-0} total=${WB_SHARD_TOTAL:-$n}
+case "$base" in ''|*[!0-9]*) echo "node_run: WB_SHARD_BASE=$base: expected a shard count >= 0" >&2; exit 2 ;; esac
+case "$total" in ''|*[!0-9]*|0) echo "node_run: WB_SHARD_TOTAL=$total: expected a number of shards >= 1" >&2; exit 2 ;; esac
 if [ $((base + n)) -gt "$total" ]; then
     echo "node_run: shards $((base + 1))..$((base + n)) do not fit WB_SHARD_TOTAL=$total" >&2
     exit 2

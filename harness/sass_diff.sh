@@ -7,17 +7,22 @@
 # and the kernels that differ; exit 0 when every kernel is byte-identical.
 # Slow (two nvcc runs per file): for a refactoring of kernels/, not for CI.
 set -euo pipefail
-rev=${1:?usage: harness/sass_diff.sh REV [NAME...] (e.g. main ceiling expr)}
+[ $# -ge 1 ] || { echo "usage: harness/sass_diff.sh REV [NAME...] (e.g. main ceiling expr)" >&2; exit 2; }
+rev=$1
 shift
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 root=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/old"
+git -C "$root" rev-parse --verify --quiet "$rev^{commit}" >/dev/null || { echo "sass_diff.sh: '$rev' is not a commit of this repository" >&2; exit 2; }
 git -C "$root" archive "$rev" kernels | tar -x -C "$tmp/old"
 rc=0
 sources=("$root"/kernels/*.cu)
 [ $# -gt 0 ] && sources=("${@/#/$root/kernels/}") && sources=("${sources[@]/%/.cu}")
+for src in "${sources[@]}"; do # a name that is no kernels/<name>.cu now is a typo, not "new"
+  [ -f "$src" ] || { echo "sass_diff.sh: no kernels/$(basename "$src") in the tree (NAME: a kernels/*.cu without .cu, e.g. ceiling)" >&2; exit 2; }
+done
 for src in "${sources[@]}"; do
   k=$(basename "$src" .cu)
   [ -f "$tmp/old/kernels/$k.cu" ] || { echo "$k: new file"; continue; }

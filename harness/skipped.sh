@@ -5,7 +5,9 @@
 # summary (CTEST_OUTPUT, what ctest printed) and its output only in Testing/Temporary/LastTest.log,
 # where a skip reads "Test Passed.". Prints nothing when no test skipped.
 set -u
-out=${1:?usage: skipped.sh CTEST_OUTPUT LASTTEST_LOG} log=${2:?usage: skipped.sh CTEST_OUTPUT LASTTEST_LOG}
+[ $# -eq 2 ] || { echo "usage: skipped.sh CTEST_OUTPUT LASTTEST_LOG" >&2; exit 2; }
+out=$1 log=$2
+for f in "$out" "$log"; do [ -f "$f" ] || { echo "skipped.sh: $f: no such file" >&2; exit 2; }; done
 mapfile -t names < <(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (Skipped)$/\1/p' "$out")
 [ ${#names[@]} -eq 0 ] && exit 0
 reason() { # the test's SKIP line, else its last line of output, from the log's block for it

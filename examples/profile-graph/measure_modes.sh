@@ -34,12 +34,20 @@
 # Environment: WB (required), NCU, WB_OPTS (options of every profile, default --no-ceilings),
 # ALL_K (the -k of all-k, default regex:gemm|softmax), TOTAL_S, NCU_EXTRA (more ncu options).
 set -u
-OUT=${1:?usage: WB=... measure_modes.sh OUTDIR STEPS -- CMD [ARGS]}
-STEPS=${2:?usage: WB=... measure_modes.sh OUTDIR STEPS -- CMD [ARGS]}
+[ $# -ge 2 ] || { echo "usage: WB=... measure_modes.sh OUTDIR STEPS -- CMD [ARGS]" >&2; exit 2; }
+OUT=$1 STEPS=$2
 shift 2
 [ "${1:-}" = "--" ] && shift
 [ $# -ge 1 ] || { echo "measure_modes.sh: no program after --" >&2; exit 2; }
-WB=${WB:?set WB to the wallbench binary}
+[ -n "${WB:-}" ] || { echo "measure_modes.sh: set WB to the wallbench binary, e.g. WB=build/h200/wallbench" >&2; exit 2; }
+[ -x "$WB" ] || { echo "measure_modes.sh: WB=$WB is not an executable" >&2; exit 2; }
+IFS=, read -r -a LIST <<< "$STEPS"
+# every step name checked before the first runs (the case below is the list; a typo ran nothing and exited 0)
+KNOWN=$(awk '/case \$\{s%@\*\} in/ { on = 1; next } on && /^    esac/ { exit }
+             on && match($0, /^    [a-z0-9 |-]+\)/) { s = substr($0, 5, RLENGTH - 5); gsub(/[ |]+/, " ", s); printf "%s ", s }' "$0")
+for s in "${LIST[@]}"; do
+    case " $KNOWN " in *" ${s%@*} "*) ;; *) echo "measure_modes.sh: unknown step '$s': steps are $KNOWN (STEP@K repeats)" >&2; exit 2 ;; esac
+done
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 WB_OPTS=${WB_OPTS:---no-ceilings}
 ALL_K=${ALL_K:-regex:gemm|softmax}
@@ -87,7 +95,6 @@ prof() { # prof NAME [profile options]: one wallbench profile of the program
     step "$name" "$WB" profile "${WBO[@]}" --keep-raw "$OUT/raw-$name" -o "$OUT/$name.h5" "$@" -- "${PROG[@]}"
 }
 PROG=("$@")
-IFS=, read -r -a LIST <<< "$STEPS"
 for s in "${LIST[@]}"; do
     case ${s%@*} in # STEP@K: the K-th repeat of STEP, its own files (modes_summary.py's repeats table)
     plain | plain2) step "$s" "${PROG[@]}" ;;

@@ -28,10 +28,12 @@
 # step did, 1 otherwise (overhead.txt lists each step's exit code).
 set -u
 
-OUT=${1:?usage: WB=path/to/wallbench bash examples/profile-tpch/measure.sh OUTDIR [--with-none]}
+usage="usage: WB=path/to/wallbench bash examples/profile-tpch/measure.sh OUTDIR [--with-none]"
+{ [ $# -ge 1 ] && [ $# -le 2 ]; } || { echo "$usage" >&2; exit 2; }
+OUT=$1
 WITH_NONE=0
-[ "${2:-}" = "--with-none" ] && WITH_NONE=1
-WB=${WB:?set WB to the wallbench binary, e.g. WB=build/h200/wallbench}
+case "${2:-}" in '') ;; --with-none) WITH_NONE=1 ;; *) echo "measure.sh: unknown option '$2'; $usage" >&2; exit 2 ;; esac
+[ -n "${WB:-}" ] || { echo "measure.sh: set WB to the wallbench binary, e.g. WB=build/h200/wallbench" >&2; exit 2; }
 PY=${PY:-python3}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 ARGS=${ARGS:-"--rows 4000000 --reps 2 --seed 1"}
