@@ -23,4 +23,17 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 else
     echo "not a git checkout: sass_diff.sh's checks left out"
 fi
+# the example programs where their libraries are missing: one line, exit 77 (this machine cannot run
+# them), not a Python traceback and not 1 (which tpch_like.py gives a result that differs)
+cannot() { # PROGRAM ARGS...
+    local out rc
+    out=$(python3 "$@" 2>&1 >/dev/null); rc=$?
+    if [ $rc -eq 77 ] && [ "$(grep -c . <<< "$out")" -eq 1 ] && ! grep -q Traceback <<< "$out"; then echo "ok: ${1##*/} -> 77: $out"
+    else bad "$*: exit $rc (want 77), said: $(head -n 3 <<< "$out")"; fi
+}
+if ! python3 -c 'import cupy' 2>/dev/null; then
+    for p in graph_steps range_exact repeat_small; do cannot "$src/examples/profile-graph/$p.py"; done
+fi
+python3 -c 'import numpy' 2>/dev/null && ! python3 -c 'import torch' 2>/dev/null &&
+    cannot "$src/examples/profile-tpch/tpch_like.py" --cpu-check --rows 20000
 finish

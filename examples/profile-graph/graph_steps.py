@@ -24,7 +24,7 @@ seed and every reduction is deterministic, so two runs print the same line:
 Run plain and under any profiler, the checksum line must be equal: that is the
 test that a profiler did not change the program (tests/gpu_profile_graph.sh).
 Exit: 0, 2 bad arguments, 4 the cooperative kernel's total differs from the
-eager total (a wrong result)."""
+eager total (a wrong result), 77 this machine cannot run it (CuPy, PyTorch or a CUDA device missing)."""
 import argparse
 import hashlib
 import sys
@@ -71,9 +71,16 @@ def parse_args():
 
 def main():
     a = parse_args()
-    import cupy
-    import torch
-    import torch.cuda.nvtx as nvtx
+    try:
+        import cupy
+        import torch
+        import torch.cuda.nvtx as nvtx
+    except ImportError as e:  # this machine cannot run it: 77, not a failure of the program
+        print("graph_steps.py: needs CuPy and PyTorch with CUDA (pip install cupy-cuda12x torch): %s" % e, file=sys.stderr)
+        return 77
+    if not torch.cuda.is_available():
+        print("graph_steps.py: torch sees no CUDA device", file=sys.stderr)
+        return 77
 
     dev = torch.device("cuda")
     gen = torch.Generator(device=dev).manual_seed(a.seed)

@@ -15,7 +15,7 @@ which come from a fixed seed, so its instruction count is the same in every
 run. Prints
   checksum <hex> steps <S> kernels <K> memset <0|1> copy <0|1>
 (run plain and under a profiler, the line must be equal). Exit 0, 2 bad
-arguments."""
+arguments, 77 this machine cannot run it (CuPy or PyTorch missing)."""
 import argparse
 import hashlib
 import sys
@@ -45,8 +45,12 @@ def main():
     if a.rows < 1 or a.steps < 1 or a.kernels < 1:
         print("range_exact.py: --rows, --steps and --kernels must be >= 1", file=sys.stderr)
         return 2
-    import cupy as cp
-    import torch
+    try:
+        import cupy as cp
+        import torch
+    except ImportError as e:  # this machine cannot run it: 77, not a failure of the program
+        print("range_exact.py: needs CuPy and PyTorch with CUDA (pip install cupy-cuda12x torch): %s" % e, file=sys.stderr)
+        return 77
     mod = cp.RawModule(code=SRC)
     axpy, mix = mod.get_function("axpy"), mod.get_function("mix")
     rng = cp.random.default_rng(7)

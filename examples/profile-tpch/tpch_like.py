@@ -34,7 +34,8 @@ another profiler: it is CUPTI too). --fail exits 3 and --crash raises SIGSEGV
 right after the first query, for the profiler's fault tests. --cpu-check runs
 the same queries with numpy in place of CuPy and torch on the CPU, to check
 the queries and their reference without a GPU.
-Exit: 0 all verified, 1 a result differs, 2 bad arguments, 3 --fail."""
+Exit: 0 all verified, 1 a result differs, 2 bad arguments, 3 --fail, 77 this machine cannot run it
+(torch or cupy missing, or no CUDA device: one line says which)."""
 import argparse
 import os
 import signal
@@ -74,19 +75,32 @@ def parse_args():
     return a
 
 
+def cannot(why):
+    """This machine cannot run the program: one line, exit 77 (not 1: no result differed)."""
+    print("tpch_like.py: %s" % why, file=sys.stderr)
+    sys.exit(77)
+
+
+def need(module, what):
+    try:
+        return __import__(module)
+    except ImportError as e:
+        cannot("needs %s (pip install %s): %s" % (what, module if module != "cupy" else "cupy-cuda12x", e))
+
+
 class Backend:
     """CuPy + torch on the GPU, or numpy + torch on the CPU (--cpu-check).
     Arrays cross between the libraries by DLPack, without copies or kernels."""
 
     def __init__(self, cpu):
-        import torch
+        torch = need("torch", "PyTorch")
         self.torch, self.cpu = torch, cpu
         if cpu:
             self.xp, self.dev = np, torch.device("cpu")
         else:
-            import cupy
+            cupy = need("cupy", "CuPy for CUDA 12 or 13, e.g. cupy-cuda12x")
             if not torch.cuda.is_available():
-                sys.exit("tpch_like.py: torch sees no CUDA device (use --cpu-check to run on the CPU)")
+                cannot("torch sees no CUDA device (use --cpu-check to run on the CPU)")
             self.xp, self.dev = cupy, torch.device("cuda")
 
     def xp_of(self, t):
