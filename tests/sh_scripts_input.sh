@@ -3,6 +3,7 @@
 # they used to run on (a step name mistyped in measure_modes.sh ran nothing and exited 0; a
 # mistyped kernel in sass_diff.sh read as "new file", exit 0) or stop in a shell error (exit 1).
 . "$(dirname "$0")/common.sh"
+wbin=$1
 one() { # TEXT CMD...: exit 2 and TEXT in its output
     local text=$1 out rc
     shift
@@ -23,6 +24,10 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 else
     echo "not a git checkout: sass_diff.sh's checks left out"
 fi
+# pair_check.sh: a record that is no results file, said before the GPU's ceiling run
+echo "not hdf5" > "$tmp/text.h5"
+one "not an HDF5 file" env WALLBENCH="$wbin" bash "$src/harness/tools/pair_check.sh" "$tmp/pc" "$tmp/text.h5"
+one "is a profile file" env WALLBENCH="$wbin" bash "$src/harness/tools/pair_check.sh" "$tmp/pc" "$src/results/h200-profile/tpch-both.h5"
 # the example programs where their libraries are missing: one line, exit 77 (this machine cannot run
 # them), not a Python traceback and not 1 (which tpch_like.py gives a result that differs)
 cannot() { # PROGRAM ARGS...

@@ -7,7 +7,8 @@
 # (POINT: the record's row that pair_check.py plan chose), each profile reported (report --json), and
 # the table of predicted against measured gains (pair_check.py table): OUTDIR/pairs.md, pairs.json.
 # RECORD defaults to the committed record results/h200/20261204T200319Z-4531e1f.h5; WALLBENCH to
-# build/h200/wallbench. Needs python3 with h5py. Exit 2: bad arguments; 1: a step failed (its log named).
+# build/h200/wallbench. Needs python3 with h5py. Exit 2: bad arguments (a RECORD that is no results
+# file among them, said before any GPU work); 3: no usable GPU; 1: a step failed (its log named).
 set -u -o pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 OUTDIR [RECORD.h5]" >&2; exit 2; }
@@ -18,14 +19,23 @@ tool=$src/harness/tools/pair_check.py
 pairs=$src/harness/tools/pairs.tsv
 [ -x "$W" ] || { echo "pair_check: no wallbench at $W (make build GPU=h200, or set WALLBENCH)" >&2; exit 2; }
 [ -r "$record" ] || { echo "pair_check: no record $record" >&2; exit 2; }
+# the record read as a results file (plan needs its points) before the GPU's ceiling run
+msg=$("$W" report "$record" --csv 2>&1 >/dev/null) || { echo "pair_check: record $record: ${msg#wallbench report: }" >&2; exit 2; }
+"$W" export "$record" --fig fig4-profile --out "$(mktemp -d)" >/dev/null 2>&1
+case $? in 0 | 3) echo "pair_check: record $record is a profile file; give a results file of wallbench run" >&2; exit 2 ;; esac
 mkdir -p "$out/ceilings" "$out/runs" || exit 2
 fail() { echo "pair_check: $1 failed; see $2" >&2; exit 1; }
 
 t0=$(date +%s)
 echo "pair_check: ceilings (atom_global, atom_shared, dram_read, inst_issue, l2_read; quick sweep)"
 "$W" run --family ceiling --variant atom_global,atom_shared,dram_read,inst_issue,l2_read --sweep quick \
-    --out "$out/ceilings" --summary-json "$out/ceilings/summary.json" > "$out/ceilings/run.log" 2>&1 ||
-    fail "the ceiling run" "$out/ceilings/run.log"
+    --out "$out/ceilings" --summary-json "$out/ceilings/summary.json" > "$out/ceilings/run.log" 2>&1
+rc=$?
+if [ $rc -eq 3 ]; then # run's "no usable GPU": said here, not only in the log
+    echo "pair_check: $(grep -m 1 'no usable GPU' "$out/ceilings/run.log" | sed 's/^wallbench run: //')" >&2
+    exit 3
+fi
+[ $rc -eq 0 ] || fail "the ceiling run" "$out/ceilings/run.log"
 ceil=$(ls "$out"/ceilings/*.h5 2>/dev/null | grep -v -- '-projected-' | tail -n 1)
 [ -n "$ceil" ] || fail "the ceiling run (no results file)" "$out/ceilings/run.log"
 python3 "$tool" plan "$record" "$pairs" > "$out/plan.tsv" || exit $?
