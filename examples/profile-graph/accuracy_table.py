@@ -60,6 +60,7 @@ def main():
     ap.add_argument("--min", type=float, default=1e5, help="judge sector counts of launches at least this large")
     ap.add_argument("--tol", type=float, default=0.01, help="relative tolerance of 'within'")
     a = ap.parse_args()
+    nc.at_least_zero(("--tol", a.tol))
     if not a.pair:
         nc.die("give at least one --pair LABEL=PROFILE.h5:NCU.csv")
     columns, quiet = sorted({r[2] for r in ROWS}), (lambda msg: None)
@@ -71,9 +72,10 @@ def main():
             nc.die("--pair %r: LABEL=PROFILE.h5:NCU.csv" % spec)
         for path in (prof, csv):
             if not os.path.isfile(path):
-                nc.die("--pair %s: %s: no such file" % (label, path))
-        ncu = read_ncu(csv)
-        pairs, _, _ = nc.match(nc.read_profile(prof, columns), ncu, nc.Names(ncu), quiet)
+                nc.die("--pair %s: %s: %s" % (label, path, "a folder, not a file" if os.path.isdir(path)
+                                              else "no such file"))
+        ncu = read_ncu(csv, "--pair %s:" % label)
+        pairs, _, _ = nc.match(nc.read_profile(prof, columns, "--pair %s:" % label), ncu, nc.Names(ncu), quiet)
         heads.append("%s (%d launches matched)" % (label, len(pairs)))
         cells.append([cell(pairs, m, c, a.tol if t is None else t, a.min if sectors else 0.0)
                       for _, m, c, t, sectors in ROWS])

@@ -7,12 +7,17 @@ one measure_modes.sh folder (needs h5py and numpy for the range check).
 Overhead: each step's process wall time against the plain program's (--plain,
 default plain2: the first plain run also fills CuPy's kernel cache), and
 whether the program printed the same checksum line as plain (the profiler did
-not change it). Ranges: for each /counted_ranges row of nvtx.h5 and every50.h5,
+not change it). Without the default plain2 in steps.tsv the overhead table is
+left out, said in a line on stderr; a --plain given that names no step exits 2
+naming the steps, except in a folder of STEP@K repeats, whose table (below)
+does not read --plain: there too the table is left out and said.
+Ranges: for each /counted_ranges row of nvtx.h5 and every50.h5,
 its instructions against the sum of the same launches' in the per-kernel pass
 (--per-kernel, default core; launches matched by seq), where that pass counted
 every launch of the range. Sampled: sample.h5's launches (PM samples split by overlap) against the
 per-kernel pass's, for launches >= 20 sampling intervals long. Repeats: steps run as STEP@K
-(plain@1,sample@1,plain@2,...), the median of each round's ratio to plain@K. Markdown on stdout."""
+(plain@1,sample@1,plain@2,...), the median of each round's ratio to plain@K. Markdown on stdout;
+exit 2 on bad input (no such folder, no steps.tsv with step, rc, wall_s and checksum columns)."""
 import argparse
 import csv
 import os
@@ -23,15 +28,36 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from counts_h5 import table  # noqa: E402
 
 
+def die(msg):
+    print("modes_summary.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def steps(folder):
-    with open(os.path.join(folder, "steps.tsv")) as f:
-        return list(csv.DictReader(f, delimiter="\t"))
+    path = os.path.join(folder, "steps.tsv")
+    if not os.path.isdir(folder):
+        die("%s: %s, not a measure_modes.sh folder" % (folder, "a file" if os.path.exists(folder)
+                                                        else "no such folder"))
+    if not os.path.isfile(path):
+        die("%s has no steps.tsv: not a measure_modes.sh folder" % folder)
+    try:
+        with open(path) as f:
+            r = csv.DictReader(f, delimiter="\t")
+            rows, cols = list(r), r.fieldnames or []
+    except (OSError, UnicodeDecodeError) as e:
+        die("%s: %s: not a measure_modes.sh folder" % (path, getattr(e, "strerror", None) or e))
+    missing = [c for c in ("step", "rc", "wall_s", "checksum") if c not in cols]
+    if missing:
+        die("%s has no %s column: not a measure_modes.sh folder%s" % (
+            path, ", ".join(missing), " (measure.sh's: examples/profile-tpch/overhead_summary.py reads it)"
+            if "log" in cols else ""))
+    return rows
 
 
 def overhead(folder, rows, plain):
     base = next((r for r in rows if r["step"] == plain), None)
     if base is None or base["rc"] != "0":
-        sys.exit("modes_summary.py: no successful step %r in %s/steps.tsv" % (plain, folder))
+        die("no successful step %r in %s/steps.tsv" % (plain, folder))
     t0 = float(base["wall_s"])
     print("| step | exit | process s | x %s | output as plain |" % plain)
     print("|---|---|---|---|---|")
@@ -141,12 +167,19 @@ def repeats(rows, plain="plain"):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder")
-    ap.add_argument("--plain", default="plain2")
+    ap.add_argument("--plain", help="the step the overhead table is against (default plain2)")
     ap.add_argument("--per-kernel", default="core")
     a = ap.parse_args()
     rows = steps(a.folder)
-    if any(r["step"] == a.plain for r in rows):
-        overhead(a.folder, rows, a.plain)
+    names = [r["step"] for r in rows]
+    plain = a.plain or "plain2"
+    if plain in names:
+        overhead(a.folder, rows, plain)
+    elif a.plain and not any("@" in n for n in names):
+        die("--plain %s: no such step in %s/steps.tsv (its steps: %s)" % (a.plain, a.folder, ", ".join(names)))
+    else:
+        print("modes_summary.py: no step %s in %s/steps.tsv: the overhead table is left out" % (plain, a.folder),
+              file=sys.stderr)
     repeats(rows)
     try:
         ranges(a.folder, a.per_kernel)

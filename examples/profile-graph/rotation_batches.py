@@ -9,17 +9,26 @@ launches, repeats and all (WB_PROFILE_ROTATE_HOLD=W). Reads the launch (L) lines
 raw file (--keep-raw); a batch also ends at 256 ranges (a launch and its L2 flush: two). Every batch
 start is a CUPTI Start: 6.56 s of --rotate's 12.1 s added on tpch_like.py; every change of group a
 new profiler object with WB_PROFILE_ROTATE_NEW_OBJECT=1 (docs/profiling-measured.md). The rules are
-rotation.h's, restated here; tests/sh_rotation_replay.sh checks that both count the same."""
+rotation.h's, restated here; tests/sh_rotation_replay.sh checks that both count the same.
+Exit 2 on bad input (no such file, not a raw file, no launch lines)."""
 import argparse
 import gzip
+import os
+import sys
 
 
 def shapes(path):
-    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-        for line in f:
-            t = line.rstrip("\n").split("\t")
-            if t[0] == "L" and len(t) == 14:
-                yield "%s,%s,%s/%s,%s,%s/%s" % (t[5], t[6], t[7], t[8], t[9], t[10], t[13])
+    try:
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            for line in f:
+                t = line.rstrip("\n").split("\t")
+                if t[0] == "L" and len(t) == 14:
+                    yield "%s,%s,%s/%s,%s,%s/%s" % (t[5], t[6], t[7], t[8], t[9], t[10], t[13])
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        why = ("a folder, not a raw file" if os.path.isdir(path) else "not a text file (an .h5? give the raw "
+               ".tsv[.gz] of --keep-raw)" if isinstance(e, UnicodeDecodeError) else getattr(e, "strerror", None) or e)
+        print("rotation_batches.py: %s: %s" % (path, why), file=sys.stderr)
+        sys.exit(2)
 
 
 def pick_in_turn(seen, count, active, keep, n):
@@ -81,7 +90,7 @@ def main():
         ap.error("GROUPS is 1..64, W >= 0")
     launches = list(shapes(a.raw))
     if not launches:
-        ap.exit(1, "rotation_batches.py: no launch lines in %s\n" % a.raw)
+        ap.exit(2, "rotation_batches.py: no launch lines in %s\n" % a.raw)
     n = a.groups
     print("%d launches, %d kernel shapes, %d groups" % (len(launches), len(set(launches)), n))
     print("%-44s %8s %8s %s" % ("rule", "batches", "changes", "groups had / could have"))

@@ -34,6 +34,7 @@ def main():
     ap.add_argument("--min", type=float, default=1e5, help="judge launches with at least this many sectors")
     ap.add_argument("--top", type=int, default=12, help="kernels listed")
     a = ap.parse_args()
+    nc.at_least_zero(("--top", a.top))
     prof = nc.read_profile(a.profile, COLUMNS)
     counted = [p for p in prof if not math.isnan(p.values["dram_sectors_write_after"])]
     if not counted:

@@ -22,21 +22,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import ncu_compare as nc  # noqa: E402  (the reader and the matching of ncu_compare.py)
 
 
-def read_ncu(path):
-    """ncu_compare's reader; a .gz log is read through a temporary copy."""
-    if not path.endswith(".gz"):
-        return nc.read_ncu(path)[0]
-    import gzip
-    import tempfile
-    try:
-        with gzip.open(path, "rb") as src, tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as dst:
-            dst.write(src.read())
-    except OSError as e:
-        nc.die("--ncu %s: %s" % (path, e))
-    try:
-        return nc.read_ncu(dst.name)[0]
-    finally:
-        os.unlink(dst.name)
+def read_ncu(path, option="--ncu"):
+    """ncu_compare's reader (.gz logs too), the launches alone; option names the file in messages."""
+    return nc.read_ncu(path, option)[0]
 
 
 def label(path):
@@ -53,6 +41,7 @@ def main():
     ap.add_argument("--tol", type=float, default=0.01, help="relative tolerance of 'within'")
     ap.add_argument("--by-kernel", action="store_true")
     a = ap.parse_args()
+    nc.at_least_zero(("--tol", a.tol))
     if not a.ncu or len(a.profile) + len(a.ncu) < 2:
         nc.die("give at least one --ncu and two sources in all")
     if "=" not in a.metric:
@@ -72,6 +61,8 @@ def main():
         other = anchor if path == a.ncu[0] else read_ncu(path)
         if len(other) != len(anchor):
             nc.die("--ncu %s has %d launches, %s has %d" % (path, len(other), a.ncu[0], len(anchor)))
+        if not any(metric in n.values for n in other):
+            nc.die("--ncu %s has no metric %s (--metric %s)" % (path, metric, a.metric))
         sources.append(label(path))
         values.append([n.values[metric][0] if metric in n.values else float("nan") for n in other])
     judged = [k for k in range(len(anchor))

@@ -6,7 +6,8 @@ sets targets for, per-query times, and the accuracy comparisons' verdicts.
   overhead_summary.py OUTDIR TOTAL_S > OUTDIR/overhead.txt
 
 Reads OUTDIR/steps.tsv (step, rc, wall_s, log) and the steps' logs; prints
-"n/a" for what a failed or skipped step did not leave."""
+"n/a" for what a failed or skipped step did not leave. Exit 2 on bad arguments
+(no such OUTDIR, TOTAL_S not a number)."""
 import os
 import re
 import statistics
@@ -21,7 +22,22 @@ def read(path):
 
 
 def main():
-    out, total = sys.argv[1], float(sys.argv[2])
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
+    if len(sys.argv) != 3:
+        print("usage: overhead_summary.py OUTDIR TOTAL_S > OUTDIR/overhead.txt", file=sys.stderr)
+        return 2
+    out = sys.argv[1]
+    try:
+        total = float(sys.argv[2])
+    except ValueError:
+        print("overhead_summary.py: TOTAL_S %r is not a number of seconds" % sys.argv[2], file=sys.stderr)
+        return 2
+    if not os.path.isdir(out):
+        print("overhead_summary.py: OUTDIR %s: %s" % (out, "not a folder" if os.path.exists(out) else "no such folder"),
+              file=sys.stderr)
+        return 2
     steps = {}
     for line in read(os.path.join(out, "steps.tsv")).splitlines()[1:]:
         f = line.split("\t")
@@ -121,7 +137,8 @@ def main():
 
     print("steps' exit codes: " + ", ".join("%s %s" % (n, s["rc"]) for n, s in steps.items()))
     print("total measure.sh time: %.1f s" % total)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -19,7 +19,7 @@ from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "profile"))
-from ncu_compare import base_name, die, read_profile  # noqa: E402  (the same profile-file reader)
+from ncu_compare import at_least_zero, base_name, die, read_profile  # noqa: E402  (the same profile-file reader)
 
 
 def key(p):
@@ -47,7 +47,8 @@ def main():
     ap.add_argument("--tol", type=float, default=0.02, help="relative tolerance (default 0.02)")
     ap.add_argument("--top", type=int, default=15)
     o = ap.parse_args()
-    a, b = read_profile(o.a, ["time_ms"]), read_profile(o.b, ["time_ms"])
+    at_least_zero(("--tol", o.tol), ("--top", o.top))
+    a, b = read_profile(o.a, ["time_ms"], None), read_profile(o.b, ["time_ms"], None)
     timed = lambda p: not math.isnan(p.values["time_ms"])
     a, b = [p for p in a if timed(p)], [p for p in b if timed(p)]
     if not a or not b:

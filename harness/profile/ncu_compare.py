@@ -5,7 +5,7 @@ same program, launch by launch (run where both exist; needs numpy and h5py).
   ncu_compare.py --profile P.h5 --ncu-csv N.csv [--metric NCU=COLUMN[:TOL[:MIN]] ...]
                  [--min-sectors 100000] [--worst 10] [--by-kernel] [--out report.txt]
 
-N.csv is ncu's per-launch CSV, e.g.
+N.csv is ncu's per-launch CSV (gzipped too: N.csv.gz), e.g.
   ncu --csv --page raw --print-units base --print-kernel-base mangled \
       --clock-control none --cache-control all --metrics <list> --log-file N.csv CMD
 The raw page (one row per launch, a units row under the header) and the
@@ -39,6 +39,7 @@ Exit: 0 every judged launch agrees, 1 some fail, 2 bad input."""
 import argparse
 import csv
 import difflib
+import gzip
 import io
 import math
 import os
@@ -55,8 +56,16 @@ ID_COLUMNS = ("ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "K
 
 
 def die(msg):
-    print("ncu_compare.py: " + msg, file=sys.stderr)
+    # the running program's name: timing_compare.py and the profile-graph examples die through here too
+    print("%s: %s" % (os.path.basename(sys.argv[0]) or "ncu_compare.py", msg), file=sys.stderr)
     sys.exit(2)
+
+
+def at_least_zero(*options):
+    """Exit 2 naming the first (option, value) whose value is negative (or NaN): a count or tolerance."""
+    for name, v in options:
+        if not v >= 0:
+            die("%s %g: must be >= 0" % (name, v))
 
 
 # ---------------------------------------------------------------- metrics
@@ -133,26 +142,28 @@ class NcuLaunch:
         self.values = {}  # metric -> (value, base unit)
 
 
-def read_ncu(path):
-    """The launches of an ncu CSV log, in ID order, and the metric names seen."""
+def read_ncu(path, option="--ncu-csv"):
+    """The launches of an ncu CSV log (.gz too), in ID order, and the metric names seen; option names the
+    file in messages."""
     try:
-        text = open(path, encoding="utf-8", errors="replace").read()
-    except OSError as e:
-        die("--ncu-csv %s: %s" % (path, e.strerror))
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except (OSError, EOFError) as e:
+        die("%s %s: %s" % (option, path, getattr(e, "strerror", None) or e))
     # Drop ncu's own log lines (==PROF==, ==WARNING==, ==ERROR==) wherever
     # they fall, and the program's output before the header.
     lines = [ln for ln in text.splitlines() if not ln.startswith("==")]
     start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith('"ID"') or ln.startswith("ID,")), None)
     if start is None:
         errors = [ln for ln in text.splitlines() if ln.startswith("==ERROR==")]
-        die("--ncu-csv %s: no CSV header row (a line starting with \"ID\")%s" %
-            (path, ": " + errors[0] if errors else "; did ncu profile any kernel?"))
+        die("%s %s: no CSV header row (a line starting with \"ID\")%s" %
+            (option, path, ": " + errors[0] if errors else "; did ncu profile any kernel?"))
     rows = list(csv.reader(io.StringIO("\n".join(lines[start:]))))
     header = [h.strip() for h in rows[0]]
     col = {h: i for i, h in enumerate(header)}
     for need in ("ID", "Kernel Name"):
         if need not in col:
-            die("--ncu-csv %s: the header has no %r column (header: %s)" % (path, need, ", ".join(header[:12])))
+            die("%s %s: the header has no %r column (header: %s)" % (option, path, need, ", ".join(header[:12])))
     get = lambda r, h: r[col[h]] if h in col and col[h] < len(r) else ""
     launches, seen = {}, set()
     long_form = "Metric Name" in col and "Metric Value" in col
@@ -203,7 +214,9 @@ def text_of(v):
     return str(v).rstrip("\x00").strip()
 
 
-def read_profile(path, columns):
+def read_profile(path, columns, option="--profile"):
+    """The profile's launches by seq; option names the file in messages (None: its path alone)."""
+    where = "%s %s" % (option, path) if option else path
     try:
         import h5py
         import numpy as np
@@ -212,24 +225,26 @@ def read_profile(path, columns):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        die("--profile %s: not a readable HDF5 file (%s)" % (path, e))
+        die("%s: %s" % (where, "no such file" if not os.path.exists(path) else "a folder, not a profile file"
+                        if os.path.isdir(path) else "not a readable HDF5 file (%s)" % str(e).splitlines()[0]))
     with f:
         kind = text_of(f.attrs.get("file_kind", b""))
         if kind and kind != "wallbench-profile":
-            die("--profile %s: file_kind is %r, not a wallbench-profile file" % (path, kind))
+            die("%s: file_kind is %r, not a wallbench-profile file" % (where, kind))
         for t in ("launches", "kernels"):
             if t not in f:
-                die("--profile %s: no /%s table (is it a wallbench profile file?)" % (path, t))
+                die("%s: no /%s table (%s)" % (where, t, "a results file, not a profile" if "points" in f
+                                                else "is it a wallbench profile file?"))
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
         from counts_h5 import table  # counts as floats, NaN not counted, whatever the version
         L, K = table(f, "launches"), table(f, "kernels")
     lf, kf = L.dtype.names or (), K.dtype.names or ()
     missing = [c for c in columns if c not in lf]
     if missing:
-        die("--profile %s: /launches has no column %s (it has: %s)" % (path, ", ".join(missing), ", ".join(lf)))
+        die("%s: /launches has no column %s (it has: %s)" % (where, ", ".join(missing), ", ".join(lf)))
     kcol = "kernel_id" if "kernel_id" in lf else "kernel" if "kernel" in lf else None
     if kcol is None or "name" not in kf:
-        die("--profile %s: /launches needs kernel_id and /kernels name" % path)
+        die("%s: /launches needs kernel_id and /kernels name" % where)
     kid = K["kernel_id"] if "kernel_id" in kf else np.arange(len(K))
     kernels = {int(k): (text_of(K["name"][i]), text_of(K["demangled"][i]) if "demangled" in kf else "")
                for i, k in enumerate(kid)}
@@ -247,7 +262,7 @@ def read_profile(path, columns):
         rec = L[i]
         k = int(rec[kcol])
         if k not in kernels:
-            die("--profile %s: launch seq %s names kernel %d, which /kernels lacks" % (path, rec["seq"], k))
+            die("%s: launch seq %s names kernel %d, which /kernels lacks" % (where, rec["seq"], k))
         name, short = kernels[k]
         out.append(ProfLaunch(int(rec["seq"]) if "seq" in lf else int(i), name, short, dims(rec, "grid"),
                               dims(rec, "block"), {c: float(rec[c]) for c in columns},
@@ -407,6 +422,7 @@ def main():
                     "exact metric (instructions) differs between the two varies run to run (e.g. CUB's decoupled "
                     "look-back spins) and is reported apart, not as a failure")
     a = ap.parse_args()
+    at_least_zero(("--min-sectors", a.min_sectors), ("--worst", a.worst))
     metrics = [Metric(s, a.min_sectors) for s in (a.metric or DEFAULT_METRICS)]
 
     lines = []
@@ -420,7 +436,7 @@ def main():
     if absent:
         die("--ncu-csv %s has no metric %s (it has: %s)" % (a.ncu_csv, ", ".join(absent), ", ".join(sorted(seen))))
     prof = read_profile(a.profile, [m.column for m in metrics])
-    again = {p.seq: p for p in read_profile(a.repeat, [m.column for m in metrics])} if a.repeat else {}
+    again = {p.seq: p for p in read_profile(a.repeat, [m.column for m in metrics], "--repeat")} if a.repeat else {}
     names = Names(ncu)
     say("profile %s: %d launches; ncu %s: %d launches (names compared %s)"
         % (a.profile, len(prof), a.ncu_csv, len(ncu), "mangled" if names.mangled else "as bare function names"))

@@ -29,19 +29,37 @@ def text(v):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+def die(msg):
+    print("suite_check.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def open_h5(option, path, need, kind):
+    """The file of option, open; exit 2 naming it, and what it is, where it is not a kind (need: the tables of one)."""
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        die("%s %s: %s" % (option, path, "no such file" if not os.path.exists(path) else "a folder, not a file"
+                           if os.path.isdir(path) else "not a readable HDF5 file (%s)" % str(e).splitlines()[0]))
+    if not all(t in f for t in need):
+        what = "a results file" if "points" in f else "a profile file" if "launches" in f else "an HDF5 file"
+        die("%s %s: %s, not a %s (no /%s)" % (option, path, what, kind, need[0]))
+    return f
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--profile", required=True)
     ap.add_argument("--results", required=True)
     ap.add_argument("--out")
     a = ap.parse_args()
+    prof = open_h5("--profile", a.profile, ("launches", "kernels"), "profile file")
+    res = open_h5("--results", a.results, ("points",), "results file")
+    launches, kernels, points = table(prof, "launches"), table(prof, "kernels"), table(res, "points")
     try:
-        prof = h5py.File(a.profile, "r")
-        res = h5py.File(a.results, "r")
-        launches, kernels, points = table(prof, "launches"), table(prof, "kernels"), table(res, "points")
-    except (OSError, KeyError) as exc:
-        print("suite_check.py: %s" % exc, file=sys.stderr)
-        return 2
+        out_file = open(a.out, "w") if a.out else None  # before the report: an --out it cannot write, no report
+    except OSError as e:
+        die("--out %s: %s" % (a.out, e.strerror))
     # Per profiled kernel row: the distinct instruction counts of its counted launches.
     per_kernel = {}
     for kid in np.unique(launches["kernel_id"]):
@@ -69,9 +87,9 @@ def main():
     lines.append("%d point(s) compared: %d equal, %d differ" % (ok + bad, ok, bad))
     out = "\n".join(lines) + "\n"
     sys.stdout.write(out)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(out)
+    if out_file:
+        with out_file:
+            out_file.write(out)
     return 0 if ok and not bad else 1
 
 

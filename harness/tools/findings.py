@@ -9,6 +9,7 @@ peer) are made at the same shape. Not a test: a tool for whoever rewrites
 the Findings; needs python3 with h5py and numpy (the GPU machine has them).
 """
 import argparse
+import os
 import sys
 
 import h5py
@@ -37,7 +38,9 @@ def load(path):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        print("findings.py: %s: %s" % (path, e), file=sys.stderr)
+        why = ("no such file" if not os.path.exists(path) else "a folder, not a results file" if os.path.isdir(path)
+               else "not a readable HDF5 file (%s)" % str(e).splitlines()[0])
+        print("findings.py: %s: %s" % (path, why), file=sys.stderr)
         sys.exit(2)
     with f:
         if "points" not in f:
@@ -49,6 +52,13 @@ def load(path):
     s = lambda col: np.char.decode(p[col].astype("S"), "utf-8", "replace") if p.dtype[col].kind == "S" else p[col]
     cols = {name: s(name) for name in p.dtype.names}
     return cols, attrs
+
+
+def absent(has, family):
+    """True, with a line saying so, when the file has no ok point of the family a section reads."""
+    if not has.any():
+        print(f"  (no {family} points in this file)")
+    return not has.any()
 
 
 def at_shape(c, shape):
@@ -76,8 +86,9 @@ def main():
 
     print(f"\n[groupby shared, uniform] GB/s and % of the DRAM read ceiling per G: {rule} | fastest shape per point")
     g = ok & (fam == "groupby")
-    g &= n == n[g].max()  # the row count every G is measured at
-    print(f"  n = {n[g].max()}")
+    if not absent(g, "groupby"):
+        g &= n == n[g].max()  # the row count every G is measured at
+        print(f"  n = {n[g].max()}")
     for G in sorted(set(c["groups"][g & (var == "shared")])):
         sel = g & (var == "shared") & (lay == "uniform") & (c["groups"] == G)
         fx, allp = sel & fixed, sel
@@ -89,6 +100,7 @@ def main():
               f"at ILP {c['ilp'][i]}, occ {c['occupancy_target'][i]:g}, block {c['block'][i]}; note: {c['note'][i][:40]}")
 
     print(f"\n[groupby Zipf cost] time zipf / uniform - 1 per variant and G, both at {rule}")
+    absent(g, "groupby")
     for v in ("shared", "global"):
         for G in sorted(set(c["groups"][g & (var == v)])):
             u = g & (var == v) & (c["groups"] == G) & fixed & (lay == "uniform")
@@ -99,6 +111,7 @@ def main():
     print(f"\n[probe] time per variant by table entries and table bytes, n = 2^28 probes, match 1, {rule}")
     pr = ok & (fam == "probe") & fixed & np.isin(var, ["hash", "direct", "packed"]) & (n == 1 << 28)
     pr &= np.isclose(c["match_rate"].astype(float), 1.0)
+    absent(ok & (fam == "probe"), "probe")
     for v in ("hash", "direct", "packed"):
         for i in np.where(pr & (var == v))[0]:
             lf = c["load_factor"][i]
@@ -110,6 +123,7 @@ def main():
 
     print(f"\n[probe DRAM writes] target < 0.1 B per probe (read-only kernels): worst points")
     pp = ok & (fam == "probe") & np.isin(var, ["hash", "direct", "packed"])
+    absent(ok & (fam == "probe"), "probe")
     wpp = c["dram_sectors_write"] * 32 / np.maximum(n, 1)
     for i in np.where(pp)[0][np.argsort(-wpp[pp])][:5]:
         print(f"  {wpp[i]:7.3f} B/probe  {var[i]} entries {c['table_entries'][i]} match {c['match_rate'][i]:g} "
@@ -117,7 +131,7 @@ def main():
 
     print(f"\n[transform] GB/s per ILP at occupancy 1, block 256; CUB and cudaMemcpy ({memcpy:.0f} GB/s) at the same n")
     tr = ok & (fam == "transform") & np.isclose(c["occupancy_target"].astype(float), 1) & (c["sm_limit"] <= 0)
-    for N in (1 << 26, 1 << 28):
+    for N in (1 << 26, 1 << 28) if not absent(ok & (fam == "transform"), "transform") else ():
         cub = ok & (fam == "transform") & (var == "cub") & (n == N)
         print(f"  n=2^{int(np.log2(N))}: cub {gbps[cub][0] if cub.any() else float('nan'):.0f} GB/s")
         for v in ("scalar", "vec16"):
@@ -126,7 +140,8 @@ def main():
 
     print(f"\n[scan tiled vs direct] ms per selectivity, largest n; {rule} | fastest shape per point")
     sc = ok & (fam == "scan")
-    sc &= n == n[sc].max()
+    if not absent(sc, "scan"):
+        sc &= n == n[sc].max()
     sel = c["selectivity"].astype(float)
     for lay_ in sorted(set(lay[sc])):
         for s_ in sorted(set(sel[sc & (lay == lay_)])):
@@ -159,8 +174,9 @@ def main():
     cp = c["counter_pass_ms"].astype(float)
     tp = c["timing_pass_ms"].astype(float)
     counted = ok & np.isfinite(cp)
-    print(f"\n[counters] {counted.sum()} points with counters; counter pass = "
-          f"{np.nansum(cp[counted]) / np.nansum(tp[counted]):.2f} x timing pass (host time)")
+    print(f"\n[counters] {counted.sum()} points with counters" + (
+          f"; counter pass = {np.nansum(cp[counted]) / np.nansum(tp[counted]):.2f} x timing pass (host time)"
+          if counted.any() else ""))
     if "samples_taken" in c:
         st = c["samples_taken"]
         print(f"\n[sampling] samples per point: median {np.median(st[ok]):.0f}, max {st[ok].max()}; stops: "

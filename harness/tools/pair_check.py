@@ -59,6 +59,8 @@ def read_pairs(path):
         lines = open(path).read().splitlines()
     except OSError as e:
         die("%s: %s" % (path, e))
+    except UnicodeDecodeError:
+        die("%s: not a text file (PAIRS is a .tsv such as harness/tools/pairs.tsv)" % path)
     for k, line in enumerate(lines):
         if not line.strip() or line.startswith("#"):
             continue
@@ -70,7 +72,11 @@ def read_pairs(path):
             if kv.strip():
                 key, _, val = kv.partition("=")
                 where[key.strip()] = val.strip()
-        pairs.append({"pair": f[0], "family": f[1], "a": f[2], "b": f[3], "n": int(f[4]), "where": where})
+        try:
+            n = int(f[4])
+        except ValueError:
+            die("%s:%d: n %r is not a number" % (path, k + 1, f[4]))
+        pairs.append({"pair": f[0], "family": f[1], "a": f[2], "b": f[3], "n": n, "where": where})
     return pairs
 
 
@@ -121,12 +127,16 @@ def choose(points, p):
 
 
 def load_record(path):
+    import h5py
     try:
-        import h5py
-        with h5py.File(path, "r") as f:
-            return f["points"][:]
-    except (OSError, KeyError) as e:
-        die("%s: %s" % (path, e))
+        f = h5py.File(path, "r")
+    except OSError as e:
+        die("%s: %s" % (path, "no such file" if not os.path.exists(path) else "a folder, not a results file"
+                        if os.path.isdir(path) else "not a readable HDF5 file (%s)" % str(e).splitlines()[0]))
+    with f:
+        if "points" not in f:
+            die("%s: no /points: not a results file (a profile?)" % path)
+        return f["points"][:]
 
 
 def plan(record, pairs):
@@ -280,7 +290,7 @@ def table(record, pairs_path, pairs, d):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[0] not in ("plan", "table") or (argv[0] == "table" and len(argv) != 4):
+    if not argv or len(argv) != {"plan": 3, "table": 4}.get(argv[0]):
         die("usage: pair_check.py plan RECORD.h5 PAIRS.tsv | table RECORD.h5 PAIRS.tsv DIR")
     pairs = read_pairs(argv[2])
     if argv[0] == "plan":

@@ -12,7 +12,7 @@ merged / unsharded per point with a noise verdict: within noise when
 |ratio - 1| <= max(5%, 3 x the larger relative sample standard deviation).
 Exit 0 when the point sets are the same, every instruction count is equal
 (both NaN counts as equal; within inst_equal.txt) and at least 95% of the times are within noise;
-1 otherwise, listing the offenders. Needs h5py and numpy."""
+1 otherwise, listing the offenders; 2 on bad input (not a results file). Needs h5py and numpy."""
 import math
 import os
 import sys
@@ -72,8 +72,20 @@ def name_of(k):
                                                           if v not in ("", -1, "nan"))
 
 
+def refuse(path, why):
+    print(f"shard_equivalence.py: {path}: {why}", file=sys.stderr)
+    sys.exit(2)  # not 1: that is the verdict DIFFERENT
+
+
 def load(path):
-    with h5py.File(path, "r") as f:
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        refuse(path, "no such file" if not os.path.exists(path) else "a folder, not a results file"
+               if os.path.isdir(path) else f"not a readable HDF5 file ({str(e).splitlines()[0]})")
+    with f:
+        if "points" not in f:
+            refuse(path, "no /points: not a results file (a profile?)")
         pts = table(f, "points")  # counts as floats, NaN not counted, whatever the schema
         attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
     rows = {}

@@ -6,7 +6,8 @@ partition count (target >= 1.3x at 2^28 keys into 1 GiB; where it starts and
 stops paying; its partition and probe times apart, from the "partition"
 twins, where the file has them), regime A (layout=host) against regime B, and how many points
 carry the hierarchical intensities. Needs python3 with h5py and numpy; reads
-/points only, prints plain text. Exit 2 on a file without /points."""
+/points only, prints plain text. Exit 2 on bad input (no such file, not HDF5, no /points)."""
+import os
 import sys
 
 import h5py
@@ -21,9 +22,16 @@ def text(col):
 
 
 def main(path):
-    with h5py.File(path, "r") as f:
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        why = ("no such file" if not os.path.exists(path) else "a folder, not a results file" if os.path.isdir(path)
+               else f"not a readable HDF5 file ({str(e).splitlines()[0]})")
+        print(f"wall_targets.py: {path}: {why}", file=sys.stderr)
+        return 2
+    with f:
         if "points" not in f:
-            print(f"{path}: no /points", file=sys.stderr)
+            print(f"wall_targets.py: {path}: no /points: not a results file (a profile?)", file=sys.stderr)
             return 2
         p = table(f, "points")  # counts as floats, NaN not counted, whatever the schema
         attrs = attrs_with_ceilings(f)
@@ -94,6 +102,9 @@ def main(path):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
     if len(sys.argv) != 2:
         print("usage: wall_targets.py RESULTS.h5", file=sys.stderr)
         sys.exit(2)
