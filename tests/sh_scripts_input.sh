@@ -26,8 +26,8 @@ else
 fi
 # pair_check.sh: a record that is no results file, said before the GPU's ceiling run
 echo "not hdf5" > "$tmp/text.h5"
-one "not an HDF5 file" env WALLBENCH="$wbin" bash "$src/harness/tools/pair_check.sh" "$tmp/pc" "$tmp/text.h5"
-one "is a profile file" env WALLBENCH="$wbin" bash "$src/harness/tools/pair_check.sh" "$tmp/pc" "$src/results/h200-profile/tpch-both.h5"
+one "not a readable HDF5 file" env WALLBENCH="$wbin" bash "$src/harness/tools/pair_check.sh" "$tmp/pc" "$tmp/text.h5"
+one "not a results file (a profile?)" env WALLBENCH="$wbin" bash "$src/harness/tools/pair_check.sh" "$tmp/pc" "$src/results/h200-profile/tpch-both.h5"
 # the example programs where their libraries are missing: one line, exit 77 (this machine cannot run
 # them), not a Python traceback and not 1 (which tpch_like.py gives a result that differs)
 cannot() { # PROGRAM ARGS...

@@ -19,11 +19,10 @@ tool=$src/harness/tools/pair_check.py
 pairs=$src/harness/tools/pairs.tsv
 [ -x "$W" ] || { echo "pair_check: no wallbench at $W (make build GPU=h200, or set WALLBENCH)" >&2; exit 2; }
 [ -r "$record" ] || { echo "pair_check: no record $record" >&2; exit 2; }
-# the record read as a results file (plan needs its points) before the GPU's ceiling run
-msg=$("$W" report "$record" --csv 2>&1 >/dev/null) || { echo "pair_check: record $record: ${msg#wallbench report: }" >&2; exit 2; }
-"$W" export "$record" --fig fig4-profile --out "$(mktemp -d)" >/dev/null 2>&1
-case $? in 0 | 3) echo "pair_check: record $record is a profile file; give a results file of wallbench run" >&2; exit 2 ;; esac
 mkdir -p "$out/ceilings" "$out/runs" || exit 2
+# the plan first: it reads the record (a file that is no results file is refused there, exit 2) before
+# any GPU work
+python3 "$tool" plan "$record" "$pairs" > "$out/plan.tsv" || exit $?
 fail() { echo "pair_check: $1 failed; see $2" >&2; exit 1; }
 
 t0=$(date +%s)
@@ -38,7 +37,6 @@ fi
 [ $rc -eq 0 ] || fail "the ceiling run" "$out/ceilings/run.log"
 ceil=$(ls "$out"/ceilings/*.h5 2>/dev/null | grep -v -- '-projected-' | tail -n 1)
 [ -n "$ceil" ] || fail "the ceiling run (no results file)" "$out/ceilings/run.log"
-python3 "$tool" plan "$record" "$pairs" > "$out/plan.tsv" || exit $?
 
 while IFS=$'\t' read -r pair role fam var n name; do
     sweep=
