@@ -15,7 +15,8 @@ Ranges: for each /counted_ranges row of nvtx.h5 and every50.h5,
 its instructions against the sum of the same launches' in the per-kernel pass
 (--per-kernel, default core; launches matched by seq), where that pass counted
 every launch of the range. Sampled: sample.h5's launches (PM samples split by overlap) against the
-per-kernel pass's, for launches >= 20 sampling intervals long. Repeats: steps run as STEP@K
+per-kernel pass's (core-none.h5 where the folder has one: the sampled pass leaves the caches as the
+program does), for launches >= 20 sampling intervals long. Repeats: steps run as STEP@K
 (plain@1,sample@1,plain@2,...), the median of each round's ratio to plain@K. Markdown on stdout;
 exit 2 on bad input (no such folder, no steps.tsv with step, rc, wall_s and checksum columns)."""
 import argparse

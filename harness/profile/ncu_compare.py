@@ -3,7 +3,7 @@
 same program, launch by launch (run where both exist; needs numpy and h5py).
 
   ncu_compare.py --profile P.h5 --ncu-csv N.csv [--metric NCU=COLUMN[:TOL[:MIN]] ...]
-                 [--min-sectors 100000] [--worst 10] [--by-kernel] [--out report.txt]
+                 [--min-sectors 100000] [--worst 10] [--by-kernel] [--out report.txt] [--repeat P2.h5]
 
 N.csv is ncu's per-launch CSV (gzipped too: N.csv.gz), e.g.
   ncu --csv --page raw --print-units base --print-kernel-base mangled \
