@@ -22,7 +22,7 @@ except ImportError as exc:  # the GPU machine has them; CI need not
     print("suite_check.py: needs h5py and numpy (%s)" % exc, file=sys.stderr)
     sys.exit(77)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from counts_h5 import table  # noqa: E402 (counts as floats, NaN not counted, whatever the version)
+from counts_h5 import table, unreadable  # noqa: E402 (counts as floats, NaN not counted, whatever the version)
 
 
 def text(v):
@@ -39,8 +39,7 @@ def open_h5(option, path, need, kind):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        die("%s %s: %s" % (option, path, "no such file" if not os.path.exists(path) else "a folder, not a file"
-                           if os.path.isdir(path) else "not a readable HDF5 file (%s)" % str(e).splitlines()[0]))
+        die("%s %s: %s" % (option, path, unreadable(path, e, "a file")))
     if not all(t in f for t in need):
         what = "a results file" if "points" in f else "a profile file" if "launches" in f else "an HDF5 file"
         die("%s %s: %s, not a %s (no /%s)" % (option, path, what, kind, need[0]))

@@ -27,3 +27,13 @@ def table(f, name):
     for c in ints:
         out[c][t[c] == -1] = np.nan
     return out
+
+
+def unreadable(path, err, what="a results file"):
+    """Why h5py could not open path (err its OSError), in the words every tool's one-line refusal uses."""
+    import os
+    if not os.path.exists(path):
+        return "no such file"
+    if os.path.isdir(path):
+        return "a folder, not %s" % what
+    return "not a readable HDF5 file (%s)" % str(err).splitlines()[0]

@@ -15,7 +15,7 @@ import sys
 import h5py
 import numpy as np
 
-from counts_h5 import table
+from counts_h5 import table, unreadable
 from results_attrs import attrs_with_ceilings
 
 
@@ -38,8 +38,7 @@ def load(path):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        why = ("no such file" if not os.path.exists(path) else "a folder, not a results file" if os.path.isdir(path)
-               else "not a readable HDF5 file (%s)" % str(e).splitlines()[0])
+        why = unreadable(path, e)
         print("findings.py: %s: %s" % (path, why), file=sys.stderr)
         sys.exit(2)
     with f:

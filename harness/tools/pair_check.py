@@ -128,11 +128,11 @@ def choose(points, p):
 
 def load_record(path):
     import h5py
+    from counts_h5 import unreadable
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        die("%s: %s" % (path, "no such file" if not os.path.exists(path) else "a folder, not a results file"
-                        if os.path.isdir(path) else "not a readable HDF5 file (%s)" % str(e).splitlines()[0]))
+        die("%s: %s" % (path, unreadable(path, e)))
     with f:
         if "points" not in f:
             die("%s: no /points: not a results file (a profile?)" % path)

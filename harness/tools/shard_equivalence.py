@@ -20,7 +20,7 @@ import sys
 import h5py
 import numpy as np
 
-from counts_h5 import table
+from counts_h5 import table, unreadable
 
 AXES = ["family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target", "block", "sm_limit",
         "selectivity", "table_entries", "groups", "expr_ops", "vector_bytes", "columns", "load_factor",
@@ -81,8 +81,7 @@ def load(path):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        refuse(path, "no such file" if not os.path.exists(path) else "a folder, not a results file"
-               if os.path.isdir(path) else f"not a readable HDF5 file ({str(e).splitlines()[0]})")
+        refuse(path, unreadable(path, e))
     with f:
         if "points" not in f:
             refuse(path, "no /points: not a results file (a profile?)")

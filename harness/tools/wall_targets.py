@@ -13,7 +13,7 @@ import sys
 import h5py
 import numpy as np
 
-from counts_h5 import table
+from counts_h5 import table, unreadable
 from results_attrs import attrs_with_ceilings
 
 
@@ -25,8 +25,7 @@ def main(path):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        why = ("no such file" if not os.path.exists(path) else "a folder, not a results file" if os.path.isdir(path)
-               else f"not a readable HDF5 file ({str(e).splitlines()[0]})")
+        why = unreadable(path, e)
         print(f"wall_targets.py: {path}: {why}", file=sys.stderr)
         return 2
     with f:
