@@ -9,7 +9,6 @@ peer) are made at the same shape. Not a test: a tool for whoever rewrites
 the Findings; needs python3 with h5py and numpy (the GPU machine has them).
 """
 import argparse
-import os
 import sys
 
 import h5py

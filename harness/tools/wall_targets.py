@@ -7,7 +7,6 @@ stops paying; its partition and probe times apart, from the "partition"
 twins, where the file has them), regime A (layout=host) against regime B, and how many points
 carry the hierarchical intensities. Needs python3 with h5py and numpy; reads
 /points only, prints plain text. Exit 2 on bad input (no such file, not HDF5, no /points)."""
-import os
 import sys
 
 import h5py
