@@ -24,9 +24,10 @@
  *   timed, counted and matched;
  * - --counters all (6 passes in the fake): kernel replay, the flush in its own context; --rotate:
  *   the set's one-pass groups, the core rows in each, every launch counted, nothing replayed; with
- *   a new profiler object at each change of group (WB_PROFILE_ROTATE_NEW_OBJECT=1; the fake fails
- *   any call on an object let go), every launch still counted, an object a change; a group held
- *   for 4 launches (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
+ *   a new profiler object at each change of group (the default; WB_PROFILE_ROTATE_NEW_OBJECT=0
+ *   keeps one; the fake fails any call on an object let go), every launch still counted, an object
+ *   a change; by default a group held for 32 launches: 10 launches of one shape, one group, no
+ *   change; held for 4 (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
  *   batch's "# batch" line naming the group its C lines held, and the driver reading that file
  *   says every column the three groups held came back;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
@@ -167,7 +168,7 @@ static void *serial_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, NVTX, EMPTIED, UNFLUSHED } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, ROTATE_DEFAULT, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -186,10 +187,14 @@ static void child(scenario s) {
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
     if (s == NVTX) setenv("WB_PROFILE_RANGES", "nvtx", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
-    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD;
+    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD || s == ROTATE_DEFAULT;
     if (s == ALL || rotate) setenv("WB_PROFILE_SET", "all", 1);
     if (rotate) setenv("WB_PROFILE_ROTATE", "1", 1);
-    if (s == ROTATE_NEW || s == ROTATE_HOLD) setenv("WB_PROFILE_ROTATE_NEW_OBJECT", "1", 1);
+    /* --rotate's defaults: a new object at each change, a group held 32 launches (ROTATE_DEFAULT);
+     * ROTATE the path before them, ROTATE_NEW the new objects alone, ROTATE_HOLD a hold of 4 */
+    if (s == ROTATE) setenv("WB_PROFILE_ROTATE_NEW_OBJECT", "0", 1);
+    if (s == ROTATE_NEW) setenv("WB_PROFILE_ROTATE_NEW_OBJECT", "1", 1);
+    if (s == ROTATE || s == ROTATE_NEW) setenv("WB_PROFILE_ROTATE_HOLD", "0", 1);
     if (s == ROTATE_HOLD) setenv("WB_PROFILE_ROTATE_HOLD", "4", 1);
     if (s == THREADS) setenv("WB_PROFILE_SERIAL_WAIT_MS", "50", 1); /* B's call stops waiting for A's */
     const char *build = getenv("WB_BUILD_DIR");
@@ -261,6 +266,7 @@ static void child(scenario s) {
     case ROTATE: /* the set's one-pass groups over the launches of one shape, nothing replayed */
     case ROTATE_NEW:
     case ROTATE_HOLD:
+    case ROTATE_DEFAULT:
     case PAIR_TIMING:
     case PAIR_COUNTERS:
         launches(a, 0, 10);
@@ -501,13 +507,18 @@ int main(void) {
         CHECK(own_counts(&x, 0, 10) == 10 && x.groups > 1 && !strcmp(x.mode, "replay none flush stream"));
         CHECK(x.group[0] == 0 && x.group[9] >= 0 && x.group[9] < x.groups); /* "# batch" lines name the groups */
         if (own_counts(&x, 0, 10) != 10) dump("rotate", &x, 10);
-        /* one shape launched 10 times over more than 2 groups: a change at every launch while it
-         * lacks the next group; no new object without the option */
+        /* one shape launched 10 times over more than 2 groups, held 0 launches: a change at every
+         * launch while it lacks the next group; no new object with WB_PROFILE_ROTATE_NEW_OBJECT=0 */
         CHECK(x.changes >= 2 && x.changes <= 9 && x.new_objects == 0 && x.hold == 0);
     } else CHECK(0);
     if (run(ROTATE_NEW, &x) == 0) { /* a call on a stale object would fail: an E line, N lines */
         CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.changes >= 2 && x.new_objects == x.changes);
         if (own_counts(&x, 0, 10) != 10) dump("rotate, new objects", &x, 10);
+    } else CHECK(0);
+    if (run(ROTATE_DEFAULT, &x) == 0) { /* held 32 launches: 10 launches of one shape, one group, no change */
+        CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 32 && x.changes == 0 && x.new_objects == 0);
+        CHECK(x.group[0] == 0 && x.group[9] == 0);
+        if (own_counts(&x, 0, 10) != 10 || x.hold != 32) dump("rotate, defaults", &x, 10);
     } else CHECK(0);
     if (run(ROTATE_HOLD, &x) == 0) { /* groups 0 (launches 0-3), 1 (4-7), 2 (8-9): two changes */
         CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 4 && x.changes == 2 && x.new_objects == 2);

@@ -22,10 +22,13 @@
 #   nvtx, every50       --ranges nvtx / every:50
 #   sample              --sample (PM sampling during the timing pass, no counter pass)
 #   roofline, all       --counters roofline / all
-#   rotate              --counters all --rotate (every launch one group of the set, in one pass, nothing replayed)
-#   rotate-kreplay      the same, each group in kernel replay (WB_PROFILE_REPLAY=kernel), the flush on the stream
-#   rotate-hold32       rotate, each group kept for at least 32 launches (WB_PROFILE_ROTATE_HOLD=32)
-#   rotate-new-hold32   the same, a new range profiler object at each change of group (WB_PROFILE_ROTATE_NEW_OBJECT=1)
+#   rotate              --counters all --rotate (every launch one group of the set, in one pass, nothing
+#                       replayed; since 2026-12-05 a group held 32 launches, a new profiler object a change)
+#   rotate-stale        rotate as it was before those defaults: one profiler object, no hold
+#                       (WB_PROFILE_ROTATE_NEW_OBJECT=0 WB_PROFILE_ROTATE_HOLD=0)
+#   rotate-kreplay      rotate-stale with each group in kernel replay (WB_PROFILE_REPLAY=kernel), the flush on the stream
+#   rotate-hold32       one profiler object, each group kept for at least 32 launches (WB_PROFILE_ROTATE_NEW_OBJECT=0)
+#   rotate-new-hold32   the defaults spelled out (WB_PROFILE_ROTATE_HOLD=32 WB_PROFILE_ROTATE_NEW_OBJECT=1)
 #   all-k               --counters all -k "$ALL_K" (a few kernels under the full set)
 #   both                both passes (the default command)
 #   ncu4, ncu7, ncu9, ncu35   Nsight Compute, --cache-control all --clock-control none, with the
@@ -109,8 +112,10 @@ for s in "${LIST[@]}"; do
     roofline) prof "$s" --pass counters --counters roofline ;;
     all) prof "$s" --pass counters --counters all ;;
     rotate) prof "$s" --pass counters --counters all --rotate ;;
-    rotate-kreplay) WB_PROFILE_REPLAY=kernel prof "$s" --pass counters --counters all --rotate ;;
-    rotate-hold32) WB_PROFILE_ROTATE_HOLD=32 prof "$s" --pass counters --counters all --rotate ;;
+    rotate-stale) WB_PROFILE_ROTATE_NEW_OBJECT=0 WB_PROFILE_ROTATE_HOLD=0 prof "$s" --pass counters --counters all --rotate ;;
+    rotate-kreplay) WB_PROFILE_REPLAY=kernel WB_PROFILE_ROTATE_NEW_OBJECT=0 WB_PROFILE_ROTATE_HOLD=0 \
+        prof "$s" --pass counters --counters all --rotate ;;
+    rotate-hold32) WB_PROFILE_ROTATE_HOLD=32 WB_PROFILE_ROTATE_NEW_OBJECT=0 prof "$s" --pass counters --counters all --rotate ;;
     rotate-new-hold32) WB_PROFILE_ROTATE_HOLD=32 WB_PROFILE_ROTATE_NEW_OBJECT=1 prof "$s" --pass counters --counters all --rotate ;;
     all-k) prof "$s" --pass counters --counters all -k "$ALL_K" ;;
     both) prof "$s" ;;

@@ -28,6 +28,7 @@
 #include "harness/profile/attribute.h"
 #include "harness/profile/child.h"
 #include "harness/profile/go_pipe.h"
+#include "harness/profile/inject/rotation.h"
 #include "harness/profile/match.h"
 #include "harness/profile/profile_opts.h"
 #include "harness/profile/rotation_yield.h"
@@ -634,10 +635,14 @@ int wb_cmd_profile(int argc, char **argv) {
         exit_code = 3;
         goto done;
     }
-    if (o.rotate)
-        fprintf(stderr, "wallbench profile: --rotate is experimental (docs/profiling.md): on the H200 the groups' ratio "
-                        "columns (occupancy, IPC, hit rates, stall reasons) have come back without values; after the run a "
-                        "line says which came back in this one\n");
+    if (o.rotate) {
+        const char *hold = getenv("WB_PROFILE_ROTATE_HOLD"); /* read by the injection, which refuses a bad one */
+        char default_hold[16];
+        snprintf(default_hold, sizeof default_hold, "%d", WB_ROTATE_HOLD_DEFAULT);
+        fprintf(stderr, "wallbench profile: --rotate: each kernel shape's launches count one group of the set at a time, "
+                        "a group held for %s launches; a column is empty for a shape that never held its group, and "
+                        "after the run a line says how many came back\n", hold && *hold ? hold : default_hold);
+    }
     if (o.sample_us)
         fprintf(stderr, "wallbench profile: --sample is experimental (docs/profiling.md): PM sampling of device %d from "
                         "this process while the program runs\n", o.sample_device);

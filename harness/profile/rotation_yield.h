@@ -1,8 +1,8 @@
 /* rotation_yield.h - what --rotate's groups brought back: for each column that a group holds (not
  * the core rows every group has), how many counted launches held its group and how many of those
- * have a value. On the H200 the groups' ratio columns came back NaN in every launch that held them
- * (docs/profiling-measured.md); this says so for each run, from its own raw files, instead of a
- * claim about an earlier one. Needs the counter pass's "# groups" and "# batch" lines (raw.h). */
+ * have a value. Before each change of group made a new profiler object, the groups' ratio columns
+ * came back NaN in every launch that held them (docs/profiling-measured.md); this says what came
+ * back in each run, from its own raw files. Needs the counter pass's "# groups" and "# batch" lines (raw.h). */
 #ifndef WB_PROFILE_ROTATION_YIELD_H
 #define WB_PROFILE_ROTATION_YIELD_H
 

@@ -16,9 +16,12 @@
  * flush on the stream), with one group of the set that fits one pass, each
  * group holding the core rows where they fit, each kernel and launch shape
  * taking every group once a round (rotation.h: the open batch's group while
- * the shape lacks it, so that a batch ends only once a round): a kernel
- * launched at least as often as there are groups gets every column of the
- * set, every launch its roofline. A C line
+ * the shape lacks it or the group has held fewer than 32 launches, so that
+ * batches are few): a kernel launched often enough gets every column of the
+ * set, every launch its roofline. Each change of group lets the range profiler
+ * object go and makes a new one (~0.4 s): an object keeps its first
+ * configuration's counters, and later groups' own counters came back NaN on
+ * GH100 without it (docs/profiling-measured.md). A C line
  * holds the whole set's columns, NaN for those its group lacks; the batch's
  * "# batch" line names its group. (Replaying
  * each kernel's first launch with the whole set, as this did until
@@ -188,11 +191,10 @@ static int arm(CUpti_ProfilerRange range) {
     return 0;
 }
 
-/* --rotate with WB_PROFILE_ROTATE_NEW_OBJECT=1: a profiler object that has had one group's
- * configuration is let go and a new one made for the next group. (Why try it: one-pass groups
- * brought back only the rows the first group configured could make, in every launch of the other
- * groups, on the H200; a new object for a change of replay mode had kept the counts, at ~0.5 s a
- * change. docs/profiling-measured.md.) */
+/* --rotate (unless WB_PROFILE_ROTATE_NEW_OBJECT=0): a profiler object that has had one group's
+ * configuration is let go and a new one made for the next group. Without it the later groups'
+ * columns that need counters of their own (occupancy, IPC, hit rates, stall reasons) came back NaN
+ * in every launch; with it all came back (GH100, 2026-12-05, docs/profiling-measured.md). */
 static int new_object_for(wb_counters_session *set) {
     /* cnt.active: the set the object was last configured with; &cnt.s before the first batch (or
      * after a launch the shape table had no room for, counted with the whole set: kept as it is) */

@@ -29,6 +29,7 @@
 #include "harness/gpu/counters.h"
 #include "harness/profile/go_pipe.h"
 #include "harness/profile/inject/fatal.h"
+#include "harness/profile/inject/rotation.h"
 
 wb_inject wb_inj = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -382,14 +383,21 @@ static int counter_mode_from_env(void) {
     wb_inj.force_kernel_replay = replay && !strcmp(replay, "kernel");
     const char *rotate = getenv("WB_PROFILE_ROTATE");
     wb_inj.rotate = rotate && !strcmp(rotate, "1");
+    /* --rotate's defaults (2026-12-05, measured on GH100: docs/profiling-measured.md): a new profiler
+     * object at each change of group, without which only the first configured group's own counters
+     * came back, and each group held for 32 launches, since a new object costs ~0.4 s a change. */
     const char *hold = getenv("WB_PROFILE_ROTATE_HOLD"), *new_object = getenv("WB_PROFILE_ROTATE_NEW_OBJECT");
-    long long held = 0;
+    long long held = WB_ROTATE_HOLD_DEFAULT;
     if (hold && *hold && wb_parse_ll(hold, 0, 1000000, &held) != 0) {
         wb_raw_error("WB_PROFILE_ROTATE_HOLD=%s: a number of launches, 0 to 1000000; not counting", hold);
         return -1;
     }
-    wb_inj.rotate_hold = (int)held;
-    wb_inj.rotate_new_object = new_object && !strcmp(new_object, "1");
+    if (new_object && *new_object && strcmp(new_object, "0") && strcmp(new_object, "1")) {
+        wb_raw_error("WB_PROFILE_ROTATE_NEW_OBJECT=%s: 1 (the default) or 0; not counting", new_object);
+        return -1;
+    }
+    wb_inj.rotate_hold = wb_inj.rotate ? (int)held : 0;
+    wb_inj.rotate_new_object = wb_inj.rotate && !(new_object && !strcmp(new_object, "0"));
     const char *flush = getenv("WB_PROFILE_FLUSH");
     wb_inj.flush_empty = flush && !strcmp(flush, "empty");
     const char *wait_ms = getenv("WB_PROFILE_SERIAL_WAIT_MS");

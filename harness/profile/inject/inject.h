@@ -46,8 +46,8 @@ typedef struct wb_inject {
     int every;               /* launches per range with WB_RANGES_EVERY */
     int force_kernel_replay; /* WB_PROFILE_REPLAY=kernel: kernel replay even for one pass (to measure it) */
     int rotate;              /* WB_PROFILE_ROTATE=1 (--rotate): counter groups rotated over repeated launches */
-    int rotate_hold;         /* WB_PROFILE_ROTATE_HOLD=N (experimental): a group kept for N launches, repeats and all */
-    int rotate_new_object;   /* WB_PROFILE_ROTATE_NEW_OBJECT=1 (experimental): a new profiler object a change of group */
+    int rotate_hold;         /* WB_PROFILE_ROTATE_HOLD=N: a group kept for N launches, repeats and all (default 32) */
+    int rotate_new_object;   /* a new profiler object a change of group (default; WB_PROFILE_ROTATE_NEW_OBJECT=0: not) */
     double serial_wait_s;    /* WB_PROFILE_SERIAL_WAIT_MS (tests; 10 s): counting.c's wait for another thread's launch */
     int forked;              /* this process is a child made by fork after cuInit: everything of ours off */
     int finishing;           /* finish() has begun (exit, fatal signal): it runs once */

@@ -5,6 +5,11 @@
 
 #include <stdint.h>
 
+/* The launches a group is held at least (keep, below) unless WB_PROFILE_ROTATE_HOLD says otherwise:
+ * each change of group costs a new profiler object and its first Start, ~0.4 s on GH100, and 32
+ * made 9 changes on tpch_like.py and 21 on graph_steps.py (docs/profiling-measured.md). */
+enum { WB_ROTATE_HOLD_DEFAULT = 32 };
+
 /* The group a launch of one kernel and launch shape is counted with, out of n (1..64). seen: the
  * groups this shape has had since its round began (bit g), updated. active: the group the last
  * counted launch held, -1 for none. Every change of group ends a batch and starts another, and
