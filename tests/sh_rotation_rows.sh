@@ -5,7 +5,7 @@
 # occupancy, IPC, L1 hit rate and DRAM throughput in 0 of 25; the first launch held group 0); on a
 # file with "# batch" lines (since 2026-12-05) a launch's group is its batch's, even where every
 # value of that group was written "nan", which the older files' rule (values other than "nan")
-# would take for no group at all.
+# would take for no group at all; and on the H100 files of the new-object fix what its page says.
 . "$(dirname "$0")/common.sh"
 tool=$src/examples/profile-graph/rotation_rows.py
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
@@ -14,6 +14,16 @@ for want in "group 0: 17 launches; rows with a value: l1_sectors_ld 17/17, l1_se
             "group 1: 25 launches; rows with a value: dram_throughput_pct 0/25, ipc 0/25, l1_hit_pct 0/25, occupancy_achieved_pct 0/25, sm_throughput_pct 25/25" \
             "the first counted launch held group(s): 0"; do
     grep -qxF "$want" <<< "$out" || bad "committed kreplay file: no line '$want' in:
+$out"
+done
+# the new-object question (H100, 2026-12-05, results/h100-profile/rotate-defaults/small/): one object
+# left group 1's own columns NaN in 0 of 25 launches, a new object at each change brought them back in 25 of 25
+d=$src/results/h100-profile/rotate-defaults/small
+for pair in "tree|group 1: 25 launches; rows with a value: dram_throughput_pct 0/25, ipc 0/25, l1_hit_pct 0/25, occupancy_achieved_pct 0/25, sm_throughput_pct 25/25" \
+            "newobj|group 1: 25 launches; rows with a value: dram_throughput_pct 25/25, ipc 25/25, l1_hit_pct 25/25, occupancy_achieved_pct 25/25, sm_throughput_pct 25/25" \
+            "newobj|group 2: 14 launches; rows with a value: stall_raw_barrier 14/14"; do
+    out=$(python3 "$tool" "$d/counters-${pair%%|*}.tsv.gz") || bad "rotation_rows.py on $d/counters-${pair%%|*}.tsv.gz failed"
+    grep -qxF "${pair#*|}" <<< "$out" || bad "counters-${pair%%|*}.tsv.gz: no line '${pair#*|}' in:
 $out"
 done
 # group 1 held by launch 1 with both its values "nan": counted as group 1's, 0 of 1
