@@ -27,7 +27,8 @@
  *   a new profiler object at each change of group (the default; WB_PROFILE_ROTATE_NEW_OBJECT=0
  *   keeps one; the fake fails any call on an object let go), every launch still counted, an object
  *   a change; by default a group held for 32 launches: 10 launches of one shape, one group, no
- *   change; held for 4 (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
+ *   change; WB_PROFILE_ROTATE_NEW_OBJECT=yes refused (an E line, nothing counted, the program
+ *   runs); held for 4 (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
  *   batch's "# batch" line naming the group its C lines held, and the driver reading that file
  *   says every column the three groups held came back;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
@@ -168,7 +169,7 @@ static void *serial_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, ROTATE_DEFAULT, NVTX, EMPTIED, UNFLUSHED } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, ROTATE_DEFAULT, ROTATE_BAD, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -187,7 +188,7 @@ static void child(scenario s) {
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
     if (s == NVTX) setenv("WB_PROFILE_RANGES", "nvtx", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
-    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD || s == ROTATE_DEFAULT;
+    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD || s == ROTATE_DEFAULT || s == ROTATE_BAD;
     if (s == ALL || rotate) setenv("WB_PROFILE_SET", "all", 1);
     if (rotate) setenv("WB_PROFILE_ROTATE", "1", 1);
     /* --rotate's defaults: a new object at each change, a group held 32 launches (ROTATE_DEFAULT);
@@ -196,6 +197,7 @@ static void child(scenario s) {
     if (s == ROTATE_NEW) setenv("WB_PROFILE_ROTATE_NEW_OBJECT", "1", 1);
     if (s == ROTATE || s == ROTATE_NEW) setenv("WB_PROFILE_ROTATE_HOLD", "0", 1);
     if (s == ROTATE_HOLD) setenv("WB_PROFILE_ROTATE_HOLD", "4", 1);
+    if (s == ROTATE_BAD) setenv("WB_PROFILE_ROTATE_NEW_OBJECT", "yes", 1); /* refused: 0 or 1 */
     if (s == THREADS) setenv("WB_PROFILE_SERIAL_WAIT_MS", "50", 1); /* B's call stops waiting for A's */
     const char *build = getenv("WB_BUILD_DIR");
     snprintf(lib, sizeof lib, "%s/libwallbench_inject.so", build ? build : ".");
@@ -267,6 +269,7 @@ static void child(scenario s) {
     case ROTATE_NEW:
     case ROTATE_HOLD:
     case ROTATE_DEFAULT:
+    case ROTATE_BAD:
     case PAIR_TIMING:
     case PAIR_COUNTERS:
         launches(a, 0, 10);
@@ -519,6 +522,9 @@ int main(void) {
         CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 32 && x.changes == 0 && x.new_objects == 0);
         CHECK(x.group[0] == 0 && x.group[9] == 0);
         if (own_counts(&x, 0, 10) != 10 || x.hold != 32) dump("rotate, defaults", &x, 10);
+    } else CHECK(0);
+    if (run(ROTATE_BAD, &x) == 0) { /* a bad WB_PROFILE_ROTATE_NEW_OBJECT: an E line, nothing counted, the program runs */
+        CHECK(x.errors == 1 && own_counts(&x, 0, 10) == 0);
     } else CHECK(0);
     if (run(ROTATE_HOLD, &x) == 0) { /* groups 0 (launches 0-3), 1 (4-7), 2 (8-9): two changes */
         CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 4 && x.changes == 2 && x.new_objects == 2);
