@@ -5,7 +5,8 @@
 # naming the program and the file or option, never a Python traceback (exit 1 is a verdict in
 # shard_equivalence.py, timing_compare.py, ncu_compare.py, suite_check.py); --help exits 0; and
 # findings.py on a results file without a groupby (or probe, scan, transform) point says so per
-# section and exits 0. Skipped without python3's h5py and numpy.
+# section and exits 0; where h5py and numpy cannot be imported, the tools that read HDF5 say so in
+# one line (exit 3). Skipped without python3's h5py and numpy.
 . "$(dirname "$0")/common.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
 python3 -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: python3 lacks h5py or numpy"; exit 77; }
@@ -120,4 +121,20 @@ refused "--out $tmp/nosuch/report.txt" "$H/suite_check.py" --profile "$prof" --r
 [ -s "$tmp/out" ] && bad "suite_check.py with an --out it cannot write printed the report"
 refused "--profile $res: a results file, not a profile file" "$H/suite_check.py" --profile "$res" --results "$prof"
 refused "--results $tmp/cut.h5: not a readable HDF5 file" "$H/suite_check.py" --profile "$prof" --results "$tmp/cut.h5"
+
+# 11. where h5py and numpy are not importable (python3 -S: no site-packages): one line naming them, exit 3,
+# never a traceback; modes_summary.py's steps tables need neither and still print
+for t in "$T/findings.py $res" "$T/wall_targets.py $res" "$T/shard_equivalence.py $res $res" \
+         "$T/pair_check.py plan $res $T/pairs.tsv" "$G/sampled_rates.py $prof"; do
+    # shellcheck disable=SC2086
+    python3 -S $t > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    tool=$(basename "${t%% *}")
+    if [ $rc -ne 3 ] || [ "$(grep -c . "$tmp/err")" -ne 1 ] || ! grep -qF "$tool: needs h5py and numpy (pip install h5py numpy" "$tmp/err"; then
+        bad "python3 -S $tool: exit $rc, want 3 and one line naming h5py and numpy: $(head -n 4 "$tmp/err")"
+    fi
+done
+python3 -S "$G/modes_summary.py" "$src/results/h200-profile/modes-af6c05e/graph" --plain plain > "$tmp/out" 2> "$tmp/err" &&
+    grep -qF "| ncu9 | 0 | 42.28 | 7.29x | yes |" "$tmp/out" && grep -qF "(no h5py/numpy here: no range check)" "$tmp/out" ||
+    bad "python3 -S modes_summary.py: want its steps table and the range check said skipped: $(head -n 4 "$tmp/err")"
 finish

@@ -24,9 +24,9 @@ import csv
 import os
 import sys
 
-# counts as floats, NaN not counted, whatever the profile's version
+# counts_h5.table: counts as floats, NaN not counted, whatever the profile's version (imported where
+# used: it needs numpy, which the steps tables do not)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "tools"))
-from counts_h5 import table  # noqa: E402
 
 
 def die(msg):
@@ -72,6 +72,7 @@ def overhead(folder, rows, plain):
 def ranges(folder, per_kernel):
     import h5py
     import numpy as np
+    from counts_h5 import table
     ref = os.path.join(folder, per_kernel + ".h5")
     if not os.path.exists(ref):
         print("\n(no %s.h5: no range check)" % per_kernel)
@@ -102,6 +103,7 @@ def sampled(folder, per_kernel, min_intervals=20):
     least min_intervals sampling intervals long: instructions and DRAM sectors (read + write)."""
     import h5py
     import numpy as np
+    from counts_h5 import table
     # the sampled pass runs with the caches as the program leaves them: against the per-kernel pass
     # with --cache-control none where the folder has one
     if os.path.exists(os.path.join(folder, "core-none.h5")):

@@ -17,8 +17,8 @@ def main():
     ap.add_argument("profile")
     ap.add_argument("--min-samples", type=int, default=100)
     a = ap.parse_args()
-    import h5py
-    import numpy as np
+    from pydeps import need
+    h5py, np = need("h5py", "numpy")
     from counts_h5 import table
 
     try:

@@ -11,11 +11,12 @@ the Findings; needs python3 with h5py and numpy (the GPU machine has them).
 import argparse
 import sys
 
-import h5py
-import numpy as np
+from pydeps import need
 
-from counts_h5 import table, unreadable
-from results_attrs import attrs_with_ceilings
+h5py, np = need("h5py", "numpy")  # before counts_h5, which imports numpy
+
+from counts_h5 import table, unreadable  # noqa: E402
+from results_attrs import attrs_with_ceilings  # noqa: E402
 
 
 KEYS = {"ilp": "ilp", "occ": "occupancy_target", "block": "block", "sms": "sm_limit"}

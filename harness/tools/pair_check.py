@@ -127,7 +127,8 @@ def choose(points, p):
 
 
 def load_record(path):
-    import h5py
+    from pydeps import need
+    h5py = need("h5py", "numpy")[0]
     from counts_h5 import unreadable
     try:
         f = h5py.File(path, "r")

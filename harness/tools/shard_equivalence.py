@@ -17,10 +17,11 @@ import math
 import os
 import sys
 
-import h5py
-import numpy as np
+from pydeps import need
 
-from counts_h5 import table, unreadable
+h5py, np = need("h5py", "numpy")  # before counts_h5, which imports numpy
+
+from counts_h5 import table, unreadable  # noqa: E402
 
 AXES = ["family", "variant", "dtype", "layout", "n", "ilp", "occupancy_target", "block", "sm_limit",
         "selectivity", "table_entries", "groups", "expr_ops", "vector_bytes", "columns", "load_factor",

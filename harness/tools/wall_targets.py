@@ -9,11 +9,12 @@ carry the hierarchical intensities. Needs python3 with h5py and numpy; reads
 /points only, prints plain text. Exit 2 on bad input (no such file, not HDF5, no /points)."""
 import sys
 
-import h5py
-import numpy as np
+from pydeps import need
 
-from counts_h5 import table, unreadable
-from results_attrs import attrs_with_ceilings
+h5py, np = need("h5py", "numpy")  # before counts_h5, which imports numpy
+
+from counts_h5 import table, unreadable  # noqa: E402
+from results_attrs import attrs_with_ceilings  # noqa: E402
 
 
 def text(col):
