@@ -4,11 +4,12 @@ group `wallbench profile --rotate` makes over one program's launches, and how ma
 each kernel and launch shape could have it gets, under each rule it has had: each shape takes its
 groups in turn, k mod GROUPS (until 2026-12-04); a shape keeps the open batch's group while it has not
 had it, else the lowest it lacks (until 2026-12-05); else the next after the active group that it
-lacks (harness/profile/inject/rotation.h, now); and that rule with the group held for at least W
-launches, repeats and all (WB_PROFILE_ROTATE_HOLD=W). Reads the launch (L) lines of a counter pass's
+lacks (harness/profile/inject/rotation.h); and that rule with the group held for at least W
+launches, repeats and all (WB_PROFILE_ROTATE_HOLD=W; --rotate's default since 2026-12-05 is
+W = 32: give --hold 32 to see it). Reads the launch (L) lines of a counter pass's
 raw file (--keep-raw); a batch also ends at 256 ranges (a launch and its L2 flush: two). Every batch
 start is a CUPTI Start: 6.56 s of --rotate's 12.1 s added on tpch_like.py; every change of group a
-new profiler object with WB_PROFILE_ROTATE_NEW_OBJECT=1 (docs/profiling-measured.md). The rules are
+new profiler object (the default since 2026-12-05), ~0.4 s on GH100 (docs/profiling-measured.md). The rules are
 rotation.h's, restated here; tests/sh_rotation_replay.sh checks that both count the same.
 Exit 2 on bad input (no such file, not a raw file, no launch lines)."""
 import argparse
