@@ -81,6 +81,7 @@ typedef struct counting {
     CUcontext ctx;          /* the counted context; NULL before the first selected launch */
     int failed;             /* 1: counting gave up (E line written); later launches get N lines */
     int started;            /* the profiler is between Start and Stop */
+    int configured;         /* the profiler object has had a configuration (--rotate: a new one at a change) */
     CUpti_ProfilerRange range_now; /* the range mode the profiler was started in */
     int user_replay;        /* one pass: no replay, user-replay mode (kernel mode too) */
     wb_counters_session *active; /* the batch's set: &s, or a rotation group */
@@ -196,9 +197,10 @@ static int arm(CUpti_ProfilerRange range) {
  * columns that need counters of their own (occupancy, IPC, hit rates, stall reasons) came back NaN
  * in every launch; with it all came back (GH100, 2026-12-05, docs/profiling-measured.md). */
 static int new_object_for(wb_counters_session *set) {
-    /* cnt.active: the set the object was last configured with; &cnt.s before the first batch (or
-     * after a launch the shape table had no room for, counted with the whole set: kept as it is) */
-    if (!wb_inj.rotate_new_object || !cnt.ngroups || cnt.active == &cnt.s || cnt.active == set) return 0;
+    /* cnt.active: the set the object was last configured with, a group or the whole set (a launch
+     * the shape table had no room for: its replay configuration would leave the next one-pass
+     * batches "passes left", so it too is let go) */
+    if (!wb_inj.rotate_new_object || !cnt.ngroups || !cnt.configured || cnt.active == set) return 0;
     double t0 = wb_clock_s();
     CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
                                              .pRangeProfilerObject = cnt.s.rp};
@@ -209,6 +211,7 @@ static int new_object_for(wb_counters_session *set) {
     TRY(cuptiRangeProfilerEnable, &en);
     cnt.s.rp = en.pRangeProfilerObject;
     for (int g = 0; g < cnt.ngroups; g++) cnt.groups[g].rp = cnt.s.rp;
+    cnt.configured = 0;
     cnt.new_objects++;
     cnt.new_object_s += wb_clock_s() - t0;
     return 0;
@@ -220,6 +223,7 @@ static int start(CUpti_ProfilerRange range, wb_counters_session *set) {
     double t0 = wb_clock_s();
     int armed = arm(range);
     cnt.config_s += wb_clock_s() - t0;
+    cnt.configured = 1;
     if (armed != 0) return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = cnt.s.rp};
