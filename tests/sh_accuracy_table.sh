@@ -11,12 +11,10 @@ python3 -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: python3 lacks h5py 
 d=$src/results/h200-profile/modes-tpch
 out=$(python3 "$tool" --pair core=$d/core.h5:$d/ncu7.csv.gz --pair ncu4=$d/core.h5:$d/ncu4.csv.gz 2>&1) ||
     bad "exit $?: $out"
-for row in '| instructions equal | 287 of 314, summed +0.02% |' \
+has_lines "$out" '| instructions equal | 287 of 314, summed +0.02% |' \
     '| DRAM sectors read within 1% | 182 of 182, summed -0.01% |' \
     '| DRAM sectors written within 1% | 14 of 60, summed -0.59% |' \
-    '| L2 sectors within 1% | 31 of 206, summed -4.57% | - |'; do
-    printf '%s\n' "$out" | grep -qF -- "$row" || bad "no row '$row' in: $out"
-done
+    '| L2 sectors within 1% | 31 of 206, summed -4.57% | - |'
 python3 "$tool" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || bad "no --pair: exit $rc, not 2"
 python3 "$tool" --pair x=$d/core.h5 > /dev/null 2>&1; rc=$?
