@@ -4,7 +4,8 @@
 # (results/h100-profile/rotate-defaults/graph, its raw file) rebuilt with `wallbench profile --from-raw`,
 # against ncu's 35 metrics of the same call: on 47 launches ours is 0.829-1.011 of ncu's, equal to
 # the ratio of (read + write sectors) / time within 0.004, reads the same (median 0.9999), writes
-# 425,144 sectors against ncu's 2,303,208 (the write-backs after our range). A profile without the
+# 425,144 sectors against ncu's 2,303,208 (the write-backs after our range); and the H200's run of the same
+# (below). A profile without the
 # column is refused (exit 2). Skipped without python3's h5py and numpy.
 . "$(dirname "$0")/common.sh"
 wb=$1
@@ -20,6 +21,19 @@ has_lines "$out" "47 launches with our DRAM throughput and ncu's >= 1%" \
     "ours / ncu's DRAM throughput: 0.829 to 1.011, median 0.918" \
     "largest |that ratio - ratio of (read + write sectors) / time|: 0.0038" \
     "median ratio of reads 0.9999, of times 1.0114; writes summed: ours 425144, ncu's 2303208 sectors"
+# the same on the H200 (results/h200-profile/rotate-defaults, GPU-42bb2011): its profile as written on the
+# device, against ncu's 35 metrics of the next call on that board; one launch of 47 off the identity by 0.062
+h=$src/results/h200-profile/rotate-defaults
+out=$(python3 "$tool" --profile "$h/graph/rotate.h5" --ncu "$h/graph-ncu35/ncu35.csv.gz" 2>&1) || bad "H200: exit $?: $out"
+has_lines "$out" "47 launches with our DRAM throughput and ncu's >= 1%" \
+    "ours / ncu's DRAM throughput: 0.789 to 1.074, median 0.960" \
+    "largest |that ratio - ratio of (read + write sectors) / time|: 0.0621" \
+    "median ratio of reads 1.0000, of times 1.0067; writes summed: ours 148912, ncu's 1214176 sectors"
+# that file's rotation as `report` prints it: all 25 group columns back in every launch that held their group
+rep=$("$wb" report "$h/graph/rotate.h5" 2>&1) || bad "report on the H200 rotate file: exit $?"
+cols=$(printf '%s\n' "$rep" | sed -n 's/.*launches that held its group: //p')
+n_full=$(printf '%s\n' "$cols" | tr ',' '\n' | awk '{ split($2, v, "/"); if (v[1] == v[2] && v[2] > 0) n++ } END { print n + 0 }')
+[ "$n_full" -eq 25 ] || bad "H200 rotate file: $n_full of 25 group columns full: $cols"
 # the profile of record has no dram_throughput_pct values (the core set): refused, one line
 python3 "$tool" --profile "$src/results/h200-profile/tpch-both.h5" --ncu "$d/graph-ncu35/ncu35.csv.gz" > "$tmp/o" 2> "$tmp/e"
 rc=$?
