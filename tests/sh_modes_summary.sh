@@ -3,7 +3,8 @@
 # measure_modes.sh folder whose steps ran as STEP@K (alternated repeats) gives, per step, the median
 # process time and the median of each round's ratio to plain@K (the rule docs/profiling.md quotes
 # for --sample's cost), rounds without a plain@K left out; a step that failed is not counted; a
-# folder without the --plain step still prints the repeats. No h5py needed (no .h5 here).
+# folder without the --plain step still prints the repeats; the committed H200 rounds' ratios. No h5py
+# needed (no .h5 here).
 . "$(dirname "$0")/common.sh"
 tool=$src/examples/profile-graph/modes_summary.py
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
@@ -23,4 +24,12 @@ line=$(printf '%s\n' "$out" | grep '^| plain |')
 printf '%s\n' "$out" | grep -q '^| sample@1 | 0 | 6.60 | 1.10x | yes |' || bad "overhead table against plain@1"
 out=$(python3 "$tool" "$tmp" --plain nosuch 2>&1) || bad "without the --plain step: exit $?"
 printf '%s\n' "$out" | grep -q '^| sample | 3 |' || bad "repeats without the --plain step"
+# the committed --sample rounds on the H200 (results/h200-profile/sample-rounds) give the ratios
+# docs/profiling-measured.md quotes: 1.082x, 1.032x (graph_steps.py), 1.063x (tpch_like.py)
+r=$src/results/h200-profile/sample-rounds
+for want in "graph 10 1.082x" "call-c-graph 6 1.032x" "tpch 6 1.063x"; do
+    set -- $want
+    out=$(python3 "$tool" "$r/$1" --plain plain@1 2>&1) || bad "$1: exit $?"
+    printf '%s\n' "$out" | grep -q "^| sample | $2 | .* | $3 |\$" || bad "$1: no '| sample | $2 | ... | $3 |' in: $out"
+done
 finish
