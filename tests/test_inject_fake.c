@@ -30,7 +30,9 @@
  *   change; WB_PROFILE_ROTATE_NEW_OBJECT=yes refused (an E line, nothing counted, the program
  *   runs); held for 4 (WB_PROFILE_ROTATE_HOLD=4): 10 launches of one shape change group twice, each
  *   batch's "# batch" line naming the group its C lines held, and the driver reading that file
- *   says every column the three groups held came back;
+ *   says every column the three groups held came back; 130 kernel shapes whose table cannot grow
+ *   at the 129th (calloc made to fail once): that launch counted with the whole set in a batch of
+ *   its own, a new object before it and after it, every launch counted;
  * - SIGTERM with a batch open: the handler saves it ("# signal 15", "# end"), the process dies of
  *   SIGTERM.
  * The fakes are no model of CUPTI's behaviour (fake_cupti.c): this checks the injection's own
@@ -54,13 +56,27 @@
 #include "tests/fake_cuda/fake.h"
 
 static char dir[] = "/tmp/wb_test_inject_XXXXXX";
+
+/* calloc, as the injection library sees it (the executable's definition comes first): ROTATE_OOM
+ * makes the next calloc of calloc_fail_nmemb elements fail once, the growth of --rotate's table of
+ * kernel shapes from 256 to 512 slots, the one allocation of that count the child makes then. */
+extern void *__libc_calloc(size_t nmemb, size_t size);
+static volatile size_t calloc_fail_nmemb;
+void *calloc(size_t nmemb, size_t size) {
+    if (calloc_fail_nmemb && nmemb == calloc_fail_nmemb) {
+        calloc_fail_nmemb = 0;
+        return NULL;
+    }
+    return __libc_calloc(nmemb, size);
+}
 static int ctx_b, ctx_other; /* two more contexts' handles */
 static CUcontext prog; /* the program's context: the fake driver's current one */
 
+static unsigned grid_x = 10; /* the launches' grid: one kernel shape, unless a scenario varies it */
 static void launch(CUcontext ctx, uint32_t corr, double inst, int site_mask) {
     cuLaunchKernel_params p;
     memset(&p, 0, sizeof p);
-    p.gridDimX = 10, p.gridDimY = p.gridDimZ = 1, p.blockDimX = 128, p.blockDimY = p.blockDimZ = 1;
+    p.gridDimX = grid_x, p.gridDimY = p.gridDimZ = 1, p.blockDimX = 128, p.blockDimY = p.blockDimZ = 1;
     CUpti_CallbackData cb;
     memset(&cb, 0, sizeof cb);
     cb.functionParams = &p, cb.correlationId = corr, cb.symbolName = "_Z6kernelPi", cb.context = ctx;
@@ -169,7 +185,7 @@ static void *serial_b(void *arg) {
     return NULL;
 }
 
-typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, ROTATE_DEFAULT, ROTATE_BAD, NVTX, EMPTIED, UNFLUSHED } scenario;
+typedef enum { BATCHES, RESET, CAPTURE, THREADS, SERIAL, LOOP, EVERY, TIMING, KILLED, SELECTED, GRAPH, PAIR_TIMING, PAIR_COUNTERS, ALL, ROTATE, ROTATE_NEW, ROTATE_HOLD, ROTATE_DEFAULT, ROTATE_BAD, ROTATE_OOM, NVTX, EMPTIED, UNFLUSHED } scenario;
 
 /* The child: the library loaded as CUDA would (InitializeInjection), the scenario, exit (atexit
  * flushes and closes the raw file). */
@@ -188,7 +204,7 @@ static void child(scenario s) {
     if (s == EVERY) setenv("WB_PROFILE_RANGES", "every:3", 1);
     if (s == NVTX) setenv("WB_PROFILE_RANGES", "nvtx", 1);
     if (s == SELECTED) setenv("WB_PROFILE_SKIP", "2", 1), setenv("WB_PROFILE_COUNT", "3", 1);
-    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD || s == ROTATE_DEFAULT || s == ROTATE_BAD;
+    const int rotate = s == ROTATE || s == ROTATE_NEW || s == ROTATE_HOLD || s == ROTATE_DEFAULT || s == ROTATE_BAD || s == ROTATE_OOM;
     if (s == ALL || rotate) setenv("WB_PROFILE_SET", "all", 1);
     if (rotate) setenv("WB_PROFILE_ROTATE", "1", 1);
     /* --rotate's defaults: a new object at each change, a group held 32 launches (ROTATE_DEFAULT);
@@ -274,6 +290,14 @@ static void child(scenario s) {
     case PAIR_COUNTERS:
         launches(a, 0, 10);
         break;
+    case ROTATE_OOM: /* 130 kernel shapes, a launch each: the table of shapes cannot grow at the 129th */
+        for (uint32_t i = 0; i < 130; i++) {
+            grid_x = i + 1;
+            if (i == 128) calloc_fail_nmemb = 512;
+            launch(a, i + 1, INST(i), ENTER | EXIT);
+        }
+        grid_x = 10;
+        break;
     case NVTX: /* a launch outside any range, then two NVTX ranges of 3 and 2 launches */
         launch(a, 1, INST(0), ENTER | EXIT);
         nvtxRangePushA("Q1");
@@ -303,14 +327,15 @@ static void child(scenario s) {
 
 /* What the raw file of one scenario holds: per seq, its L line, its C line's instructions, its
  * N line's reason; U lines' first, last and instructions; K lines; "# end" lines. */
+#define SEEN 136 /* launches a scenario's file is read for (ROTATE_OOM's 130) */
 typedef struct seen {
-    int l[16], corr[16], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
+    int l[SEEN], corr[SEEN], k, ends, u, u_first[8], u_last[8], signal, groups, errors;
     long long changes, hold, new_objects; /* "# rotation" */
-    int group[16];                        /* the "# batch" group a C line came after; -9 none */
+    int group[SEEN];                      /* the "# batch" group a C line came after; -9 none */
     char file[300];                       /* the raw file read */
     char mode[200];
-    double c[16], u_inst[8];
-    char n[16][200];
+    double c[SEEN], u_inst[8];
+    char n[SEEN][200];
 } seen;
 
 static int read_file(scenario s, pid_t pid, seen *x) {
@@ -321,7 +346,7 @@ static int read_file(scenario s, pid_t pid, seen *x) {
         snprintf(path, sizeof path, "%s/s%d.%d.tsv", dir, (int)s, (int)pid);
     memset(x, 0, sizeof *x);
     snprintf(x->file, sizeof x->file, "%s", path);
-    for (int i = 0; i < 16; i++) x->c[i] = -1, x->group[i] = -9;
+    for (int i = 0; i < SEEN; i++) x->c[i] = -1, x->group[i] = -9;
     FILE *f = fopen(path, "r");
     if (!f) return fprintf(stderr, "no raw file %s\n", path), -1;
     int inst_col = -1, batch_group = -9;
@@ -345,14 +370,14 @@ static int read_file(scenario s, pid_t pid, seen *x) {
                 if (!strncmp(fields[i], "hold ", 5)) x->hold = atoll(fields[i] + 5);
                 if (!strncmp(fields[i], "new_objects ", 12)) x->new_objects = atoll(fields[i] + 12);
             }
-        if (!strcmp(fields[0], "L") && seq >= 0 && seq < 16 && nf > 2) x->l[seq]++, x->corr[seq] = atoi(fields[2]);
+        if (!strcmp(fields[0], "L") && seq >= 0 && seq < SEEN && nf > 2) x->l[seq]++, x->corr[seq] = atoi(fields[2]);
         if (!strcmp(fields[0], "K")) x->k++;
         if (!strcmp(fields[0], "E")) x->errors++;
         /* "# metrics" names column k at field k; a C line's value k is at field k + 1 (after the seq) */
         if (!strcmp(fields[0], "# batch") && nf == 2 && !strncmp(fields[1], "group ", 6)) batch_group = atoi(fields[1] + 6);
-        if (!strcmp(fields[0], "C") && seq >= 0 && seq < 16 && inst_col > 0 && inst_col + 1 < nf)
+        if (!strcmp(fields[0], "C") && seq >= 0 && seq < SEEN && inst_col > 0 && inst_col + 1 < nf)
             x->c[seq] = atof(fields[inst_col + 1]), x->group[seq] = batch_group;
-        if (!strcmp(fields[0], "N") && seq >= 0 && seq < 16 && nf > 2) snprintf(x->n[seq], sizeof x->n[seq], "%s", fields[2]);
+        if (!strcmp(fields[0], "N") && seq >= 0 && seq < SEEN && nf > 2) snprintf(x->n[seq], sizeof x->n[seq], "%s", fields[2]);
         if (!strcmp(fields[0], "U") && x->u < 8 && inst_col > 0 && nf > inst_col + 4) {
             x->u_first[x->u] = atoi(fields[1]), x->u_last[x->u] = atoi(fields[2]);
             x->u_inst[x->u++] = atof(fields[inst_col + 4]); /* U: first, last, launches, name, then the values */
@@ -525,6 +550,17 @@ int main(void) {
     } else CHECK(0);
     if (run(ROTATE_BAD, &x) == 0) { /* a bad WB_PROFILE_ROTATE_NEW_OBJECT: an E line, nothing counted, the program runs */
         CHECK(x.errors == 1 && own_counts(&x, 0, 10) == 0);
+    } else CHECK(0);
+    if (run(ROTATE_OOM, &x) == 0) {
+        /* launch 128 found no room in the table of shapes (out of memory): counted with the whole
+         * set, its own batch; the object let go before it (a change of configuration) and after it,
+         * so that the next group's one-pass batch is no replay configuration's (035af3e): two new
+         * objects, no change of group (128 shapes and 129 held group 0), every launch counted */
+        CHECK(own_counts(&x, 0, 130) == 130 && x.errors == 0 && x.changes == 0 && x.new_objects == 2);
+        CHECK(x.group[127] == 0 && x.group[128] == -1 && x.group[129] == 0); /* "# batch group -1": the whole set */
+        if (own_counts(&x, 0, 130) != 130 || x.new_objects != 2)
+            fprintf(stderr, "rotate, out of memory: %d of 130 counted, %lld new objects, %lld changes, groups %d %d %d\n",
+                    own_counts(&x, 0, 130), x.new_objects, x.changes, x.group[127], x.group[128], x.group[129]);
     } else CHECK(0);
     if (run(ROTATE_HOLD, &x) == 0) { /* groups 0 (launches 0-3), 1 (4-7), 2 (8-9): two changes */
         CHECK(own_counts(&x, 0, 10) == 10 && x.errors == 0 && x.hold == 4 && x.changes == 2 && x.new_objects == 2);
