@@ -1,6 +1,6 @@
 """repeat_small.py - a small CuPy program that repeats its kernels (6 kernels x 4 iterations, 2^24
 elements): enough launches of each kernel and shape for `wallbench profile --rotate` to use 4 of its
-groups, in seconds (issue 48: which rows each group brings back, results/h200-profile/rotate/ratio-nan/).
+groups, in seconds (issue 48: which rows each group brings back, docs/profiling-measured.md, "But only part of the set comes back").
 Prints a checksum line, as the other examples do. Exit 0, or 77 where CuPy is missing."""
 import sys
 
