@@ -28,8 +28,8 @@ printf '%s\n' "$out" | grep -q '^| sample | 3 |' || bad "repeats without the --p
 # docs/profiling-measured.md quotes: 1.082x, 1.032x (graph_steps.py), 1.063x (tpch_like.py)
 r=$src/results/h200-profile/sample-rounds
 for want in "graph 10 1.082x" "call-c-graph 6 1.032x" "tpch 6 1.063x"; do
-    set -- $want
-    out=$(python3 "$tool" "$r/$1" --plain plain@1 2>&1) || bad "$1: exit $?"
-    printf '%s\n' "$out" | grep -q "^| sample | $2 | .* | $3 |\$" || bad "$1: no '| sample | $2 | ... | $3 |' in: $out"
+    read -r folder runs ratio <<< "$want"
+    out=$(python3 "$tool" "$r/$folder" --plain plain@1 2>&1) || bad "$folder: exit $?"
+    printf '%s\n' "$out" | grep -q "^| sample | $runs | .* | $ratio |\$" || bad "$folder: no '| sample | $runs | ... | $ratio |' in: $out"
 done
 finish

@@ -225,8 +225,9 @@ def read_profile(path, columns, option="--profile"):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        die("%s: %s" % (where, "no such file" if not os.path.exists(path) else "a folder, not a profile file"
-                        if os.path.isdir(path) else "not a readable HDF5 file (%s)" % str(e).splitlines()[0]))
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+        from counts_h5 import unreadable  # the words of every tool's refusal
+        die("%s: %s" % (where, unreadable(path, e, "a profile file")))
     with f:
         kind = text_of(f.attrs.get("file_kind", b""))
         if kind and kind != "wallbench-profile":
